@@ -1,0 +1,33 @@
+/**
+ * The layer rule of ARCHITECTURE.md: lower layers never import higher ones, siblings at one
+ * layer do not import each other, entry layers never reach drivers, and there are no cycles.
+ */
+const layer = (name) => `^src/${name}/`;
+const forbidden = [
+  { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+  { name: 'core-imports-nothing', severity: 'error', from: { path: layer('core') }, to: { path: '^src/(?!core/)' } },
+  { name: 'chains-only-core', severity: 'error', from: { path: layer('chains') }, to: { path: '^src/(?!core/|chains/)' } },
+  { name: 'config-only-core', severity: 'error', from: { path: layer('config') }, to: { path: '^src/(?!core/|chains/|config/)' } },
+  { name: 'node-driver', severity: 'error', from: { path: layer('node') }, to: { path: '^src/(?!core/|chains/|node/)' } },
+  { name: 'market-driver', severity: 'error', from: { path: layer('market') }, to: { path: '^src/(?!core/|chains/|market/)' } },
+  { name: 'store-driver', severity: 'error', from: { path: layer('store') }, to: { path: '^src/(?!core/|chains/|store/)' } },
+  { name: 'sqlite-not-postgres', severity: 'error', from: { path: '^src/store/sqlite/' }, to: { path: '^src/store/postgres/' } },
+  { name: 'postgres-not-sqlite', severity: 'error', from: { path: '^src/store/postgres/' }, to: { path: '^src/store/sqlite/' } },
+  { name: 'indexer-uses-interfaces', severity: 'error', from: { path: layer('indexer') }, to: { path: '^src/(?!core/|chains/|indexer/)' } },
+  { name: 'services-uses-interfaces', severity: 'error', from: { path: layer('services') }, to: { path: '^src/(?!core/|chains/|services/)' } },
+  { name: 'http-entry', severity: 'error', from: { path: layer('http') }, to: { path: '^src/(?!core/|chains/|services/|http/)' } },
+  { name: 'realtime-entry', severity: 'error', from: { path: layer('realtime') }, to: { path: '^src/(?!core/|chains/|services/|realtime/)' } },
+  { name: 'web-entry', severity: 'error', from: { path: layer('web') }, to: { path: '^src/(?!core/|chains/|services/|web/)' } },
+  { name: 'nothing-imports-main', severity: 'error', from: { path: '^src/(?!main/)' }, to: { path: layer('main') } },
+  { name: 'src-not-tests', severity: 'error', from: { path: '^src/', pathNot: '\\.test\\.ts$' }, to: { path: '^(test|bench)/|\\.test\\.ts$' } },
+];
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.test\\.ts$' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

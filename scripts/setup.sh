@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs everything Outpoint and its tests need on a fresh Debian machine (idempotent, quick when done).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DEBIAN_FRONTEND=noninteractive
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+need=()
+[ -x /usr/lib/litecoin/litecoind ] || need+=(litecoind)
+if [ "${OUTPOINT_SETUP_TEST_DEPS:-0}" = 1 ]; then
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+  command -v redis-server >/dev/null || need+=(redis-server)
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: apt-get install ${need[*]}"
+  $SUDO apt-get update -q >/dev/null
+  $SUDO apt-get install -y -q "${need[@]}" >/dev/null
+fi
+if [ "${OUTPOINT_SETUP_TEST_DEPS:-0}" = 1 ] && [ ! -x "${BITCOIND_PREFIX:-/opt/bitcoind}/bin/bitcoind" ] && [ -f ../shared/tools/install-bitcoind.sh ]; then
+  echo "setup: installing bitcoind"
+  $SUDO bash ../shared/tools/install-bitcoind.sh "${BITCOIND_PREFIX:-/opt/bitcoind}" || echo "setup: bitcoind install failed; bitcoind tests will report it"
+fi
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,39 @@
+import type { ChainKind, CoinId, NetworkId } from '../core/index.js';
+
+/** Which block/transaction format overrides a chain needs. */
+export interface ChainFeatures {
+  readonly segwit: boolean;
+  /** Litecoin MimbleWimble extension blocks (HogEx, flag-0x08 txs, extension after the tx list). */
+  readonly mweb: boolean;
+  /** Merge-mined headers (Dogecoin): AuxPoW payload after the 80-byte header when version bit 0x100 is set. */
+  readonly auxpow: boolean;
+}
+
+/** Everything that makes one coin's network differ from another: data, not code paths. */
+export interface NetworkParams {
+  /** The API acronym (regtest uses its coin's test acronym). */
+  readonly id: NetworkId;
+  readonly chain: ChainKind;
+  readonly coin: CoinId;
+  /** Human name, e.g. "Litecoin Testnet". */
+  readonly name: string;
+  /** Base58 version byte for P2PKH. */
+  readonly pubkeyHashVersion: number;
+  /** Base58 version bytes accepted for P2SH; the first is the one used to encode. */
+  readonly scriptHashVersions: readonly number[];
+  /** Base58 version byte of WIF private keys (used by test tooling only). */
+  readonly wifVersion: number;
+  /** Segwit human-readable part, null where the chain has no segwit. */
+  readonly bech32Hrp: string | null;
+  /** Litecoin MWEB stealth address hrp, null elsewhere. */
+  readonly mwebHrp: string | null;
+  readonly genesisHash: string;
+  /** Target seconds between blocks. */
+  readonly targetSpacing: number;
+  readonly coinbaseMaturity: number;
+  readonly defaultRpcPort: number;
+  readonly defaultP2pPort: number;
+  /** Consensus block weight limit (for mempool block projection). */
+  readonly maxBlockWeight: number;
+  readonly features: ChainFeatures;
+}
