@@ -2,3 +2,8 @@ export * from './errors.js';
 export * from './network.js';
 export * from './money.js';
 export * from './chain-types.js';
+export * from './chain-source.js';
+export * from './events.js';
+export * from './store.js';
+export * from './memory-event-bus.js';
+export * from './logger.js';

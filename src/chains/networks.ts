@@ -1,0 +1,245 @@
+import { InvalidArgumentError } from '../core/errors.js';
+import type { ChainKind, NetworkId } from '../core/network.js';
+import type { NetworkParams } from './network-params.js';
+
+/*
+ * Per-network parameters, copied from each coin's Core chainparams (bitcoin/bitcoin,
+ * litecoin-project/litecoin, dogecoin/dogecoin 1.14) and checked against the genesis fixtures.
+ * Regtest networks use their coin's test acronym at the API (a regtest node answers as
+ * BTCTEST/LTCTEST/DOGETEST) but keep their own genesis, ports and bech32 hrp.
+ */
+
+/** Every segwit chain's consensus limit; also the weight-equivalent of a 1,000,000-byte legacy block (4 WU/byte). */
+const MAX_BLOCK_WEIGHT = 4_000_000;
+
+const SEGWIT = { segwit: true, mweb: false, auxpow: false } as const;
+const LITECOIN = { segwit: true, mweb: true, auxpow: false } as const;
+// Dogecoin Core has segwit code but never deployed it; blocks are merge-mined (AuxPoW) since height 371337.
+const DOGECOIN = { segwit: false, mweb: false, auxpow: true } as const;
+
+export const BTC_MAIN: NetworkParams = Object.freeze({
+  id: 'BTC',
+  chain: 'main',
+  coin: 'BTC',
+  name: 'Bitcoin',
+  pubkeyHashVersion: 0,
+  scriptHashVersions: [5],
+  wifVersion: 128,
+  bech32Hrp: 'bc',
+  mwebHrp: null,
+  genesisHash: '000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f',
+  targetSpacing: 600,
+  coinbaseMaturity: 100,
+  defaultRpcPort: 8332,
+  defaultP2pPort: 8333,
+  maxBlockWeight: MAX_BLOCK_WEIGHT,
+  features: SEGWIT,
+});
+
+/**
+ * Bitcoin testnet3. testnet4 (BIP94) and signet share its address formats (111/196, hrp `tb`),
+ * so one params object serves them for addresses; their genesis hashes differ (see
+ * BTC_TESTNET4_GENESIS_HASH and knownGenesisHashes).
+ */
+export const BTC_TEST: NetworkParams = Object.freeze({
+  id: 'BTCTEST',
+  chain: 'test',
+  coin: 'BTC',
+  name: 'Bitcoin Testnet',
+  pubkeyHashVersion: 111,
+  scriptHashVersions: [196],
+  wifVersion: 239,
+  bech32Hrp: 'tb',
+  mwebHrp: null,
+  genesisHash: '000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943',
+  targetSpacing: 600,
+  coinbaseMaturity: 100,
+  defaultRpcPort: 18332,
+  defaultP2pPort: 18333,
+  maxBlockWeight: MAX_BLOCK_WEIGHT,
+  features: SEGWIT,
+});
+
+/** Genesis of Bitcoin testnet4 (BIP94; default ports 48332 RPC / 48333 P2P): same address formats as testnet3. */
+export const BTC_TESTNET4_GENESIS_HASH = '00000000da84f2bafbbc53dee25a72ae507ff4914b867c565be350b0da8bf043';
+
+export const BTC_REGTEST: NetworkParams = Object.freeze({
+  id: 'BTCTEST',
+  chain: 'regtest',
+  coin: 'BTC',
+  name: 'Bitcoin Regtest',
+  pubkeyHashVersion: 111,
+  scriptHashVersions: [196],
+  wifVersion: 239,
+  bech32Hrp: 'bcrt',
+  mwebHrp: null,
+  genesisHash: '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206',
+  targetSpacing: 600,
+  coinbaseMaturity: 100,
+  defaultRpcPort: 18443,
+  defaultP2pPort: 18444,
+  maxBlockWeight: MAX_BLOCK_WEIGHT,
+  features: SEGWIT,
+});
+
+/**
+ * Litecoin encodes P2SH with version 50 (`M…`) but Core still decodes the deprecated
+ * version 5 (`3…`, SCRIPT_ADDRESS) form, so both are accepted and 50 comes first.
+ */
+export const LTC_MAIN: NetworkParams = Object.freeze({
+  id: 'LTC',
+  chain: 'main',
+  coin: 'LTC',
+  name: 'Litecoin',
+  pubkeyHashVersion: 48,
+  scriptHashVersions: [50, 5],
+  wifVersion: 176,
+  bech32Hrp: 'ltc',
+  mwebHrp: 'ltcmweb',
+  genesisHash: '12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2',
+  targetSpacing: 150,
+  coinbaseMaturity: 100,
+  defaultRpcPort: 9332,
+  defaultP2pPort: 9333,
+  maxBlockWeight: MAX_BLOCK_WEIGHT,
+  features: LITECOIN,
+});
+
+/** Litecoin testnet (called "testnet4" in Litecoin's code; unrelated to Bitcoin's testnet4). */
+export const LTC_TEST: NetworkParams = Object.freeze({
+  id: 'LTCTEST',
+  chain: 'test',
+  coin: 'LTC',
+  name: 'Litecoin Testnet',
+  pubkeyHashVersion: 111,
+  scriptHashVersions: [58, 196],
+  wifVersion: 239,
+  bech32Hrp: 'tltc',
+  mwebHrp: 'tmweb',
+  genesisHash: '4966625a4b2851d9fdee139e56211a0d88575f59ed816ff5e6a63deb4e3e29a0',
+  targetSpacing: 150,
+  coinbaseMaturity: 100,
+  defaultRpcPort: 19332,
+  defaultP2pPort: 19335,
+  maxBlockWeight: MAX_BLOCK_WEIGHT,
+  features: LITECOIN,
+});
+
+/** Litecoin regtest: testnet base58 versions, its own segwit hrp, and the testnet MWEB hrp (as in Litecoin Core). */
+export const LTC_REGTEST: NetworkParams = Object.freeze({
+  id: 'LTCTEST',
+  chain: 'regtest',
+  coin: 'LTC',
+  name: 'Litecoin Regtest',
+  pubkeyHashVersion: 111,
+  scriptHashVersions: [58, 196],
+  wifVersion: 239,
+  bech32Hrp: 'rltc',
+  mwebHrp: 'tmweb',
+  genesisHash: '530827f38f93b43ed12af0b3ad25a288dc02ed74d6d7857862df51fc56c416f9',
+  targetSpacing: 150,
+  coinbaseMaturity: 100,
+  defaultRpcPort: 19443,
+  defaultP2pPort: 19444,
+  maxBlockWeight: MAX_BLOCK_WEIGHT,
+  features: LITECOIN,
+});
+
+/*
+ * Dogecoin coinbase maturity is 60 blocks before the Digishield fork (height 145000) and 240 after.
+ * The API reports confirmations against the current rule, so 240 is used on main and test;
+ * code judging pre-145000 coinbases exactly would need the height-dependent rule.
+ * Blocks are 1 MB (no segwit): 4,000,000 weight-equivalent.
+ */
+export const DOGE_MAIN: NetworkParams = Object.freeze({
+  id: 'DOGE',
+  chain: 'main',
+  coin: 'DOGE',
+  name: 'Dogecoin',
+  pubkeyHashVersion: 30,
+  scriptHashVersions: [22],
+  wifVersion: 158,
+  bech32Hrp: null,
+  mwebHrp: null,
+  genesisHash: '1a91e3dace36e2be3bf030a65679fe821aa1d6ef92e7c9902eb318182c355691',
+  targetSpacing: 60,
+  coinbaseMaturity: 240,
+  defaultRpcPort: 22555,
+  defaultP2pPort: 22556,
+  maxBlockWeight: MAX_BLOCK_WEIGHT,
+  features: DOGECOIN,
+});
+
+export const DOGE_TEST: NetworkParams = Object.freeze({
+  id: 'DOGETEST',
+  chain: 'test',
+  coin: 'DOGE',
+  name: 'Dogecoin Testnet',
+  pubkeyHashVersion: 113,
+  scriptHashVersions: [196],
+  wifVersion: 241,
+  bech32Hrp: null,
+  mwebHrp: null,
+  genesisHash: 'bb0a78264637406b6360aad926284d544d7049f45189db5664f3c4d07350559e',
+  targetSpacing: 60,
+  coinbaseMaturity: 240,
+  defaultRpcPort: 44555,
+  defaultP2pPort: 44556,
+  maxBlockWeight: MAX_BLOCK_WEIGHT,
+  features: DOGECOIN,
+});
+
+/**
+ * Dogecoin Core 1.14 regtest: Bitcoin-testnet base58 versions (111/196, WIF 239, unlike
+ * Dogecoin testnet's 113), 1-second target spacing, coinbase maturity 60, AuxPoW from height 20.
+ */
+export const DOGE_REGTEST: NetworkParams = Object.freeze({
+  id: 'DOGETEST',
+  chain: 'regtest',
+  coin: 'DOGE',
+  name: 'Dogecoin Regtest',
+  pubkeyHashVersion: 111,
+  scriptHashVersions: [196],
+  wifVersion: 239,
+  bech32Hrp: null,
+  mwebHrp: null,
+  genesisHash: '3d2160a3b5dc4a9d62e7e66a295f70313ac808440ef7400d6c0772171ce973a5',
+  targetSpacing: 1,
+  coinbaseMaturity: 60,
+  defaultRpcPort: 18332,
+  defaultP2pPort: 18444,
+  maxBlockWeight: MAX_BLOCK_WEIGHT,
+  features: DOGECOIN,
+});
+
+export const ALL_NETWORK_PARAMS: readonly NetworkParams[] = Object.freeze([
+  BTC_MAIN,
+  BTC_TEST,
+  BTC_REGTEST,
+  LTC_MAIN,
+  LTC_TEST,
+  LTC_REGTEST,
+  DOGE_MAIN,
+  DOGE_TEST,
+  DOGE_REGTEST,
+]);
+
+/** Mainnet ids have only 'main'; the *TEST ids have 'test' and 'regtest'. */
+function defaultChain(id: NetworkId): ChainKind {
+  return id.endsWith('TEST') ? 'test' : 'main';
+}
+
+export function getNetworkParams(id: NetworkId, chain: ChainKind = defaultChain(id)): NetworkParams {
+  const found = ALL_NETWORK_PARAMS.find((p) => p.id === id && p.chain === chain);
+  if (!found) throw new InvalidArgumentError('network', `network ${id} has no ${chain} chain`);
+  return found;
+}
+
+/**
+ * Genesis hashes a node of this network may report. Bitcoin's test acronym covers testnet3 and
+ * testnet4 (identical address formats), so both genesis blocks are accepted there.
+ */
+export function knownGenesisHashes(params: NetworkParams): readonly string[] {
+  if (params.coin === 'BTC' && params.chain === 'test') return [params.genesisHash, BTC_TESTNET4_GENESIS_HASH];
+  return [params.genesisHash];
+}

@@ -1,0 +1,12 @@
+// Public surface of the pure parsers: callers import from here, not from the individual files.
+export { ByteReader, displayHex, MAX_COMPACT_SIZE } from './bytes/byte-reader.js';
+export { ByteWriter } from './bytes/byte-writer.js';
+export { parseTransaction, readTransaction, type TxParseOptions, type TxSizes } from './tx/tx-parser.js';
+export { serializeTransaction, type TxSerializeOptions } from './tx/tx-serializer.js';
+export { parseBlockHeader, readBlockHeader, HEADER_SIZE } from './block/block-header.js';
+export { readAuxPow, hasAuxPow, auxPowChainId, AUXPOW_VERSION_BIT } from './block/auxpow.js';
+export { readMwebBlock, MWEB_VERSION_BIT } from './block/mweb-block.js';
+export { parseBlock } from './block/block-parser.js';
+export { merkleRoot, merkleRootOfHashes, witnessCommitment, witnessCommitmentOk } from './block/merkle.js';
+export { difficultyFromBits, targetFromBits, workFromBits } from './block/difficulty.js';
+export { coinbaseHeight, coinbaseText } from './block/coinbase.js';

@@ -1,0 +1,83 @@
+import { ParseError } from '../../core/errors.js';
+import type { ByteReader } from '../bytes/byte-reader.js';
+
+// Sizes of Litecoin MWEB (libmw) primitives on the wire.
+const HASH = 32;
+const COMMITMENT = 33;
+const PUBKEY = 33;
+const SIGNATURE = 64;
+const RANGE_PROOF = 675;
+const BLINDING_FACTOR = 32;
+
+// Smallest possible encodings: bound element counts by the bytes left before allocating anything.
+const MIN_INPUT = 1 + HASH + COMMITMENT + PUBKEY + SIGNATURE;
+const MIN_OUTPUT = COMMITMENT + PUBKEY + PUBKEY + 1 + RANGE_PROOF + SIGNATURE;
+const MIN_KERNEL = 1 + COMMITMENT + SIGNATURE;
+const MIN_PEGOUT = 1 + 1;
+
+/** What a structural walk over an MWEB tx body learns; the body itself stays confidential/opaque. */
+export interface MwebBodyInfo {
+  readonly numInputs: number;
+  readonly numOutputs: number;
+  readonly numKernels: number;
+  /** Serialized first kernel (view): BLAKE3 of it is an MWEB-only transaction's id. */
+  readonly firstKernel: Uint8Array | null;
+}
+
+function readInput(r: ByteReader): void {
+  const features = r.u8();
+  r.skip(HASH + COMMITMENT + PUBKEY);
+  if (features & 0x01) r.skip(PUBKEY); // stealth input pubkey
+  if (features & 0x02) r.varBytes(); // extra data
+  r.skip(SIGNATURE);
+}
+
+function readOutput(r: ByteReader): void {
+  r.skip(COMMITMENT + PUBKEY + PUBKEY);
+  const messageFeatures = r.u8();
+  if (messageFeatures & 0x01) r.skip(PUBKEY + 1 + 8 + 16); // key exchange pubkey, view tag, masked value, masked nonce
+  if (messageFeatures & 0x02) r.varBytes();
+  r.skip(RANGE_PROOF + SIGNATURE);
+}
+
+function readKernel(r: ByteReader): void {
+  const features = r.u8();
+  if (features & 0x01) r.varint(); // fee
+  if (features & 0x02) r.varint(); // peg-in amount
+  if (features & 0x04) {
+    const n = r.count(MIN_PEGOUT);
+    for (let i = 0; i < n; i++) {
+      r.varint(); // amount: a VARINT here, not the 8-byte CTxOut value
+      r.varBytes();
+    }
+  }
+  if (features & 0x08) r.varint(); // lock height
+  if (features & 0x10) r.skip(PUBKEY); // stealth excess
+  if (features & 0x20) r.varBytes();
+  r.skip(COMMITMENT + SIGNATURE);
+}
+
+/** Walks an mw::TxBody (inputs, outputs, kernels) so every byte is consumed and bounds-checked. */
+export function readMwebTxBody(r: ByteReader): MwebBodyInfo {
+  const numInputs = r.count(MIN_INPUT);
+  for (let i = 0; i < numInputs; i++) readInput(r);
+  const numOutputs = r.count(MIN_OUTPUT);
+  for (let i = 0; i < numOutputs; i++) readOutput(r);
+  const numKernels = r.count(MIN_KERNEL);
+  let firstKernel: Uint8Array | null = null;
+  for (let i = 0; i < numKernels; i++) {
+    const at = r.pos;
+    readKernel(r);
+    if (i === 0) firstKernel = r.bytes.subarray(at, r.pos);
+  }
+  return { numInputs, numOutputs, numKernels, firstKernel };
+}
+
+/** mw::Transaction = kernel offset, stealth offset, body; Core requires at least one kernel. */
+export function readMwebTransaction(r: ByteReader): MwebBodyInfo {
+  const at = r.pos;
+  r.skip(BLINDING_FACTOR + BLINDING_FACTOR);
+  const info = readMwebTxBody(r);
+  if (info.numKernels < 1) throw new ParseError('MWEB transaction without a kernel', at);
+  return info;
+}

@@ -1,0 +1,96 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ConfigError } from '../core/index.js';
+import { loadConfig } from './config-loader.js';
+
+function configFile(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'outpoint-config-'));
+  const file = join(dir, 'outpoint.toml');
+  writeFileSync(file, text);
+  return file;
+}
+
+test('defaults: embedded store in the data dir, port 3000, rate limit 5', () => {
+  const config = loadConfig({ env: {} });
+  assert.match(config.store.url, /^sqlite:.*data\/outpoint\.db$/);
+  assert.equal(config.http.port, 3000);
+  assert.equal(config.http.rateLimitPerSecond, 5);
+  assert.equal(config.http.publicUrl, 'http://127.0.0.1:3000');
+  assert.equal(config.redis.url, null);
+  assert.deepEqual(config.networks, []);
+});
+
+test('reads networks with chain defaults from the acronym', () => {
+  const file = configFile(`
+data_dir = "/tmp/op"
+[http]
+port = 8080
+public_url = "https://explorer.example/"
+[networks.LTC]
+rpc_url = "http://u:p@127.0.0.1:9332"
+[networks.LTCTEST]
+chain = "regtest"
+rpc_url = "http://127.0.0.1:19443"
+rpc_cookie = "/tmp/.cookie"
+poll_ms = 100
+`);
+  const config = loadConfig({ file, env: {} });
+  assert.equal(config.store.url, 'sqlite:/tmp/op/outpoint.db');
+  assert.equal(config.http.publicUrl, 'https://explorer.example');
+  assert.equal(config.networks.length, 2);
+  const [ltc, test] = config.networks;
+  assert.equal(ltc!.chain, 'main');
+  assert.equal(ltc!.pollMs, 250);
+  assert.equal(test!.chain, 'regtest');
+  assert.equal(test!.rpcCookie, '/tmp/.cookie');
+  assert.equal(test!.pollMs, 100);
+  assert.ok(Object.isFrozen(config.networks[0]));
+});
+
+test('unknown keys are errors that name the key', () => {
+  assert.throws(() => loadConfig({ file: configFile('[http]\nprot = 1\n'), env: {} }), /unknown key "http\.prot"/);
+  assert.throws(() => loadConfig({ file: configFile('colour = "red"\n'), env: {} }), /unknown key "colour"/);
+  assert.throws(() => loadConfig({ file: configFile('[networks.XRP]\nrpc_url="http://x"\n'), env: {} }), /unknown network "networks\.XRP"/);
+  assert.throws(
+    () => loadConfig({ file: configFile('[networks.BTC]\nrpc_url="http://x:1"\nzmq="tcp://x:2"\n'), env: {} }),
+    /unknown key "networks\.BTC\.zmq"/,
+  );
+});
+
+test('environment overrides the file and can add a network', () => {
+  const file = configFile('[http]\nport = 8080\n');
+  const config = loadConfig({
+    file,
+    env: {
+      OUTPOINT_HTTP_PORT: '9090',
+      OUTPOINT_STORE_URL: 'postgres://u:p@127.0.0.1:5432/outpoint',
+      OUTPOINT_NETWORKS_BTCTEST_CHAIN: 'regtest',
+      OUTPOINT_NETWORKS_BTCTEST_RPC_URL: 'http://u:p@127.0.0.1:18443',
+      OUTPOINT_SETUP_TEST_DEPS: '1',
+    },
+  });
+  assert.equal(config.http.port, 9090);
+  assert.equal(config.store.url, 'postgres://u:p@127.0.0.1:5432/outpoint');
+  assert.equal(config.networks[0]!.id, 'BTCTEST');
+  assert.equal(config.networks[0]!.chain, 'regtest');
+});
+
+test('invalid values give clear messages', () => {
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ['[http]\nport = 70000\n', {}, /http\.port must be between 0 and 65535/],
+    ['[http]\nport = "x"\n', {}, /http\.port must be an integer/],
+    ['[networks.BTC]\nchain = "test"\nrpc_url = "http://x:1"\n', {}, /BTC is a main network/],
+    ['[networks.BTCTEST]\nchain = "mainnet"\nrpc_url = "http://x:1"\n', {}, /must be main, test or regtest/],
+    ['[networks.LTC]\npoll_ms = 100\n', {}, /networks\.LTC\.rpc_url is required/],
+    ['[store]\nurl = "mysql://x"\n', {}, /store\.url must be sqlite:PATH or postgres/],
+    ['', { OUTPOINT_HTTP_PROT: '1' }, /unknown environment variable OUTPOINT_HTTP_PROT/],
+    ['not toml [', {}, /is not valid TOML/],
+  ];
+  for (const [text, env, message] of cases) {
+    assert.throws(() => loadConfig({ file: configFile(text), env }), (err: unknown) => err instanceof ConfigError && message.test(err.message));
+  }
+  assert.throws(() => loadConfig({ file: '/nonexistent/outpoint.toml', env: {} }), /cannot read config file/);
+});

@@ -1,0 +1,177 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { ConfigError, NETWORK_IDS, isNetworkId, type ChainKind, type NetworkId } from '../core/index.js';
+import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
+import type { NetworkConfig, OutpointConfig } from './config-types.js';
+
+type Raw = Record<string, unknown>;
+
+/** Environment variables with these prefixes belong to scripts and tests, not to the service. */
+const NON_CONFIG_ENV_PREFIXES = ['OUTPOINT_SETUP_', 'OUTPOINT_TEST_', 'OUTPOINT_BENCH_'];
+
+export interface LoadOptions {
+  readonly file?: string | undefined;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Reads the TOML file (if any), applies OUTPOINT_* environment overrides, validates, and freezes. */
+export function loadConfig(options: LoadOptions = {}): OutpointConfig {
+  let raw: Raw = {};
+  if (options.file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(options.file, 'utf8');
+    } catch (err) {
+      throw new ConfigError(`cannot read config file ${options.file}: ${(err as Error).message}`);
+    }
+    try {
+      raw = parseToml(text) as Raw;
+    } catch (err) {
+      throw new ConfigError(`config file ${options.file} is not valid TOML: ${(err as Error).message}`);
+    }
+  }
+  const source = options.file ?? 'configuration';
+  checkKnownKeys(raw, source);
+  applyEnv(raw, options.env ?? process.env);
+  return deepFreeze(buildConfig(raw));
+}
+
+function checkKnownKeys(raw: Raw, source: string): void {
+  for (const [key, value] of Object.entries(raw)) {
+    if (key in TOP_LEVEL_KEYS) continue;
+    if (key === 'networks') {
+      if (!isTable(value)) throw new ConfigError(`${source}: [networks] must be a table`);
+      for (const [id, table] of Object.entries(value)) {
+        if (!isNetworkId(id)) throw new ConfigError(`${source}: unknown network "networks.${id}" (use one of ${NETWORK_IDS.join(', ')})`);
+        if (!isTable(table)) throw new ConfigError(`${source}: networks.${id} must be a table`);
+        for (const k of Object.keys(table)) {
+          if (!(k in NETWORK_KEYS)) throw new ConfigError(`${source}: unknown key "networks.${id}.${k}"`);
+        }
+      }
+      continue;
+    }
+    const section = SECTION_KEYS[key];
+    if (!section) throw new ConfigError(`${source}: unknown key "${key}"`);
+    if (!isTable(value)) throw new ConfigError(`${source}: [${key}] must be a table`);
+    for (const k of Object.keys(value)) {
+      if (!(k in section)) throw new ConfigError(`${source}: unknown key "${key}.${k}"`);
+    }
+  }
+}
+
+/** Every settable key's environment name, e.g. http.port → OUTPOINT_HTTP_PORT. */
+function envNames(): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const key of Object.keys(TOP_LEVEL_KEYS)) names.set(`OUTPOINT_${key.toUpperCase()}`, [key]);
+  for (const [section, keys] of Object.entries(SECTION_KEYS)) {
+    for (const key of Object.keys(keys)) names.set(`OUTPOINT_${section.toUpperCase()}_${key.toUpperCase()}`, [section, key]);
+  }
+  for (const id of NETWORK_IDS) {
+    for (const key of Object.keys(NETWORK_KEYS)) names.set(`OUTPOINT_NETWORKS_${id}_${key.toUpperCase()}`, ['networks', id, key]);
+  }
+  return names;
+}
+
+function applyEnv(raw: Raw, env: NodeJS.ProcessEnv): void {
+  const names = envNames();
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith('OUTPOINT_') || value === undefined) continue;
+    if (NON_CONFIG_ENV_PREFIXES.some((p) => name.startsWith(p))) continue;
+    const path = names.get(name);
+    if (!path) throw new ConfigError(`unknown environment variable ${name}`);
+    let table = raw;
+    for (const part of path.slice(0, -1)) {
+      const next = table[part];
+      if (!isTable(next)) table[part] = {};
+      table = table[part] as Raw;
+    }
+    table[path[path.length - 1]!] = value;
+  }
+}
+
+function buildConfig(raw: Raw): OutpointConfig {
+  const dataDir = resolve(str(raw, 'data_dir', TOP_LEVEL_KEYS['data_dir']!, './data'));
+  const section = (name: string): Raw => (isTable(raw[name]) ? (raw[name] as Raw) : {});
+  const spec = (s: string, k: string): KeySpec => SECTION_KEYS[s]![k]!;
+  const host = str(section('http'), 'host', spec('http', 'host'), '127.0.0.1', 'http.host');
+  const port = int(section('http'), 'port', spec('http', 'port'), 3000, 'http.port');
+  const storeUrl = str(section('store'), 'url', spec('store', 'url'), `sqlite:${join(dataDir, 'outpoint.db')}`, 'store.url');
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(storeUrl)) {
+    throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${storeUrl}"`);
+  }
+  const networksRaw = isTable(raw['networks']) ? (raw['networks'] as Raw) : {};
+  const networks = Object.entries(networksRaw).map(([id, table]) => buildNetwork(id as NetworkId, table as Raw));
+  return {
+    dataDir,
+    store: { url: storeUrl },
+    http: {
+      host,
+      port,
+      publicUrl: str(section('http'), 'public_url', spec('http', 'public_url'), `http://${host}:${port}`, 'http.public_url').replace(/\/+$/, ''),
+      rateLimitPerSecond: int(section('http'), 'rate_limit_per_second', spec('http', 'rate_limit_per_second'), 5, 'http.rate_limit_per_second'),
+    },
+    realtime: { appKey: str(section('realtime'), 'app_key', spec('realtime', 'app_key'), 'outpoint', 'realtime.app_key') },
+    redis: { url: optionalStr(section('redis'), 'url', spec('redis', 'url'), 'redis.url') },
+    networks,
+  };
+}
+
+function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
+  const at = (k: string): string => `networks.${id}.${k}`;
+  const defaultChain: ChainKind = id.endsWith('TEST') ? 'test' : 'main';
+  const chain = str(table, 'chain', NETWORK_KEYS['chain']!, defaultChain, at('chain')) as ChainKind;
+  if (chain === 'test' && !id.endsWith('TEST')) throw new ConfigError(`${at('chain')}: ${id} is a main network; use ${id}TEST for its test network`);
+  if (chain === 'main' && id.endsWith('TEST')) throw new ConfigError(`${at('chain')}: ${id} is a test network; it cannot run on chain "main"`);
+  const rpcUrl = optionalStr(table, 'rpc_url', NETWORK_KEYS['rpc_url']!, at('rpc_url'));
+  if (rpcUrl === null) throw new ConfigError(`${at('rpc_url')} is required`);
+  return {
+    id,
+    chain,
+    rpcUrl,
+    rpcCookie: optionalStr(table, 'rpc_cookie', NETWORK_KEYS['rpc_cookie']!, at('rpc_cookie')),
+    zmqUrl: optionalStr(table, 'zmq_url', NETWORK_KEYS['zmq_url']!, at('zmq_url')),
+    pollMs: int(table, 'poll_ms', NETWORK_KEYS['poll_ms']!, 250, at('poll_ms')),
+  };
+}
+
+function optionalStr(table: Raw, key: string, spec: KeySpec, path: string): string | null {
+  const value = table[key];
+  if (value === undefined || value === '') return null;
+  return str(table, key, spec, '', path);
+}
+
+function str(table: Raw, key: string, spec: KeySpec, fallback: string, path = key): string {
+  const value = table[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string') throw new ConfigError(`${path} must be a string (${spec.doc})`);
+  if (spec.type === 'url' && !/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i.test(value)) throw new ConfigError(`${path} must be a URL, got "${value}"`);
+  if (spec.type === 'chain' && !['main', 'test', 'regtest'].includes(value)) {
+    throw new ConfigError(`${path} must be main, test or regtest, got "${value}"`);
+  }
+  return value;
+}
+
+function int(table: Raw, key: string, spec: KeySpec, fallback: number, path: string): number {
+  const value = table[key];
+  if (value === undefined) return fallback;
+  const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+  if (typeof n === 'bigint') return int({ [key]: Number(n) }, key, spec, fallback, path);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new ConfigError(`${path} must be an integer, got ${JSON.stringify(value)}`);
+  if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
+    throw new ConfigError(`${path} must be between ${spec.min} and ${spec.max}, got ${n}`);
+  }
+  return n;
+}
+
+function isTable(value: unknown): value is Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

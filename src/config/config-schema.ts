@@ -1,0 +1,43 @@
+/**
+ * The one description of every configuration key: its TOML path, type and default.
+ * The loader, the environment overrides and the docs all derive from this table,
+ * so a key cannot exist in one place and be missing in another.
+ */
+export type KeyType = 'string' | 'integer' | 'url' | 'chain';
+
+export interface KeySpec {
+  readonly type: KeyType;
+  readonly min?: number;
+  readonly max?: number;
+  readonly doc: string;
+}
+
+export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySpec>> = {
+  data_dir: { type: 'string', doc: 'directory for the embedded store and other state (default ./data)' },
+};
+
+export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySpec>>>> = {
+  store: {
+    url: { type: 'string', doc: 'sqlite:PATH (default sqlite:<data_dir>/outpoint.db) or postgres://user:pass@host:port/db' },
+  },
+  http: {
+    host: { type: 'string', doc: 'listen address (default 127.0.0.1)' },
+    port: { type: 'integer', min: 0, max: 65535, doc: 'listen port (default 3000)' },
+    public_url: { type: 'url', doc: 'base of explorer links (default http://<host>:<port>)' },
+    rate_limit_per_second: { type: 'integer', min: 0, max: 1_000_000, doc: 'v2 public limit per client IP (default 5, 0 = off)' },
+  },
+  realtime: {
+    app_key: { type: 'string', doc: 'Pusher application key clients connect with (default outpoint)' },
+  },
+  redis: {
+    url: { type: 'url', doc: 'redis://host:port: share events, rate limits and quotas between processes' },
+  },
+};
+
+export const NETWORK_KEYS: Readonly<Record<string, KeySpec>> = {
+  chain: { type: 'chain', doc: 'main | test | regtest (default: main for BTC/LTC/DOGE, test for *TEST)' },
+  rpc_url: { type: 'url', doc: 'node JSON-RPC URL, credentials as user:pass in the URL or via rpc_cookie' },
+  rpc_cookie: { type: 'string', doc: "path of the node's .cookie file" },
+  zmq_url: { type: 'url', doc: 'tcp://host:port of the node\'s zmqpub endpoints (hashblock, rawtx, sequence); polling when absent' },
+  poll_ms: { type: 'integer', min: 10, max: 600_000, doc: 'polling interval in ms (default 250)' },
+};

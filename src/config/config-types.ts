@@ -1,0 +1,24 @@
+import type { ChainKind, NetworkId } from '../core/index.js';
+
+export interface NetworkConfig {
+  readonly id: NetworkId;
+  readonly chain: ChainKind;
+  readonly rpcUrl: string;
+  readonly rpcCookie: string | null;
+  readonly zmqUrl: string | null;
+  readonly pollMs: number;
+}
+
+export interface OutpointConfig {
+  readonly dataDir: string;
+  readonly store: { readonly url: string };
+  readonly http: {
+    readonly host: string;
+    readonly port: number;
+    readonly publicUrl: string;
+    readonly rateLimitPerSecond: number;
+  };
+  readonly realtime: { readonly appKey: string };
+  readonly redis: { readonly url: string | null };
+  readonly networks: readonly NetworkConfig[];
+}

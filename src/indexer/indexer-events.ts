@@ -1,0 +1,59 @@
+import type { Block, ConnectedBlock, DomainEvent, NetworkId, ScriptDelta, Transaction } from '../core/index.js';
+import { coinbaseText } from '../chains/parsing.js';
+
+/** The domain events of one connected block; address events only for txs not already announced from the mempool. */
+export function blockEvents(
+  network: NetworkId,
+  block: Block,
+  connected: ConnectedBlock,
+  receivedAt: number,
+  announceAddresses: boolean,
+): DomainEvent[] {
+  const coinbase = block.txs[0];
+  const minerOutput = coinbase?.outputs.find((o) => o.value > 0n && o.script.length > 0 && o.script[0] !== 0x6a);
+  const events: DomainEvent[] = [
+    {
+      kind: 'block_connected',
+      network,
+      height: connected.height,
+      hash: connected.hash,
+      prevHash: connected.prevHash,
+      merkleRoot: block.header.merkleRoot,
+      time: block.header.time,
+      bits: block.header.bits,
+      size: connected.size,
+      txCount: connected.txCount,
+      coinbaseText: coinbase ? coinbaseText(coinbase) : '',
+      minerScript: minerOutput?.script ?? null,
+      receivedAt,
+    },
+  ];
+  for (const txid of connected.confirmedFromMempool) events.push({ kind: 'tx_removed', network, txid, reason: 'confirmed' });
+  for (const txid of connected.conflicted) events.push({ kind: 'tx_removed', network, txid, reason: 'conflicted' });
+  if (announceAddresses) {
+    const alreadyAnnounced = new Set(connected.confirmedFromMempool);
+    const byTxid = new Map(block.txs.map((tx) => [tx.txid, tx]));
+    for (const delta of connected.deltas) {
+      if (alreadyAnnounced.has(delta.txid)) continue;
+      const tx = byTxid.get(delta.txid);
+      if (tx) events.push({ kind: 'address_touched', network, txid: delta.txid, tx, delta, confirmed: true });
+    }
+  }
+  return events;
+}
+
+export function mempoolTxEvents(
+  network: NetworkId,
+  tx: Transaction,
+  seenAt: number,
+  fee: bigint | null,
+  deltas: readonly ScriptDelta[],
+  mempoolSize: number,
+): DomainEvent[] {
+  const outputSum = tx.outputs.reduce((sum, o) => sum + o.value, 0n);
+  const events: DomainEvent[] = [
+    { kind: 'tx_accepted', network, tx, seenAt, inputValue: fee === null ? null : fee + outputSum, deltas, mempoolSize },
+  ];
+  for (const delta of deltas) events.push({ kind: 'address_touched', network, txid: tx.txid, tx, delta, confirmed: false });
+  return events;
+}

@@ -1,0 +1,77 @@
+import type { ChainSource, MempoolAddResult, MempoolEntry, NetworkStore, Transaction } from '../core/index.js';
+import { parseTransaction } from '../chains/parsing.js';
+
+const FETCH_CHUNK = 500;
+
+export interface MempoolSyncResult {
+  readonly added: readonly { tx: Transaction; result: MempoolAddResult; seenAt: number }[];
+  readonly removed: readonly string[];
+  /** Some txs waited for a parent that was not stored yet: run again. */
+  readonly incomplete: boolean;
+}
+
+/**
+ * Makes the stored mempool equal the node's: new txids are fetched, parsed and stored (parents and
+ * children may arrive together), txids the node dropped are removed. A tx the node dropped that
+ * conflicts with one just added was replaced; otherwise it was evicted (expiry, size limit, or
+ * confirmation in a block we have not connected yet, which connectBlocks then records as confirmed).
+ */
+export class MempoolSync {
+  /** Txids whose parse gave another txid: Litecoin MWEB-only txs, whose id comes from their kernel. */
+  private readonly confidential = new Set<string>();
+
+  constructor(
+    private readonly source: ChainSource,
+    private readonly store: NetworkStore,
+    private readonly mweb: boolean,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * `tipHash` is the block we are synced to: when the node's tip moved meanwhile, txids missing
+   * from its mempool may just have been confirmed, so removals wait for the next round.
+   */
+  async sync(tipHash: string | null): Promise<MempoolSyncResult> {
+    const nodeTxids = await this.source.getRawMempool();
+    const nodeSet = new Set(nodeTxids);
+    const ours = new Set(await this.store.getMempoolTxids());
+    for (const txid of this.confidential) if (!nodeSet.has(txid)) this.confidential.delete(txid);
+    const wanted = nodeTxids.filter((txid) => !ours.has(txid) && !this.confidential.has(txid));
+    const added: { tx: Transaction; result: MempoolAddResult; seenAt: number }[] = [];
+    const conflicting = new Set<string>();
+    let incomplete = false;
+    for (let i = 0; i < wanted.length; i += FETCH_CHUNK) {
+      const chunk = wanted.slice(i, i + FETCH_CHUNK);
+      const raws = await this.source.getRawTransactions(chunk);
+      const seenAt = this.now();
+      const entries: MempoolEntry[] = [];
+      raws.forEach((raw, j) => {
+        if (!raw) return;
+        const tx = parseTransaction(raw, { mweb: this.mweb });
+        if (tx.txid !== chunk[j]) {
+          this.confidential.add(chunk[j]!);
+          return;
+        }
+        entries.push({ tx, seenAt });
+      });
+      if (entries.length === 0) continue;
+      const results = await this.store.addMempoolTxs(entries);
+      results.forEach((result, j) => {
+        if (result.status === 'missing-parent') incomplete = true;
+        if (result.status !== 'added') return;
+        for (const other of result.conflictsWith) conflicting.add(other);
+        added.push({ tx: entries[j]!.tx, result, seenAt: entries[j]!.seenAt });
+      });
+    }
+    const tipMoved = tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash;
+    if (tipMoved) return { added, removed: [], incomplete: true };
+    const gone = [...ours].filter((txid) => !nodeSet.has(txid));
+    const replaced = gone.filter((txid) => conflicting.has(txid));
+    const evicted = gone.filter((txid) => !conflicting.has(txid));
+    const removed = [
+      ...(replaced.length > 0 ? await this.store.removeMempoolTxs(replaced, 'replaced') : []),
+      ...(evicted.length > 0 ? await this.store.removeMempoolTxs(evicted, 'evicted') : []),
+    ];
+    return { added, removed, incomplete };
+  }
+}

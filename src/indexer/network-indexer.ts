@@ -1,0 +1,171 @@
+import type { ChainSource, ChainTip, EventBus, Logger, NetworkStore } from '../core/index.js';
+import type { NetworkParams } from '../chains/network-params.js';
+import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
+import { rollBackToNodeChain } from './chain-reorg.js';
+import { blockEvents, mempoolTxEvents } from './indexer-events.js';
+import { MempoolSync } from './mempool-sync.js';
+import { SyncProgress, type ProgressSink } from './sync-progress.js';
+
+export interface NetworkIndexerOptions {
+  readonly params: NetworkParams;
+  readonly source: ChainSource;
+  readonly store: NetworkStore;
+  readonly bus: EventBus;
+  readonly logger: Logger;
+  readonly progressSink?: ProgressSink | null;
+  /** Resync even without a notification this often (ms): a safety net for missed notifications. */
+  readonly idleResyncMs?: number;
+  readonly now?: () => number;
+  readonly batchTxTarget?: number;
+}
+
+/**
+ * The single writer of one network: catches up with the node's chain, follows reorgs and keeps the
+ * mempool. Runs are serialised; notifications arriving mid-run cause exactly one more run.
+ */
+export class NetworkIndexer {
+  private readonly fetcher: BlockFetcher;
+  private readonly mempool: MempoolSync;
+  private readonly now: () => number;
+  private running: Promise<void> | null = null;
+  private dirty = false;
+  private stopped = true;
+  private wake: (() => void) | null = null;
+  private caughtUp = false;
+  private consecutiveFailures = 0;
+
+  constructor(private readonly options: NetworkIndexerOptions) {
+    this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
+    this.fetcher = new BlockFetcher(options.source, options.params.features, options.batchTxTarget);
+    this.mempool = new MempoolSync(options.source, options.store, options.params.features.mweb, this.now);
+  }
+
+  get id(): string {
+    return this.options.params.id;
+  }
+
+  /** True once the index has reached the node's tip at least once. */
+  get isCaughtUp(): boolean {
+    return this.caughtUp;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.running = this.loop();
+  }
+
+  /** Something changed at the node (new block or mempool activity). */
+  poke(): void {
+    this.dirty = true;
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+    this.running = null;
+  }
+
+  /** One full pass: blocks to the node's tip, then the mempool. Used by the loop and by tests. */
+  async syncOnce(): Promise<{ incomplete: boolean }> {
+    const tip = await this.syncBlocks();
+    const result = await this.mempool.sync(tip?.hash ?? null);
+    const info = result.added.length > 0 ? await this.options.store.getMempoolInfo() : null;
+    for (const { tx, result: added, seenAt } of result.added) {
+      for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, info?.count ?? 0)) {
+        this.options.bus.publish(event);
+      }
+    }
+    for (const txid of result.removed) {
+      this.options.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason: 'evicted' });
+    }
+    return { incomplete: result.incomplete };
+  }
+
+  private async loop(): Promise<void> {
+    const idle = this.options.idleResyncMs ?? 5000;
+    while (!this.stopped) {
+      this.dirty = false;
+      let delay = idle;
+      try {
+        const { incomplete } = await this.syncOnce();
+        this.consecutiveFailures = 0;
+        if (incomplete) delay = 250;
+      } catch (err) {
+        this.consecutiveFailures++;
+        delay = Math.min(1000 * 2 ** Math.min(this.consecutiveFailures - 1, 5), 30_000);
+        this.options.logger.error('sync failed; retrying', {
+          network: this.id,
+          error: err instanceof Error ? err.message : String(err),
+          retryInMs: delay,
+        });
+      }
+      if (this.stopped) break;
+      if (!this.dirty) await this.sleep(delay);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+
+  private async syncBlocks(): Promise<ChainTip | null> {
+    const { source, store, bus, params } = this.options;
+    const { tip, disconnected } = await rollBackToNodeChain(source, store, await store.getTip());
+    for (const block of disconnected) {
+      this.options.logger.warn('reorg: block disconnected', { network: params.id, height: block.height, hash: block.hash });
+      bus.publish({ kind: 'block_disconnected', network: params.id, height: block.height, hash: block.hash });
+    }
+    const nodeHeight = await source.getBlockCount();
+    let next = tip ? tip.height + 1 : 0;
+    let current = tip;
+    if (next > nodeHeight) {
+      this.caughtUp = true;
+      return current;
+    }
+    const progress = new SyncProgress(params.id, this.options.logger, this.options.progressSink ?? null);
+    // Fetch the next batch while the current one is written: the node and the store work in parallel.
+    const fetchFrom = (height: number): Promise<FetchedBatch> => {
+      const promise = this.fetcher.fetch(height, this.fetcher.nextCount(nodeHeight - height + 1));
+      // Marks a prefetch that fails while a batch is being written as handled; awaiting it still throws.
+      promise.catch(() => undefined);
+      return promise;
+    };
+    let pending: Promise<FetchedBatch> | null = fetchFrom(next);
+    while (pending) {
+      const batch: FetchedBatch = await pending;
+      next = batch.fromHeight + batch.blocks.length;
+      pending = next <= nodeHeight && !this.stopped ? fetchFrom(next) : null;
+      const first = batch.blocks[0]!;
+      if (current && first.header.prevHash !== current.hash) {
+        // The node reorganised while we were fetching: the next run rolls back and retries.
+        this.dirty = true;
+        return current;
+      }
+      const receivedAt = this.now();
+      const connected = await store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
+      const announce = this.caughtUp;
+      connected.forEach((c, i) => {
+        for (const event of blockEvents(params.id, batch.blocks[i]!, c, receivedAt, announce)) bus.publish(event);
+      });
+      const last = connected[connected.length - 1]!;
+      current = { height: last.height, hash: last.hash };
+      progress.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));
+    }
+    progress.finish();
+    if (current && current.height >= nodeHeight) this.caughtUp = true;
+    return current;
+  }
+}
