@@ -1,0 +1,85 @@
+/**
+ * Byte encodings shared by both drivers. Hashes are stored as the 32 bytes of their display hex
+ * (so a stored txid compares and sorts the way it prints), half the size of hex text.
+ */
+import { StoreError } from '../../core/errors.js';
+
+export function hexToBytes(hex: string): Buffer {
+  // Buffer.from stops at the first non-hex character, so the length check also rejects malformed input.
+  const bytes = Buffer.from(hex, 'hex');
+  if (bytes.length !== 32 || hex.length !== 64) throw new StoreError(`not a 32-byte hex hash: ${hex}`);
+  return bytes;
+}
+
+export function bytesToHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}
+
+/** Copies a parser view so the stored row never aliases the (reusable) parse buffer. */
+export function copyBytes(view: Uint8Array): Buffer {
+  return Buffer.from(view);
+}
+
+export function packTxids(txids: readonly string[]): Buffer {
+  const out = Buffer.allocUnsafe(txids.length * 32);
+  txids.forEach((txid, i) => out.write(txid, i * 32, 32, 'hex'));
+  return out;
+}
+
+export function unpackTxids(blob: Uint8Array): string[] {
+  const buf = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  const txids: string[] = [];
+  for (let off = 0; off + 32 <= buf.length; off += 32) txids.push(buf.toString('hex', off, off + 32));
+  return txids;
+}
+
+/** What one input spent: kept per tx so display needs no joins and disconnect needs no separate undo table. */
+export interface StoredPrevout {
+  readonly txid: string;
+  readonly vout: number;
+  readonly value: bigint;
+  readonly scriptId: number;
+}
+
+const PREVOUT_BYTES = 52; // txid 32 + vout 4 + value 8 + script id 8
+
+/** null entries (coinbase inputs) are written as all zeros: script ids start at 1, so 0 marks "none". */
+export function packPrevouts(prevouts: readonly (StoredPrevout | null)[]): Buffer {
+  const out = Buffer.alloc(prevouts.length * PREVOUT_BYTES);
+  prevouts.forEach((p, i) => {
+    if (!p) return;
+    const off = i * PREVOUT_BYTES;
+    out.write(p.txid, off, 32, 'hex');
+    out.writeUInt32BE(p.vout, off + 32);
+    out.writeBigUInt64BE(p.value, off + 36);
+    out.writeBigUInt64BE(BigInt(p.scriptId), off + 44);
+  });
+  return out;
+}
+
+export function unpackPrevouts(blob: Uint8Array): (StoredPrevout | null)[] {
+  const buf = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  const result: (StoredPrevout | null)[] = [];
+  for (let off = 0; off + PREVOUT_BYTES <= buf.length; off += PREVOUT_BYTES) {
+    const scriptId = Number(buf.readBigUInt64BE(off + 44));
+    result.push(
+      scriptId === 0
+        ? null
+        : {
+            txid: buf.toString('hex', off, off + 32),
+            vout: buf.readUInt32BE(off + 32),
+            value: buf.readBigUInt64BE(off + 36),
+            scriptId,
+          },
+    );
+  }
+  return result;
+}
+
+export function outpointKey(txid: string, vout: number): string {
+  return `${txid}:${vout}`;
+}
+
+export function scriptKey(script: Uint8Array): string {
+  return bytesToHex(script);
+}

@@ -1,0 +1,110 @@
+/** Conformance: mempool add/remove/confirm and double-spend recording. */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { ChainBuilder, p2pkh, spend } from './block-builder.js';
+import { withDb } from './conformance-chain.js';
+import type { StoreHarness } from './harness.js';
+
+export function mempoolTests(harness: StoreHarness): void {
+  it('adds parents and children in any order, reports missing parents, confirms and evicts', () => withDb(harness, async (db) => {
+    const net = db.store.network('LTC');
+    const chain = new ChainBuilder();
+    const alice = p2pkh(1);
+    const bob = p2pkh(2);
+    const b0 = chain.add(alice, 100n);
+    await net.connectBlocks([b0]);
+    const parent = spend([{ txid: b0.block.txs[0]!.txid, vout: 0 }], [{ script: bob, value: 60n }, { script: alice, value: 39n }]);
+    const child = spend([{ txid: parent.txid, vout: 0 }], [{ script: p2pkh(3), value: 59n }]);
+    const orphan = spend([{ txid: 'cd'.repeat(32), vout: 0 }], [{ script: bob, value: 1n }]);
+    const results = await net.addMempoolTxs([{ tx: child, seenAt: 1000 }, { tx: parent, seenAt: 999 }, { tx: orphan, seenAt: 1001 }]);
+    assert.deepEqual(results.map((r) => r.status), ['added', 'added', 'missing-parent']);
+    assert.equal(results[1]!.fee, 1n);
+    assert.deepEqual(results[2]!.missing, [{ txid: 'cd'.repeat(32), vout: 0 }]);
+    assert.ok(results[1]!.deltas.some((d) => d.received === 39n && d.sent === 100n));
+    assert.equal((await net.addMempoolTxs([{ tx: parent, seenAt: 5 }]))[0]!.status, 'known');
+    assert.deepEqual((await net.getMempoolTxids()).sort(), [parent.txid, child.txid].sort());
+    const info = await net.getMempoolInfo();
+    assert.equal(info.count, 2);
+    assert.equal(info.bytes, parent.size + child.size);
+    const bobTotals = await net.getAddressTotals(bob);
+    assert.equal(bobTotals.unconfirmedReceived, 60n);
+    assert.equal(bobTotals.unconfirmedSent, 60n);
+    assert.equal(bobTotals.unconfirmedTxCount, 2);
+    assert.equal((await net.getTransaction(child.txid))?.status, 'mempool');
+    assert.equal((await net.getTransaction(child.txid))?.time, 1000);
+    assert.deepEqual((await net.getOutputs(parent.txid))?.[0]?.spentBy, { txid: child.txid, vin: 0, confirmed: false });
+    // The parent confirms: it leaves the mempool, the child stays and still spends its output.
+    const [summary] = await net.connectBlocks([chain.add(p2pkh(9), 50n, [parent])]);
+    assert.deepEqual(summary!.confirmedFromMempool, [parent.txid]);
+    assert.deepEqual(await net.getMempoolTxids(), [child.txid]);
+    const confirmed = await net.getTransaction(parent.txid);
+    assert.equal(confirmed?.status, 'confirmed');
+    assert.equal(confirmed?.seenAt, 999);
+    assert.equal((await net.getAddressTotals(bob)).confirmedReceived, 60n);
+    assert.equal((await net.getAddressTotals(bob)).unconfirmedSent, 60n);
+    assert.deepEqual((await net.getOutputs(parent.txid))?.[0]?.spentBy, { txid: child.txid, vin: 0, confirmed: false });
+    assert.deepEqual(await net.removeMempoolTxs([child.txid], 'evicted'), [child.txid]);
+    assert.equal((await net.getMempoolInfo()).count, 0);
+    assert.equal(await net.getTransaction(child.txid), null);
+    assert.equal((await net.getAddressTotals(bob)).unconfirmedSent, 0n);
+  }));
+
+  it('records double spends between mempool txs, against blocks and against confirmed spends', () => withDb(harness, async (db) => {
+    const net = db.store.network('DOGETEST');
+    const chain = new ChainBuilder();
+    const alice = p2pkh(1);
+    const b0 = chain.add(alice, 100n);
+    const b1 = chain.add(alice, 100n);
+    await net.connectBlocks([b0, b1]);
+    const coin0 = { txid: b0.block.txs[0]!.txid, vout: 0 };
+    const first = spend([coin0], [{ script: p2pkh(2), value: 90n }]);
+    const second = spend([coin0], [{ script: p2pkh(3), value: 80n }]);
+    const grandchild = spend([{ txid: second.txid, vout: 0 }], [{ script: p2pkh(4), value: 70n }]);
+    await net.addMempoolTxs([{ tx: first, seenAt: 10 }]);
+    const [r2] = await net.addMempoolTxs([{ tx: second, seenAt: 11 }, { tx: grandchild, seenAt: 12 }]);
+    assert.equal(r2!.doubleSpent, true);
+    assert.deepEqual(r2!.conflictsWith, [first.txid]);
+    assert.equal((await net.getTransaction(first.txid))?.doubleSpent, true);
+    assert.equal((await net.getTransaction(second.txid))?.doubleSpent, true);
+    // A block confirms a third spend of the same coin: all mempool spenders and their descendants are removed.
+    const winner = spend([coin0], [{ script: p2pkh(5), value: 99n }]);
+    const [summary] = await net.connectBlocks([chain.add(p2pkh(9), 50n, [winner])]);
+    assert.deepEqual([...summary!.conflicted].sort(), [first.txid, second.txid, grandchild.txid].sort());
+    assert.deepEqual(await net.getMempoolTxids(), []);
+    const lost = await net.getTransaction(second.txid);
+    assert.equal(lost?.status, 'removed');
+    assert.equal(lost?.doubleSpent, true);
+    assert.equal((await net.getAddressTotals(p2pkh(3))).unconfirmedReceived, 0n);
+    // A tx spending an already confirmed-spent coin is recorded as a removed double spend.
+    const late = spend([coin0], [{ script: p2pkh(6), value: 1n }]);
+    const [r3] = await net.addMempoolTxs([{ tx: late, seenAt: 20 }]);
+    assert.equal(r3!.status, 'added');
+    assert.equal(r3!.doubleSpent, true);
+    assert.deepEqual(r3!.conflictsWith, [winner.txid]);
+    assert.equal((await net.getTransaction(late.txid))?.status, 'removed');
+    assert.equal((await net.getMempoolInfo()).count, 0);
+    // Replacement keeps the replaced tx queryable as removed.
+    const rbf = spend([{ txid: b1.block.txs[0]!.txid, vout: 0 }], [{ script: p2pkh(7), value: 95n }]);
+    await net.addMempoolTxs([{ tx: rbf, seenAt: 30 }]);
+    assert.deepEqual(await net.removeMempoolTxs([rbf.txid], 'replaced'), [rbf.txid]);
+    assert.equal((await net.getTransaction(rbf.txid))?.status, 'removed');
+    // A removed tx can be offered again (e.g. after a reorg) and becomes live.
+    assert.equal((await net.addMempoolTxs([{ tx: rbf, seenAt: 31 }]))[0]!.status, 'added');
+    assert.equal((await net.getTransaction(rbf.txid))?.status, 'mempool');
+  }));
+
+  it('disconnected block txs can be offered back to the mempool', () => withDb(harness, async (db) => {
+    const net = db.store.network('BTCTEST');
+    const chain = new ChainBuilder();
+    const b0 = chain.add(p2pkh(1), 100n);
+    const pay = spend([{ txid: b0.block.txs[0]!.txid, vout: 0 }], [{ script: p2pkh(2), value: 90n }]);
+    const b1 = chain.add(p2pkh(1), 100n, [pay]);
+    await net.connectBlocks(chain.blocks);
+    await net.disconnectTip(b1.block.header.hash);
+    const [r] = await net.addMempoolTxs([{ tx: pay, seenAt: 50 }]);
+    assert.equal(r!.status, 'added');
+    assert.equal((await net.getTransaction(pay.txid))?.status, 'mempool');
+    assert.equal((await net.getAddressTotals(p2pkh(2))).unconfirmedReceived, 90n);
+    assert.equal((await net.getAddressTotals(p2pkh(1))).confirmedBalance, 100n);
+  }));
+}

@@ -1,0 +1,14 @@
+import { describe } from 'node:test';
+import { addressTests } from './conformance-address.js';
+import { chainTests } from './conformance-chain.js';
+import type { StoreHarness } from './harness.js';
+import { mempoolTests } from './conformance-mempool.js';
+
+/** The one suite every ChainStore driver must pass. */
+export function runStoreConformance(name: string, harness: StoreHarness): void {
+  void describe(`${name} store conformance`, () => {
+    void describe('chain', () => chainTests(harness));
+    void describe('mempool', () => mempoolTests(harness));
+    void describe('addresses', () => addressTests(harness));
+  });
+}

@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+
+/** Migrations in order: index i upgrades schema version i to i + 1. */
+const FILES: Record<'sqlite' | 'postgres', readonly string[]> = {
+  sqlite: ['sqlite-001-initial.sql'],
+  postgres: ['postgres-001-initial.sql'],
+};
+
+export function migrationSql(engine: 'sqlite' | 'postgres'): string[] {
+  return FILES[engine].map((name) => readFileSync(new URL(name, import.meta.url), 'utf8'));
+}

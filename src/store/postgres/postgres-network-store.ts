@@ -1,0 +1,136 @@
+/**
+ * NetworkStore over PostgreSQL. Reads use the shared pool; writes go through one dedicated session that holds a
+ * session advisory lock for this network, so a second indexer for the same network fails fast instead of interleaving.
+ */
+import pg from 'pg';
+import { StoreError } from '../../core/errors.js';
+import type { NetworkId } from '../../core/network.js';
+import type {
+  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, BlockToConnect, ChainTip, ConnectedBlock,
+  DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
+  NetworkStore, OutputRecord, TxRecord, UnspentOptions, UnspentOutput,
+} from '../../core/store.js';
+import { networkCode } from '../common/network-codes.js';
+import { PostgresAddressReader } from './postgres-address-reader.js';
+import { PostgresChainReader } from './postgres-chain-reader.js';
+import { connectBlocksTx, disconnectTipTx, readTip } from './postgres-chain-writer.js';
+import { addMempoolTxsTx, removeMempoolTxsTx } from './postgres-mempool-writer.js';
+import { LOCK_NAMESPACE, one, type Queryable } from './postgres-sql.js';
+
+export class PostgresNetworkStore implements NetworkStore {
+  private readonly net: number;
+  private readonly address: PostgresAddressReader;
+  private readonly chain: PostgresChainReader;
+  private writer: Promise<pg.Client> | null = null;
+  /** Serializes writes: they share one session, and BEGIN/COMMIT must not interleave. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string) {
+    this.net = networkCode(id);
+    this.address = new PostgresAddressReader(pool, this.net);
+    this.chain = new PostgresChainReader(pool, this.net);
+  }
+
+  private async openWriter(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    await client.connect();
+    const row = await one(client, 'SELECT pg_try_advisory_lock($1, $2) AS locked', [LOCK_NAMESPACE, this.net]);
+    if (!row?.locked) {
+      await client.end();
+      throw new StoreError(`another indexer already writes network ${this.id} (advisory lock held)`);
+    }
+    return client;
+  }
+
+  private write<T>(fn: (db: Queryable) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      if (!this.writer) {
+        this.writer = this.openWriter();
+        this.writer.catch(() => { this.writer = null; });
+      }
+      const client = await this.writer;
+      await client.query('BEGIN');
+      try {
+        const result = await fn(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    const writer = this.writer;
+    this.writer = null;
+    if (writer) await (await writer.catch(() => null))?.end();
+  }
+
+  connectBlocks(blocks: readonly BlockToConnect[]): Promise<ConnectedBlock[]> {
+    return this.write((db) => connectBlocksTx(db, this.net, blocks));
+  }
+
+  disconnectTip(expectedHash: string): Promise<DisconnectedBlock> {
+    return this.write((db) => disconnectTipTx(db, this.net, expectedHash));
+  }
+
+  addMempoolTxs(entries: readonly MempoolEntry[]): Promise<MempoolAddResult[]> {
+    return this.write((db) => addMempoolTxsTx(db, this.net, entries));
+  }
+
+  removeMempoolTxs(txids: readonly string[], reason: MempoolRemoveReason): Promise<string[]> {
+    return this.write((db) => removeMempoolTxsTx(db, this.net, txids, reason));
+  }
+
+  getTip(): Promise<ChainTip | null> {
+    return readTip(this.pool, this.net);
+  }
+
+  getMainChainHash(height: number): Promise<string | null> {
+    return this.chain.mainChainHash(height);
+  }
+
+  getAddressTotals(script: Uint8Array, options?: AddressTotalsOptions): Promise<AddressTotals> {
+    return this.address.totals(script, options);
+  }
+
+  getAddressHistory(script: Uint8Array, options: HistoryOptions): Promise<AddressHistoryEntry[]> {
+    return this.address.history(script, options);
+  }
+
+  getUnspent(script: Uint8Array, options: UnspentOptions): Promise<UnspentOutput[]> {
+    return this.address.unspent(script, options);
+  }
+
+  getTransaction(txid: string): Promise<TxRecord | null> {
+    return this.chain.transaction(txid);
+  }
+
+  getOutputs(txid: string): Promise<OutputRecord[] | null> {
+    return this.chain.outputs(txid);
+  }
+
+  getBlockByHash(hash: string): Promise<BlockRecord | null> {
+    return this.chain.blockByHash(hash);
+  }
+
+  getBlockByHeight(height: number): Promise<BlockRecord | null> {
+    return this.chain.blockByHeight(height);
+  }
+
+  getMempoolInfo(): Promise<MempoolInfo> {
+    return this.chain.mempoolInfo();
+  }
+
+  getMempoolEntries(): Promise<MempoolTxSummary[]> {
+    return this.chain.mempoolEntries();
+  }
+
+  getMempoolTxids(): Promise<string[]> {
+    return this.chain.mempoolTxids();
+  }
+}

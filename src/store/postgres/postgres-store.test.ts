@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { startPostgres, type PostgresServer } from '../../../test/helpers/postgres-server.js';
+import { StoreError } from '../../core/errors.js';
+import { ChainBuilder, p2pkh } from '../conformance/block-builder.js';
+import { plainRows, type StoreHarness, type TestDatabase } from '../conformance/harness.js';
+import { runStoreConformance } from '../conformance/run-store-conformance.js';
+import { PostgresStore } from './postgres-store.js';
+
+let server: PostgresServer;
+let admin: pg.Client;
+let counter = 0;
+
+before(async () => {
+  server = await startPostgres();
+  admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+});
+
+after(async () => {
+  await admin?.end();
+  await server?.stop();
+});
+
+const harness: StoreHarness = {
+  async create(): Promise<TestDatabase> {
+    const name = `outpoint_test_${process.pid}_${++counter}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = server.urlFor(name);
+    let store = new PostgresStore({ connectionString: url, maxConnections: 4 });
+    return {
+      get store() { return store; },
+      async dump() {
+        const tables = await store.pool.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
+        const out: Record<string, Record<string, string | null>[]> = {};
+        for (const { tablename } of tables.rows as { tablename: string }[]) {
+          out[tablename] = plainRows((await store.pool.query(`SELECT * FROM ${tablename}`)).rows as Record<string, unknown>[]);
+        }
+        return out;
+      },
+      async setSchemaVersion(version) {
+        await store.pool.query("UPDATE meta SET value = $1 WHERE key = 'schema_version'", [String(version)]);
+      },
+      async reopen() {
+        await store.close();
+        store = new PostgresStore({ connectionString: url, maxConnections: 4 });
+        return store;
+      },
+      async dispose() {
+        await store.close();
+        await admin.query(`DROP DATABASE ${name}`);
+      },
+    };
+  },
+};
+
+runStoreConformance('PostgreSQL', harness);
+
+void describe('PostgreSQL writer lock', () => {
+  it('allows one writer per network', async () => {
+    const db = await harness.create();
+    const second = new PostgresStore({ connectionString: server.urlFor(`outpoint_test_${process.pid}_${counter}`) });
+    try {
+      await db.store.migrate();
+      const chain = new ChainBuilder();
+      await db.store.network('BTC').connectBlocks([chain.add(p2pkh(1), 50n)]);
+      await assert.rejects(second.network('BTC').connectBlocks([chain.add(p2pkh(1), 50n)]), (e: unknown) => e instanceof StoreError && /advisory lock/.test(e.message));
+      await second.network('LTC').connectBlocks([new ChainBuilder().add(p2pkh(1), 50n)]);
+      assert.equal((await second.network('BTC').getTip())?.height, 0, 'reads are not locked');
+    } finally {
+      await second.close();
+      await db.dispose();
+    }
+  });
+});

@@ -1,0 +1,72 @@
+/** The PostgreSQL ChainStore: a pool for readers (stateless API processes scale out), one locked writer session per network. */
+import pg from 'pg';
+import { StoreError } from '../../core/errors.js';
+import type { NetworkId } from '../../core/network.js';
+import type { ChainStore, NetworkStore } from '../../core/store.js';
+import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
+import { migrationSql } from '../migrations/migration-files.js';
+import { PostgresNetworkStore } from './postgres-network-store.js';
+import { LOCK_NAMESPACE, one } from './postgres-sql.js';
+
+export interface PostgresStoreOptions {
+  readonly connectionString: string;
+  readonly maxConnections?: number;
+}
+
+export class PostgresStore implements ChainStore {
+  readonly pool: pg.Pool;
+  private readonly networks = new Map<NetworkId, PostgresNetworkStore>();
+
+  constructor(private readonly options: PostgresStoreOptions) {
+    this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+    // An idle client losing its server must not crash the process; the next query reports the error.
+    this.pool.on('error', () => undefined);
+  }
+
+  async schemaVersion(): Promise<number> {
+    const exists = await one(this.pool, "SELECT to_regclass('meta') IS NOT NULL AS present");
+    if (!exists?.present) return 0;
+    const row = await one(this.pool, "SELECT value FROM meta WHERE key = 'schema_version'");
+    return row ? Number(row.value) : 0;
+  }
+
+  async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      // Several processes may start at once: one migrates, the others wait and then see the new version.
+      await client.query('SELECT pg_advisory_lock($1, 0)', [LOCK_NAMESPACE]);
+      const found = await this.schemaVersion();
+      assertSupportedVersion(found, 'PostgreSQL');
+      const steps = migrationSql('postgres');
+      if (steps.length !== SCHEMA_VERSION) throw new StoreError('PostgreSQL migrations do not match SCHEMA_VERSION');
+      for (let v = found; v < SCHEMA_VERSION; v++) {
+        await client.query('BEGIN');
+        try {
+          await client.query(steps[v]!);
+          await client.query("INSERT INTO meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [String(v + 1)]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1, 0)', [LOCK_NAMESPACE]).catch(() => undefined);
+      client.release();
+    }
+  }
+
+  network(id: NetworkId): NetworkStore {
+    let store = this.networks.get(id);
+    if (!store) {
+      store = new PostgresNetworkStore(id, this.pool, this.options.connectionString);
+      this.networks.set(id, store);
+    }
+    return store;
+  }
+
+  async close(): Promise<void> {
+    for (const store of this.networks.values()) await store.close();
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,97 @@
+/** NetworkStore over one SQLite connection: each write is one synchronous better-sqlite3 transaction. */
+import type Database from 'better-sqlite3';
+import type { NetworkId } from '../../core/network.js';
+import type {
+  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, BlockToConnect, ChainTip, ConnectedBlock,
+  DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
+  NetworkStore, OutputRecord, TxRecord, UnspentOptions, UnspentOutput,
+} from '../../core/store.js';
+import { bytesToHex } from '../common/codec.js';
+import { networkCode } from '../common/network-codes.js';
+import { SqliteAddressReader } from './sqlite-address-reader.js';
+import { SqliteChainReader } from './sqlite-chain-reader.js';
+import { connectBlocksSync, disconnectTipSync, readTip } from './sqlite-chain-writer.js';
+import { addMempoolTxsSync, removeMempoolTxsSync } from './sqlite-mempool-writer.js';
+import type { Row, Statements } from './sqlite-statements.js';
+
+export class SqliteNetworkStore implements NetworkStore {
+  private readonly net: number;
+  private readonly address: SqliteAddressReader;
+  private readonly chain: SqliteChainReader;
+
+  constructor(readonly id: NetworkId, private readonly db: Database.Database, private readonly st: Statements) {
+    this.net = networkCode(id);
+    this.address = new SqliteAddressReader(st, this.net);
+    this.chain = new SqliteChainReader(st, this.net);
+  }
+
+  // immediate: take the write lock up front so a concurrent reader cannot force a busy upgrade mid-batch.
+  private write<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  async connectBlocks(blocks: readonly BlockToConnect[]): Promise<ConnectedBlock[]> {
+    return this.write(() => connectBlocksSync(this.st, this.net, blocks));
+  }
+
+  async disconnectTip(expectedHash: string): Promise<DisconnectedBlock> {
+    return this.write(() => disconnectTipSync(this.st, this.net, expectedHash));
+  }
+
+  async addMempoolTxs(entries: readonly MempoolEntry[]): Promise<MempoolAddResult[]> {
+    return this.write(() => addMempoolTxsSync(this.st, this.net, entries));
+  }
+
+  async removeMempoolTxs(txids: readonly string[], reason: MempoolRemoveReason): Promise<string[]> {
+    return this.write(() => removeMempoolTxsSync(this.st, this.net, txids, reason));
+  }
+
+  async getTip(): Promise<ChainTip | null> {
+    return readTip(this.st, this.net);
+  }
+
+  async getMainChainHash(height: number): Promise<string | null> {
+    return this.chain.mainChainHash(height);
+  }
+
+  async getAddressTotals(script: Uint8Array, options?: AddressTotalsOptions): Promise<AddressTotals> {
+    return this.address.totals(script, options);
+  }
+
+  async getAddressHistory(script: Uint8Array, options: HistoryOptions): Promise<AddressHistoryEntry[]> {
+    return this.address.history(script, options);
+  }
+
+  async getUnspent(script: Uint8Array, options: UnspentOptions): Promise<UnspentOutput[]> {
+    return this.address.unspent(script, options);
+  }
+
+  async getTransaction(txid: string): Promise<TxRecord | null> {
+    return this.chain.transaction(txid);
+  }
+
+  async getOutputs(txid: string): Promise<OutputRecord[] | null> {
+    return this.chain.outputs(txid);
+  }
+
+  async getBlockByHash(hash: string): Promise<BlockRecord | null> {
+    return this.chain.blockByHash(hash);
+  }
+
+  async getBlockByHeight(height: number): Promise<BlockRecord | null> {
+    return this.chain.blockByHeight(height);
+  }
+
+  async getMempoolInfo(): Promise<MempoolInfo> {
+    return this.chain.mempoolInfo();
+  }
+
+  async getMempoolEntries(): Promise<MempoolTxSummary[]> {
+    return this.chain.mempoolEntries();
+  }
+
+  async getMempoolTxids(): Promise<string[]> {
+    const rows = this.st.get('SELECT txid FROM mempool_txs WHERE net = ? AND removed = 0 ORDER BY seen_at, txid').all(this.net) as Row[];
+    return rows.map((r) => bytesToHex(r.txid as Buffer));
+  }
+}

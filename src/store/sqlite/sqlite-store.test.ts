@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StoreHarness, TestDatabase } from '../conformance/harness.js';
+import { plainRows } from '../conformance/harness.js';
+import { runStoreConformance } from '../conformance/run-store-conformance.js';
+import { SqliteStore } from './sqlite-store.js';
+
+const harness: StoreHarness = {
+  async create(): Promise<TestDatabase> {
+    const dir = mkdtempSync(join(tmpdir(), 'outpoint-sqlite-'));
+    const path = join(dir, 'store.db');
+    let store = new SqliteStore({ path });
+    const db: TestDatabase = {
+      get store() { return store; },
+      async dump() {
+        const tables = store.connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+        return Object.fromEntries(tables.map(({ name }) => [name, plainRows(store.connection.prepare(`SELECT * FROM ${name}`).all() as Record<string, unknown>[])]));
+      },
+      async setSchemaVersion(version) {
+        store.connection.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(version));
+      },
+      async reopen() {
+        await store.close();
+        store = new SqliteStore({ path });
+        return store;
+      },
+      async dispose() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+    return db;
+  },
+};
+
+runStoreConformance('SQLite', harness);

@@ -1,0 +1,74 @@
+/** The SQLite ChainStore: one file, WAL so API readers never block the indexer, every network in the same tables. */
+import Database from 'better-sqlite3';
+import { StoreError } from '../../core/errors.js';
+import type { NetworkId } from '../../core/network.js';
+import type { ChainStore, NetworkStore } from '../../core/store.js';
+import { migrationSql } from '../migrations/migration-files.js';
+import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
+import { SqliteNetworkStore } from './sqlite-network-store.js';
+import { Statements, type Row } from './sqlite-statements.js';
+
+export interface SqliteStoreOptions {
+  /** File path, or ':memory:' for tests. */
+  readonly path: string;
+  readonly readonly?: boolean;
+}
+
+export class SqliteStore implements ChainStore {
+  private readonly db: Database.Database;
+  private readonly st: Statements;
+  private readonly networks = new Map<NetworkId, SqliteNetworkStore>();
+
+  constructor(options: SqliteStoreOptions) {
+    this.db = new Database(options.path, { readonly: options.readonly ?? false });
+    if (!options.readonly) {
+      this.db.pragma('journal_mode = WAL');
+      // NORMAL in WAL mode: a power loss may drop the last commits but never corrupts; the indexer re-syncs them.
+      this.db.pragma('synchronous = NORMAL');
+    }
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('cache_size = -65536');
+    // Every integer comes back as bigint: output values exceed 2^53 and must not be rounded on read.
+    this.db.defaultSafeIntegers(true);
+    this.st = new Statements(this.db);
+  }
+
+  async schemaVersion(): Promise<number> {
+    const hasMeta = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+    if (!hasMeta) return 0;
+    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as Row | undefined;
+    return row ? Number(row.value) : 0;
+  }
+
+  async migrate(): Promise<void> {
+    const found = await this.schemaVersion();
+    assertSupportedVersion(found, 'SQLite');
+    const steps = migrationSql('sqlite');
+    if (steps.length !== SCHEMA_VERSION) throw new StoreError('SQLite migrations do not match SCHEMA_VERSION');
+    for (let v = found; v < SCHEMA_VERSION; v++) {
+      this.db.transaction(() => {
+        this.db.exec(steps[v]!);
+        this.db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+          .run(String(v + 1));
+      }).immediate();
+    }
+  }
+
+  network(id: NetworkId): NetworkStore {
+    let store = this.networks.get(id);
+    if (!store) {
+      store = new SqliteNetworkStore(id, this.db, this.st);
+      this.networks.set(id, store);
+    }
+    return store;
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  /** Test and tooling access (e.g. digests, forcing a schema version); not part of ChainStore. */
+  get connection(): Database.Database {
+    return this.db;
+  }
+}
