@@ -7,6 +7,8 @@ export interface NetworkConfig {
   readonly rpcCookie: string | null;
   readonly zmqUrl: string | null;
   readonly pollMs: number;
+  /** Initial sync writes batches of about this many transactions (one commit each). */
+  readonly syncBatchTxs: number;
 }
 
 export interface OutpointConfig {

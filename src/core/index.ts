@@ -7,3 +7,5 @@ export * from './events.js';
 export * from './store.js';
 export * from './memory-event-bus.js';
 export * from './logger.js';
+export * from './prices.js';
+export * from './broadcaster.js';

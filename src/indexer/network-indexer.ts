@@ -30,6 +30,8 @@ export class NetworkIndexer {
   private running: Promise<void> | null = null;
   private dirty = false;
   private stopped = true;
+  /** Set by stop(): ends an initial sync between batches (syncOnce without start() runs to the tip). */
+  private stopping = false;
   private wake: (() => void) | null = null;
   private caughtUp = false;
   private consecutiveFailures = 0;
@@ -52,6 +54,7 @@ export class NetworkIndexer {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.stopping = false;
     this.running = this.loop();
   }
 
@@ -63,6 +66,7 @@ export class NetworkIndexer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping = true;
     this.wake?.();
     await this.running;
     this.running = null;
@@ -147,7 +151,7 @@ export class NetworkIndexer {
     while (pending) {
       const batch: FetchedBatch = await pending;
       next = batch.fromHeight + batch.blocks.length;
-      pending = next <= nodeHeight && !this.stopped ? fetchFrom(next) : null;
+      pending = next <= nodeHeight && !this.stopping ? fetchFrom(next) : null;
       const first = batch.blocks[0]!;
       if (current && first.header.prevHash !== current.hash) {
         // The node reorganised while we were fetching: the next run rolls back and retries.

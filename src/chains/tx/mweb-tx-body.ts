@@ -22,7 +22,14 @@ export interface MwebBodyInfo {
   readonly numKernels: number;
   /** Serialized first kernel (view): BLAKE3 of it is an MWEB-only transaction's id. */
   readonly firstKernel: Uint8Array | null;
+  /** Kernels carrying a peg-in amount: Litecoin Core charges each a fixed weight. */
+  readonly pegInKernels: number;
+  /** Serialized size of every peg-out as a CTxOut (8-byte value + script with its length). */
+  readonly pegOutBytes: number;
 }
+
+/** Weight Litecoin Core's GetTransactionWeight adds for a tx's MWEB part (consensus/validation.h). */
+export const PEGIN_KERNEL_WEIGHT = 164;
 
 function readInput(r: ByteReader): void {
   const features = r.u8();
@@ -40,21 +47,25 @@ function readOutput(r: ByteReader): void {
   r.skip(RANGE_PROOF + SIGNATURE);
 }
 
-function readKernel(r: ByteReader): void {
+function readKernel(r: ByteReader): { pegIn: boolean; pegOutBytes: number } {
   const features = r.u8();
+  let pegOutBytes = 0;
   if (features & 0x01) r.varint(); // fee
   if (features & 0x02) r.varint(); // peg-in amount
   if (features & 0x04) {
     const n = r.count(MIN_PEGOUT);
     for (let i = 0; i < n; i++) {
       r.varint(); // amount: a VARINT here, not the 8-byte CTxOut value
+      const scriptStart = r.pos;
       r.varBytes();
+      pegOutBytes += 8 + (r.pos - scriptStart);
     }
   }
   if (features & 0x08) r.varint(); // lock height
   if (features & 0x10) r.skip(PUBKEY); // stealth excess
   if (features & 0x20) r.varBytes();
   r.skip(COMMITMENT + SIGNATURE);
+  return { pegIn: (features & 0x02) !== 0, pegOutBytes };
 }
 
 /** Walks an mw::TxBody (inputs, outputs, kernels) so every byte is consumed and bounds-checked. */
@@ -65,12 +76,16 @@ export function readMwebTxBody(r: ByteReader): MwebBodyInfo {
   for (let i = 0; i < numOutputs; i++) readOutput(r);
   const numKernels = r.count(MIN_KERNEL);
   let firstKernel: Uint8Array | null = null;
+  let pegInKernels = 0;
+  let pegOutBytes = 0;
   for (let i = 0; i < numKernels; i++) {
     const at = r.pos;
-    readKernel(r);
+    const kernel = readKernel(r);
+    if (kernel.pegIn) pegInKernels++;
+    pegOutBytes += kernel.pegOutBytes;
     if (i === 0) firstKernel = r.bytes.subarray(at, r.pos);
   }
-  return { numInputs, numOutputs, numKernels, firstKernel };
+  return { numInputs, numOutputs, numKernels, firstKernel, pegInKernels, pegOutBytes };
 }
 
 /** mw::Transaction = kernel offset, stealth offset, body; Core requires at least one kernel. */

@@ -3,7 +3,7 @@ import { blake3 } from '@noble/hashes/blake3.js';
 import type { Transaction, TxInput, TxOutput } from '../../core/chain-types.js';
 import { ParseError } from '../../core/errors.js';
 import { ByteReader } from '../bytes/byte-reader.js';
-import { readMwebTransaction } from './mweb-tx-body.js';
+import { PEGIN_KERNEL_WEIGHT, readMwebTransaction } from './mweb-tx-body.js';
 
 export interface TxParseOptions {
   /** Accept Litecoin's MWEB serialization flag (0x08): HogEx and mempool-form MWEB txs. */
@@ -137,6 +137,7 @@ export function readTransaction(r: ByteReader, options: TxParseOptions = {}, siz
   let isHogEx = false;
   let mwebBody: Uint8Array | null = null;
   let firstKernel: Uint8Array | null = null;
+  let mwebWeight = 0;
   if (flags & MWEB_FLAG) {
     const at = r.pos;
     const present = r.u8();
@@ -144,7 +145,9 @@ export function readTransaction(r: ByteReader, options: TxParseOptions = {}, siz
       if (nOut === 0) throw new ParseError('HogEx transaction without outputs', at);
       isHogEx = true;
     } else if (present === 1) {
-      firstKernel = readMwebTransaction(r).firstKernel;
+      const info = readMwebTransaction(r);
+      firstKernel = info.firstKernel;
+      mwebWeight = info.pegOutBytes * 4 + info.pegInKernels * PEGIN_KERNEL_WEIGHT;
       mwebBody = bytes.subarray(at + 1, r.pos);
     } else {
       throw new ParseError(`bad MWEB presence byte ${present}`, at);
@@ -156,7 +159,9 @@ export function readTransaction(r: ByteReader, options: TxParseOptions = {}, siz
 
   const base = 8 + (regionEnd - regionStart);
   const noMwebSize = hasWitness ? base + 2 + (witnessEnd - regionEnd) : base;
-  const weight = base * 3 + noMwebSize;
+  // Litecoin Core: an MWEB-only tx weighs only its peg-outs; others add peg-outs and peg-in kernels to the usual weight.
+  const mwebOnly = firstKernel !== null && nIn === 0 && nOut === 0;
+  const weight = (mwebOnly ? 0 : base * 3 + noMwebSize) + mwebWeight;
   if (sizes) sizes.base = base;
 
   const versionBytes = bytes.subarray(start, start + 4);

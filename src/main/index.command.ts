@@ -1,0 +1,31 @@
+import type { Command } from './command.js';
+import { configFromOptions, configOptions } from './config-option.js';
+import { createStderrLogger } from './logger.js';
+import { untilSignal } from './run-until-signal.js';
+import { Runtime } from './runtime.js';
+
+export const indexCommand: Command = {
+  name: 'index',
+  summary: 'run the indexers only (no APIs)',
+  help: `outpoint index [--config FILE]
+
+Follows every configured network's node ([networks.<ACRONYM>]) into the store:
+initial sync, then new blocks, reorgs and the mempool. Stops cleanly on SIGINT/SIGTERM;
+after any stop (even kill -9) it resumes from the last committed block.
+`,
+  options: configOptions,
+  async run(options) {
+    const config = configFromOptions(options);
+    const logger = createStderrLogger();
+    if (config.networks.length === 0) {
+      logger.error('no networks configured: add a [networks.<ACRONYM>] table with rpc_url (see README)');
+      return 2;
+    }
+    const runtime = new Runtime(config, logger);
+    await runtime.startIndexers();
+    const signal = await untilSignal();
+    logger.info('stopping', { signal });
+    await runtime.stop();
+    return 0;
+  },
+};

@@ -1,0 +1,42 @@
+import type { NetworkConfig } from '../config/index.js';
+import type { ChainStore, EventBus, Logger } from '../core/index.js';
+import { getNetworkParams } from '../chains/networks.js';
+import { NetworkIndexer } from '../indexer/network-indexer.js';
+import type { BlockNotifier } from '../node/block-notifier.js';
+import { NodeClient } from '../node/node-client.js';
+import { PollNotifier } from '../node/poll-notifier.js';
+import { RpcChainSource } from '../node/rpc-chain-source.js';
+import { RpcClient } from '../node/rpc-client.js';
+import { ZmqNotifier } from '../node/zmq-notifier.js';
+
+/** One configured network: its node client, change notifier and indexer. */
+export interface NetworkRuntime {
+  readonly config: NetworkConfig;
+  readonly node: NodeClient;
+  readonly indexer: NetworkIndexer;
+  readonly notifier: BlockNotifier;
+}
+
+export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, bus: EventBus, logger: Logger): NetworkRuntime {
+  const params = getNetworkParams(config.id, config.chain);
+  const rpc = new RpcClient({ url: config.rpcUrl, ...(config.rpcCookie ? { cookieFile: config.rpcCookie } : {}) });
+  const node = new NodeClient(rpc);
+  const indexer = new NetworkIndexer({
+    params,
+    source: new RpcChainSource(node),
+    store: store.network(config.id),
+    bus,
+    logger,
+    batchTxTarget: config.syncBatchTxs,
+    progressSink: process.stderr.isTTY ? { isTTY: true, write: (text) => process.stderr.write(text) } : null,
+  });
+  const notifier: BlockNotifier =
+    config.zmqUrl === null
+      ? new PollNotifier(node, { pollMs: config.pollMs })
+      : // zmq_url names the node's -zmqpubsequence endpoint (Core 0.21+): one ordered stream for blocks and mempool.
+        new ZmqNotifier(node, { sequence: config.zmqUrl });
+  notifier.on('tip', () => indexer.poke());
+  notifier.on('mempool', () => indexer.poke());
+  notifier.on('error', (err) => logger.warn('node notifications failed; retrying', { network: config.id, error: err.message }));
+  return { config, node, indexer, notifier };
+}

@@ -1,0 +1,102 @@
+import { RpcError } from '../core/errors.js';
+import type { RpcClient } from './rpc-client.js';
+import {
+  parseBlockchainInfo,
+  parseBlockHeaderInfo,
+  parseMempoolEntries,
+  parseMempoolInfo,
+  type BlockchainInfo,
+  type BlockHeaderInfo,
+  type MempoolEntry,
+  type MempoolInfo,
+} from './node-replies.js';
+
+export type { BlockchainInfo, BlockHeaderInfo, MempoolEntry, MempoolInfo } from './node-replies.js';
+
+/** Core's RPC_INVALID_ADDRESS_OR_KEY: "No such mempool or blockchain transaction", unknown block. */
+const RPC_INVALID_ADDRESS_OR_KEY = -5;
+
+/**
+ * The node calls Outpoint makes, typed. Blocks and transactions travel as raw bytes (verbosity
+ * 0/false): it is the cheapest form for the node to produce, it works the same on bitcoind,
+ * litecoind and dogecoind 1.14, and our own parser is the single source of derived fields.
+ */
+export class NodeClient {
+  constructor(readonly rpc: RpcClient) {}
+
+  async getBlockchainInfo(): Promise<BlockchainInfo> {
+    return parseBlockchainInfo(await this.rpc.call('getblockchaininfo'));
+  }
+
+  getBestBlockHash(): Promise<string> {
+    return this.rpc.call<string>('getbestblockhash');
+  }
+
+  getBlockHash(height: number): Promise<string> {
+    return this.rpc.call<string>('getblockhash', [height]);
+  }
+
+  async getRawBlock(hash: string): Promise<Uint8Array> {
+    // `false` rather than 0: dogecoind 1.14 only knows the boolean form
+    return fromHex(await this.rpc.call<string>('getblock', [hash, false]));
+  }
+
+  /** One HTTP request for all hashes; the first failing hash throws its RpcError. */
+  async getRawBlocks(hashes: readonly string[]): Promise<Uint8Array[]> {
+    const replies = await this.rpc.batch<string>(hashes.map((hash) => ({ method: 'getblock', params: [hash, false] })));
+    return replies.map((reply) => {
+      if (reply instanceof RpcError) throw reply;
+      return fromHex(reply);
+    });
+  }
+
+  async getBlockHeader(hash: string): Promise<BlockHeaderInfo> {
+    return parseBlockHeaderInfo(await this.rpc.call('getblockheader', [hash, true]));
+  }
+
+  getRawMempool(): Promise<string[]> {
+    return this.rpc.call<string[]>('getrawmempool', [false]);
+  }
+
+  /** Every mempool entry with fees as bigint base units (decimals parsed from the JSON text). */
+  async getRawMempoolVerbose(): Promise<Map<string, MempoolEntry>> {
+    return parseMempoolEntries(await this.rpc.call('getrawmempool', [true], { exactDecimals: true }));
+  }
+
+  async getMempoolInfo(): Promise<MempoolInfo> {
+    return parseMempoolInfo(await this.rpc.call('getmempoolinfo', [], { exactDecimals: true }));
+  }
+
+  async getRawTransaction(txid: string): Promise<Uint8Array> {
+    return fromHex(await this.rpc.call<string>('getrawtransaction', [txid, false]));
+  }
+
+  /** Batched; a transaction the node does not know (-5) gives null, any other error throws. */
+  async getRawTransactions(txids: readonly string[]): Promise<Array<Uint8Array | null>> {
+    const replies = await this.rpc.batch<string>(txids.map((txid) => ({ method: 'getrawtransaction', params: [txid, false] })));
+    return replies.map((reply) => {
+      if (reply instanceof RpcError) {
+        if (reply.rpcCode === RPC_INVALID_ADDRESS_OR_KEY) return null;
+        throw reply;
+      }
+      return fromHex(reply);
+    });
+  }
+
+  /** Returns the txid. Rejections surface as RpcError (-25 missing inputs, -26 policy, -27 already known). */
+  sendRawTransaction(tx: string | Uint8Array): Promise<string> {
+    const hex = typeof tx === 'string' ? tx : Buffer.from(tx.buffer, tx.byteOffset, tx.byteLength).toString('hex');
+    return this.rpc.call<string>('sendrawtransaction', [hex]);
+  }
+
+  /** Estimated network hashes per second over the last 120 blocks (a float: an estimate, not an amount). */
+  getNetworkHashPs(): Promise<number> {
+    return this.rpc.call<number>('getnetworkhashps');
+  }
+}
+
+function fromHex(hex: string): Uint8Array {
+  const buf = Buffer.from(hex, 'hex');
+  if (buf.length * 2 !== hex.length) throw new RangeError('node returned malformed hex');
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}

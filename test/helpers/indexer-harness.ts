@@ -1,0 +1,38 @@
+/** Indexers on both store engines following one regtest node, synced in lockstep by the test. */
+import { MemoryEventBus, silentLogger, type DomainEvent, type NetworkStore } from '../../src/core/index.js';
+import type { NetworkParams } from '../../src/chains/network-params.js';
+import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
+import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
+import type { RegtestNode } from './regtest-node.js';
+import type { StoreEngines, TestStore } from './store-engines.js';
+
+export interface IndexedEngine {
+  readonly test: TestStore;
+  readonly store: NetworkStore;
+  readonly indexer: NetworkIndexer;
+  readonly events: DomainEvent[];
+}
+
+export async function indexersOnBothEngines(engines: StoreEngines, node: RegtestNode, params: NetworkParams): Promise<IndexedEngine[]> {
+  const result: IndexedEngine[] = [];
+  for (const engine of ['sqlite', 'postgres'] as const) {
+    const test = await engines.create(engine);
+    const store = test.store.network(params.id);
+    const bus = new MemoryEventBus();
+    const events: DomainEvent[] = [];
+    bus.subscribe((e) => events.push(e));
+    const indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store, bus, logger: silentLogger });
+    result.push({ test, store, indexer, events });
+  }
+  return result;
+}
+
+/** One full sync pass on every engine, repeated while a pass reports unfinished work. */
+export async function syncAll(indexed: readonly IndexedEngine[]): Promise<void> {
+  for (const e of indexed) {
+    for (let i = 0; i < 5; i++) {
+      const { incomplete } = await e.indexer.syncOnce();
+      if (!incomplete) break;
+    }
+  }
+}
