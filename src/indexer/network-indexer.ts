@@ -139,7 +139,8 @@ export class NetworkIndexer {
       this.caughtUp = true;
       return current;
     }
-    const progress = new SyncProgress(params.id, this.options.logger, this.options.progressSink ?? null);
+    // Following the tip block by block needs no progress report; catching up does.
+    const progress = this.caughtUp && nodeHeight - next < 10 ? null : new SyncProgress(params.id, this.options.logger, this.options.progressSink ?? null);
     // Fetch the next batch while the current one is written: the node and the store work in parallel.
     const fetchFrom = (height: number): Promise<FetchedBatch> => {
       const promise = this.fetcher.fetch(height, this.fetcher.nextCount(nodeHeight - height + 1));
@@ -166,9 +167,9 @@ export class NetworkIndexer {
       });
       const last = connected[connected.length - 1]!;
       current = { height: last.height, hash: last.hash };
-      progress.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));
+      progress?.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));
     }
-    progress.finish();
+    progress?.finish();
     if (current && current.height >= nodeHeight) this.caughtUp = true;
     return current;
   }

@@ -3,8 +3,9 @@ import { MemoryEventBus, silentLogger, type DomainEvent, type NetworkStore } fro
 import type { NetworkParams } from '../../src/chains/network-params.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
+import { assertAddressesMatchNode, assertTipAndMempoolMatchNode } from './node-oracle.js';
 import type { RegtestNode } from './regtest-node.js';
-import type { StoreEngines, TestStore } from './store-engines.js';
+import { StoreEngines, type TestStore } from './store-engines.js';
 
 export interface IndexedEngine {
   readonly test: TestStore;
@@ -34,5 +35,38 @@ export async function syncAll(indexed: readonly IndexedEngine[]): Promise<void> 
       const { incomplete } = await e.indexer.syncOnce();
       if (!incomplete) break;
     }
+  }
+}
+
+/** A regtest node followed by indexers on both engines, checked against the node after every sync. */
+export class IndexedRegtest {
+  /** Addresses whose balance and UTXOs `check` compares with the node's UTXO set. */
+  readonly watched: string[] = [];
+
+  private constructor(
+    readonly node: RegtestNode,
+    readonly params: NetworkParams,
+    private readonly engines: StoreEngines,
+    readonly indexed: IndexedEngine[],
+  ) {}
+
+  static async start(params: NetworkParams, startNode: () => Promise<RegtestNode>): Promise<IndexedRegtest> {
+    const node = await startNode();
+    const engines = new StoreEngines();
+    return new IndexedRegtest(node, params, engines, await indexersOnBothEngines(engines, node, params));
+  }
+
+  /** Syncs every engine, then: tip and mempool equal the node's, watched addresses equal its UTXO set. */
+  async check(label: string): Promise<void> {
+    await syncAll(this.indexed);
+    for (const e of this.indexed) {
+      await assertTipAndMempoolMatchNode(this.node, e.store, `${label} [${e.test.engine}]`);
+      await assertAddressesMatchNode(this.node, this.params, e.store, this.watched, `${label} [${e.test.engine}]`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.node.stop();
+    await this.engines.close();
   }
 }

@@ -8,34 +8,24 @@ import { after, before, describe, it } from 'node:test';
 import { addressToScript, classifyScript } from '../../src/chains/addressing.js';
 import { getNetworkParams } from '../../src/chains/networks.js';
 import { parseTransaction } from '../../src/chains/parsing.js';
-import { indexersOnBothEngines, syncAll, type IndexedEngine } from '../helpers/indexer-harness.js';
-import { assertAddressesMatchNode, assertTipAndMempoolMatchNode } from '../helpers/node-oracle.js';
+import { IndexedRegtest, type IndexedEngine } from '../helpers/indexer-harness.js';
 import { mwebActivate, startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
-import { StoreEngines } from '../helpers/store-engines.js';
 
 const params = getNetworkParams('LTCTEST', 'regtest');
 let node: RegtestNode;
-let engines: StoreEngines;
 let indexed: IndexedEngine[];
-const watched: string[] = [];
+let env: IndexedRegtest;
 
-async function check(label: string): Promise<void> {
-  await syncAll(indexed);
-  for (const e of indexed) {
-    await assertTipAndMempoolMatchNode(node, e.store, `${label} [${e.test.engine}]`);
-    await assertAddressesMatchNode(node, params, e.store, watched, `${label} [${e.test.engine}]`);
-  }
-}
+const check = (label: string): Promise<void> => env.check(label);
 
 before(async () => {
-  node = await startLitecoind({ funded: true });
-  engines = new StoreEngines();
-  indexed = await indexersOnBothEngines(engines, node, params);
+  env = await IndexedRegtest.start(params, () => startLitecoind({ funded: true }));
+  node = env.node;
+  indexed = env.indexed;
 });
 
 after(async () => {
-  await node?.stop();
-  await engines?.close();
+  await env?.close();
 });
 
 describe('Litecoin MWEB indexing', () => {
@@ -71,7 +61,7 @@ describe('Litecoin MWEB indexing', () => {
     await node.mine(1);
     await check('funds in the second wallet');
     const pegOutTarget = await node.newAddress('bech32');
-    watched.push(pegOutTarget);
+    env.watched.push(pegOutTarget);
     await mw.call('sendtoaddress', [pegOutTarget, '0.5']);
     const internal = await mw.call<string>('sendtoaddress', [await mw.call<string>('getnewaddress', ['', 'mweb']), '0.25']);
     await check('peg-out and MWEB-only tx in the mempool');
