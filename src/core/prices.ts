@@ -12,8 +12,9 @@ export interface PriceQuote {
 }
 
 /**
- * Read side of market data, used by the APIs. Test networks' coins have no value: callers pass
- * main-network coins only. With no price sources configured every answer is empty/null.
+ * Read side of market data, used by the APIs. Answers only for BTC, LTC and DOGE (PRICED_COINS): test
+ * networks' coins have no value, so any other coin gets an empty list / null. With no price sources
+ * configured (and nothing else filling the store) every answer is empty/null.
  */
 export interface PriceReader {
   /** Latest non-stale price per exchange for the coin, in one base or (base undefined) every base. */
@@ -26,3 +27,37 @@ export const noPrices: PriceReader = {
   latest: () => Promise.resolve([]),
   at: () => Promise.resolve(null),
 };
+
+/** Coins that have a market value. Test networks' coins (BTCTEST…) have none: price answers for them are empty. */
+export const PRICED_COINS: readonly string[] = ['BTC', 'LTC', 'DOGE'];
+
+export function isPricedCoin(coin: string): boolean {
+  return PRICED_COINS.includes(coin);
+}
+
+/** Configuration ids of the supported exchanges (lower case, as written in `[market] sources`). */
+export const PRICE_SOURCE_IDS = ['binance', 'bitfinex', 'bitstamp', 'coinbase', 'gemini', 'kraken', 'okx'] as const;
+export type PriceSourceId = (typeof PRICE_SOURCE_IDS)[number];
+
+export function isPriceSourceId(value: string): value is PriceSourceId {
+  return (PRICE_SOURCE_IDS as readonly string[]).includes(value);
+}
+
+/** A market one source quotes: `coin` priced in `base` (both upper-case acronyms). */
+export interface PricePair {
+  readonly coin: string;
+  readonly base: string;
+}
+
+/**
+ * One exchange's public ticker API. `fetch` asks for every pair the source covers and resolves with the
+ * quotes it got (a pair the exchange did not answer is simply missing); it rejects when nothing usable came
+ * back or the exchange rate-limits us. Prices are normalised decimal strings; `time` is when we observed them.
+ */
+export interface PriceSource {
+  readonly id: PriceSourceId;
+  /** Exchange name as shown to users (PriceQuote.exchange). */
+  readonly name: string;
+  readonly pairs: readonly PricePair[];
+  fetch(signal: AbortSignal): Promise<PriceQuote[]>;
+}

@@ -1,6 +1,7 @@
 import type { Block, Transaction } from './chain-types.js';
 import type { Sats } from './money.js';
 import type { NetworkId } from './network.js';
+import type { PriceQuote } from './prices.js';
 
 /**
  * The persistence boundary. One database holds every network; a NetworkStore is the view of one.
@@ -14,6 +15,45 @@ export interface ChainStore {
   schemaVersion(): Promise<number>;
   close(): Promise<void>;
   network(id: NetworkId): NetworkStore;
+  /** Persistent short forms of addresses (v2 `short`, explorer links). */
+  shortAddresses(): ShortAddressStore;
+  /** Exchange price history (market data): every observed change, for every coin, base and exchange. */
+  prices(): PriceStore;
+}
+
+/** The newest stored price of one (coin, base, exchange), with the last time it was seen unchanged. */
+export interface LatestPrice extends PriceQuote {
+  /** UNIX seconds of the last observation of this price (>= time, the time it changed to it). Staleness is judged on this. */
+  readonly checkedAt: number;
+}
+
+/**
+ * Exchange prices (decimal strings, stored as given: callers normalise them) keyed by (coin, base, exchange).
+ * Only changes make history rows; an unchanged observation just moves `checkedAt` forward.
+ */
+export interface PriceStore {
+  /**
+   * Records an observation. Resolves true (and adds a history row) when the price differs from the stored
+   * latest one for (coin, base, exchange); false when it is unchanged (checkedAt moves to quote.time) or older
+   * than the stored latest one (ignored). Two changes within one second keep the later one.
+   */
+  record(quote: PriceQuote): Promise<boolean>;
+  /** The latest price per exchange for the coin in one base, or in every base when base is undefined. Sorted by base, exchange. */
+  latest(coin: string, base?: string): Promise<LatestPrice[]>;
+  /** Per exchange, the newest price at or before `time` (UNIX seconds) no older than `notBefore`. Sorted by exchange. */
+  at(coin: string, base: string, time: number, notBefore?: number): Promise<PriceQuote[]>;
+}
+
+/**
+ * Short forms (3 to 6 base58 characters) of addresses, per network. A short form is assigned on
+ * first request and never changes or moves to another address afterwards (links stay valid).
+ * Addresses are stored as given: callers pass the canonical spelling.
+ */
+export interface ShortAddressStore {
+  /** The address's short form, assigning one if it has none yet. */
+  shortFor(network: NetworkId, address: string): Promise<string>;
+  /** The address a short form names, null if none. */
+  addressFor(network: NetworkId, short: string): Promise<string | null>;
 }
 
 export interface ChainTip {

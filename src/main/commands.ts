@@ -1,7 +1,8 @@
 import type { Command } from './command.js';
+import { demoCommand } from './demo.command.js';
 import { indexCommand } from './index.command.js';
 import { migrateCommand } from './migrate.command.js';
 import { parseCommand } from './parse.command.js';
 import { serveCommand } from './serve.command.js';
 
-export const commands: readonly Command[] = [serveCommand, indexCommand, migrateCommand, parseCommand];
+export const commands: readonly Command[] = [serveCommand, indexCommand, migrateCommand, demoCommand, parseCommand];

@@ -21,8 +21,8 @@ after any stop (even kill -9) it resumes from the last committed block.
       logger.error('no networks configured: add a [networks.<ACRONYM>] table with rpc_url (see README)');
       return 2;
     }
-    const runtime = new Runtime(config, logger);
-    await runtime.startIndexers();
+    const runtime = new Runtime(config, logger, { http: false });
+    await runtime.start();
     const signal = await untilSignal();
     logger.info('stopping', { signal });
     await runtime.stop();

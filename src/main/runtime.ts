@@ -1,36 +1,88 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import type { OutpointConfig } from '../config/index.js';
-import { MemoryEventBus, type ChainStore, type EventBus, type Logger } from '../core/index.js';
+import { MemoryEventBus, noPrices, type ChainStore, type EventBus, type Logger, type NetworkId } from '../core/index.js';
+import { getNetworkParams } from '../chains/networks.js';
+import { createHttpApp } from '../http/create-http-app.js';
+import { RpcBroadcaster } from '../node/rpc-broadcaster.js';
+import type { RpcClient } from '../node/rpc-client.js';
+import type { NetworkMap } from '../services/network-registry.js';
 import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
 import { openStore } from './open-store.js';
 
-/** Everything `outpoint index` and `outpoint serve` run: the store, the bus, one indexer per network. */
+export interface RuntimeOptions {
+  /** Run the indexers (default true). API-only replicas of a PostgreSQL deployment turn them off. */
+  readonly indexers?: boolean;
+  /** Serve the HTTP APIs (default true; `outpoint index` turns it off). */
+  readonly http?: boolean;
+}
+
+/** Everything `outpoint serve` and `outpoint index` run: the store, the bus, indexers, the HTTP app. */
 export class Runtime {
   readonly store: ChainStore;
   readonly bus: EventBus;
   readonly networks: readonly NetworkRuntime[];
+  private app: FastifyInstance | null = null;
+  private listeningUrl: string | null = null;
 
   constructor(
     readonly config: OutpointConfig,
     private readonly logger: Logger,
+    private readonly options: RuntimeOptions = {},
   ) {
     this.store = openStore(config.store.url);
     this.bus = new MemoryEventBus((err) => logger.error('event subscriber failed', { error: String(err) }));
     this.networks = config.networks.map((n) => createNetworkRuntime(n, this.store, this.bus, logger));
   }
 
-  async startIndexers(): Promise<void> {
+  /** Where the HTTP server listens (the configured public URL when one was given). */
+  get publicUrl(): string {
+    return this.listeningUrl ?? this.config.http.publicUrl;
+  }
+
+  async start(): Promise<void> {
     await this.store.migrate();
-    for (const network of this.networks) {
-      this.logger.info('indexing', { network: network.config.id, chain: network.config.chain, node: redact(network.config.rpcUrl) });
-      network.indexer.start();
-      await network.notifier.start();
+    if (this.options.indexers !== false) {
+      for (const network of this.networks) {
+        this.logger.info('indexing', { network: network.config.id, chain: network.config.chain, node: redact(network.config.rpcUrl) });
+        network.indexer.start();
+        await network.notifier.start();
+      }
     }
+    if (this.options.http !== false) await this.startHttp();
   }
 
   async stop(): Promise<void> {
+    await this.app?.close();
     for (const network of this.networks) await network.notifier.stop();
     for (const network of this.networks) await network.indexer.stop();
+    for (const network of this.networks) network.node.rpc.close();
     await this.store.close();
+  }
+
+  private async startHttp(): Promise<void> {
+    const networks: NetworkMap = new Map(
+      this.networks.map((n) => [n.config.id, { params: getNetworkParams(n.config.id, n.config.chain), reader: this.store.network(n.config.id) }]),
+    );
+    const rpcs = new Map<NetworkId, RpcClient>(this.networks.map((n) => [n.config.id, n.node.rpc]));
+    const app = await createHttpApp({
+      networks,
+      prices: noPrices,
+      broadcaster: new RpcBroadcaster(rpcs),
+      publicUrl: this.config.http.publicUrl,
+      rateLimitPerSecond: this.config.http.rateLimitPerSecond,
+      redisUrl: this.config.redis.url,
+      logger: this.logger,
+      shortLinks: this.store.shortAddresses(),
+    });
+    this.app = app;
+    await app.listen({ host: this.config.http.host, port: this.config.http.port });
+    const address = app.server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    if (this.config.http.port === 0 || this.config.http.publicUrl === `http://${this.config.http.host}:${this.config.http.port}`) {
+      this.listeningUrl = `http://${host}:${address.port}`;
+    }
+    this.logger.info('http listening', { url: `http://${host}:${address.port}` });
   }
 }
 

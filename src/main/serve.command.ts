@@ -7,16 +7,18 @@ import { Runtime } from './runtime.js';
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the indexers and the APIs',
-  help: `outpoint serve [--config FILE]
+  help: `outpoint serve [--config FILE] [--api-only]
 
 Runs one indexer per configured network and the service's APIs on [http] host:port.
+--api-only serves the APIs without indexing: extra API replicas of a PostgreSQL
+deployment, while one \`outpoint serve\` or \`outpoint index\` process writes.
 `,
-  options: configOptions,
+  options: { ...configOptions, 'api-only': { type: 'boolean' } },
   async run(options) {
     const config = configFromOptions(options);
     const logger = createStderrLogger();
-    const runtime = new Runtime(config, logger);
-    await runtime.startIndexers();
+    const runtime = new Runtime(config, logger, { indexers: options['api-only'] !== true });
+    await runtime.start();
     const signal = await untilSignal();
     logger.info('stopping', { signal });
     await runtime.stop();

@@ -3,6 +3,8 @@ import { addressTests } from './conformance-address.js';
 import { chainTests } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 import { mempoolTests } from './conformance-mempool.js';
+import { priceTests } from './conformance-prices.js';
+import { shortAddressTests } from './conformance-short-addresses.js';
 
 /** The one suite every ChainStore driver must pass. */
 export function runStoreConformance(name: string, harness: StoreHarness): void {
@@ -10,5 +12,7 @@ export function runStoreConformance(name: string, harness: StoreHarness): void {
     void describe('chain', () => chainTests(harness));
     void describe('mempool', () => mempoolTests(harness));
     void describe('addresses', () => addressTests(harness));
+    void describe('short addresses', () => shortAddressTests(harness));
+    void describe('prices', () => priceTests(harness));
   });
 }

@@ -2,10 +2,12 @@
 import pg from 'pg';
 import { StoreError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
-import type { ChainStore, NetworkStore } from '../../core/store.js';
+import type { ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { PostgresNetworkStore } from './postgres-network-store.js';
+import { PostgresPrices } from './postgres-prices.js';
+import { PostgresShortAddresses } from './postgres-short-addresses.js';
 import { LOCK_NAMESPACE, one } from './postgres-sql.js';
 
 export interface PostgresStoreOptions {
@@ -16,6 +18,8 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements ChainStore {
   readonly pool: pg.Pool;
   private readonly networks = new Map<NetworkId, PostgresNetworkStore>();
+  private shorts: PostgresShortAddresses | null = null;
+  private priceStore: PostgresPrices | null = null;
 
   constructor(private readonly options: PostgresStoreOptions) {
     this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
@@ -63,6 +67,16 @@ export class PostgresStore implements ChainStore {
       this.networks.set(id, store);
     }
     return store;
+  }
+
+  shortAddresses(): ShortAddressStore {
+    this.shorts ??= new PostgresShortAddresses(this.pool);
+    return this.shorts;
+  }
+
+  prices(): PriceStore {
+    this.priceStore ??= new PostgresPrices(this.pool);
+    return this.priceStore;
   }
 
   async close(): Promise<void> {

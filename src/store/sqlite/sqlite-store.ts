@@ -2,10 +2,12 @@
 import Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
-import type { ChainStore, NetworkStore } from '../../core/store.js';
+import type { ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
 import { SqliteNetworkStore } from './sqlite-network-store.js';
+import { SqlitePrices } from './sqlite-prices.js';
+import { SqliteShortAddresses } from './sqlite-short-addresses.js';
 import { Statements, type Row } from './sqlite-statements.js';
 
 export interface SqliteStoreOptions {
@@ -18,6 +20,8 @@ export class SqliteStore implements ChainStore {
   private readonly db: Database.Database;
   private readonly st: Statements;
   private readonly networks = new Map<NetworkId, SqliteNetworkStore>();
+  private shorts: SqliteShortAddresses | null = null;
+  private priceStore: SqlitePrices | null = null;
 
   constructor(options: SqliteStoreOptions) {
     this.db = new Database(options.path, { readonly: options.readonly ?? false });
@@ -61,6 +65,16 @@ export class SqliteStore implements ChainStore {
       this.networks.set(id, store);
     }
     return store;
+  }
+
+  shortAddresses(): ShortAddressStore {
+    this.shorts ??= new SqliteShortAddresses(this.st);
+    return this.shorts;
+  }
+
+  prices(): PriceStore {
+    this.priceStore ??= new SqlitePrices(this.st);
+    return this.priceStore;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+
+/** HTML forms and the spec's send_tx sample post application/x-www-form-urlencoded; fields become a plain object. */
+export function installFormBody(app: FastifyInstance): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+}

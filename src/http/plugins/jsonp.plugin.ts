@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+
+/** A JavaScript identifier path (e.g. `cb`, `jQuery123_456`, `app.handlers.x`): nothing that could inject script. */
+export const CALLBACK_NAME = /^[A-Za-z_$][A-Za-z0-9_$.]{0,63}$/;
+
+/**
+ * `?callback=NAME` wraps JSON answers as `NAME(json);` (after an empty comment) with type application/javascript. An invalid
+ * NAME is ignored (plain JSON is returned) rather than refused: a bad callback then fails visibly in
+ * the browser, and nothing user-supplied is ever echoed into script. The leading comment defeats
+ * content-sniffing attacks that rely on the body starting with the callback name.
+ */
+export function installJsonp(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const callback = (request.query as Record<string, unknown> | undefined)?.callback;
+    if (typeof callback !== 'string' || !CALLBACK_NAME.test(callback) || typeof payload !== 'string') return payload;
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (!type.startsWith('application/json')) return payload;
+    reply.header('content-type', 'application/javascript; charset=utf-8');
+    reply.header('x-content-type-options', 'nosniff');
+    return `/**/${callback}(${payload});`;
+  });
+}

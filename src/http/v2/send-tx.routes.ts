@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { sendTxSchema } from './schemas/tx.schemas.js';
+import type { V2Context } from './v2-context.js';
+import { shapeA } from './v2-error-spec.js';
+
+/** Signed transactions are at most ~4 MB (8 MB as hex); a little more covers the JSON/form framing. */
+const SEND_BODY_LIMIT = 8_500_000;
+
+/**
+ * POST send_tx: the body is JSON {tx_hex} or the form field tx_hex (the spec's sample). The answer
+ * carries both readings of the spec: the v2 envelope and the sample's bare network/txid.
+ */
+export function sendTxRoutes(app: FastifyInstance, { services }: V2Context): void {
+  app.post<{ Params: { network: string }; Body: unknown }>(
+    '/send_tx/:network',
+    { schema: sendTxSchema, bodyLimit: SEND_BODY_LIMIT, config: { v2Error: shapeA('network', 'tx_hex') } },
+    async ({ params, body }) => {
+      const txHex = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).tx_hex : undefined;
+      const { network, txid } = await services.broadcast.send(params.network, txHex);
+      return { status: 'success', data: { network: network.id, txid }, network: network.id, txid };
+    },
+  );
+}

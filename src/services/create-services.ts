@@ -1,0 +1,56 @@
+import type { TxBroadcaster } from '../core/broadcaster.js';
+import type { PriceReader } from '../core/prices.js';
+import type { ShortAddressStore } from '../core/store.js';
+import { AddressDisplayService } from './address-display-service.js';
+import { AddressHistoryService } from './address-history-service.js';
+import { AddressService } from './address-service.js';
+import { BlockService } from './block-service.js';
+import { BroadcastService } from './broadcast-service.js';
+import { ConfidenceService } from './confidence-service.js';
+import { NetworkInfoService } from './network-info-service.js';
+import { NetworkRegistry, type NetworkMap } from './network-registry.js';
+import { PriceService } from './price-service.js';
+import { ShortAddressService } from './short-address-service.js';
+import { TxService } from './tx-service.js';
+
+export interface ServiceDeps {
+  readonly networks: NetworkMap;
+  readonly prices: PriceReader;
+  readonly broadcaster: TxBroadcaster;
+  readonly shortLinks: ShortAddressStore;
+  /** UNIX seconds; injectable so confidence is testable. */
+  readonly now?: () => number;
+}
+
+/** Every read operation the APIs share, built once per process. */
+export interface Services {
+  readonly networks: NetworkRegistry;
+  readonly addresses: AddressService;
+  readonly history: AddressHistoryService;
+  readonly addressDisplay: AddressDisplayService;
+  readonly txs: TxService;
+  readonly confidence: ConfidenceService;
+  readonly blocks: BlockService;
+  readonly info: NetworkInfoService;
+  readonly prices: PriceService;
+  readonly shorts: ShortAddressService;
+  readonly broadcast: BroadcastService;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  const networks = new NetworkRegistry(deps.networks);
+  const prices = new PriceService(deps.prices);
+  return {
+    networks,
+    addresses: new AddressService(networks),
+    history: new AddressHistoryService(networks),
+    addressDisplay: new AddressDisplayService(networks),
+    txs: new TxService(networks),
+    confidence: new ConfidenceService(networks, deps.now),
+    blocks: new BlockService(networks),
+    info: new NetworkInfoService(networks, prices),
+    prices,
+    shorts: new ShortAddressService(networks, deps.shortLinks),
+    broadcast: new BroadcastService(networks, deps.broadcaster),
+  };
+}

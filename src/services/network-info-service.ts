@@ -1,0 +1,83 @@
+import { getNetworkParams } from '../chains/addressing.js';
+import { difficultyFromBits } from '../chains/parsing.js';
+import { isNetworkId, type NetworkId } from '../core/network.js';
+import type { PriceQuote } from '../core/prices.js';
+import { COIN_FACTS } from './coin-facts.js';
+import { estimateHashrate } from './hashrate.js';
+import type { NetworkContext, NetworkRegistry } from './network-registry.js';
+import { DEFAULT_COIN, type PriceService } from './price-service.js';
+
+/** get_info's price currency. */
+export const INFO_PRICE_BASE = 'USD';
+
+export interface NetworkInfo {
+  /** The acronym answered for (the default DOGE when omitted). */
+  readonly acronym: string;
+  readonly name: string;
+  readonly symbolHtml: string;
+  readonly url: string;
+  /** False when this server does not index the network: the chain figures are then zero. */
+  readonly configured: boolean;
+  readonly difficulty: number;
+  readonly unconfirmedTxs: number;
+  readonly blocks: number;
+  readonly price: PriceQuote | null;
+  readonly priceBase: string;
+  readonly hashrate: bigint;
+}
+
+const ACRONYM = /^[A-Za-z0-9]{1,16}$/;
+
+/** Network summary (get_info). Never fails for a network name: what is not indexed here is reported as zeros. */
+export class NetworkInfoService {
+  /** Hash rate per network, recomputed only when the tip moves (it reads ~120 blocks). */
+  private readonly hashrates = new Map<NetworkId, { tip: string; value: bigint }>();
+
+  constructor(
+    private readonly networks: NetworkRegistry,
+    private readonly prices: PriceService,
+  ) {}
+
+  async info(network: string | undefined): Promise<NetworkInfo> {
+    const acronym = network !== undefined && ACRONYM.test(network) ? network.toUpperCase() : DEFAULT_COIN;
+    const ctx = this.networks.find(acronym);
+    if (ctx) return this.configured(ctx);
+    if (!isNetworkId(acronym)) {
+      return { acronym, name: acronym, symbolHtml: '', url: '', configured: false, difficulty: 0, unconfirmedTxs: 0, blocks: 0, price: null, priceBase: INFO_PRICE_BASE, hashrate: 0n };
+    }
+    const params = getNetworkParams(acronym);
+    const facts = COIN_FACTS[params.coin];
+    const price = params.chain === 'main' ? await this.prices.newest(params.coin, INFO_PRICE_BASE) : null;
+    return { acronym, name: params.name, symbolHtml: facts.symbolHtml, url: facts.url, configured: false, difficulty: 0, unconfirmedTxs: 0, blocks: 0, price, priceBase: INFO_PRICE_BASE, hashrate: 0n };
+  }
+
+  private async configured(ctx: NetworkContext): Promise<NetworkInfo> {
+    const { params, reader } = ctx;
+    const facts = COIN_FACTS[params.coin];
+    const [tip, mempool, price] = await Promise.all([
+      reader.getTip(),
+      reader.getMempoolInfo(),
+      params.chain === 'main' ? this.prices.newest(params.coin, INFO_PRICE_BASE) : Promise.resolve(null),
+    ]);
+    const block = tip ? await reader.getBlockByHash(tip.hash) : null;
+    let hashrate = 0n;
+    if (tip) {
+      const cached = this.hashrates.get(ctx.id);
+      hashrate = cached?.tip === tip.hash ? cached.value : await estimateHashrate(reader, tip);
+      this.hashrates.set(ctx.id, { tip: tip.hash, value: hashrate });
+    }
+    return {
+      acronym: ctx.id,
+      name: params.name,
+      symbolHtml: facts.symbolHtml,
+      url: facts.url,
+      configured: true,
+      difficulty: block ? difficultyFromBits(block.bits) : 0,
+      unconfirmedTxs: mempool.count,
+      blocks: tip?.height ?? 0,
+      price,
+      priceBase: INFO_PRICE_BASE,
+      hashrate,
+    };
+  }
+}

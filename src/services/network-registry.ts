@@ -1,0 +1,39 @@
+import type { NetworkParams } from '../chains/network-params.js';
+import { UnsupportedNetworkError } from '../core/errors.js';
+import { isNetworkId, type NetworkId } from '../core/network.js';
+import type { NetworkReader } from '../core/store.js';
+
+/** One network this server answers for: its parameters and the index it reads. */
+export interface NetworkContext {
+  readonly id: NetworkId;
+  readonly params: NetworkParams;
+  readonly reader: NetworkReader;
+}
+
+export type NetworkMap = ReadonlyMap<NetworkId, { readonly params: NetworkParams; readonly reader: NetworkReader }>;
+
+/**
+ * Resolves API acronyms to configured networks. Acronyms are matched exactly as the spec writes
+ * them (upper case); a valid acronym that this server does not index is as unsupported as garbage.
+ */
+export class NetworkRegistry {
+  private readonly contexts = new Map<NetworkId, NetworkContext>();
+
+  constructor(networks: NetworkMap) {
+    for (const [id, { params, reader }] of networks) this.contexts.set(id, { id, params, reader });
+  }
+
+  resolve(acronym: string): NetworkContext {
+    const context = isNetworkId(acronym) ? this.contexts.get(acronym) : undefined;
+    if (!context) throw new UnsupportedNetworkError(acronym.slice(0, 20));
+    return context;
+  }
+
+  find(acronym: string): NetworkContext | null {
+    return isNetworkId(acronym) ? (this.contexts.get(acronym) ?? null) : null;
+  }
+
+  ids(): NetworkId[] {
+    return [...this.contexts.keys()];
+  }
+}

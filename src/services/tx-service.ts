@@ -1,0 +1,111 @@
+import { parseTransaction } from '../chains/parsing.js';
+import { NotFoundError } from '../core/errors.js';
+import type { Sats } from '../core/money.js';
+import type { Transaction } from '../core/chain-types.js';
+import type { SpendRef, TxRecord } from '../core/store.js';
+import { confirmationsAt } from './confirmations.js';
+import type { NetworkContext, NetworkRegistry } from './network-registry.js';
+import { describeScript, type ScriptDescription } from './script-description.js';
+
+/** The spec's rule: a generated-coin transaction counts as confirmed at 240 confirmations. */
+export const COINBASE_CONFIRMATIONS = 240;
+
+export interface TxInputView {
+  readonly index: number;
+  readonly coinbase: boolean;
+  readonly prevTxid: string;
+  readonly prevVout: number;
+  /** null for a coinbase input. */
+  readonly value: Sats | null;
+  readonly prevScript: Uint8Array | null;
+  readonly prevDescription: ScriptDescription | null;
+  readonly scriptSig: Uint8Array;
+  readonly witness: readonly Uint8Array[];
+  readonly sequence: number;
+}
+
+export interface TxOutputView {
+  readonly index: number;
+  readonly value: Sats;
+  readonly script: Uint8Array;
+  readonly description: ScriptDescription;
+  readonly spentBy: SpendRef | null;
+}
+
+export interface TxView {
+  readonly network: NetworkContext;
+  readonly record: TxRecord;
+  readonly tx: Transaction;
+  readonly confirmations: number;
+  /** The confirming main-chain block; null at 0 confirmations (orphaned and mempool txs). */
+  readonly blockHash: string | null;
+  readonly blockHeight: number | null;
+  readonly inputs: readonly TxInputView[];
+  readonly outputs: readonly TxOutputView[];
+  /** Sum of the outputs. */
+  readonly sentValue: Sats;
+  /** 0 for a coinbase. */
+  readonly fee: Sats;
+  /** Confirmed by the spec's rule (coinbase: 240 confirmations). */
+  readonly isConfirmed: boolean;
+}
+
+const TXID = /^[0-9a-fA-F]{64}$/;
+
+/** Throws NotFoundError (field `txid`) for malformed ids as well: to the caller both are "txid invalid". */
+export function checkTxid(txid: string, field = 'txid'): string {
+  if (!TXID.test(txid)) throw new NotFoundError(field, 'a valid transaction id (64 hex characters) is required');
+  return txid.toLowerCase();
+}
+
+/** Transactions with their inputs' values and addresses and their outputs' spenders. */
+export class TxService {
+  constructor(private readonly networks: NetworkRegistry) {}
+
+  async get(network: string, txid: string): Promise<TxView> {
+    const ctx = this.networks.resolve(network);
+    const id = checkTxid(txid);
+    const [record, tip, stored] = await Promise.all([ctx.reader.getTransaction(id), ctx.reader.getTip(), ctx.reader.getOutputs(id)]);
+    if (!record) throw new NotFoundError('txid', `transaction ${id} is not known on ${ctx.id}`);
+    const tx = parseTransaction(record.raw, { mweb: ctx.params.features.mweb });
+    const confirmed = record.status === 'confirmed';
+    const confirmations = confirmed ? confirmationsAt(tip, record.height) : 0;
+    const inputs = tx.inputs.map((input, index): TxInputView => {
+      const prev = record.prevouts[index] ?? null;
+      return {
+        index,
+        coinbase: tx.isCoinbase,
+        prevTxid: input.prevTxid,
+        prevVout: input.prevVout,
+        value: prev?.value ?? null,
+        prevScript: prev?.script ?? null,
+        prevDescription: prev ? describeScript(ctx.params, prev.script) : null,
+        scriptSig: input.scriptSig,
+        witness: input.witness,
+        sequence: input.sequence,
+      };
+    });
+    const spenders = new Map((stored ?? []).map((o) => [o.vout, o.spentBy]));
+    const outputs = tx.outputs.map((output, index): TxOutputView => ({
+      index,
+      value: output.value,
+      script: output.script,
+      description: describeScript(ctx.params, output.script),
+      spentBy: spenders.get(index) ?? null,
+    }));
+    const sentValue = tx.outputs.reduce((sum, o) => sum + o.value, 0n);
+    return {
+      network: ctx,
+      record,
+      tx,
+      confirmations,
+      blockHash: confirmations > 0 ? record.blockHash : null,
+      blockHeight: confirmations > 0 ? record.height : null,
+      inputs,
+      outputs,
+      sentValue,
+      fee: record.fee ?? 0n,
+      isConfirmed: record.isCoinbase ? confirmations >= COINBASE_CONFIRMATIONS : confirmations >= 1,
+    };
+  }
+}
