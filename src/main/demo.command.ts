@@ -37,7 +37,7 @@ to try. Ctrl-C stops everything it started and removes its temp files.
           OUTPOINT_NETWORKS_LTCTEST_RPC_URL: node.rpcUrl,
         },
       });
-      runtime = new Runtime(config, logger);
+      runtime = await Runtime.create(config, logger);
       await runtime.start();
       traffic.start();
       const base = runtime.publicUrl;

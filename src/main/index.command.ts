@@ -21,7 +21,7 @@ after any stop (even kill -9) it resumes from the last committed block.
       logger.error('no networks configured: add a [networks.<ACRONYM>] table with rpc_url (see README)');
       return 2;
     }
-    const runtime = new Runtime(config, logger, { http: false });
+    const runtime = await Runtime.create(config, logger, { http: false });
     await runtime.start();
     const signal = await untilSignal();
     logger.info('stopping', { signal });

@@ -7,6 +7,8 @@ import { createHttpApp } from '../http/create-http-app.js';
 import { RpcBroadcaster } from '../node/rpc-broadcaster.js';
 import type { RpcClient } from '../node/rpc-client.js';
 import type { NetworkMap } from '../services/network-registry.js';
+import { attachRealtime, type RealtimeHandle } from '../realtime/attach-realtime.js';
+import { createRedisEventBus } from '../realtime/redis-event-bus.js';
 import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
 import { openStore } from './open-store.js';
 
@@ -17,22 +19,32 @@ export interface RuntimeOptions {
   readonly http?: boolean;
 }
 
-/** Everything `outpoint serve` and `outpoint index` run: the store, the bus, indexers, the HTTP app. */
+/**
+ * Everything `outpoint serve` and `outpoint index` run: the store, the event bus (in-process, or Redis
+ * when `[redis] url` is set so that any API process can serve any subscriber), indexers, HTTP and realtime.
+ */
 export class Runtime {
   readonly store: ChainStore;
-  readonly bus: EventBus;
   readonly networks: readonly NetworkRuntime[];
   private app: FastifyInstance | null = null;
+  private realtime: RealtimeHandle | null = null;
   private listeningUrl: string | null = null;
 
-  constructor(
+  private constructor(
     readonly config: OutpointConfig,
     private readonly logger: Logger,
-    private readonly options: RuntimeOptions = {},
+    private readonly options: RuntimeOptions,
+    readonly bus: EventBus & { close?(): Promise<void> },
   ) {
     this.store = openStore(config.store.url);
-    this.bus = new MemoryEventBus((err) => logger.error('event subscriber failed', { error: String(err) }));
     this.networks = config.networks.map((n) => createNetworkRuntime(n, this.store, this.bus, logger));
+  }
+
+  static async create(config: OutpointConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
+    const bus = config.redis.url
+      ? await createRedisEventBus(config.redis.url, logger)
+      : new MemoryEventBus((err) => logger.error('event subscriber failed', { error: String(err) }));
+    return new Runtime(config, logger, options, bus);
   }
 
   /** Where the HTTP server listens (the configured public URL when one was given). */
@@ -53,11 +65,14 @@ export class Runtime {
   }
 
   async stop(): Promise<void> {
+    // Realtime first: it closes its clients with a close frame before the HTTP server goes away.
+    await this.realtime?.close();
     await this.app?.close();
     for (const network of this.networks) await network.notifier.stop();
     for (const network of this.networks) await network.indexer.stop();
     for (const network of this.networks) network.node.rpc.close();
     await this.store.close();
+    await this.bus.close?.();
   }
 
   private async startHttp(): Promise<void> {
@@ -76,6 +91,12 @@ export class Runtime {
       shortLinks: this.store.shortAddresses(),
     });
     this.app = app;
+    this.realtime = attachRealtime(app.server, {
+      appKey: this.config.realtime.appKey,
+      bus: this.bus,
+      networks: new Map([...networks].map(([id, n]) => [id, n.params])),
+      logger: this.logger,
+    });
     await app.listen({ host: this.config.http.host, port: this.config.http.port });
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -17,7 +17,7 @@ deployment, while one \`outpoint serve\` or \`outpoint index\` process writes.
   async run(options) {
     const config = configFromOptions(options);
     const logger = createStderrLogger();
-    const runtime = new Runtime(config, logger, { indexers: options['api-only'] !== true });
+    const runtime = await Runtime.create(config, logger, { indexers: options['api-only'] !== true });
     await runtime.start();
     const signal = await untilSignal();
     logger.info('stopping', { signal });

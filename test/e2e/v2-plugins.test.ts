@@ -3,35 +3,23 @@
  * rate limits in process and shared through a real redis-server, and the OpenAPI document.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { getNetworkParams } from '../../src/chains/addressing.js';
 import { noPrices, silentLogger, type NetworkId } from '../../src/core/index.js';
 import { createHttpApp, type HttpAppDeps } from '../../src/http/create-http-app.js';
+import { freePort } from '../helpers/free-port.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { StoreEngines, type TestStore } from '../helpers/store-engines.js';
 
 const params = getNetworkParams('LTCTEST', 'regtest');
 let engines: StoreEngines;
 let test: TestStore;
-let redis: ChildProcess;
+let redis: RedisServer;
 let redisUrl: string;
 const apps: FastifyInstance[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function app(extra: Partial<HttpAppDeps> = {}): Promise<FastifyInstance> {
   const created = await createHttpApp({
@@ -52,27 +40,13 @@ async function app(extra: Partial<HttpAppDeps> = {}): Promise<FastifyInstance> {
 before(async () => {
   engines = new StoreEngines();
   test = await engines.create('sqlite');
-  const port = await freePort();
-  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  redisUrl = `redis://127.0.0.1:${port}`;
-  const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  probe.on('error', () => undefined);
-  for (let i = 0; ; i++) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      break;
-    } catch {
-      if (i > 100) throw new Error('redis-server did not start');
-      await delay(50);
-    }
-  }
-  probe.disconnect();
+  redis = await startRedis();
+  redisUrl = redis.url;
 });
 
 after(async () => {
   for (const a of apps) await a.close();
-  redis?.kill('SIGTERM');
+  await redis?.stop();
   await engines?.close();
 });
 

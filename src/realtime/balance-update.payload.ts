@@ -1,0 +1,82 @@
+import { formatCoins, type AddressTouchedEvent, type Transaction } from '../core/index.js';
+import { classifyScript, getP2pkPubkey, pubkeyToP2pkhAddress, scriptToAddress, scriptToAsm, type NetworkParams } from '../chains/addressing.js';
+
+/**
+ * Inputs carry what the transaction itself says (outpoint and scriptSig): the event has no
+ * prevouts, and looking them up per event would put a store read on the fan-out path.
+ */
+export interface TxSummaryInput {
+  readonly input_no: number;
+  readonly from_output: { readonly txid: string; readonly output_no: number } | null;
+  /** "coinbase" for a newly generated-coin input (as in v2), null otherwise. */
+  readonly address: 'coinbase' | null;
+  readonly script: string;
+}
+
+export interface TxSummaryOutput {
+  readonly output_no: number;
+  readonly value: string;
+  /** null for outputs no address pays (OP_RETURN, bare multisig, nonstandard). */
+  readonly address: string | null;
+  readonly type: string;
+  readonly script: string;
+}
+
+export interface TxSummary {
+  readonly txid: string;
+  readonly inputs: readonly TxSummaryInput[];
+  readonly outputs: readonly TxSummaryOutput[];
+}
+
+export interface BalanceUpdatePayload {
+  readonly type: 'address';
+  readonly value: {
+    readonly address: string;
+    readonly value_sent: string;
+    readonly value_received: string;
+    readonly balance_change: string;
+    readonly tx: TxSummary;
+  };
+}
+
+function outputAddress(params: NetworkParams, script: Uint8Array): string | null {
+  const address = scriptToAddress(params, script);
+  if (address) return address;
+  const pubkey = getP2pkPubkey(script);
+  return pubkey ? pubkeyToP2pkhAddress(params, pubkey) : null;
+}
+
+/** Built once per event, shared by every spelling of the address that listens. */
+export function txSummary(tx: Transaction, params: NetworkParams): TxSummary {
+  return {
+    txid: tx.txid,
+    inputs: tx.inputs.map((input, i) => ({
+      input_no: i,
+      from_output: tx.isCoinbase ? null : { txid: input.prevTxid, output_no: input.prevVout },
+      address: tx.isCoinbase ? 'coinbase' : null,
+      script: scriptToAsm(input.scriptSig, { sighashDecode: true }),
+    })),
+    outputs: tx.outputs.map((output, i) => ({
+      output_no: i,
+      value: formatCoins(output.value),
+      address: outputAddress(params, output.script),
+      type: classifyScript(output.script, params.features),
+      script: scriptToAsm(output.script),
+    })),
+  };
+}
+
+/** `address` is the channel's spelling (what the subscriber typed), not the canonical one. */
+export function balanceUpdatePayload(address: string, event: AddressTouchedEvent, summary: TxSummary): BalanceUpdatePayload {
+  const { sent, received } = event.delta;
+  return {
+    type: 'address',
+    value: {
+      address,
+      value_sent: formatCoins(sent),
+      value_received: formatCoins(received),
+      balance_change: formatCoins(received - sent),
+      tx: summary,
+    },
+  };
+}

@@ -1,0 +1,406 @@
+/**
+ * The realtime server as users meet it: the official pusher-js client, unchanged, against a
+ * litecoind regtest node and the indexer (SQLite). Payloads are compared field by field with the
+ * node's own view of the same blocks and transactions.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { MemoryEventBus, silentLogger, type NetworkId } from '../../src/core/index.js';
+import { addressToScript, getNetworkParams, type NetworkParams } from '../../src/chains/addressing.js';
+import { encodeBase58Address } from '../../src/chains/address/base58-address.js';
+import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
+import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
+import { attachRealtime, type RealtimeHandle } from '../../src/realtime/attach-realtime.js';
+import type { RealtimeLimits } from '../../src/realtime/realtime-limits.js';
+import { connected, errorCodes, pusherClient, RawClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';
+import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
+import { StoreEngines } from '../helpers/store-engines.js';
+
+const KEY = 'outpoint-test-key';
+const params = getNetworkParams('LTCTEST', 'regtest');
+const networks = new Map<NetworkId, NetworkParams>([['LTCTEST', params]]);
+
+interface BlockUpdate {
+  type: string;
+  value: Record<string, unknown> & { blockhash: string; mining_difficulty: string; time: number };
+}
+interface TxUpdate {
+  type: string;
+  value: { txid: string; tx_hex: string; total_inputs: string; total_outputs: string; sent_value: number; txpm: number; unconfirmed_txs: number; time: number };
+}
+interface BalanceUpdate {
+  type: string;
+  value: {
+    address: string;
+    value_sent: string;
+    value_received: string;
+    balance_change: string;
+    tx: {
+      txid: string;
+      inputs: { input_no: number; from_output: { txid: string; output_no: number } | null }[];
+      outputs: { output_no: number; value: string; address: string | null }[];
+    };
+  };
+}
+
+let node: RegtestNode;
+let engines: StoreEngines;
+let indexer: NetworkIndexer;
+const bus = new MemoryEventBus();
+const servers: { http: Server; realtime: RealtimeHandle; port: number }[] = [];
+const clients: Pusher[] = [];
+const raws: RawClient[] = [];
+
+async function sync(): Promise<void> {
+  for (let i = 0; i < 5; i++) if (!(await indexer.syncOnce()).incomplete) return;
+}
+
+async function serve(limits: Partial<RealtimeLimits> = {}): Promise<{ port: number; realtime: RealtimeHandle }> {
+  const http = createServer((_req, res) => res.writeHead(404).end());
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const realtime = attachRealtime(http, { appKey: KEY, bus, networks, logger: silentLogger, limits });
+  const port = (http.address() as AddressInfo).port;
+  servers.push({ http, realtime, port });
+  return { port, realtime };
+}
+
+async function client(port: number, key = KEY): Promise<Pusher> {
+  const pusher = pusherClient(port, key);
+  clients.push(pusher);
+  if (key === KEY) await connected(pusher);
+  return pusher;
+}
+
+function raw(port: number, path = `/app/${KEY}?protocol=7&client=raw&version=1`): RawClient {
+  const c = RawClient.connect(port, path);
+  raws.push(c);
+  return c;
+}
+
+interface NodeTx {
+  hex: string;
+  vin: { txid?: string; vout?: number }[];
+  vout: { value: number; n: number }[];
+}
+
+const nodeTx = (txid: string): Promise<NodeTx> => node.rpc.call<NodeTx>('getrawtransaction', [txid, true]);
+
+/** The deprecated `3…` spelling of a Litecoin P2SH address (same script as its `M…`/`Q…` form). */
+function legacyP2sh(address: string): string {
+  return encodeBase58Address(params.scriptHashVersions[1]!, addressToScript(params, address).subarray(2, 22));
+}
+
+let main: { port: number; realtime: RealtimeHandle };
+let tight: { port: number; realtime: RealtimeHandle };
+
+before(async () => {
+  node = await startLitecoind({ funded: true });
+  engines = new StoreEngines();
+  const test = await engines.create('sqlite');
+  indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store: test.store.network('LTCTEST'), bus, logger: silentLogger });
+  await sync();
+  assert.ok(indexer.isCaughtUp);
+  main = await serve();
+  tight = await serve({ maxConnections: 2, activityTimeoutSec: 1, pongTimeoutMs: 400, maxSubscriptionsPerConnection: 2, maxBufferedBytes: 64 * 1024 });
+});
+
+after(async () => {
+  for (const c of clients) c.disconnect();
+  for (const c of raws) c.close();
+  for (const s of servers) {
+    await s.realtime.close();
+    await new Promise((resolve) => s.http.close(resolve));
+  }
+  await node?.stop();
+  await engines?.close();
+});
+
+describe('pusher-js against the realtime server', () => {
+  it('block_update on blockchain_update_ltctest carries the node block', async () => {
+    const pusher = await client(main.port);
+    const blocks = new Recorder<BlockUpdate>(await subscribed(pusher, 'blockchain_update_ltctest'), 'block_update');
+    const miner = await node.newAddress('bech32');
+    const [hash] = await node.mine(1, miner);
+    const before = Math.floor(Date.now() / 1000);
+    await sync();
+    const payload = await blocks.next((b) => b.value.blockhash === hash);
+    const block = await node.rpc.call<{ height: number; size: number; merkleroot: string; previousblockhash: string; nTx: number; difficulty: number }>('getblock', [hash, 1]);
+    assert.equal(payload.type, 'block');
+    assert.deepEqual(Object.keys(payload.value).sort(), [
+      'block_no', 'blockhash', 'merkleroot', 'mined_by', 'mining_difficulty', 'previous_blockhash', 'size', 'time', 'total_txs',
+    ]);
+    assert.equal(payload.value.block_no, block.height);
+    assert.equal(payload.value.size, block.size);
+    assert.equal(payload.value.merkleroot, block.merkleroot);
+    assert.equal(payload.value.previous_blockhash, block.previousblockhash);
+    assert.equal(payload.value.total_txs, block.nTx);
+    assert.equal(payload.value.mined_by, miner, 'regtest coinbases carry no tag: the payout address');
+    assert.equal(typeof payload.value.mining_difficulty, 'string');
+    assert.ok(Math.abs(Number(payload.value.mining_difficulty) - block.difficulty) / block.difficulty < 1e-12);
+    assert.ok(Number.isInteger(payload.value.time) && Math.abs(payload.value.time - before) <= 5, 'time the block was received');
+  });
+
+  it('a mempool tx: tx_update and balance_update for every spelling, and nothing more on confirmation', async () => {
+    const pusher = await client(main.port);
+    const txs = new Recorder<TxUpdate>(await subscribed(pusher, 'blockchain_update_ltctest'), 'tx_update');
+    const legacy = await node.newAddress('legacy');
+    const p2sh = await node.newAddress('p2sh-segwit');
+    const bech32 = await node.newAddress('bech32');
+    const spellings = [legacy, p2sh, legacyP2sh(p2sh), bech32, bech32.toUpperCase()];
+    const balances = new Map<string, Recorder<BalanceUpdate>>();
+    for (const address of spellings) {
+      balances.set(address, new Recorder<BalanceUpdate>(await subscribed(pusher, `address_ltctest_${address}`), 'balance_update'));
+    }
+    const sent = new Map<string, string>();
+    for (const address of [legacy, p2sh, bech32]) sent.set(address, await node.send(address, '1.2345678'));
+    await sync();
+    const mempoolSize = (await node.rpc.call<{ size: number }>('getmempoolinfo')).size;
+
+    for (const txid of sent.values()) {
+      const update = await txs.next((t) => t.value.txid === txid);
+      const tx = await nodeTx(txid);
+      assert.equal(update.type, 'tx');
+      assert.equal(update.value.tx_hex, tx.hex);
+      assert.equal(update.value.total_inputs, String(tx.vin.length));
+      assert.equal(update.value.total_outputs, String(tx.vout.length));
+      assert.equal(typeof update.value.sent_value, 'number');
+      assert.ok(Math.abs(update.value.sent_value - tx.vout.reduce((s, o) => s + o.value, 0)) < 1e-8);
+      assert.equal(update.value.unconfirmed_txs, mempoolSize);
+      assert.ok(typeof update.value.txpm === 'number' && update.value.txpm >= 1);
+      assert.ok(Number.isInteger(update.value.time));
+    }
+
+    const scriptHex = (a: string): string => Buffer.from(addressToScript(params, a)).toString('hex');
+    for (const address of spellings) {
+      const paid = [legacy, p2sh, bech32].find((a) => scriptHex(a) === scriptHex(address))!;
+      const txid = sent.get(paid)!;
+      const update = await balances.get(address)!.next((b) => b.value.tx.txid === txid);
+      assert.equal(update.type, 'address');
+      assert.equal(update.value.address, address, 'the spelling of the channel');
+      assert.equal(update.value.value_received, '1.23456780');
+      assert.equal(update.value.value_sent, '0.00000000');
+      assert.equal(update.value.balance_change, '1.23456780');
+      assert.equal(update.value.tx.txid, txid);
+      const tx = await nodeTx(txid);
+      assert.deepEqual(update.value.tx.inputs.map((i) => i.from_output), tx.vin.map((v) => ({ txid: v.txid, output_no: v.vout })));
+      const output = update.value.tx.outputs.find((o) => o.value === '1.23456780');
+      assert.equal(output?.address, paid, `${address}: the output is shown at its canonical address`);
+      assert.equal(update.value.tx.outputs.length, tx.vout.length);
+    }
+
+    // The wallet may spend one of these unconfirmed outputs in a later send (a value_sent event): count, then confirm.
+    const counts = new Map([...balances].map(([address, recorder]) => [address, recorder.events.length]));
+    await node.mine(1);
+    await sync();
+    await delay(300);
+    for (const [address, recorder] of balances) assert.equal(recorder.events.length, counts.get(address), `${address}: no new event on confirmation`);
+  });
+
+  it('a tx first seen in a block fires balance_update once; spending shows value_sent', async () => {
+    const pusher = await client(main.port);
+    const address = await node.newAddress('bech32');
+    const balance = new Recorder<BalanceUpdate>(await subscribed(pusher, `address_ltctest_${address}`), 'balance_update');
+    const txid = await node.send(address, '1');
+    await node.mine(1); // before the indexer looks at the mempool
+    await sync();
+    const first = await balance.next((b) => b.value.tx.txid === txid);
+    assert.equal(first.value.value_received, '1.00000000');
+    await delay(200);
+    assert.equal(balance.events.length, 1);
+
+    const [utxo] = await node.wallet.call<{ txid: string; vout: number }[]>('listunspent', [1, 9999, [address]]);
+    const rawTx = await node.wallet.call<string>('createrawtransaction', [[{ txid: utxo!.txid, vout: utxo!.vout }], { [await node.newAddress('bech32')]: '0.999' }]);
+    const signed = await node.wallet.call<{ hex: string }>('signrawtransactionwithwallet', [rawTx]);
+    const spend = await node.rpc.call<string>('sendrawtransaction', [signed.hex]);
+    await sync();
+    const second = await balance.next((b) => b.value.tx.txid === spend);
+    assert.equal(second.value.value_sent, '1.00000000');
+    assert.equal(second.value.value_received, '0.00000000');
+    assert.equal(second.value.balance_change, '-1.00000000');
+    assert.deepEqual(second.value.tx.inputs[0]?.from_output, { txid: utxo!.txid, output_no: utxo!.vout });
+  });
+
+  it('after unsubscribe the server sends nothing more on the channel', async () => {
+    const pusher = await client(main.port);
+    const address = await node.newAddress('legacy');
+    const channel = `address_ltctest_${address}`;
+    await subscribed(pusher, channel);
+    const txs = new Recorder<TxUpdate>(await subscribed(pusher, 'blockchain_update_ltctest'), 'tx_update');
+    const onWire: string[] = [];
+    pusher.connection.bind('message', (m: { channel?: string }) => {
+      if (m.channel) onWire.push(m.channel);
+    });
+    const subscriptionsBefore = main.realtime.stats().subscriptions;
+    pusher.unsubscribe(channel);
+    await waitFor(() => main.realtime.stats().subscriptions === subscriptionsBefore - 1, 5000, 'server-side unsubscribe');
+    const txid = await node.send(address, '0.5');
+    await sync();
+    await txs.next((t) => t.value.txid === txid); // the event did flow, on the channel still subscribed
+    await delay(200);
+    assert.ok(!onWire.includes(channel), 'no frame for the unsubscribed channel');
+  });
+
+  it('a price event on the bus reaches ticker_{coin}_{base} subscribers only', async () => {
+    const pusher = await client(main.port);
+    const usd = new Recorder(await subscribed(pusher, 'ticker_ltc_usd'), 'price_update');
+    const eur = new Recorder(await subscribed(pusher, 'ticker_ltc_eur'), 'price_update');
+    bus.publish({ kind: 'price', coin: 'LTC', base: 'USD', exchange: 'Kraken', price: '84.12000000', time: 1_700_000_000 });
+    assert.deepEqual(await usd.next(), {
+      type: 'price',
+      value: { time: 1_700_000_000, price: '84.12000000', price_base: 'USD', symbol: 'LTC', exchange: 'Kraken' },
+    });
+    await delay(100);
+    assert.equal(eur.events.length, 0);
+  });
+
+  it('a client event is rejected with 4301', async () => {
+    const pusher = await client(main.port);
+    const codes = errorCodes(pusher);
+    const channel = await subscribed(pusher, 'blockchain_update_ltctest');
+    channel.trigger('client-hello', { hi: true });
+    await waitFor(() => codes.includes(4301), 5000, 'pusher:error 4301');
+    assert.equal(pusher.connection.state, 'connected', 'the connection stays open');
+  });
+
+  it('an unknown app key is refused with 4001 and pusher-js stops', async () => {
+    const pusher = await client(main.port, 'not-the-key');
+    const codes = errorCodes(pusher);
+    await waitFor(() => codes.includes(4001), 10_000, 'error 4001');
+    await waitFor(() => pusher.connection.state === 'disconnected', 5000, 'pusher-js gives up');
+    const r = raw(main.port, '/app/not-the-key?protocol=7');
+    assert.equal((await r.closed).code, 4001);
+  });
+
+  it('protocol versions: missing 4008, malformed 4006, unsupported 4007', async () => {
+    const cases: [string, number][] = [
+      [`/app/${KEY}`, 4008],
+      [`/app/${KEY}?protocol=`, 4008],
+      [`/app/${KEY}?protocol=seven`, 4006],
+      [`/app/${KEY}?protocol=7.1`, 4006],
+      [`/app/${KEY}?protocol=4`, 4007],
+      [`/app/${KEY}?protocol=8`, 4007],
+    ];
+    for (const [path, code] of cases) {
+      const r = raw(main.port, path);
+      assert.equal(await r.errorCode(), code, path);
+      assert.equal((await r.closed).code, code, path);
+    }
+    const ok = raw(main.port);
+    const established = await ok.next((f) => f.event === 'pusher:connection_established');
+    const data = JSON.parse(established.data as string) as { socket_id: string; activity_timeout: number };
+    assert.match(data.socket_id, /^\d+\.\d+$/);
+    assert.equal(data.activity_timeout, 120);
+  });
+
+  it('pusher:ping is answered with pusher:pong', async () => {
+    const r = raw(main.port);
+    await r.next((f) => f.event === 'pusher:connection_established');
+    r.send({ event: 'pusher:ping', data: {} });
+    await r.next((f) => f.event === 'pusher:pong');
+  });
+
+  it('subscribe errors: private/presence 4009, bad names 4300, subscription limit 4302, oversized 4303', async () => {
+    const r = raw(tight.port);
+    await r.next((f) => f.event === 'pusher:connection_established');
+    r.answerPings = true;
+    const expect = async (frame: unknown, code: number): Promise<void> => {
+      const before = r.frames.length;
+      r.send(frame);
+      const error = await r.next((f) => r.frames.indexOf(f) >= before && f.event === 'pusher:error');
+      assert.equal((error.data as { code: number }).code, code, JSON.stringify(frame).slice(0, 80));
+    };
+    const sub = (channel: string) => ({ event: 'pusher:subscribe', data: { channel } });
+    await expect(sub('private-orders'), 4009);
+    await expect(sub('presence-room'), 4009);
+    await expect(sub('bad name'), 4300);
+    await expect(sub('x'.repeat(165)), 4300);
+    await expect(sub('blockchain_update_btc'), 4300); // a network this server does not index
+    await expect(sub('address_ltctest_notanaddress'), 4300);
+    await expect('not json', 4300);
+    r.send(sub('blockchain_update_ltctest'));
+    r.send(sub('ticker_btc_usd'));
+    await r.next((f) => f.event === 'pusher_internal:subscription_succeeded' && f.channel === 'ticker_btc_usd');
+    await expect(sub('ticker_doge_usd'), 4302);
+    await expect({ event: 'pusher:ping', data: { pad: 'x'.repeat(11 * 1024) } }, 4303);
+    r.close();
+    await waitFor(() => tight.realtime.stats().connections === 0, 5000, 'tight server empty');
+  });
+
+  it('inbound messages beyond the rate limit get 4301', async () => {
+    const r = raw(main.port);
+    await r.next((f) => f.event === 'pusher:connection_established');
+    for (let i = 0; i < 260; i++) r.send({ event: 'pusher:ping', data: {} });
+    assert.equal(await r.errorCode(), 4301);
+  });
+
+  it('an idle client is pinged, then closed with 4201 when it does not answer; one that answers stays', async () => {
+    const silent = raw(tight.port);
+    const polite = raw(tight.port);
+    polite.answerPings = true;
+    const started = Date.now();
+    await silent.next((f) => f.event === 'pusher:ping', 3000);
+    const { code } = await silent.closed;
+    assert.equal(code, 4201);
+    assert.ok(Date.now() - started >= 1000, 'not before activity_timeout');
+    await polite.next((f) => f.event === 'pusher:ping');
+    await delay(1500);
+    assert.equal(polite.ws.readyState, polite.ws.OPEN);
+    polite.close();
+    await waitFor(() => tight.realtime.stats().connections === 0, 5000, 'tight server empty');
+  });
+
+  it('pusher-js stays connected across activity timeouts', async () => {
+    const pusher = await client(tight.port);
+    const id = pusher.connection.socket_id;
+    await delay(2500);
+    assert.equal(pusher.connection.state, 'connected');
+    assert.equal(pusher.connection.socket_id, id);
+    pusher.disconnect();
+    await waitFor(() => tight.realtime.stats().connections === 0, 5000, 'tight server empty');
+  });
+
+  it('over capacity: the connection beyond the limit is closed with 4100', async () => {
+    await waitFor(() => tight.realtime.stats().connections === 0, 5000, 'tight server empty');
+    const a = await client(tight.port);
+    const b = await client(tight.port);
+    const c = pusherClient(tight.port, KEY);
+    clients.push(c);
+    const codes = errorCodes(c);
+    await waitFor(() => codes.includes(4100), 10_000, 'error 4100');
+    assert.notEqual(c.connection.state, 'connected');
+    c.disconnect();
+    a.disconnect();
+    b.disconnect();
+    await waitFor(() => tight.realtime.stats().connections === 0, 5000, 'tight server empty');
+  });
+
+  it('a slow consumer has its messages dropped and is closed with 4100, bounding server memory', async () => {
+    const r = raw(tight.port);
+    await r.next((f) => f.event === 'pusher:connection_established');
+    r.send({ event: 'pusher:subscribe', data: { channel: 'ticker_btc_usd' } });
+    await r.next((f) => f.event === 'pusher_internal:subscription_succeeded');
+    r.ws.pause();
+    const big = 'x'.repeat(100_000);
+    const before = tight.realtime.stats();
+    // Far more than the kernel's loopback buffers and maxBufferedBytes together.
+    for (let i = 0; i < 400; i++) bus.publish({ kind: 'price', coin: 'BTC', base: 'USD', exchange: 'X', price: big, time: i });
+    const after = tight.realtime.stats();
+    assert.equal(after.slowConsumersClosed, before.slowConsumersClosed + 1);
+    assert.ok(after.messagesDropped > before.messagesDropped);
+    assert.ok(after.messagesSent - before.messagesSent < 400);
+    r.ws.resume();
+    assert.equal((await r.closed).code, 4100);
+  });
+
+  it('non-/app paths get HTTP 404', async () => {
+    const r = RawClient.connect(main.port, '/elsewhere');
+    const status = await new Promise<number>((resolve) => {
+      r.ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      r.ws.on('error', () => resolve(-1));
+    });
+    assert.equal(status, 404);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * The scaled-out deployment as operators run it: PostgreSQL, Redis, one `outpoint serve` that indexes
+ * and one `outpoint serve --api-only` replica. A pusher-js client on the replica receives the events the
+ * other process's indexer produces, and both answer the v2 API from the shared store.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { freePort } from '../helpers/free-port.js';
+import { connected, pusherClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
+import { StoreEngines } from '../helpers/store-engines.js';
+
+const KEY = 'scaleout-key';
+let node: RegtestNode;
+let engines: StoreEngines;
+let redis: RedisServer;
+const processes: { child: ChildProcess; port: number; log: string[] }[] = [];
+let pusher: Pusher | null = null;
+
+async function startServe(config: string, apiOnly: boolean): Promise<{ child: ChildProcess; port: number; log: string[] }> {
+  const port = await freePort();
+  const log: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--config', config, ...(apiOnly ? ['--api-only'] : [])], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    env: { ...process.env, OUTPOINT_HTTP_PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
+  const entry = { child, port, log };
+  processes.push(entry);
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/v2/get_info/LTCTEST`).then((r) => r.ok).catch(() => false)), 30_000, `serve on ${port}: ${log.join('').slice(-300)}`);
+  return entry;
+}
+
+async function getJson(port: number, path: string): Promise<{ status: string; data: Record<string, unknown> }> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`);
+  return (await response.json()) as { status: string; data: Record<string, unknown> };
+}
+
+before(async () => {
+  node = await startLitecoind({ funded: true });
+  engines = new StoreEngines();
+  redis = await startRedis();
+  const store = await engines.create('postgres');
+  const config = join(node.datadir, 'outpoint.toml');
+  writeFileSync(
+    config,
+    `[store]
+url = "${store.url}"
+[redis]
+url = "${redis.url}"
+[realtime]
+app_key = "${KEY}"
+[http]
+rate_limit_per_second = 0
+[networks.LTCTEST]
+chain = "regtest"
+rpc_url = "${node.rpcUrl}"
+poll_ms = 100
+`,
+  );
+  await startServe(config, false);
+  await startServe(config, true);
+});
+
+after(async () => {
+  pusher?.disconnect();
+  for (const { child } of processes) {
+    if (child.exitCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await redis?.stop();
+  await node?.stop();
+  await engines?.close();
+});
+
+describe('outpoint serve scaled out over PostgreSQL and Redis', () => {
+  it('the replica serves the indexer process\'s data and its realtime events', async () => {
+    const [indexer, replica] = processes;
+    const best = await node.rpc.call<string>('getbestblockhash');
+    await waitFor(async () => (await getJson(replica!.port, '/api/v2/get_info/LTCTEST')).data['blocks'] === 101, 30_000, 'replica sees the indexed chain');
+
+    pusher = pusherClient(replica!.port, KEY);
+    await connected(pusher);
+    const channel = await subscribed(pusher, 'blockchain_update_ltctest');
+    const blocks = new Recorder<{ type: string; value: { blockhash: string; block_no: number } }>(channel, 'block_update');
+    const txs = new Recorder<{ type: string; value: { txid: string } }>(channel, 'tx_update');
+
+    const txid = await node.send(await node.newAddress('bech32'), '0.1');
+    const txEvent = await txs.next((e) => e.value.txid === txid, 15_000);
+    assert.equal(txEvent.type, 'tx');
+    const [hash] = await node.mine(1);
+    const blockEvent = await blocks.next((e) => e.value.blockhash === hash, 15_000);
+    assert.equal(blockEvent.type, 'block');
+    assert.equal(blockEvent.value.block_no, 102);
+
+    for (const port of [indexer!.port, replica!.port]) {
+      const block = await getJson(port, `/api/v2/get_block/LTCTEST/${hash}`);
+      assert.equal(block.status, 'success');
+      assert.equal(block.data['block_no'], 102);
+      const tx = await getJson(port, `/api/v2/get_tx/LTCTEST/${txid}`);
+      assert.equal(tx.data['blockhash'], hash);
+    }
+    assert.notEqual(best, hash);
+    assert.ok(!replica!.log.join('').includes('indexing'), 'the replica does not index');
+  });
+});
