@@ -182,7 +182,7 @@ export async function run(): Promise<void> {
     const before = realtime.stats();
     const t0 = nowMs();
     for (let i = 0; i < EVENTS; i++) {
-      bus.publish({ kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: Math.floor(Date.now() / 1000), inputValue: null, deltas: [], mempoolSize: i });
+      bus.publish({ kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: Math.floor(Date.now() / 1000), inputValue: null, deltas: [], mempoolSize: i, prevouts: null });
       // Let the sockets drain between events, as events arrive in practice.
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -190,7 +190,7 @@ export async function run(): Promise<void> {
     const got = await load.next('received');
     const after = realtime.stats();
     const seconds = (Number(got['lastAt']) - t0) / 1000;
-    const frameBytes = channelEventFrame('blockchain_update_ltctest', 'tx_update', txUpdatePayload({ kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: 0, inputValue: null, deltas: [], mempoolSize: 0 }, 0)).bytes.length;
+    const frameBytes = channelEventFrame('blockchain_update_ltctest', 'tx_update', txUpdatePayload({ kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: 0, inputValue: null, deltas: [], mempoolSize: 0, prevouts: null }, 0)).bytes.length;
     console.log(
       `  fan-out: ${got['count']}/${expected} tx_update frames (${frameBytes} B) delivered in ${seconds.toFixed(2)} s = ` +
         `${Math.round(Number(got['count']) / seconds)} messages/s delivered; server wrote ${Math.round((after.messagesSent - before.messagesSent) / serverSeconds)} messages/s; ` +

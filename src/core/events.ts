@@ -1,7 +1,7 @@
 import type { NetworkId } from './network.js';
 import type { Sats } from './money.js';
 import type { Transaction } from './chain-types.js';
-import type { ScriptDelta } from './store.js';
+import type { PrevoutInfo, ScriptDelta } from './store.js';
 
 export interface BlockConnectedEvent {
   readonly kind: 'block_connected';
@@ -36,6 +36,8 @@ export interface TxAcceptedEvent {
   readonly inputValue: Sats | null;
   readonly deltas: readonly ScriptDelta[];
   readonly mempoolSize: number;
+  /** The outputs the tx spends, one per input (null for a coinbase input); null when not looked up. */
+  readonly prevouts: readonly (PrevoutInfo | null)[] | null;
 }
 
 export interface TxRemovedEvent {
@@ -53,6 +55,8 @@ export interface AddressTouchedEvent {
   readonly tx: Transaction;
   readonly delta: ScriptDelta;
   readonly confirmed: boolean;
+  /** The outputs the tx spends, one per input (null for a coinbase input); null when not looked up. */
+  readonly prevouts: readonly (PrevoutInfo | null)[] | null;
 }
 
 export interface PriceEvent {

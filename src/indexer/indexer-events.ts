@@ -1,4 +1,6 @@
-import type { Block, ConnectedBlock, DomainEvent, NetworkId, ScriptDelta, Transaction } from '../core/index.js';
+import type { Block, ConnectedBlock, DomainEvent, NetworkId, PrevoutInfo, ScriptDelta, Transaction } from '../core/index.js';
+
+export type PrevoutLookup = (txid: string) => readonly (PrevoutInfo | null)[] | null;
 import { coinbaseText } from '../chains/parsing.js';
 
 /** The domain events of one connected block; address events only for txs not already announced from the mempool. */
@@ -7,7 +9,8 @@ export function blockEvents(
   block: Block,
   connected: ConnectedBlock,
   receivedAt: number,
-  announceAddresses: boolean,
+  /** Prevouts of the block's txs for address events; null: no address events (initial sync). */
+  prevoutsOf: PrevoutLookup | null,
 ): DomainEvent[] {
   const coinbase = block.txs[0];
   const minerOutput = coinbase?.outputs.find((o) => o.value > 0n && o.script.length > 0 && o.script[0] !== 0x6a);
@@ -30,13 +33,13 @@ export function blockEvents(
   ];
   for (const txid of connected.confirmedFromMempool) events.push({ kind: 'tx_removed', network, txid, reason: 'confirmed' });
   for (const txid of connected.conflicted) events.push({ kind: 'tx_removed', network, txid, reason: 'conflicted' });
-  if (announceAddresses) {
+  if (prevoutsOf) {
     const alreadyAnnounced = new Set(connected.confirmedFromMempool);
     const byTxid = new Map(block.txs.map((tx) => [tx.txid, tx]));
     for (const delta of connected.deltas) {
       if (alreadyAnnounced.has(delta.txid)) continue;
       const tx = byTxid.get(delta.txid);
-      if (tx) events.push({ kind: 'address_touched', network, txid: delta.txid, tx, delta, confirmed: true });
+      if (tx) events.push({ kind: 'address_touched', network, txid: delta.txid, tx, delta, confirmed: true, prevouts: prevoutsOf(delta.txid) });
     }
   }
   return events;
@@ -49,11 +52,12 @@ export function mempoolTxEvents(
   fee: bigint | null,
   deltas: readonly ScriptDelta[],
   mempoolSize: number,
+  prevouts: readonly (PrevoutInfo | null)[] | null,
 ): DomainEvent[] {
   const outputSum = tx.outputs.reduce((sum, o) => sum + o.value, 0n);
   const events: DomainEvent[] = [
-    { kind: 'tx_accepted', network, tx, seenAt, inputValue: fee === null ? null : fee + outputSum, deltas, mempoolSize },
+    { kind: 'tx_accepted', network, tx, seenAt, inputValue: fee === null ? null : fee + outputSum, deltas, mempoolSize, prevouts },
   ];
-  for (const delta of deltas) events.push({ kind: 'address_touched', network, txid: tx.txid, tx, delta, confirmed: false });
+  for (const delta of deltas) events.push({ kind: 'address_touched', network, txid: tx.txid, tx, delta, confirmed: false, prevouts });
   return events;
 }

@@ -1,4 +1,4 @@
-import type { ChainSource, ChainTip, EventBus, Logger, NetworkStore } from '../core/index.js';
+import type { ChainSource, ChainTip, ConnectedBlock, EventBus, Logger, NetworkStore, PrevoutInfo } from '../core/index.js';
 import type { NetworkParams } from '../chains/network-params.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
@@ -78,7 +78,9 @@ export class NetworkIndexer {
     const result = await this.mempool.sync(tip?.hash ?? null);
     const info = result.added.length > 0 ? await this.options.store.getMempoolInfo() : null;
     for (const { tx, result: added, seenAt } of result.added) {
-      for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, info?.count ?? 0)) {
+      // Subscribers see each input's address and value (balance_update): one read per announced tx.
+      const prevouts = added.deltas.length > 0 ? ((await this.options.store.getTransaction(tx.txid))?.prevouts ?? null) : null;
+      for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, info?.count ?? 0, prevouts)) {
         this.options.bus.publish(event);
       }
     }
@@ -86,6 +88,18 @@ export class NetworkIndexer {
       this.options.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason: 'evicted' });
     }
     return { incomplete: result.incomplete };
+  }
+
+  /** Prevouts of a block's txs that touch addresses and were not announced from the mempool already. */
+  private async prevoutsOfNewTxs(connected: ConnectedBlock): Promise<Map<string, readonly (PrevoutInfo | null)[]>> {
+    const announced = new Set(connected.confirmedFromMempool);
+    const result = new Map<string, readonly (PrevoutInfo | null)[]>();
+    for (const { txid } of connected.deltas) {
+      if (announced.has(txid) || result.has(txid)) continue;
+      const record = await this.options.store.getTransaction(txid);
+      if (record) result.set(txid, record.prevouts);
+    }
+    return result;
   }
 
   private async loop(): Promise<void> {
@@ -161,10 +175,12 @@ export class NetworkIndexer {
       }
       const receivedAt = this.now();
       const connected = await store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
-      const announce = this.caughtUp;
-      connected.forEach((c, i) => {
-        for (const event of blockEvents(params.id, batch.blocks[i]!, c, receivedAt, announce)) bus.publish(event);
-      });
+      for (const [i, c] of connected.entries()) {
+        const prevouts = this.caughtUp ? await this.prevoutsOfNewTxs(c) : null;
+        for (const event of blockEvents(params.id, batch.blocks[i]!, c, receivedAt, prevouts && ((txid) => prevouts.get(txid) ?? null))) {
+          bus.publish(event);
+        }
+      }
       const last = connected[connected.length - 1]!;
       current = { height: last.height, hash: last.hash };
       progress?.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));

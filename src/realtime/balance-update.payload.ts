@@ -1,15 +1,17 @@
-import { formatCoins, type AddressTouchedEvent, type Transaction } from '../core/index.js';
+import { formatCoins, type AddressTouchedEvent, type PrevoutInfo, type Transaction } from '../core/index.js';
 import { classifyScript, getP2pkPubkey, pubkeyToP2pkhAddress, scriptToAddress, scriptToAsm, type NetworkParams } from '../chains/addressing.js';
 
 /**
- * Inputs carry what the transaction itself says (outpoint and scriptSig): the event has no
- * prevouts, and looking them up per event would put a store read on the fan-out path.
+ * Inputs as in v2's get_tx: the spent output's address and value come with the event (the indexer
+ * reads them once per announced tx), so the fan-out path never touches the store.
  */
 export interface TxSummaryInput {
   readonly input_no: number;
   readonly from_output: { readonly txid: string; readonly output_no: number } | null;
-  /** "coinbase" for a newly generated-coin input (as in v2), null otherwise. */
-  readonly address: 'coinbase' | null;
+  /** "coinbase" for a newly generated-coin input (as in v2); null when the spent output pays no address. */
+  readonly address: string | null;
+  /** Value of the spent output; null for a coinbase input. */
+  readonly value: string | null;
   readonly script: string;
 }
 
@@ -47,15 +49,19 @@ function outputAddress(params: NetworkParams, script: Uint8Array): string | null
 }
 
 /** Built once per event, shared by every spelling of the address that listens. */
-export function txSummary(tx: Transaction, params: NetworkParams): TxSummary {
+export function txSummary(tx: Transaction, params: NetworkParams, prevouts: readonly (PrevoutInfo | null)[] | null): TxSummary {
   return {
     txid: tx.txid,
-    inputs: tx.inputs.map((input, i) => ({
-      input_no: i,
-      from_output: tx.isCoinbase ? null : { txid: input.prevTxid, output_no: input.prevVout },
-      address: tx.isCoinbase ? 'coinbase' : null,
-      script: scriptToAsm(input.scriptSig, { sighashDecode: true }),
-    })),
+    inputs: tx.inputs.map((input, i) => {
+      const prevout = prevouts?.[i] ?? null;
+      return {
+        input_no: i,
+        from_output: tx.isCoinbase ? null : { txid: input.prevTxid, output_no: input.prevVout },
+        address: tx.isCoinbase ? 'coinbase' : prevout ? outputAddress(params, prevout.script) : null,
+        value: prevout ? formatCoins(prevout.value) : null,
+        script: scriptToAsm(input.scriptSig, { sighashDecode: true }),
+      };
+    }),
     outputs: tx.outputs.map((output, i) => ({
       output_no: i,
       value: formatCoins(output.value),

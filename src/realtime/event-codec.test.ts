@@ -18,8 +18,8 @@ describe('event codec (Redis wire form)', () => {
     for (const tx of block.txs) {
       const delta = { script: tx.outputs[0]!.script, txid: tx.txid, received: 2n ** 70n, sent: 1n };
       const events: (AddressTouchedEvent | TxAcceptedEvent)[] = [
-        { kind: 'address_touched', network: 'LTCTEST', txid: tx.txid, tx, delta, confirmed: true },
-        { kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: 1700000000, inputValue: null, deltas: [delta], mempoolSize: 3 },
+        { kind: 'address_touched', network: 'LTCTEST', txid: tx.txid, tx, delta, confirmed: true, prevouts: [null, { txid: tx.txid, vout: 1, value: 2n ** 63n + 5n, script: delta.script }] },
+        { kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: 1700000000, inputValue: null, deltas: [delta], mempoolSize: 3, prevouts: null },
       ];
       for (const event of events) {
         const back = decodeEvent(encodeEvent(event)) as AddressTouchedEvent | TxAcceptedEvent;

@@ -62,7 +62,7 @@ export class EventRouter {
     const params = this.networks.get(event.network);
     const channels = params ? this.registry.addressChannels(scriptKey(event.network, event.delta.script)) : undefined;
     if (!params || !channels) return;
-    const summary = txSummary(event.tx, params);
+    const summary = txSummary(event.tx, params, event.prevouts);
     for (const channel of channels) {
       const spec = this.registry.spec(channel);
       if (spec?.kind === 'address') this.publish(channel, 'balance_update', balanceUpdatePayload(spec.address, event, summary));

@@ -40,7 +40,7 @@ interface BalanceUpdate {
     balance_change: string;
     tx: {
       txid: string;
-      inputs: { input_no: number; from_output: { txid: string; output_no: number } | null }[];
+      inputs: { input_no: number; from_output: { txid: string; output_no: number } | null; address: string | null; value: string | null }[];
       outputs: { output_no: number; value: string; address: string | null }[];
     };
   };
@@ -221,6 +221,9 @@ describe('pusher-js against the realtime server', () => {
     assert.equal(second.value.value_received, '0.00000000');
     assert.equal(second.value.balance_change, '-1.00000000');
     assert.deepEqual(second.value.tx.inputs[0]?.from_output, { txid: utxo!.txid, output_no: utxo!.vout });
+    // Inputs name the spent output's address and value, as v2's get_tx does.
+    assert.equal(second.value.tx.inputs[0]?.address, address);
+    assert.equal(second.value.tx.inputs[0]?.value, '1.00000000');
   });
 
   it('after unsubscribe the server sends nothing more on the channel', async () => {

@@ -97,8 +97,8 @@ describe('realtime over the Redis event bus', () => {
         prevHash: '604c342e133eaedb673fed49c15068f5a4be192ffde29d5e2bbf4e864c459dbd', merkleRoot: 'ab'.repeat(32), time: 1_640_000_000,
         bits: 0x1e0fffff, size: 12345, txCount: 7, coinbaseText: '', minerScript: output.script, receivedAt: 1_700_000_001,
       },
-      { kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: 1_700_000_002, inputValue: null, deltas: [], mempoolSize: 42 },
-      { kind: 'address_touched', network: 'LTCTEST', txid: tx.txid, tx, delta: { script: output.script, txid: tx.txid, received: output.value, sent: 0n }, confirmed: false },
+      { kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: 1_700_000_002, inputValue: null, deltas: [], mempoolSize: 42, prevouts: null },
+      { kind: 'address_touched', network: 'LTCTEST', txid: tx.txid, tx, delta: { script: output.script, txid: tx.txid, received: output.value, sent: 0n }, confirmed: false, prevouts: [null] },
       { kind: 'price', coin: 'BTC', base: 'USD', exchange: 'Bitstamp', price: '65000.12', time: 1_700_000_003 },
     ];
     for (const event of events) bus.publish(event);
