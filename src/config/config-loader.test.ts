@@ -94,3 +94,50 @@ test('invalid values give clear messages', () => {
   }
   assert.throws(() => loadConfig({ file: '/nonexistent/outpoint.toml', env: {} }), /cannot read config file/);
 });
+
+test('market: off by default, with polling defaults', () => {
+  const { market } = loadConfig({ env: {} });
+  assert.deepEqual(market, { sources: [], intervalMs: 15_000, timeoutMs: 5000, maxAgeS: 300, baseUrls: {} });
+  assert.ok(Object.isFrozen(market.sources));
+});
+
+test('market: sources, timings and per-source base URLs from the file; env overrides them', () => {
+  const file = configFile(`
+[market]
+sources = ["kraken", "bitstamp", "okx"]
+interval_ms = 20000
+timeout_ms = 3000
+max_age_s = 120
+kraken_url = "http://127.0.0.1:9999"
+`);
+  const fromFile = loadConfig({ file, env: {} }).market;
+  assert.deepEqual(fromFile.sources, ['kraken', 'bitstamp', 'okx']);
+  assert.equal(fromFile.intervalMs, 20_000);
+  assert.equal(fromFile.timeoutMs, 3000);
+  assert.equal(fromFile.maxAgeS, 120);
+  assert.deepEqual(fromFile.baseUrls, { kraken: 'http://127.0.0.1:9999' });
+  const fromEnv = loadConfig({
+    file,
+    env: { OUTPOINT_MARKET_SOURCES: 'binance, coinbase', OUTPOINT_MARKET_COINBASE_URL: 'http://127.0.0.1:9000', OUTPOINT_MARKET_MAX_AGE_S: '600' },
+  }).market;
+  assert.deepEqual(fromEnv.sources, ['binance', 'coinbase']);
+  assert.equal(fromEnv.maxAgeS, 600);
+  assert.deepEqual(fromEnv.baseUrls, { kraken: 'http://127.0.0.1:9999', coinbase: 'http://127.0.0.1:9000' });
+});
+
+test('market: invalid values and unknown keys are errors', () => {
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ['[market]\nsources = ["kraken", "mtgox"]\n', {}, /market\.sources: unknown "mtgox"/],
+    ['[market]\nsources = "kraken"\n', { OUTPOINT_MARKET_SOURCES: 'kraken,kraken' }, /market\.sources lists "kraken" twice/],
+    ['[market]\nsources = [1]\n', {}, /market\.sources must be a list of strings/],
+    ['[market]\ninterval_ms = 10\n', {}, /market\.interval_ms must be between 1000 and 3600000/],
+    ['[market]\nsources = ["okx"]\ninterval_ms = 60000\nmax_age_s = 30\n', {}, /max_age_s \(30 s\) must be longer than market\.interval_ms/],
+    ['[market]\nkraken_url = "not a url"\n', {}, /market\.kraken_url must be a URL/],
+    ['[market]\nmtgox_url = "http://x"\n', {}, /unknown key "market\.mtgox_url"/],
+    ['[market.base_urls]\nkraken = "http://x"\n', {}, /unknown key "market\.base_urls"/],
+    ['', { OUTPOINT_MARKET_INTERVAL: '1' }, /unknown environment variable OUTPOINT_MARKET_INTERVAL/],
+  ];
+  for (const [text, env, message] of cases) {
+    assert.throws(() => loadConfig({ file: configFile(text), env }), (err: unknown) => err instanceof ConfigError && message.test(err.message), message.source);
+  }
+});

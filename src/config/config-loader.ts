@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { ConfigError, NETWORK_IDS, isNetworkId, type ChainKind, type NetworkId } from '../core/index.js';
+import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type NetworkId, type PriceSourceId } from '../core/index.js';
 import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
-import type { NetworkConfig, OutpointConfig } from './config-types.js';
+import type { MarketConfig, NetworkConfig, OutpointConfig } from './config-types.js';
 
 type Raw = Record<string, unknown>;
 
@@ -113,8 +113,41 @@ function buildConfig(raw: Raw): OutpointConfig {
     },
     realtime: { appKey: str(section('realtime'), 'app_key', spec('realtime', 'app_key'), 'outpoint', 'realtime.app_key') },
     redis: { url: optionalStr(section('redis'), 'url', spec('redis', 'url'), 'redis.url') },
+    market: buildMarket(section('market')),
     networks,
   };
+}
+
+function buildMarket(table: Raw): MarketConfig {
+  const spec = (k: string): KeySpec => SECTION_KEYS['market']![k]!;
+  const sources = list(table, 'sources', spec('sources'), 'market.sources') as PriceSourceId[];
+  const intervalMs = int(table, 'interval_ms', spec('interval_ms'), 15_000, 'market.interval_ms');
+  const maxAgeS = int(table, 'max_age_s', spec('max_age_s'), 300, 'market.max_age_s');
+  // Otherwise every price would turn stale between two polls and answers would flicker.
+  if (sources.length > 0 && maxAgeS * 1000 <= intervalMs) {
+    throw new ConfigError(`market.max_age_s (${maxAgeS} s) must be longer than market.interval_ms (${intervalMs} ms)`);
+  }
+  const baseUrls: Partial<Record<PriceSourceId, string>> = {};
+  for (const id of PRICE_SOURCE_IDS) {
+    const url = optionalStr(table, `${id}_url`, spec(`${id}_url`), `market.${id}_url`);
+    if (url !== null) baseUrls[id] = url;
+  }
+  return { sources, intervalMs, timeoutMs: int(table, 'timeout_ms', spec('timeout_ms'), 5000, 'market.timeout_ms'), maxAgeS, baseUrls };
+}
+
+/** A TOML array of strings, or (from the environment) one comma-separated string; members checked against oneOf. */
+function list(table: Raw, key: string, spec: KeySpec, path: string): string[] {
+  const value = table[key];
+  if (value === undefined) return [];
+  const items = typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter((v) => v !== '') : value;
+  if (!Array.isArray(items) || !items.every((v): v is string => typeof v === 'string')) {
+    throw new ConfigError(`${path} must be a list of strings (${spec.doc})`);
+  }
+  for (const [i, item] of items.entries()) {
+    if (spec.oneOf && !spec.oneOf.includes(item)) throw new ConfigError(`${path}: unknown "${item}" (use any of ${spec.oneOf.join(', ')})`);
+    if (items.indexOf(item) !== i) throw new ConfigError(`${path} lists "${item}" twice`);
+  }
+  return items;
 }
 
 function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {

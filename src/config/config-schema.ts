@@ -3,14 +3,30 @@
  * The loader, the environment overrides and the docs all derive from this table,
  * so a key cannot exist in one place and be missing in another.
  */
-export type KeyType = 'string' | 'integer' | 'url' | 'chain';
+import { PRICE_SOURCE_IDS } from '../core/prices.js';
+
+/** `list`: a TOML array of strings, or in the environment one comma-separated string. */
+export type KeyType = 'string' | 'integer' | 'url' | 'chain' | 'list';
 
 export interface KeySpec {
   readonly type: KeyType;
   readonly min?: number;
   readonly max?: number;
+  /** For lists: the allowed members. */
+  readonly oneOf?: readonly string[];
   readonly doc: string;
 }
+
+/** `[market]`: polling settings plus one `<source>_url` key per exchange (flat, so OUTPOINT_MARKET_KRAKEN_URL works). */
+const MARKET_KEYS: Readonly<Record<string, KeySpec>> = {
+  sources: { type: 'list', oneOf: PRICE_SOURCE_IDS, doc: `exchanges to poll, any of ${PRICE_SOURCE_IDS.join(', ')} (default none: no prices)` },
+  interval_ms: { type: 'integer', min: 1000, max: 3_600_000, doc: 'time between two polls of one exchange (default 15000)' },
+  timeout_ms: { type: 'integer', min: 100, max: 120_000, doc: 'an exchange request is abandoned after this long (default 5000)' },
+  max_age_s: { type: 'integer', min: 1, max: 604_800, doc: 'a price not confirmed for this long is stale and not served as current (default 300)' },
+  ...Object.fromEntries(
+    PRICE_SOURCE_IDS.map((id) => [`${id}_url`, { type: 'url', doc: `replaces ${id}'s public API origin (tests, proxies, mirrors)` } satisfies KeySpec]),
+  ),
+};
 
 export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySpec>> = {
   data_dir: { type: 'string', doc: 'directory for the embedded store and other state (default ./data)' },
@@ -32,6 +48,7 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
   redis: {
     url: { type: 'url', doc: 'redis://host:port: share events, rate limits and quotas between processes' },
   },
+  market: MARKET_KEYS,
 };
 
 export const NETWORK_KEYS: Readonly<Record<string, KeySpec>> = {

@@ -1,4 +1,4 @@
-import type { ChainKind, NetworkId } from '../core/index.js';
+import type { ChainKind, NetworkId, PriceSourceId } from '../core/index.js';
 
 export interface NetworkConfig {
   readonly id: NetworkId;
@@ -9,6 +9,16 @@ export interface NetworkConfig {
   readonly pollMs: number;
   /** Initial sync writes batches of about this many transactions (one commit each). */
   readonly syncBatchTxs: number;
+}
+
+/** `[market]`: exchange price polling (docs/market.md). No sources: nothing polls and price answers stay empty. */
+export interface MarketConfig {
+  readonly sources: readonly PriceSourceId[];
+  readonly intervalMs: number;
+  readonly timeoutMs: number;
+  readonly maxAgeS: number;
+  /** Per source, a replacement for the exchange's API origin (`<source>_url`). */
+  readonly baseUrls: Readonly<Partial<Record<PriceSourceId, string>>>;
 }
 
 export interface OutpointConfig {
@@ -22,5 +32,6 @@ export interface OutpointConfig {
   };
   readonly realtime: { readonly appKey: string };
   readonly redis: { readonly url: string | null };
+  readonly market: MarketConfig;
   readonly networks: readonly NetworkConfig[];
 }

@@ -9,3 +9,4 @@ export * from './memory-event-bus.js';
 export * from './logger.js';
 export * from './prices.js';
 export * from './broadcaster.js';
+export * from './mempool-source.js';

@@ -1,15 +1,20 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TxBroadcaster } from '../core/broadcaster.js';
+import type { EventBus } from '../core/events.js';
 import type { Logger } from '../core/logger.js';
+import type { MempoolSource } from '../core/mempool-source.js';
+import type { NetworkId } from '../core/network.js';
 import type { PriceReader } from '../core/prices.js';
-import type { ShortAddressStore } from '../core/store.js';
+import type { AccountStore, ShortAddressStore } from '../core/store.js';
 import { createServices } from '../services/create-services.js';
+import { createV3Services } from '../services/create-v3-services.js';
 import type { NetworkMap } from '../services/network-registry.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
+import { registerV3 } from './v3/register-v3.js';
 import { addressRoutes } from './v2/address.routes.js';
 import { blockRoutes } from './v2/block.routes.js';
 import { marketRoutes } from './v2/market.routes.js';
@@ -35,6 +40,14 @@ export interface HttpAppDeps {
   readonly trustProxy?: boolean;
   /** UNIX seconds (tests pin it); default the system clock. */
   readonly now?: () => number;
+  /** v3 accounts (chainStore.accounts()); without it the v3 API is not served. */
+  readonly accounts?: AccountStore;
+  /** Per network, the node's mempool for v3 block projections; networks without one project the index's mempool. */
+  readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
+  /** The indexer's events: v3 recomputes mempool projections when the mempool changes. */
+  readonly events?: EventBus;
+  /** v3 tuning (tests): key cache, usage flush interval, projection maximum age, in milliseconds. */
+  readonly v3Timing?: { readonly keyCacheMs?: number; readonly usageFlushMs?: number; readonly mempoolMaxAgeMs?: number };
 }
 
 const V2_PREFIX = '/api/v2';
@@ -77,5 +90,21 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     },
     { prefix: V2_PREFIX },
   );
+  if (deps.accounts) {
+    const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
+    const v3 = createV3Services({
+      networks: services.networks,
+      accounts: deps.accounts,
+      prices: deps.prices,
+      redisUrl: deps.redisUrl,
+      events: deps.events ?? null,
+      mempoolSources: deps.mempoolSources ?? new Map(),
+      logger: deps.logger,
+      now,
+      ...deps.v3Timing,
+    });
+    app.addHook('onClose', async () => v3.close());
+    await registerV3(app, { services, v3, now }, deps.logger);
+  }
   return app;
 }

@@ -1,8 +1,11 @@
+import { accountsCommand } from './accounts.command.js';
 import type { Command } from './command.js';
 import { demoCommand } from './demo.command.js';
 import { indexCommand } from './index.command.js';
+import { keysCommand } from './keys.command.js';
 import { migrateCommand } from './migrate.command.js';
 import { parseCommand } from './parse.command.js';
+import { plansCommand } from './plans.command.js';
 import { serveCommand } from './serve.command.js';
 
-export const commands: readonly Command[] = [serveCommand, indexCommand, migrateCommand, demoCommand, parseCommand];
+export const commands: readonly Command[] = [serveCommand, indexCommand, migrateCommand, demoCommand, parseCommand, plansCommand, accountsCommand, keysCommand];

@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { OutpointConfig } from '../config/index.js';
-import { MemoryEventBus, noPrices, type ChainStore, type EventBus, type Logger, type NetworkId } from '../core/index.js';
+import { MemoryEventBus, type ChainStore, type EventBus, type Logger, type NetworkId } from '../core/index.js';
 import { getNetworkParams } from '../chains/networks.js';
 import { createHttpApp } from '../http/create-http-app.js';
+import { createMarket, type Market } from '../market/create-market.js';
 import { RpcBroadcaster } from '../node/rpc-broadcaster.js';
+import { RpcMempoolSource } from '../node/rpc-mempool-source.js';
 import type { RpcClient } from '../node/rpc-client.js';
 import type { NetworkMap } from '../services/network-registry.js';
 import { attachRealtime, type RealtimeHandle } from '../realtime/attach-realtime.js';
@@ -26,6 +28,7 @@ export interface RuntimeOptions {
 export class Runtime {
   readonly store: ChainStore;
   readonly networks: readonly NetworkRuntime[];
+  readonly market: Market;
   private app: FastifyInstance | null = null;
   private realtime: RealtimeHandle | null = null;
   private listeningUrl: string | null = null;
@@ -38,6 +41,7 @@ export class Runtime {
   ) {
     this.store = openStore(config.store.url);
     this.networks = config.networks.map((n) => createNetworkRuntime(n, this.store, this.bus, logger));
+    this.market = createMarket(config.market, this.store.prices(), this.bus, logger);
   }
 
   static async create(config: OutpointConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -60,6 +64,8 @@ export class Runtime {
         network.indexer.start();
         await network.notifier.start();
       }
+      // One poller per database, like one indexer per network: API-only replicas read the stored prices.
+      this.market.start();
     }
     if (this.options.http !== false) await this.startHttp();
   }
@@ -68,6 +74,7 @@ export class Runtime {
     // Realtime first: it closes its clients with a close frame before the HTTP server goes away.
     await this.realtime?.close();
     await this.app?.close();
+    await this.market.stop();
     for (const network of this.networks) await network.notifier.stop();
     for (const network of this.networks) await network.indexer.stop();
     for (const network of this.networks) network.node.rpc.close();
@@ -82,13 +89,16 @@ export class Runtime {
     const rpcs = new Map<NetworkId, RpcClient>(this.networks.map((n) => [n.config.id, n.node.rpc]));
     const app = await createHttpApp({
       networks,
-      prices: noPrices,
+      prices: this.market.reader,
       broadcaster: new RpcBroadcaster(rpcs),
       publicUrl: this.config.http.publicUrl,
       rateLimitPerSecond: this.config.http.rateLimitPerSecond,
       redisUrl: this.config.redis.url,
       logger: this.logger,
       shortLinks: this.store.shortAddresses(),
+      accounts: this.store.accounts(),
+      mempoolSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolSource(n.node)])),
+      events: this.bus,
     });
     this.app = app;
     this.realtime = attachRealtime(app.server, {

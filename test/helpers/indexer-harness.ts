@@ -12,24 +12,28 @@ export interface IndexedEngine {
   readonly store: NetworkStore;
   readonly indexer: NetworkIndexer;
   readonly events: DomainEvent[];
+  /** Shared by the engines of one harness: syncAll sets it once per round, so both record the same first-seen times. */
+  readonly clock: { seconds: number };
 }
 
 export async function indexersOnBothEngines(engines: StoreEngines, node: RegtestNode, params: NetworkParams): Promise<IndexedEngine[]> {
   const result: IndexedEngine[] = [];
+  const clock = { seconds: Math.floor(Date.now() / 1000) };
   for (const engine of ['sqlite', 'postgres'] as const) {
     const test = await engines.create(engine);
     const store = test.store.network(params.id);
     const bus = new MemoryEventBus();
     const events: DomainEvent[] = [];
     bus.subscribe((e) => events.push(e));
-    const indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store, bus, logger: silentLogger });
-    result.push({ test, store, indexer, events });
+    const indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store, bus, logger: silentLogger, now: () => clock.seconds });
+    result.push({ test, store, indexer, events, clock });
   }
   return result;
 }
 
 /** One full sync pass on every engine, repeated while a pass reports unfinished work. */
 export async function syncAll(indexed: readonly IndexedEngine[]): Promise<void> {
+  for (const e of indexed) e.clock.seconds = Math.floor(Date.now() / 1000);
   for (const e of indexed) {
     for (let i = 0; i < 5; i++) {
       const { incomplete } = await e.indexer.syncOnce();

@@ -1,4 +1,5 @@
 import { describe } from 'node:test';
+import { accountTests } from './conformance-accounts.js';
 import { addressTests } from './conformance-address.js';
 import { chainTests } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
@@ -14,5 +15,6 @@ export function runStoreConformance(name: string, harness: StoreHarness): void {
     void describe('addresses', () => addressTests(harness));
     void describe('short addresses', () => shortAddressTests(harness));
     void describe('prices', () => priceTests(harness));
+    void describe('accounts', () => accountTests(harness));
   });
 }

@@ -53,15 +53,15 @@ export class PostgresPrices implements PriceStore {
     }));
   }
 
-  async at(coin: string, base: string, time: number, notBefore = 0): Promise<PriceQuote[]> {
+  async at(coin: string, base: string, time: number): Promise<PriceQuote[]> {
     // LATERAL: one backwards primary-key step per exchange instead of scanning the history.
     const found = await rows(
       this.pool,
       'SELECT l.exchange, h.price, h.time FROM price_latest l CROSS JOIN LATERAL (' +
         'SELECT price, time FROM price_history h WHERE h.coin = l.coin AND h.base = l.base AND h.exchange = l.exchange ' +
-        'AND h.time <= $3 AND h.time >= $4 ORDER BY h.time DESC LIMIT 1) h ' +
+        'AND h.time <= $3 ORDER BY h.time DESC LIMIT 1) h ' +
         'WHERE l.coin = $1 AND l.base = $2 ORDER BY l.exchange COLLATE "C"',
-      [coin, base, time, notBefore],
+      [coin, base, time],
     );
     return found.map((r) => ({ coin, base, exchange: String(r.exchange), price: String(r.price), time: num(r.time) }));
   }

@@ -2,9 +2,10 @@
 import pg from 'pg';
 import { StoreError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
-import type { ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
+import type { AccountStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
 import { migrationSql } from '../migrations/migration-files.js';
+import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresNetworkStore } from './postgres-network-store.js';
 import { PostgresPrices } from './postgres-prices.js';
 import { PostgresShortAddresses } from './postgres-short-addresses.js';
@@ -19,6 +20,7 @@ export class PostgresStore implements ChainStore {
   readonly pool: pg.Pool;
   private readonly networks = new Map<NetworkId, PostgresNetworkStore>();
   private shorts: PostgresShortAddresses | null = null;
+  private accountStore: PostgresAccounts | null = null;
   private priceStore: PostgresPrices | null = null;
 
   constructor(private readonly options: PostgresStoreOptions) {
@@ -77,6 +79,11 @@ export class PostgresStore implements ChainStore {
   prices(): PriceStore {
     this.priceStore ??= new PostgresPrices(this.pool);
     return this.priceStore;
+  }
+
+  accounts(): AccountStore {
+    this.accountStore ??= new PostgresAccounts(this.pool);
+    return this.accountStore;
   }
 
   async close(): Promise<void> {

@@ -41,15 +41,15 @@ export class SqlitePrices implements PriceStore {
     }));
   }
 
-  async at(coin: string, base: string, time: number, notBefore = 0): Promise<PriceQuote[]> {
+  async at(coin: string, base: string, time: number): Promise<PriceQuote[]> {
     const exchanges = this.st.get('SELECT exchange FROM price_latest WHERE coin = ? AND base = ? ORDER BY exchange').all(coin, base) as Row[];
     const step = this.st.get(
-      'SELECT price, time FROM price_history WHERE coin = ? AND base = ? AND exchange = ? AND time <= ? AND time >= ? ORDER BY time DESC LIMIT 1',
+      'SELECT price, time FROM price_history WHERE coin = ? AND base = ? AND exchange = ? AND time <= ? ORDER BY time DESC LIMIT 1',
     );
     const out: PriceQuote[] = [];
     // One primary-key step per exchange: the exchange list is short, the history long.
     for (const { exchange } of exchanges) {
-      const row = step.get(coin, base, exchange, time, notBefore) as Row | undefined;
+      const row = step.get(coin, base, exchange, time) as Row | undefined;
       if (row) out.push({ coin, base, exchange: String(exchange), price: String(row.price), time: num(row.time) });
     }
     return out;

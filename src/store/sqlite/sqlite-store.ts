@@ -2,9 +2,10 @@
 import Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
-import type { ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
+import type { AccountStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
+import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteNetworkStore } from './sqlite-network-store.js';
 import { SqlitePrices } from './sqlite-prices.js';
 import { SqliteShortAddresses } from './sqlite-short-addresses.js';
@@ -21,6 +22,7 @@ export class SqliteStore implements ChainStore {
   private readonly st: Statements;
   private readonly networks = new Map<NetworkId, SqliteNetworkStore>();
   private shorts: SqliteShortAddresses | null = null;
+  private accountStore: SqliteAccounts | null = null;
   private priceStore: SqlitePrices | null = null;
 
   constructor(options: SqliteStoreOptions) {
@@ -31,7 +33,8 @@ export class SqliteStore implements ChainStore {
       this.db.pragma('synchronous = NORMAL');
     }
     this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('cache_size = -65536');
+    // 256 MiB page cache: initial sync touches most index pages of every batch (a bound, allocated as used).
+    this.db.pragma('cache_size = -262144');
     // Every integer comes back as bigint: output values exceed 2^53 and must not be rounded on read.
     this.db.defaultSafeIntegers(true);
     this.st = new Statements(this.db);
@@ -75,6 +78,11 @@ export class SqliteStore implements ChainStore {
   prices(): PriceStore {
     this.priceStore ??= new SqlitePrices(this.st);
     return this.priceStore;
+  }
+
+  accounts(): AccountStore {
+    this.accountStore ??= new SqliteAccounts(this.st);
+    return this.accountStore;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { QuotaExceededError } from '../../services/account-errors.js';
+import type { AccountService, Principal } from '../../services/account-service.js';
+import type { UsageCounter } from '../../services/usage-counter.js';
+import { secondsToUtcMidnight } from '../../services/utc-day.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The v3 account the request authenticated as (set by the api-key plugin). */
+    v3Principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** Authenticated but neither counted nor refused over quota (account_info: a client over quota can still see why). */
+    quotaFree?: boolean;
+  }
+}
+
+export interface ApiKeyOptions {
+  readonly accounts: AccountService;
+  readonly usage: UsageCounter;
+  /** UNIX seconds. */
+  readonly now: () => number;
+}
+
+/**
+ * Every request of the encapsulating context needs the `API-KEY` header: missing, unknown, revoked → 401
+ * (UnauthorizedError). Authenticated requests are counted per account and UTC day; past the plan's
+ * max_daily_requests → 429 until 00:00 UTC. Refused requests are counted too (they were made).
+ */
+export function installApiKey(app: FastifyInstance, options: ApiKeyOptions): void {
+  app.decorateRequest('v3Principal', null);
+  // Callback style: with the key's verdict and the day's count cached (the usual case) the check completes
+  // synchronously, without the promise an async hook costs on every request.
+  app.addHook('onRequest', (request, reply, done) => {
+    // Unknown paths answer 404 whatever the key: the caller's bug is the path.
+    if (request.is404) return done();
+    const header = request.headers['api-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    let principal: Principal | null;
+    try {
+      principal = options.accounts.cached(key);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (principal) return count(request, reply, principal, done);
+    options.accounts.authenticate(key).then((p) => count(request, reply, p, done), (error: Error) => done(error));
+  });
+
+  function count(request: FastifyRequest, reply: FastifyReply, principal: Principal, done: (error?: Error) => void): void {
+    request.v3Principal = principal;
+    if (request.routeOptions.config.quotaFree) return done();
+    const now = options.now();
+    const limit = principal.account.plan.maxDailyRequests;
+    const judge = (used: number): void => {
+      reply.header('X-Quota-Limit', String(limit));
+      reply.header('X-Quota-Remaining', String(Math.max(0, limit - used)));
+      done(used > limit ? new QuotaExceededError(limit, secondsToUtcMidnight(now)) : undefined);
+    };
+    const used = options.usage.hitCached(principal.account.id, now);
+    if (used !== null) return judge(used);
+    options.usage.hit(principal.account.id, now).then(judge, (error: Error) => done(error));
+  }
+}

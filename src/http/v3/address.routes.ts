@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { addressSummarySchema, balanceSchema, isValidAddressSchema, transactionCountsSchema, transactionsSchema, unspentOutputsSchema } from './schemas/address.schemas.js';
+import { balanceData, countsData, summaryData, transactionsData, unspentOutputsData } from './presenters/address.presenter.js';
+import type { V3Context } from './v3-context.js';
+import { parsePage } from './v3-params.js';
+
+type AddressParams = { network: string; address: string };
+type PageParams = AddressParams & { page?: string };
+
+/** v3 address reads over the same services as v2, plus numbered pages. */
+export function addressRoutes(app: FastifyInstance, { services, v3 }: V3Context): void {
+  app.get<{ Params: PageParams }>('/transactions/:network/:address/:page?', { schema: transactionsSchema }, async ({ params }) => {
+    const page = await v3.pages.transactions(params.network, params.address, parsePage(params.page));
+    const prices = await v3.usd.atTimes(page.network.params, page.items.map((i) => i.time));
+    return { status: 'success', data: transactionsData(page, prices) };
+  });
+
+  app.get<{ Params: AddressParams }>('/transaction_counts/:network/:address', { schema: transactionCountsSchema }, async ({ params }) => ({
+    status: 'success',
+    data: countsData(await v3.pages.counts(params.network, params.address)),
+  }));
+
+  app.get<{ Params: PageParams }>('/unspent_outputs/:network/:address/:page?', { schema: unspentOutputsSchema }, async ({ params }) => ({
+    status: 'success',
+    data: unspentOutputsData(await v3.pages.unspentOutputs(params.network, params.address, parsePage(params.page))),
+  }));
+
+  app.get<{ Params: AddressParams }>('/balance/:network/:address', { schema: balanceSchema }, async ({ params }) => ({
+    status: 'success',
+    data: balanceData(await services.addresses.balance(params.network, params.address, 0)),
+  }));
+
+  app.get<{ Params: AddressParams }>('/address_summary/:network/:address', { schema: addressSummarySchema }, async ({ params }) => ({
+    status: 'success',
+    data: summaryData(await v3.pages.counts(params.network, params.address)),
+  }));
+
+  app.get<{ Params: AddressParams }>('/is_valid_address/:network/:address', { schema: isValidAddressSchema }, async ({ params }) => ({
+    status: 'success',
+    data: { is_valid: services.addresses.isValid(params.network, params.address).valid },
+  }));
+}

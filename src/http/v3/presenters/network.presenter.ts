@@ -1,0 +1,39 @@
+import type { AccountRecord } from '../../../core/store.js';
+import { currentPeriodEnd } from '../../../services/account-service.js';
+import type { NetworkStatus } from '../../../services/chain-summary-service.js';
+import type { UsageCounts } from '../../../services/usage-counter.js';
+
+export const networkInfoData = (s: NetworkStatus) => ({
+  block_count: s.tip.height,
+  best_block_hash: s.tip.hash,
+  hashrate: s.hashrate.toString(),
+  mempool: {
+    mempool_txs: s.mempool.txCount,
+    mempool_size: s.mempool.bytes,
+    updated_at: s.mempool.updatedAt,
+    blocks: s.mempool.blocks.map((b) => ({
+      block_num: b.blockNum,
+      min_fee_rate: b.minFeeRate,
+      max_fee_rate: b.maxFeeRate,
+      median_fee_rate: b.medianFeeRate,
+      min_fee_rate_possible: b.minFeeRatePossible,
+      weight: b.weight,
+      size: b.size,
+      num_txs: b.numTxs,
+    })),
+  },
+});
+
+/** last_login_at is 0 until a dashboard records a login (this server has none yet). */
+export function accountInfoData(account: AccountRecord, usage: UsageCounts, now: number) {
+  return {
+    last_login_at: account.lastLoginAt ?? 0,
+    plan: {
+      name: account.plan.name,
+      max_daily_requests: account.plan.maxDailyRequests,
+      current_period_ends_at: currentPeriodEnd(account, now),
+      will_renew_at_period_end: account.willRenew,
+    },
+    num_requests_used: { today: usage.today, yesterday: usage.yesterday },
+  };
+}

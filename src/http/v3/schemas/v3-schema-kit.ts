@@ -1,0 +1,33 @@
+/** v3 schema pieces on top of the v2 kit: the failure body, price objects, path parameters. */
+import { amount, int, nullableObj, obj, str, type Schema } from '../../v2/schemas/schema-kit.js';
+
+export const v3Fail: Schema = obj({ status: { type: 'string', enum: ['fail'] }, data: obj({ error_message: str }) });
+
+/** `{value, currency: "USD"}`, or null while no price is known (always on test networks). */
+export const priceObject: Schema = nullableObj({ value: str, currency: str });
+
+export const V3P = {
+  network: { type: 'string', minLength: 1, maxLength: 16, description: 'Network acronym: DOGE, DOGETEST, BTC, BTCTEST, LTC, LTCTEST' },
+  address: { type: 'string', minLength: 1, maxLength: 200, description: 'Address of the network' },
+  hash: { type: 'string', minLength: 1, maxLength: 100, description: 'Transaction id or block hash (64 hex)' },
+  blockid: { type: 'string', minLength: 1, maxLength: 100, description: 'Block hash (64 hex) or height' },
+  page: { type: 'string', minLength: 1, maxLength: 12, description: 'Page number, 1 = first (default 1)' },
+  timestamp: { type: 'string', minLength: 1, maxLength: 12, description: 'UNIX seconds (default: now)' },
+} as const satisfies Record<string, Schema>;
+
+export function v3Params(props: Record<string, Schema>, required: string[]): Schema {
+  return { type: 'object', required, properties: props };
+}
+
+/** 200 `{status: "success", data}`; every failure status has the v3 body. */
+export function v3Route(opts: { summary: string; tag: string; params?: Schema; body?: Schema; data: Schema }): Schema {
+  return {
+    summary: opts.summary,
+    tags: [opts.tag],
+    ...(opts.params ? { params: opts.params } : {}),
+    ...(opts.body ? { body: opts.body } : {}),
+    response: { 200: obj({ status: { type: 'string', enum: ['success'] }, data: opts.data }), '4xx': v3Fail, '5xx': v3Fail },
+  };
+}
+
+export { amount, int, str };

@@ -1,0 +1,62 @@
+/**
+ * The market layer's one entry for main: exchange adapters → poller → PriceStore (+ `price` events) and the
+ * PriceReader the APIs use. With no sources configured nothing polls and the reader answers from whatever the
+ * store holds (another process may be polling into a shared PostgreSQL store), which is empty otherwise.
+ */
+import type { EventBus } from '../core/events.js';
+import type { Logger } from '../core/logger.js';
+import type { PriceReader, PriceSource, PriceSourceId } from '../core/prices.js';
+import type { PriceStore } from '../core/store.js';
+import { PricePoller } from './price-poller.js';
+import { priceRecorder } from './price-recorder.js';
+import { createPriceSource } from './sources/price-sources.js';
+import { StoredPriceReader } from './stored-price-reader.js';
+
+/** Matches config's `market` section (OutpointConfig['market']); declared here because market may not import config. */
+export interface MarketOptions {
+  readonly sources: readonly PriceSourceId[];
+  readonly intervalMs: number;
+  readonly timeoutMs: number;
+  readonly maxAgeS: number;
+  /** Per source id, a replacement for the exchange's API origin. */
+  readonly baseUrls: Readonly<Partial<Record<PriceSourceId, string>>>;
+}
+
+export interface Market {
+  readonly reader: PriceReader;
+  /** The configured sources, in config order (empty when polling is off). */
+  readonly sources: readonly PriceSource[];
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface MarketTestHooks {
+  /** UNIX seconds, for quotes and staleness. */
+  readonly now?: () => number;
+  readonly maxBackoffMs?: number;
+}
+
+export function createMarket(options: MarketOptions, store: PriceStore, bus: EventBus, logger: Logger, hooks: MarketTestHooks = {}): Market {
+  const sources = options.sources.map((id) => {
+    const baseUrl = options.baseUrls[id];
+    return createPriceSource(id, { ...(baseUrl ? { baseUrl } : {}), ...(hooks.now ? { now: hooks.now } : {}) });
+  });
+  const record = priceRecorder(store, bus);
+  const poller = new PricePoller(sources, {
+    intervalMs: options.intervalMs,
+    timeoutMs: options.timeoutMs,
+    ...(hooks.maxBackoffMs !== undefined ? { maxBackoffMs: hooks.maxBackoffMs } : {}),
+    onQuotes: (_source, quotes) => record(quotes),
+    logger,
+  });
+  const reader = new StoredPriceReader(store, { maxAgeS: options.maxAgeS, ...(hooks.now ? { now: hooks.now } : {}) });
+  return {
+    reader,
+    sources,
+    start: () => {
+      if (sources.length > 0) logger.info('market: polling prices', { sources: sources.map((s) => s.id), intervalMs: options.intervalMs });
+      poller.start();
+    },
+    stop: () => poller.stop(),
+  };
+}

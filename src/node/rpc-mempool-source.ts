@@ -1,0 +1,26 @@
+import type { MempoolSnapshot, MempoolSource } from '../core/mempool-source.js';
+import type { NodeClient } from './node-client.js';
+
+/** The node's mempool for block projections: mining fees (after prioritisation), vsize, weight and in-mempool parents. */
+export class RpcMempoolSource implements MempoolSource {
+  constructor(private readonly node: NodeClient) {}
+
+  async snapshot(): Promise<MempoolSnapshot> {
+    const [entries, info] = await Promise.all([this.node.getRawMempoolVerbose(), this.node.getMempoolInfo()]);
+    // Rates come per 1,000 vbytes; a tx below the larger of the two cannot enter this node's mempool.
+    const perKvB = info.mempoolMinFee > info.minRelayTxFee ? info.mempoolMinFee : info.minRelayTxFee;
+    return {
+      entries: [...entries.values()].map((e) => ({
+        txid: e.txid,
+        fee: e.modifiedFee,
+        vsize: e.vsize,
+        // Nodes without segwit (dogecoind) give no weight: four times the size, as consensus counts it.
+        weight: e.weight ?? e.vsize * 4,
+        size: null,
+        depends: e.depends,
+      })),
+      minFeeRate: Number(perKvB) / 1000,
+      takenAt: Math.floor(Date.now() / 1000),
+    };
+  }
+}

@@ -1,0 +1,190 @@
+import { InvalidArgumentError, NotFoundError } from '../core/errors.js';
+import type { AccountRecord, AccountStore, ApiKeyRecord, PlanRecord } from '../core/store.js';
+import { UnauthorizedError } from './account-errors.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey, sameHash } from './api-keys.js';
+
+/** Plan periods (billing months) are 30 days; a renewing period rolls forward by whole periods. */
+export const PERIOD_SECONDS = 30 * 86_400;
+/** How long a verified key (or a refusal) is reused before the store is asked again: the delay of a revocation made by another process. */
+export const DEFAULT_KEY_CACHE_MS = 5_000;
+/** Bounds the cache: random garbage keys must not grow it without limit. */
+const CACHE_LIMIT = 10_000;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+const PLAN_NAME = /^[A-Za-z0-9_.-]{1,40}$/;
+
+export interface IssuedKey {
+  readonly account: AccountRecord;
+  /** The whole key: shown once, stored only as a hash. */
+  readonly key: string;
+  readonly record: ApiKeyRecord;
+}
+
+/** The account a request authenticated as, with its plan as of now. */
+export interface Principal {
+  readonly account: AccountRecord;
+  readonly keyId: number;
+}
+
+/** When the account's current period ends: renewing periods roll forward past `now`, others stay where they ended. */
+export function currentPeriodEnd(account: AccountRecord, now: number): number {
+  if (!account.willRenew || account.periodEndsAt > now) return account.periodEndsAt;
+  const periods = Math.floor((now - account.periodEndsAt) / PERIOD_SECONDS) + 1;
+  return account.periodEndsAt + periods * PERIOD_SECONDS;
+}
+
+/** Operators' side (plans, accounts, keys) and the per-request key check of v3. */
+export class AccountService {
+  private readonly cache = new Map<string, { until: number; principal: Principal | null; reason: string }>();
+
+  constructor(
+    private readonly store: AccountStore,
+    private readonly now: () => number = () => Math.floor(Date.now() / 1000),
+    private readonly cacheMs = DEFAULT_KEY_CACHE_MS,
+  ) {}
+
+  async setPlan(name: string, maxDailyRequests: number): Promise<PlanRecord> {
+    if (!PLAN_NAME.test(name)) throw new InvalidArgumentError('plan', 'plan names are 1-40 letters, digits, ".", "_" or "-"');
+    if (!Number.isSafeInteger(maxDailyRequests) || maxDailyRequests < 0) throw new InvalidArgumentError('max_daily_requests', 'max daily requests must be a non-negative integer');
+    this.cache.clear();
+    return this.store.setPlan(name, maxDailyRequests, this.now());
+  }
+
+  listPlans(): Promise<PlanRecord[]> {
+    return this.store.listPlans();
+  }
+
+  /** Creates the account and its first key. */
+  async createAccount(email: string, plan: string, options: { periodDays?: number; willRenew?: boolean } = {}): Promise<IssuedKey> {
+    if (!EMAIL.test(email)) throw new InvalidArgumentError('email', `not an email address: ${email.slice(0, 80)}`);
+    const now = this.now();
+    const periodDays = options.periodDays ?? PERIOD_SECONDS / 86_400;
+    if (!Number.isSafeInteger(periodDays) || periodDays < 1) throw new InvalidArgumentError('period_days', 'the period must be a whole number of days, at least 1');
+    const account = await this.store.createAccount({ email, plan, createdAt: now, periodEndsAt: now + periodDays * 86_400, willRenew: options.willRenew ?? true });
+    return this.issue(account);
+  }
+
+  async account(email: string): Promise<AccountRecord> {
+    const account = await this.store.findAccountByEmail(email);
+    if (!account) throw new NotFoundError('email', `no account with email ${email.slice(0, 80)}`);
+    return account;
+  }
+
+  listAccounts(): Promise<AccountRecord[]> {
+    return this.store.listAccounts();
+  }
+
+  keys(accountId: number): Promise<ApiKeyRecord[]> {
+    return this.store.listKeys(accountId);
+  }
+
+  /** An additional key for the account (e.g. before retiring another one). */
+  async issueKey(email: string): Promise<IssuedKey> {
+    return this.issue(await this.account(email));
+  }
+
+  /**
+   * Replaces a key with a new one in one step. With a prefix, that key (which must be the account's); without,
+   * the account's only active key (several active keys need the prefix to say which one).
+   */
+  async rotate(email: string, prefix?: string): Promise<IssuedKey & { replaced: ApiKeyRecord }> {
+    const account = await this.account(email);
+    const old = await this.activeKey(account, prefix);
+    for (let attempt = 0; ; attempt++) {
+      const fresh = generateApiKey();
+      try {
+        const record = await this.store.rotateKey(old.id, { accountId: account.id, prefix: fresh.prefix, hash: fresh.hash, createdAt: this.now() }, this.now());
+        this.cache.clear();
+        return { account, key: fresh.key, record, replaced: old };
+      } catch (error) {
+        // A 48-bit prefix collision is astronomically rare; try a fresh key rather than fail.
+        if (!(error instanceof InvalidArgumentError && error.field === 'prefix') || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  /** Revokes one key by prefix; revoked keys answer 401 at once in this process, within the key cache time elsewhere. */
+  async revoke(prefix: string): Promise<ApiKeyRecord> {
+    const key = await this.store.findKeyByPrefix(prefix);
+    if (!key) throw new NotFoundError('prefix', `no key with prefix ${prefix.slice(0, 20)}`);
+    if (key.revokedAt !== null) throw new InvalidArgumentError('prefix', `key ${prefix} is already revoked`);
+    await this.store.revokeKey(key.id, this.now());
+    this.cache.clear();
+    return (await this.store.findKeyByPrefix(prefix))!;
+  }
+
+  /** Revokes every active key of the account; returns them. */
+  async revokeAll(email: string): Promise<ApiKeyRecord[]> {
+    const account = await this.account(email);
+    const active = (await this.store.listKeys(account.id)).filter((k) => k.revokedAt === null);
+    for (const key of active) await this.store.revokeKey(key.id, this.now());
+    this.cache.clear();
+    return active;
+  }
+
+  /**
+   * The per-request check. Throws UnauthorizedError. Verified keys (and refusals) are cached for the key cache
+   * time under the key text itself, so a hit costs one map lookup and no hashing or store read.
+   */
+  async authenticate(key: string | undefined): Promise<Principal> {
+    const cached = this.cached(key);
+    if (cached) return cached;
+    const text = key!;
+    const entry = { until: Date.now() + this.cacheMs, ...(await this.verify(text, hashApiKey(text))) };
+    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    this.cache.set(text, entry);
+    return this.admit(entry);
+  }
+
+  /** Synchronous fast path: the principal when the key's verdict is cached (throws a cached refusal), else null. */
+  cached(key: string | undefined): Principal | null {
+    if (key === undefined || key === '') throw new UnauthorizedError('missing API key: send your key in the API-KEY header');
+    const entry = this.cache.get(key);
+    return entry && entry.until > Date.now() ? this.admit(entry) : null;
+  }
+
+  private admit(entry: { principal: Principal | null; reason: string }): Principal {
+    if (!entry.principal) throw new UnauthorizedError(entry.reason);
+    const { account } = entry.principal;
+    const now = this.now();
+    if (currentPeriodEnd(account, now) <= now) {
+      throw new UnauthorizedError(`the plan period of this account ended at ${new Date(account.periodEndsAt * 1000).toISOString()} and does not renew`);
+    }
+    return entry.principal;
+  }
+
+  private async verify(key: string, hash: Uint8Array): Promise<{ principal: Principal | null; reason: string }> {
+    const prefix = apiKeyPrefix(key);
+    const record = prefix === null ? null : await this.store.findKeyByPrefix(prefix);
+    // Compare hashes in constant time even though the prefix matched: the prefix is public, the rest is the secret.
+    if (!record || !sameHash(record.hash, hash)) return { principal: null, reason: 'invalid API key' };
+    if (record.revokedAt !== null) return { principal: null, reason: 'this API key was revoked' };
+    const account = await this.store.getAccount(record.accountId);
+    if (!account) return { principal: null, reason: 'invalid API key' };
+    return { principal: { account, keyId: record.id }, reason: '' };
+  }
+
+  private async activeKey(account: AccountRecord, prefix: string | undefined): Promise<ApiKeyRecord> {
+    const active = (await this.store.listKeys(account.id)).filter((k) => k.revokedAt === null);
+    if (prefix !== undefined) {
+      const key = active.find((k) => k.prefix === prefix);
+      if (!key) throw new NotFoundError('prefix', `${account.email} has no active key with prefix ${prefix.slice(0, 20)}`);
+      return key;
+    }
+    if (active.length !== 1) {
+      throw new InvalidArgumentError('prefix', `${account.email} has ${active.length} active keys; name the one to rotate with --prefix`);
+    }
+    return active[0]!;
+  }
+
+  private async issue(account: AccountRecord): Promise<IssuedKey> {
+    for (let attempt = 0; ; attempt++) {
+      const fresh = generateApiKey();
+      try {
+        const record = await this.store.addKey({ accountId: account.id, prefix: fresh.prefix, hash: fresh.hash, createdAt: this.now() });
+        return { account, key: fresh.key, record };
+      } catch (error) {
+        if (!(error instanceof InvalidArgumentError && error.field === 'prefix') || attempt >= 3) throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { difficultyFromBits } from '../chains/parsing.js';
+import { NotFoundError } from '../core/errors.js';
+import type { BlockRecord, ChainTip } from '../core/store.js';
+import { minerOf } from './block-miner.js';
+import { estimateHashrate } from './hashrate.js';
+import type { MempoolProjection, MempoolProjector } from './mempool-projector.js';
+import type { NetworkContext, NetworkRegistry } from './network-registry.js';
+
+/** The spec's latest_blocks_summary: the last 10 blocks. */
+export const SUMMARY_BLOCKS = 10;
+
+export interface BlockSummary {
+  readonly block: BlockRecord;
+  readonly miner: string;
+  readonly difficulty: number;
+}
+
+export interface NetworkStatus {
+  readonly network: NetworkContext;
+  readonly tip: ChainTip;
+  readonly hashrate: bigint;
+  readonly mempool: MempoolProjection;
+}
+
+/** v3 chain-level reads: the tip, the latest blocks with their miners, and the network status with the mempool projection. */
+export class ChainSummaryService {
+  /** Per network, the hash rate of the current tip (it reads ~120 blocks) and the summaries of the latest blocks. */
+  private readonly hashrates = new Map<string, { tip: string; value: bigint }>();
+  private readonly summaries = new Map<string, { tip: string; value: BlockSummary[] }>();
+
+  constructor(
+    private readonly networks: NetworkRegistry,
+    private readonly projector: MempoolProjector,
+  ) {}
+
+  async tip(network: string): Promise<{ network: NetworkContext; tip: ChainTip }> {
+    const ctx = this.networks.resolve(network);
+    const tip = await ctx.reader.getTip();
+    if (!tip) throw new NotFoundError('network', `no block of ${ctx.id} is indexed yet`);
+    return { network: ctx, tip };
+  }
+
+  /** Newest first; cached until the tip moves. */
+  async latestBlocks(network: string): Promise<{ network: NetworkContext; blocks: readonly BlockSummary[] }> {
+    const { network: ctx, tip } = await this.tip(network);
+    const key = ctx.id;
+    const cached = this.summaries.get(key);
+    if (cached?.tip === tip.hash) return { network: ctx, blocks: cached.value };
+    const heights = Array.from({ length: Math.min(SUMMARY_BLOCKS, tip.height + 1) }, (_, i) => tip.height - i);
+    const blocks = (await Promise.all(heights.map((h) => ctx.reader.getBlockByHeight(h)))).filter((b): b is BlockRecord => b !== null);
+    const coinbases = await Promise.all(blocks.map((b) => (b.txids[0] ? ctx.reader.getTransaction(b.txids[0]) : Promise.resolve(null))));
+    const value = blocks.map((block, i) => ({ block, miner: minerOf(ctx.params, coinbases[i]?.raw ?? null), difficulty: difficultyFromBits(block.bits) }));
+    this.summaries.set(key, { tip: tip.hash, value });
+    return { network: ctx, blocks: value };
+  }
+
+  async status(network: string): Promise<NetworkStatus> {
+    const { network: ctx, tip } = await this.tip(network);
+    const cached = this.hashrates.get(ctx.id);
+    const hashrate = cached?.tip === tip.hash ? cached.value : await estimateHashrate(ctx.reader, tip);
+    this.hashrates.set(ctx.id, { tip: tip.hash, value: hashrate });
+    return { network: ctx, tip, hashrate, mempool: await this.projector.current(ctx) };
+  }
+}

@@ -1,0 +1,133 @@
+import type { Logger } from '../core/logger.js';
+import type { AccountStore } from '../core/store.js';
+import { previousUtcDay, utcDay } from './utc-day.js';
+
+/** Flushed counts reach the store at this interval: a kill -9 loses at most the requests of one interval. */
+export const DEFAULT_FLUSH_MS = 1_000;
+
+export interface UsageCounts {
+  readonly today: number;
+  readonly yesterday: number;
+}
+
+/** Requests per account and UTC day. */
+export interface UsageCounter {
+  /** Counts one request now; resolves the account's count for today including it. */
+  hit(accountId: number, now: number): Promise<number>;
+  /** Synchronous fast path of hit: counts and returns the count when the day is already loaded, else null (nothing counted). */
+  hitCached(accountId: number, now: number): number | null;
+  read(accountId: number, now: number): Promise<UsageCounts>;
+  /** Writes pending increments to the store (also done every flush interval and on close). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** One account-day: the store's count as last seen plus this process's increments not yet written. */
+export interface DayCount {
+  readonly accountId: number;
+  readonly day: string;
+  stored: number;
+  pending: number;
+  /** Set once the store's count was read (the first hit of the day in this process waits for it). */
+  loading: Promise<void> | null;
+  loaded: boolean;
+}
+
+/**
+ * Counts in memory and adds the increments to the store every flush interval and on close. The store only
+ * ever receives increments (never totals), so several processes sharing one store each add their own share
+ * and a flush that failed is simply retried: nothing is counted twice. Each flush returns the store's new
+ * total, which also brings in the other processes' flushed counts.
+ */
+export class StoreUsageCounter implements UsageCounter {
+  private readonly days = new Map<string, DayCount>();
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> | null = null;
+  private warned = false;
+
+  constructor(
+    private readonly store: AccountStore,
+    private readonly logger: Logger,
+    flushMs = DEFAULT_FLUSH_MS,
+  ) {
+    this.timer = setInterval(() => void this.flush(), flushMs);
+    this.timer.unref();
+  }
+
+  async hit(accountId: number, now: number): Promise<number> {
+    const entry = await this.count(accountId, utcDay(now));
+    entry.pending++;
+    return entry.stored + entry.pending;
+  }
+
+  hitCached(accountId: number, now: number): number | null {
+    const entry = this.days.get(`${accountId}:${utcDay(now)}`);
+    if (!entry?.loaded) return null;
+    entry.pending++;
+    return entry.stored + entry.pending;
+  }
+
+  /** The account-day entry, loaded from the store (for counters that keep the live total elsewhere). */
+  async count(accountId: number, day: string): Promise<DayCount> {
+    const key = `${accountId}:${day}`;
+    let entry = this.days.get(key);
+    if (!entry) {
+      entry = { accountId, day, stored: 0, pending: 0, loading: null, loaded: false };
+      this.days.set(key, entry);
+    }
+    if (!entry.loaded) {
+      const target = entry;
+      target.loading ??= this.store.getUsage(accountId, [day]).then(
+        ([stored]) => {
+          target.stored = stored ?? 0;
+          target.loaded = true;
+        },
+        (error: unknown) => {
+          target.loading = null;
+          throw error;
+        },
+      );
+      await target.loading;
+    }
+    return entry;
+  }
+
+  async read(accountId: number, now: number): Promise<UsageCounts> {
+    const [today, yesterday] = await Promise.all([utcDay(now), previousUtcDay(now)].map((day) => this.count(accountId, day)));
+    return { today: today!.stored + today!.pending, yesterday: yesterday!.stored + yesterday!.pending };
+  }
+
+  flush(): Promise<void> {
+    this.flushing ??= this.write().finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    const batch = [...this.days.values()].filter((e) => e.pending > 0).map((entry) => ({ entry, taken: entry.pending }));
+    if (batch.length > 0) {
+      try {
+        const totals = await this.store.addUsage(batch.map(({ entry, taken }) => ({ accountId: entry.accountId, day: entry.day, count: taken })));
+        // Hits that arrived during the write stay pending for the next flush.
+        batch.forEach(({ entry, taken }, i) => {
+          entry.pending -= taken;
+          entry.stored = totals[i] ?? entry.stored + taken;
+        });
+        this.warned = false;
+      } catch (error) {
+        if (!this.warned) this.logger.warn('usage counts could not be written; retrying', { error: (error as Error).message });
+        this.warned = true;
+        return;
+      }
+    }
+    // Days before yesterday are never read again by this process.
+    const oldest = previousUtcDay(Date.now() / 1000);
+    for (const [key, entry] of this.days) if (entry.day < oldest && entry.pending === 0) this.days.delete(key);
+  }
+}

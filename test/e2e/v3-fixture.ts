@@ -1,0 +1,107 @@
+/**
+ * v3 over a real litecoind regtest node, indexed on SQLite and PostgreSQL: one app per engine, each with
+ * the same plan, account and key inserted in its own store, so one API-KEY works on both and `getBoth`
+ * can demand identical answers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { noPrices, silentLogger, type AccountStore, type NetworkId, type NetworkReader } from '../../src/core/index.js';
+import { createHttpApp, type HttpAppDeps } from '../../src/http/create-http-app.js';
+import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
+import { RpcMempoolSource } from '../../src/node/rpc-mempool-source.js';
+import { generateApiKey } from '../../src/services/api-keys.js';
+import type { RegtestNode } from '../helpers/regtest-node.js';
+import { params, type Reply } from './v2-fixture.js';
+
+export { params };
+
+/** A v3 app over one reader and one account store. */
+/** Without a node: nothing to broadcast to and the mempool projection reads the index. */
+export async function v3App(node: RegtestNode | null, reader: NetworkReader, accounts: AccountStore, extra: Partial<HttpAppDeps> = {}): Promise<FastifyInstance> {
+  return createHttpApp({
+    networks: new Map<NetworkId, { params: typeof params; reader: NetworkReader }>([['LTCTEST', { params, reader }]]),
+    prices: noPrices,
+    broadcaster: node ? new RpcBroadcaster(new Map([['LTCTEST', node.rpc]])) : { broadcast: () => Promise.reject(new Error('no node')) },
+    publicUrl: 'https://outpoint.test',
+    rateLimitPerSecond: 0,
+    redisUrl: null,
+    logger: silentLogger,
+    shortLinks: { shortFor: () => Promise.reject(new Error('unused')), addressFor: () => Promise.resolve(null) },
+    accounts,
+    mempoolSources: node ? new Map([['LTCTEST', new RpcMempoolSource(node.node)]]) : new Map(),
+    v3Timing: { keyCacheMs: 0, usageFlushMs: 100, mempoolMaxAgeMs: 200 },
+    ...extra,
+  });
+}
+
+/** The same plan, account and key in every given store (ids line up on fresh stores). */
+export async function sameAccountIn(stores: readonly AccountStore[], email: string, plan: string, maxDaily: number): Promise<{ key: string; accountId: number }> {
+  const key = generateApiKey();
+  let accountId = 0;
+  for (const store of stores) {
+    await store.setPlan(plan, maxDaily, 1);
+    const account = (await store.findAccountByEmail(email)) ?? (await store.createAccount({ email, plan, createdAt: 1, periodEndsAt: 4_000_000_000, willRenew: true }));
+    await store.addKey({ accountId: account.id, prefix: key.prefix, hash: key.hash, createdAt: 1 });
+    accountId = account.id;
+  }
+  return { key: key.key, accountId };
+}
+
+export async function call(app: FastifyInstance, url: string, key: string | null, method: 'GET' | 'POST' = 'GET', payload?: unknown): Promise<Reply> {
+  const res = await app.inject({
+    method,
+    url,
+    headers: { ...(key === null ? {} : { 'api-key': key }), ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+  });
+  return { status: res.statusCode, headers: res.headers, body: JSON.parse(res.body) };
+}
+
+/** Each engine's indexer saw mempool txs at its own clock second: unconfirmed items' times may differ by that. */
+function comparable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(comparable);
+  if (value === null || typeof value !== 'object') return value;
+  const o = value as Record<string, unknown>;
+  const unconfirmed = o.block === null || o.block_hash === null;
+  return Object.fromEntries(Object.entries(o).filter(([k]) => !(unconfirmed && k === 'time')).map(([k, v]) => [k, comparable(v)]));
+}
+
+export async function callBoth(apps: readonly FastifyInstance[], url: string, key: string): Promise<Reply> {
+  const replies = await Promise.all(apps.map((a) => call(a, url, key)));
+  for (const r of replies.slice(1)) {
+    if (JSON.stringify(comparable(r.body)) !== JSON.stringify(comparable(replies[0]!.body)) || r.status !== replies[0]!.status) {
+      throw new Error(`engines disagree on ${url}:\n${JSON.stringify(replies[0]!.body).slice(0, 800)}\n${JSON.stringify(r.body).slice(0, 800)}`);
+    }
+  }
+  return replies[0]!;
+}
+
+export async function startRedis(): Promise<{ url: string; process: ChildProcess }> {
+  const port = await new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port: p } = server.address() as net.AddressInfo;
+      server.close(() => resolve(p));
+    });
+  });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+  probe.on('error', () => undefined);
+  for (let i = 0; ; i++) {
+    try {
+      await probe.connect();
+      await probe.ping();
+      break;
+    } catch {
+      if (i > 100) throw new Error('redis-server did not start');
+      await delay(50);
+    }
+  }
+  probe.disconnect();
+  return { url, process: child };
+}
