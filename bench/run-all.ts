@@ -1,6 +1,10 @@
 // Runs every benchmark module in sequence. Add a bench by appending its import to this list.
 const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./parse.bench.js'),
+  () => import('./index.bench.js'),
+  () => import('./api-v2.bench.js'),
+  () => import('./api-v3.bench.js'),
+  () => import('./realtime.bench.js'),
 ];
 
 for (const load of benches) {

@@ -165,7 +165,7 @@ function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
     rpcCookie: optionalStr(table, 'rpc_cookie', NETWORK_KEYS['rpc_cookie']!, at('rpc_cookie')),
     zmqUrl: optionalStr(table, 'zmq_url', NETWORK_KEYS['zmq_url']!, at('zmq_url')),
     pollMs: int(table, 'poll_ms', NETWORK_KEYS['poll_ms']!, 250, at('poll_ms')),
-    syncBatchTxs: int(table, 'sync_batch_txs', NETWORK_KEYS['sync_batch_txs']!, 4000, at('sync_batch_txs')),
+    syncBatchTxs: int(table, 'sync_batch_txs', NETWORK_KEYS['sync_batch_txs']!, 20000, at('sync_batch_txs')),
   };
 }
 

@@ -8,41 +8,102 @@ export interface FetchedBatch {
   readonly bytes: number;
 }
 
+export interface BlockFetcherOptions {
+  /** Transactions per batch (one store transaction). */
+  readonly targetTxs?: number;
+  /** Raw bytes per batch: bounds memory when blocks are large. Default 64 MB. */
+  readonly targetBytes?: number;
+  readonly maxBlocks?: number;
+  /** getblock requests in flight at once (the node serves -rpcthreads requests in parallel). Default 3. */
+  readonly parallel?: number;
+  /** Transactions per getblock request. Default 1000. */
+  readonly requestTxs?: number;
+}
+
+/** Blocks per getblock request at most: block sizes may jump, a request must stay small. */
+const MAX_REQUEST_BLOCKS = 32;
+
 /**
  * Fetches and parses consecutive main-chain blocks. Batches adapt to block size so a batch holds
  * about `targetTxs` transactions: large enough to amortise round trips and commits during initial
- * sync, a single block when following the tip.
+ * sync, a single block when following the tip. Blocks travel in several smaller getblock requests,
+ * a few in flight at once, and the batch stops as soon as it holds enough transactions or bytes:
+ * a run of small blocks followed by large ones never produces one huge batch (memory stays bounded
+ * whatever the chain length).
  */
 export class BlockFetcher {
-  private blocksPerBatch = 16;
+  private perBlockTxs = 1;
+  private perBlockBytes = 300;
+  private readonly targetTxs: number;
+  private readonly targetBytes: number;
+  private readonly maxBlocks: number;
+  private readonly parallel: number;
+  private readonly requestTxs: number;
 
   constructor(
     private readonly source: ChainSource,
     private readonly features: ChainFeatures,
-    private readonly targetTxs = 4000,
-    private readonly maxBlocks = 500,
-  ) {}
+    targetTxs: number | BlockFetcherOptions = {},
+  ) {
+    const options = typeof targetTxs === 'number' ? { targetTxs } : targetTxs;
+    this.targetTxs = options.targetTxs ?? 20_000;
+    this.targetBytes = options.targetBytes ?? 64 * 1024 * 1024;
+    this.maxBlocks = options.maxBlocks ?? 500;
+    this.parallel = options.parallel ?? 3;
+    this.requestTxs = options.requestTxs ?? 1000;
+  }
 
+  /** How many heights to ask for next (an upper bound: the batch may stop earlier). */
   nextCount(remaining: number): number {
-    return Math.max(1, Math.min(remaining, this.blocksPerBatch, this.maxBlocks));
+    const byTxs = Math.ceil(this.targetTxs / this.perBlockTxs);
+    const byBytes = Math.ceil(this.targetBytes / this.perBlockBytes);
+    return Math.max(1, Math.min(remaining, byTxs, byBytes, this.maxBlocks));
   }
 
   async fetch(fromHeight: number, count: number): Promise<FetchedBatch> {
     const hashes = await this.source.getBlockHashes(fromHeight, count);
-    const raws = await this.source.getRawBlocks(hashes);
+    const blocks: Block[] = [];
     let txs = 0;
     let bytes = 0;
-    const blocks = raws.map((raw, i) => {
-      const block = parseBlock(raw, this.features);
-      if (block.header.hash !== hashes[i]) {
-        throw new Error(`node returned block ${block.header.hash} for hash ${hashes[i]}`);
+    let next = 0;
+    // Requests in flight, in height order; each resolves to its raw blocks.
+    const inFlight: { start: number; raws: Promise<Uint8Array[]> }[] = [];
+    const issue = (): void => {
+      while (inFlight.length < this.parallel && next < hashes.length && !this.full(txs, bytes, next - blocks.length)) {
+        const perRequest = Math.max(1, Math.min(MAX_REQUEST_BLOCKS, Math.round(this.requestTxs / this.perBlockTxs)));
+        const start = next;
+        next = Math.min(hashes.length, next + perRequest);
+        const raws = this.source.getRawBlocks(hashes.slice(start, next));
+        raws.catch(() => undefined); // awaited below in order; an abandoned one must not be unhandled
+        inFlight.push({ start, raws });
       }
-      txs += block.txs.length;
-      bytes += raw.length;
-      return block;
-    });
-    const perBlock = Math.max(txs / Math.max(blocks.length, 1), 1);
-    this.blocksPerBatch = Math.max(1, Math.min(this.maxBlocks, Math.round(this.targetTxs / perBlock)));
+    };
+    issue();
+    while (inFlight.length > 0) {
+      const { start, raws } = inFlight.shift()!;
+      const fetched = await raws;
+      let chunkTxs = 0;
+      let chunkBytes = 0;
+      fetched.forEach((raw, i) => {
+        const block = parseBlock(raw, this.features);
+        const expected = hashes[start + i];
+        if (block.header.hash !== expected) throw new Error(`node returned block ${block.header.hash} for hash ${expected}`);
+        chunkTxs += block.txs.length;
+        chunkBytes += raw.length;
+        blocks.push(block);
+      });
+      txs += chunkTxs;
+      bytes += chunkBytes;
+      // The latest blocks predict the next ones best (block sizes drift along a chain).
+      this.perBlockTxs = Math.max(chunkTxs / fetched.length, 1);
+      this.perBlockBytes = Math.max(chunkBytes / fetched.length, 80);
+      issue();
+    }
     return { fromHeight, blocks, bytes };
+  }
+
+  /** Enough fetched (or expected from the requests in flight) for one batch. */
+  private full(txs: number, bytes: number, expectedBlocks: number): boolean {
+    return txs + expectedBlocks * this.perBlockTxs >= this.targetTxs || bytes + expectedBlocks * this.perBlockBytes >= this.targetBytes;
   }
 }

@@ -1,6 +1,6 @@
-import { hash as oneShotHash } from 'node:crypto';
 import type { BlockHeader } from '../../core/chain-types.js';
 import { ByteReader } from '../bytes/byte-reader.js';
+import { sha256dDisplayHex } from '../hash.js';
 
 export const HEADER_SIZE = 80;
 
@@ -14,7 +14,7 @@ export function readBlockHeader(r: ByteReader): BlockHeader {
   const time = r.u32();
   const bits = r.u32();
   const nonce = r.u32();
-  const hash = oneShotHash('sha256', oneShotHash('sha256', raw, 'buffer'), 'buffer').reverse().toString('hex');
+  const hash = sha256dDisplayHex(raw);
   return { hash, version, prevHash, merkleRoot, time, bits, nonce, raw };
 }
 

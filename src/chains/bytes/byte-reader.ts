@@ -1,4 +1,5 @@
 import { ParseError } from '../../core/errors.js';
+import { hexOf } from '../hash.js';
 
 /** Bitcoin Core's MAX_SIZE: no CompactSize length or count above 32 MiB is ever valid. */
 export const MAX_COMPACT_SIZE = 0x02000000;
@@ -11,7 +12,7 @@ const scratch = Buffer.alloc(32);
  */
 export function displayHex(bytes: Uint8Array, offset: number): string {
   for (let i = 0; i < 32; i++) scratch[i] = bytes[offset + 31 - i]!;
-  return scratch.toString('hex', 0, 32);
+  return hexOf(scratch, 0, 32);
 }
 
 /**

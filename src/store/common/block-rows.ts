@@ -1,11 +1,14 @@
 /**
  * Turns a batch of blocks into the rows both drivers write. Two pure phases around the driver's bulk reads:
  * collectBatchNeeds (which scripts and external prevouts to look up, one query each) and buildBatchRows.
+ * Hot path of initial sync: the many per-output/per-input rows are kept as columns (parallel arrays), not
+ * objects, and in-batch prevouts are found through a per-txid map instead of per-outpoint string keys.
  */
 import { StoreError } from '../../core/errors.js';
-import type { BlockToConnect, ChainTip, ConnectedBlock, Outpoint } from '../../core/store.js';
-import { copyBytes, hexToBytes, outpointKey, packPrevouts, packTxids, scriptKey, type StoredPrevout } from './codec.js';
-import { TotalsAccumulator, toDelta, txEffects, type EffectInput, type EffectOutput, type TotalsDelta } from './tx-effects.js';
+import type { Transaction } from '../../core/chain-types.js';
+import type { BlockToConnect, ChainTip, ConnectedBlock, Outpoint, ScriptDelta } from '../../core/store.js';
+import { hexToBytes, outpointKey, packTxids, PREVOUT_BYTES, scriptKey, viewBytes, writeHash } from './codec.js';
+import type { TotalsDelta } from './tx-effects.js';
 
 export interface ResolvedOutput {
   readonly value: bigint;
@@ -24,38 +27,54 @@ export interface TxRow {
   size: number; vsize: number; weight: number; fee: bigint | null; isCoinbase: boolean; prevouts: Buffer;
   /** Filled by the driver from the mempool row the block confirms. */
   firstSeen: number | null;
+  /** Where its outputs are in the output columns (drivers may write them in txid order). */
+  firstOutput: number;
+  outputCount: number;
 }
 
-export interface OutputRow {
-  txid: Buffer; vout: number; value: bigint; scriptId: number; height: number; position: number;
-  spentTxid: Buffer | null; spentVin: number | null;
+/** Outputs created by the batch, one index per output (in-batch spends already set). */
+export interface OutputColumns {
+  txid: Buffer[]; vout: number[]; value: bigint[]; scriptId: number[]; height: number[]; position: number[];
+  spentTxid: (Buffer | null)[]; spentVin: (number | null)[];
 }
 
-/** Marks an output stored before this batch as spent. */
-export interface SpendRow { prevTxid: Buffer; prevVout: number; txid: Buffer; vin: number }
+/** Outputs stored before this batch that it spends. */
+export interface SpendColumns { prevTxid: Buffer[]; prevVout: number[]; txid: Buffer[]; vin: number[] }
 
-export interface HistoryRow {
-  scriptId: number; height: number; position: number; io: 0 | 1; n: number; txid: Buffer; value: bigint;
+/** One row per funding output (io 0, n = vout) and per spending input (io 1, n = vin). */
+export interface HistoryColumns {
+  scriptId: number[]; height: number[]; position: number[]; io: number[]; n: number[]; txid: Buffer[]; value: bigint[];
 }
 
 export interface BatchRows {
   blocks: BlockRow[];
   txs: TxRow[];
-  outputs: OutputRow[];
-  spends: SpendRow[];
-  history: HistoryRow[];
+  outputs: OutputColumns;
+  /** Empty when the driver marked external prevouts spent while resolving them (recordSpends false). */
+  spends: SpendColumns;
+  history: HistoryColumns;
   totals: TotalsDelta[];
-  /** Every outpoint the batch spends, with its spender (for mempool conflict detection). */
-  spentOutpoints: { outpoint: Outpoint; spender: string }[];
   summaries: Omit<ConnectedBlock, 'confirmedFromMempool' | 'conflicted'>[];
   newTip: ChainTip;
 }
 
+export interface ExternalPrevout extends Outpoint {
+  /** The batch tx spending it (the last one if, invalidly, several do) and its input index. */
+  spender: Buffer;
+  vin: number;
+}
+
 export interface BatchNeeds {
-  /** Distinct output scripts by hex key. */
+  /** Distinct output scripts by key. */
   scripts: Map<string, Uint8Array>;
   /** Prevouts not created inside the batch. */
-  externalPrevouts: Outpoint[];
+  externalPrevouts: ExternalPrevout[];
+  /** Per tx in batch order: the txid as stored (32 bytes of the display hex). */
+  txids: Buffer[];
+  /** Per output in batch order: its script key. */
+  outputKeys: string[];
+  /** Inputs in the batch (coinbase inputs included): sizes the prevouts blobs. */
+  inputCount: number;
 }
 
 export function assertExtendsTip(blocks: readonly BlockToConnect[], tip: ChainTip | null): void {
@@ -73,117 +92,226 @@ export function assertExtendsTip(blocks: readonly BlockToConnect[], tip: ChainTi
 
 export function collectBatchNeeds(blocks: readonly BlockToConnect[]): BatchNeeds {
   const scripts = new Map<string, Uint8Array>();
-  const created = new Set<string>();
-  const external = new Map<string, Outpoint>();
+  // Outputs created so far in the batch: txid -> output count.
+  const created = new Map<string, number>();
+  const external = new Map<string, ExternalPrevout>();
+  const txids: Buffer[] = [];
+  const outputKeys: string[] = [];
+  let inputCount = 0;
   for (const { block } of blocks) {
     for (const tx of block.txs) {
+      const txid = hexToBytes(tx.txid);
+      txids.push(txid);
+      inputCount += tx.inputs.length;
       if (!tx.isCoinbase) {
-        for (const input of tx.inputs) {
-          const key = outpointKey(input.prevTxid, input.prevVout);
-          if (!created.has(key)) external.set(key, { txid: input.prevTxid, vout: input.prevVout });
+        const inputs = tx.inputs;
+        for (let vin = 0; vin < inputs.length; vin++) {
+          const { prevTxid, prevVout } = inputs[vin]!;
+          const n = created.get(prevTxid);
+          if (n !== undefined && prevVout < n) continue;
+          const key = outpointKey(prevTxid, prevVout);
+          const known = external.get(key);
+          if (known) {
+            known.spender = txid;
+            known.vin = vin;
+          } else {
+            external.set(key, { txid: prevTxid, vout: prevVout, spender: txid, vin });
+          }
         }
       }
-      tx.outputs.forEach((output, vout) => {
-        created.add(outpointKey(tx.txid, vout));
-        const key = scriptKey(output.script);
-        if (!scripts.has(key)) scripts.set(key, output.script);
-      });
+      const outputs = tx.outputs;
+      for (let vout = 0; vout < outputs.length; vout++) {
+        const script = outputs[vout]!.script;
+        const key = scriptKey(script);
+        outputKeys.push(key);
+        if (!scripts.has(key)) scripts.set(key, script);
+      }
+      created.set(tx.txid, outputs.length);
     }
   }
-  return { scripts, externalPrevouts: [...external.values()] };
+  return { scripts, externalPrevouts: [...external.values()], txids, outputKeys, inputCount };
+}
+
+/** Every outpoint the batch spends, with its spender (mempool conflict detection; only needed with a mempool). */
+export function spentOutpoints(blocks: readonly BlockToConnect[]): { outpoint: Outpoint; spender: string }[] {
+  const spent: { outpoint: Outpoint; spender: string }[] = [];
+  for (const { block } of blocks) {
+    for (const tx of block.txs) {
+      if (tx.isCoinbase) continue;
+      for (const input of tx.inputs) spent.push({ outpoint: { txid: input.prevTxid, vout: input.prevVout }, spender: tx.txid });
+    }
+  }
+  return spent;
 }
 
 export function missingPrevoutError(outpoint: Outpoint): StoreError {
   return new StoreError(`missing prevout ${outpoint.txid}:${outpoint.vout}`);
 }
 
+interface InBatchTx {
+  readonly tx: Transaction;
+  /** Index of its output 0 in the output columns. */
+  readonly start: number;
+}
+
+/** What one tx does to one script (the per-tx unit of totals and of ScriptDelta). */
+interface Effect {
+  readonly scriptId: number;
+  readonly script: Uint8Array;
+  received: bigint;
+  sent: bigint;
+  funds: boolean;
+  spends: boolean;
+}
+
+function touch(effects: Effect[], scriptId: number, script: Uint8Array): Effect {
+  for (let i = 0; i < effects.length; i++) if (effects[i]!.scriptId === scriptId) return effects[i]!;
+  const effect: Effect = { scriptId, script, received: 0n, sent: 0n, funds: false, spends: false };
+  effects.push(effect);
+  return effect;
+}
+
+export interface BuildOptions {
+  /** Record spends of external prevouts in rows.spends (false when the driver already marked them). Default true. */
+  readonly recordSpends?: boolean;
+}
+
 export function buildBatchRows(
   blocks: readonly BlockToConnect[],
+  needs: BatchNeeds,
   scriptIds: ReadonlyMap<string, number>,
   prevouts: ReadonlyMap<string, ResolvedOutput>,
+  options: BuildOptions = {},
 ): BatchRows {
+  const recordSpends = options.recordSpends ?? true;
+  const out: OutputColumns = { txid: [], vout: [], value: [], scriptId: [], height: [], position: [], spentTxid: [], spentVin: [] };
+  const spends: SpendColumns = { prevTxid: [], prevVout: [], txid: [], vin: [] };
+  const hist: HistoryColumns = { scriptId: [], height: [], position: [], io: [], n: [], txid: [], value: [] };
   const rows: BatchRows = {
-    blocks: [], txs: [], outputs: [], spends: [], history: [], totals: [], spentOutpoints: [], summaries: [],
-    newTip: { height: -1, hash: '' },
+    blocks: [], txs: [], outputs: out, spends, history: hist, totals: [], summaries: [], newTip: { height: -1, hash: '' },
   };
-  const totals = new TotalsAccumulator();
-  // Outputs created in this batch and not yet spent by a later tx of the batch.
-  const inBatch = new Map<string, { row: OutputRow; resolved: ResolvedOutput }>();
+  const totals = new Map<number, TotalsDelta>();
+  const inBatch = new Map<string, InBatchTx>();
+  const effects: Effect[] = [];
+  let txIndex = 0;
+  let outIndex = 0;
+  // Every tx's prevouts blob is a view of one zeroed buffer (one allocation per batch, not per tx); null entries
+  // (coinbase inputs) stay all zeros: script ids start at 1, so 0 marks "none".
+  const blob = Buffer.alloc(needs.inputCount * PREVOUT_BYTES);
+  const blobView = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  let blobAt = 0;
   for (const { height, block } of blocks) {
     const hash = hexToBytes(block.header.hash);
     let fees = 0n;
     let reward = 0n;
     let valueOut = 0n;
-    const deltas = [];
-    for (const [position, tx] of block.txs.entries()) {
-      const txidBytes = hexToBytes(tx.txid);
-      const effectInputs: EffectInput[] = [];
-      const stored: (StoredPrevout | null)[] = [];
+    const deltas: ScriptDelta[] = [];
+    const txs = block.txs;
+    for (let position = 0; position < txs.length; position++) {
+      const tx = txs[position]!;
+      const txid = needs.txids[txIndex++]!;
+      const inputs = tx.inputs;
+      const packedAt = blobAt;
+      blobAt += inputs.length * PREVOUT_BYTES;
+      effects.length = 0;
       let inputValue = 0n;
       if (!tx.isCoinbase) {
-        for (const [vin, input] of tx.inputs.entries()) {
-          const key = outpointKey(input.prevTxid, input.prevVout);
-          const own = inBatch.get(key);
-          const resolved = own?.resolved ?? prevouts.get(key);
-          if (!resolved) throw missingPrevoutError({ txid: input.prevTxid, vout: input.prevVout });
-          if (own) {
-            own.row.spentTxid = txidBytes;
-            own.row.spentVin = vin;
-            inBatch.delete(key);
+        for (let vin = 0; vin < inputs.length; vin++) {
+          const { prevTxid, prevVout } = inputs[vin]!;
+          let value: bigint;
+          let scriptId: number;
+          let script: Uint8Array;
+          const own = inBatch.get(prevTxid);
+          if (own !== undefined && prevVout < own.tx.outputs.length) {
+            const at = own.start + prevVout;
+            // Spent twice inside the batch: the second spend has no prevout left (as a missing one).
+            if (out.spentVin[at] !== null) throw missingPrevoutError({ txid: prevTxid, vout: prevVout });
+            out.spentTxid[at] = txid;
+            out.spentVin[at] = vin;
+            value = out.value[at]!;
+            scriptId = out.scriptId[at]!;
+            script = own.tx.outputs[prevVout]!.script;
           } else {
-            rows.spends.push({ prevTxid: hexToBytes(input.prevTxid), prevVout: input.prevVout, txid: txidBytes, vin });
+            const resolved = prevouts.get(outpointKey(prevTxid, prevVout));
+            if (!resolved) throw missingPrevoutError({ txid: prevTxid, vout: prevVout });
+            if (recordSpends) {
+              spends.prevTxid.push(hexToBytes(prevTxid));
+              spends.prevVout.push(prevVout);
+              spends.txid.push(txid);
+              spends.vin.push(vin);
+            }
+            value = resolved.value;
+            scriptId = resolved.scriptId;
+            script = resolved.script;
           }
-          rows.spentOutpoints.push({ outpoint: { txid: input.prevTxid, vout: input.prevVout }, spender: tx.txid });
-          const prev: StoredPrevout = { txid: input.prevTxid, vout: input.prevVout, value: resolved.value, scriptId: resolved.scriptId };
-          stored.push(prev);
-          effectInputs.push({ vin, prev, script: resolved.script });
-          inputValue += resolved.value;
-          rows.history.push({ scriptId: resolved.scriptId, height, position, io: 1, n: vin, txid: txidBytes, value: resolved.value });
+          const off = packedAt + vin * PREVOUT_BYTES;
+          writeHash(blob, prevTxid, off);
+          blobView.setUint32(off + 32, prevVout);
+          blobView.setBigUint64(off + 36, value);
+          blobView.setUint32(off + 44, Math.floor(scriptId / 0x100000000));
+          blobView.setUint32(off + 48, scriptId >>> 0);
+          const e = touch(effects, scriptId, script);
+          e.sent += value;
+          e.spends = true;
+          inputValue += value;
+          hist.scriptId.push(scriptId); hist.height.push(height); hist.position.push(position); hist.io.push(1);
+          hist.n.push(vin); hist.txid.push(txid); hist.value.push(value);
         }
-      } else {
-        for (let i = 0; i < tx.inputs.length; i++) stored.push(null);
       }
-      const effectOutputs: EffectOutput[] = [];
+      const outputs = tx.outputs;
+      const start = out.txid.length;
       let outputValue = 0n;
-      for (const [vout, output] of tx.outputs.entries()) {
-        const scriptId = scriptIds.get(scriptKey(output.script));
+      for (let vout = 0; vout < outputs.length; vout++) {
+        const output = outputs[vout]!;
+        const scriptId = scriptIds.get(needs.outputKeys[outIndex++]!);
         if (scriptId === undefined) throw new StoreError(`script id not resolved for ${tx.txid}:${vout}`);
-        const row: OutputRow = {
-          txid: txidBytes, vout, value: output.value, scriptId, height, position, spentTxid: null, spentVin: null,
-        };
-        rows.outputs.push(row);
-        inBatch.set(outpointKey(tx.txid, vout), { row, resolved: { value: output.value, scriptId, script: output.script } });
-        effectOutputs.push({ vout, value: output.value, scriptId, script: output.script });
-        outputValue += output.value;
-        rows.history.push({ scriptId, height, position, io: 0, n: vout, txid: txidBytes, value: output.value });
+        const value = output.value;
+        out.txid.push(txid); out.vout.push(vout); out.value.push(value); out.scriptId.push(scriptId);
+        out.height.push(height); out.position.push(position); out.spentTxid.push(null); out.spentVin.push(null);
+        const e = touch(effects, scriptId, output.script);
+        e.received += value;
+        e.funds = true;
+        outputValue += value;
+        hist.scriptId.push(scriptId); hist.height.push(height); hist.position.push(position); hist.io.push(0);
+        hist.n.push(vout); hist.txid.push(txid); hist.value.push(value);
       }
+      inBatch.set(tx.txid, { tx, start });
       const fee = tx.isCoinbase ? null : inputValue - outputValue;
       if (fee !== null) fees += fee;
-      if (tx.isCoinbase) reward += outputValue;
+      else reward += outputValue;
       valueOut += outputValue;
-      for (const effect of txEffects(tx.txid, effectOutputs, effectInputs)) {
-        totals.add(effect, 1);
-        deltas.push(toDelta(effect));
+      for (const e of effects) {
+        let t = totals.get(e.scriptId);
+        if (!t) {
+          t = { scriptId: e.scriptId, received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 };
+          totals.set(e.scriptId, t);
+        }
+        t.received += e.received;
+        t.sent += e.sent;
+        t.txCount++;
+        if (e.funds) t.receivedCount++;
+        if (e.spends) t.sentCount++;
+        deltas.push({ script: e.script, txid: tx.txid, received: e.received, sent: e.sent });
       }
       rows.txs.push({
-        txid: txidBytes, txidHex: tx.txid, blockHash: hash, height, position, raw: copyBytes(tx.raw),
+        txid, txidHex: tx.txid, blockHash: hash, height, position, raw: viewBytes(tx.raw),
         size: tx.size, vsize: tx.vsize, weight: tx.weight, fee, isCoinbase: tx.isCoinbase,
-        prevouts: packPrevouts(stored), firstSeen: null,
+        prevouts: blob.subarray(packedAt, blobAt), firstSeen: null, firstOutput: start, outputCount: outputs.length,
       });
     }
     const h = block.header;
     rows.blocks.push({
       hash, height, prevHash: hexToBytes(h.prevHash), merkleRoot: hexToBytes(h.merkleRoot), version: h.version,
       time: h.time, bits: h.bits, nonce: h.nonce, size: block.size, strippedSize: block.strippedSize,
-      weight: block.weight, txCount: block.txs.length, fees, reward, valueOut,
-      txids: packTxids(block.txs.map((tx) => tx.txid)),
+      weight: block.weight, txCount: txs.length, fees, reward, valueOut,
+      txids: packTxids(txs.map((tx) => tx.txid)),
     });
     rows.summaries.push({
-      hash: h.hash, height, prevHash: h.prevHash, time: h.time, size: block.size, txCount: block.txs.length,
+      hash: h.hash, height, prevHash: h.prevHash, time: h.time, size: block.size, txCount: txs.length,
       fees, reward, valueOut, deltas,
     });
     rows.newTip = { height, hash: h.hash };
   }
-  rows.totals = totals.values();
+  rows.totals = [...totals.values()];
   return rows;
 }

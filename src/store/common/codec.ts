@@ -20,6 +20,14 @@ export function copyBytes(view: Uint8Array): Buffer {
   return Buffer.from(view);
 }
 
+/**
+ * A Buffer over the same bytes, no copy: for rows written within the call that built them (the drivers
+ * copy bound values into the database before returning).
+ */
+export function viewBytes(view: Uint8Array): Buffer {
+  return Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+}
+
 export function packTxids(txids: readonly string[]): Buffer {
   const out = Buffer.allocUnsafe(txids.length * 32);
   txids.forEach((txid, i) => out.write(txid, i * 32, 32, 'hex'));
@@ -41,7 +49,7 @@ export interface StoredPrevout {
   readonly scriptId: number;
 }
 
-const PREVOUT_BYTES = 52; // txid 32 + vout 4 + value 8 + script id 8
+export const PREVOUT_BYTES = 52; // txid 32 + vout 4 + value 8 + script id 8
 
 /** null entries (coinbase inputs) are written as all zeros: script ids start at 1, so 0 marks "none". */
 export function packPrevouts(prevouts: readonly (StoredPrevout | null)[]): Buffer {
@@ -80,6 +88,26 @@ export function outpointKey(txid: string, vout: number): string {
   return `${txid}:${vout}`;
 }
 
+type Slice = (this: Uint8Array, start: number, end: number) => string;
+type HexWrite = (this: Uint8Array, hex: string, offset: number, length: number) => number;
+// Buffer#latin1Slice / #hexWrite are what toString('latin1') / write(…, 'hex') end in; they accept any Uint8Array,
+// so the hot paths need no Buffer wrapper per call.
+const proto = Buffer.prototype as unknown as { latin1Slice?: Slice; hexWrite?: HexWrite };
+const latin1Slice: Slice = proto.latin1Slice
+  ?? function (this: Uint8Array, start: number, end: number) {
+    return Buffer.from(this.buffer, this.byteOffset, this.byteLength).toString('latin1', start, end);
+  };
+const hexWrite: HexWrite = proto.hexWrite
+  ?? function (this: Uint8Array, hex: string, offset: number, length: number) {
+    return Buffer.from(this.buffer, this.byteOffset, this.byteLength).write(hex, offset, length, 'hex');
+  };
+
+/** A Map key for script bytes (latin1: one char per byte, half the length of hex). */
 export function scriptKey(script: Uint8Array): string {
-  return bytesToHex(script);
+  return latin1Slice.call(script, 0, script.length);
+}
+
+/** Writes a 64-digit hex hash as 32 bytes at `offset` (the caller checked the length). */
+export function writeHash(target: Uint8Array, hex: string, offset: number): void {
+  if (hexWrite.call(target, hex, offset, 32) !== 32 || hex.length !== 64) throw new StoreError(`not a 32-byte hex hash: ${hex}`);
 }

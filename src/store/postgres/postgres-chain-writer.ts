@@ -2,12 +2,12 @@
 import { StoreError } from '../../core/errors.js';
 import type { BlockToConnect, ChainTip, ConnectedBlock, DisconnectedBlock } from '../../core/store.js';
 import {
-  assertExtendsTip, buildBatchRows, collectBatchNeeds, missingPrevoutError, type BatchRows, type ResolvedOutput,
+  assertExtendsTip, buildBatchRows, collectBatchNeeds, missingPrevoutError, spentOutpoints, type BatchRows, type ResolvedOutput,
 } from '../common/block-rows.js';
 import { planUndo, undoScriptIds } from '../common/block-undo.js';
 import { bytesToHex, hexToBytes, outpointKey, unpackTxids } from '../common/codec.js';
 import { mempoolIsEmpty, removeMempoolTx } from './postgres-mempool-removal.js';
-import { applyTotals, resolveScriptIds, scriptsById } from './postgres-scripts.js';
+import { applyTotals, resolveBatchScripts, scriptsById, writeBatchTotals } from './postgres-scripts.js';
 import { big, dec, num, one, rows, txidArray, type Queryable } from './postgres-sql.js';
 
 export async function readTip(db: Queryable, net: number): Promise<ChainTip | null> {
@@ -31,13 +31,16 @@ export async function connectBlocksTx(db: Queryable, net: number, blocks: readon
     const missing = ext.find((o) => !prevouts.has(outpointKey(o.txid, o.vout)));
     if (missing) throw missingPrevoutError(missing);
   }
-  const batch = buildBatchRows(blocks, await resolveScriptIds(db, net, needs.scripts), prevouts);
-  const { confirmed, conflicted } = await settleMempool(db, net, batch);
-  await writeRows(db, net, batch);
+  const scripts = await resolveBatchScripts(db, net, needs.scripts);
+  const batch = buildBatchRows(blocks, needs, scripts.ids, prevouts);
+  const { confirmed, conflicted } = await settleMempool(db, net, blocks, batch);
+  await writeRows(db, net, batch, scripts.fresh);
   return batch.summaries.map((s) => ({ ...s, confirmedFromMempool: confirmed, conflicted }));
 }
 
-async function settleMempool(db: Queryable, net: number, batch: BatchRows): Promise<{ confirmed: string[]; conflicted: string[] }> {
+async function settleMempool(
+  db: Queryable, net: number, blocks: readonly BlockToConnect[], batch: BatchRows,
+): Promise<{ confirmed: string[]; conflicted: string[] }> {
   const confirmed: string[] = [];
   const conflicted: string[] = [];
   if (await mempoolIsEmpty(db, net)) return { confirmed, conflicted };
@@ -52,7 +55,7 @@ async function settleMempool(db: Queryable, net: number, batch: BatchRows): Prom
     }
     await db.query('DELETE FROM mempool_txs WHERE net = $1 AND txid = $2', [net, r.txid]);
   }
-  const spent = batch.spentOutpoints;
+  const spent = spentOutpoints(blocks);
   const spenders = await rows(db, `SELECT k.spender, m.txid FROM unnest($2::bytea[], $3::int[], $4::text[]) AS k(txid, vout, spender)
     JOIN mempool_spends m ON m.net = $1 AND m.prev_txid = k.txid AND m.prev_vout = k.vout`,
   [net, txidArray(spent.map((s) => s.outpoint.txid)), spent.map((s) => s.outpoint.vout), spent.map((s) => s.spender)]);
@@ -63,7 +66,7 @@ async function settleMempool(db: Queryable, net: number, batch: BatchRows): Prom
   return { confirmed, conflicted };
 }
 
-async function writeRows(db: Queryable, net: number, b: BatchRows): Promise<void> {
+async function writeRows(db: Queryable, net: number, b: BatchRows, freshScripts: ReadonlyMap<number, Uint8Array>): Promise<void> {
   const bl = b.blocks;
   await db.query(`INSERT INTO blocks (net, hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size,
       weight, tx_count, fees, reward, value_out, txids)
@@ -85,25 +88,24 @@ async function writeRows(db: Queryable, net: number, b: BatchRows): Promise<void
     t.map((x) => x.size), t.map((x) => x.vsize), t.map((x) => x.weight), t.map((x) => (x.fee === null ? null : x.fee.toString())),
     t.map((x) => x.isCoinbase), t.map((x) => x.prevouts), t.map((x) => x.firstSeen)]);
   const o = b.outputs;
+  // Columns go to unnest as they are; bigint values as decimal text (exact).
   await db.query(`INSERT INTO outputs (net, txid, vout, value, script_id, height, position, spent_txid, spent_vin)
     SELECT $1, * FROM unnest($2::bytea[], $3::int[], $4::bigint[], $5::bigint[], $6::int[], $7::int[], $8::bytea[], $9::int[])
     ON CONFLICT (net, txid, vout) DO UPDATE SET value = excluded.value, script_id = excluded.script_id, height = excluded.height,
       position = excluded.position, spent_txid = excluded.spent_txid, spent_vin = excluded.spent_vin`,
-  [net, o.map((x) => x.txid), o.map((x) => x.vout), dec(o.map((x) => x.value)), o.map((x) => x.scriptId), o.map((x) => x.height),
-    o.map((x) => x.position), o.map((x) => x.spentTxid), o.map((x) => x.spentVin)]);
+  [net, o.txid, o.vout, dec(o.value), o.scriptId, o.height, o.position, o.spentTxid, o.spentVin]);
   const s = b.spends;
-  if (s.length > 0) {
+  if (s.txid.length > 0) {
     await db.query(`UPDATE outputs o SET spent_txid = k.stxid, spent_vin = k.vin
       FROM unnest($2::bytea[], $3::int[], $4::bytea[], $5::int[]) AS k(txid, vout, stxid, vin)
       WHERE o.net = $1 AND o.txid = k.txid AND o.vout = k.vout`,
-    [net, s.map((x) => x.prevTxid), s.map((x) => x.prevVout), s.map((x) => x.txid), s.map((x) => x.vin)]);
+    [net, s.prevTxid, s.prevVout, s.txid, s.vin]);
   }
   const h = b.history;
   await db.query(`INSERT INTO history (script_id, height, position, io, n, txid, value)
     SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::smallint[], $5::int[], $6::bytea[], $7::bigint[])`,
-  [h.map((x) => x.scriptId), h.map((x) => x.height), h.map((x) => x.position), h.map((x) => x.io), h.map((x) => x.n),
-    h.map((x) => x.txid), dec(h.map((x) => x.value))]);
-  await applyTotals(db, b.totals);
+  [h.scriptId, h.height, h.position, h.io, h.n, h.txid, dec(h.value)]);
+  await writeBatchTotals(db, net, b.totals, freshScripts);
   await db.query('INSERT INTO tips (net, height, hash) VALUES ($1, $2, $3) ON CONFLICT (net) DO UPDATE SET height = excluded.height, hash = excluded.hash',
     [net, b.newTip.height, hexToBytes(b.newTip.hash)]);
 }

@@ -2,12 +2,13 @@
 import { StoreError } from '../../core/errors.js';
 import type { BlockToConnect, ChainTip, ConnectedBlock, DisconnectedBlock } from '../../core/store.js';
 import {
-  assertExtendsTip, buildBatchRows, collectBatchNeeds, missingPrevoutError, type BatchRows, type ResolvedOutput,
+  assertExtendsTip, buildBatchRows, collectBatchNeeds, missingPrevoutError, spentOutpoints, type BatchRows, type ResolvedOutput,
 } from '../common/block-rows.js';
 import { planUndo, undoScriptIds, type StoredOutputForUndo, type StoredTxForUndo } from '../common/block-undo.js';
 import { bytesToHex, hexToBytes, outpointKey, unpackTxids } from '../common/codec.js';
 import { mempoolIsEmpty, removeMempoolTx } from './sqlite-mempool-removal.js';
-import { applyTotals, resolveScriptIds, scriptsById } from './sqlite-scripts.js';
+import { BulkInsert } from './sqlite-bulk.js';
+import { applyTotals, scriptsById, ScriptBook } from './sqlite-scripts.js';
 import { big, num, type Row, type Statements } from './sqlite-statements.js';
 
 export function readTip(st: Statements, net: number): ChainTip | null {
@@ -19,23 +20,35 @@ export function connectBlocksSync(st: Statements, net: number, blocks: readonly 
   if (blocks.length === 0) return [];
   assertExtendsTip(blocks, readTip(st, net));
   const needs = collectBatchNeeds(blocks);
-  const prevSelect = st.get(
-    'SELECT o.value, o.script_id, s.script FROM outputs o JOIN scripts s ON s.id = o.script_id WHERE o.net = ? AND o.txid = ? AND o.vout = ?',
-  );
-  const prevouts = new Map<string, ResolvedOutput>();
-  for (const op of needs.externalPrevouts) {
-    const row = prevSelect.get(net, hexToBytes(op.txid), op.vout) as Row | undefined;
+  const scripts = new ScriptBook(st, net);
+  const scriptIds = scripts.resolve(needs.scripts);
+  // Resolving an external prevout and marking it spent is one B-tree search (the batch is one transaction:
+  // a missing prevout throws and rolls everything back).
+  const spend = st.get('UPDATE outputs SET spent_txid = ?, spent_vin = ? WHERE net = ? AND txid = ? AND vout = ? RETURNING value, script_id');
+  // In (txid, vout) order: consecutive lookups share index pages.
+  const external = [...needs.externalPrevouts].sort((a, b) => (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : a.vout - b.vout));
+  const found: { key: string; value: bigint; scriptId: number }[] = [];
+  for (const op of external) {
+    const row = spend.get(op.spender, op.vin, net, hexToBytes(op.txid), op.vout) as Row | undefined;
     if (!row) throw missingPrevoutError(op);
-    prevouts.set(outpointKey(op.txid, op.vout), { value: big(row.value), scriptId: num(row.script_id), script: row.script as Buffer });
+    found.push({ key: outpointKey(op.txid, op.vout), value: big(row.value), scriptId: num(row.script_id) });
   }
-  const rows = buildBatchRows(blocks, resolveScriptIds(st, net, needs.scripts), prevouts);
-  const { confirmed, conflicted } = settleMempool(st, net, rows);
+  scripts.load(found.map((f) => f.scriptId));
+  const prevouts = new Map<string, ResolvedOutput>();
+  for (const f of found) prevouts.set(f.key, { value: f.value, scriptId: f.scriptId, script: scripts.script(f.scriptId) });
+  const rows = buildBatchRows(blocks, needs, scriptIds, prevouts, { recordSpends: false });
+  const { confirmed, conflicted } = settleMempool(st, net, blocks, rows);
   writeRows(st, net, rows);
+  scripts.write(rows.totals);
+  st.get('INSERT INTO tips (net, height, hash) VALUES (?, ?, ?) ON CONFLICT (net) DO UPDATE SET height = excluded.height, hash = excluded.hash')
+    .run(net, rows.newTip.height, hexToBytes(rows.newTip.hash));
   return rows.summaries.map((s) => ({ ...s, confirmedFromMempool: confirmed, conflicted }));
 }
 
 /** Confirmed txs leave the mempool; mempool txs spending what the batch spends are double spends. */
-function settleMempool(st: Statements, net: number, rows: BatchRows): { confirmed: string[]; conflicted: string[] } {
+function settleMempool(
+  st: Statements, net: number, blocks: readonly BlockToConnect[], rows: BatchRows,
+): { confirmed: string[]; conflicted: string[] } {
   const confirmed: string[] = [];
   const conflicted: string[] = [];
   if (mempoolIsEmpty(st, net)) return { confirmed, conflicted };
@@ -51,7 +64,7 @@ function settleMempool(st: Statements, net: number, rows: BatchRows): { confirme
     st.get('DELETE FROM mempool_txs WHERE net = ? AND txid = ?').run(net, tx.txid);
   }
   const spenders = st.get('SELECT txid FROM mempool_spends WHERE net = ? AND prev_txid = ? AND prev_vout = ?');
-  for (const { outpoint, spender } of rows.spentOutpoints) {
+  for (const { outpoint, spender } of spentOutpoints(blocks)) {
     for (const r of spenders.all(net, hexToBytes(outpoint.txid), outpoint.vout) as Row[]) {
       const other = bytesToHex(r.txid as Buffer);
       if (other !== spender) removeMempoolTx(st, net, other, 'mark', true, conflicted);
@@ -70,23 +83,44 @@ function writeRows(st: Statements, net: number, rows: BatchRows): void {
       b.weight, b.txCount, b.fees.toString(), b.reward.toString(), b.valueOut.toString(), b.txids);
   }
   // Upserts: a tx of an orphaned block may be confirmed again, and BIP30 duplicate coinbases overwrite.
-  const tx = st.get(`INSERT INTO txs (net, txid, block_hash, height, position, raw, size, vsize, weight, fee, is_coinbase, prevouts, first_seen)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (net, txid) DO UPDATE SET block_hash = excluded.block_hash, height = excluded.height, position = excluded.position,
+  const tx = new BulkInsert(st, 'INSERT INTO txs (net, txid, block_hash, height, position, raw, size, vsize, weight, fee, is_coinbase, prevouts, first_seen)', 13,
+    ` ON CONFLICT (net, txid) DO UPDATE SET block_hash = excluded.block_hash, height = excluded.height, position = excluded.position,
       raw = excluded.raw, fee = excluded.fee, prevouts = excluded.prevouts, first_seen = coalesce(excluded.first_seen, first_seen)`);
+  let v = tx.values;
   for (const t of rows.txs) {
-    tx.run(net, t.txid, t.blockHash, t.height, t.position, t.raw, t.size, t.vsize, t.weight, t.fee, t.isCoinbase ? 1 : 0, t.prevouts, t.firstSeen);
+    const o = tx.next();
+    v[o] = net; v[o + 1] = t.txid; v[o + 2] = t.blockHash; v[o + 3] = t.height; v[o + 4] = t.position; v[o + 5] = t.raw;
+    v[o + 6] = t.size; v[o + 7] = t.vsize; v[o + 8] = t.weight; v[o + 9] = t.fee; v[o + 10] = t.isCoinbase ? 1 : 0;
+    v[o + 11] = t.prevouts; v[o + 12] = t.firstSeen;
   }
-  const output = st.get(`INSERT OR REPLACE INTO outputs (net, txid, vout, value, script_id, height, position, spent_txid, spent_vin)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  for (const o of rows.outputs) output.run(net, o.txid, o.vout, o.value, o.scriptId, o.height, o.position, o.spentTxid, o.spentVin);
+  tx.finish();
+  // Outputs in txid order and history in script order: B-tree inserts in key order touch each page once.
+  const out = rows.outputs;
+  const output = new BulkInsert(st, 'INSERT OR REPLACE INTO outputs (net, txid, vout, value, script_id, height, position, spent_txid, spent_vin)', 9);
+  v = output.values;
+  const byTxid = rows.txs.slice().sort((a, b) => (a.txidHex < b.txidHex ? -1 : a.txidHex > b.txidHex ? 1 : 0));
+  for (const t of byTxid) {
+    for (let i = t.firstOutput; i < t.firstOutput + t.outputCount; i++) {
+      const o = output.next();
+      v[o] = net; v[o + 1] = out.txid[i]; v[o + 2] = out.vout[i]; v[o + 3] = out.value[i]; v[o + 4] = out.scriptId[i];
+      v[o + 5] = out.height[i]; v[o + 6] = out.position[i]; v[o + 7] = out.spentTxid[i]; v[o + 8] = out.spentVin[i];
+    }
+  }
+  output.finish();
+  const sp = rows.spends;
   const spend = st.get('UPDATE outputs SET spent_txid = ?, spent_vin = ? WHERE net = ? AND txid = ? AND vout = ?');
-  for (const s of rows.spends) spend.run(s.txid, s.vin, net, s.prevTxid, s.prevVout);
-  const history = st.get('INSERT INTO history (script_id, height, position, io, n, txid, value) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  for (const h of rows.history) history.run(h.scriptId, h.height, h.position, h.io, h.n, h.txid, h.value);
-  applyTotals(st, rows.totals);
-  st.get('INSERT INTO tips (net, height, hash) VALUES (?, ?, ?) ON CONFLICT (net) DO UPDATE SET height = excluded.height, hash = excluded.hash')
-    .run(net, rows.newTip.height, hexToBytes(rows.newTip.hash));
+  for (let i = 0; i < sp.txid.length; i++) spend.run(sp.txid[i], sp.vin[i], net, sp.prevTxid[i], sp.prevVout[i]);
+  const h = rows.history;
+  const history = new BulkInsert(st, 'INSERT INTO history (script_id, height, position, io, n, txid, value)', 7);
+  v = history.values;
+  // Rows come in (height, position) order; a stable sort by script id gives (nearly) key order.
+  const order = Array.from({ length: h.txid.length }, (_, i) => i).sort((a, b) => h.scriptId[a]! - h.scriptId[b]! || a - b);
+  for (const i of order) {
+    const o = history.next();
+    v[o] = h.scriptId[i]; v[o + 1] = h.height[i]; v[o + 2] = h.position[i]; v[o + 3] = h.io[i]; v[o + 4] = h.n[i];
+    v[o + 5] = h.txid[i]; v[o + 6] = h.value[i];
+  }
+  history.finish();
 }
 
 export function disconnectTipSync(st: Statements, net: number, expectedHash: string): DisconnectedBlock {

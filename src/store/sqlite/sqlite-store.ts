@@ -33,8 +33,8 @@ export class SqliteStore implements ChainStore {
       this.db.pragma('synchronous = NORMAL');
     }
     this.db.pragma('busy_timeout = 5000');
-    // 256 MiB page cache: initial sync touches most index pages of every batch (a bound, allocated as used).
-    this.db.pragma('cache_size = -262144');
+    // 128 MiB page cache (a bound, allocated as used): initial sync touches many index pages in every batch.
+    this.db.pragma('cache_size = -131072');
     // Every integer comes back as bigint: output values exceed 2^53 and must not be rounded on read.
     this.db.defaultSafeIntegers(true);
     this.st = new Statements(this.db);
