@@ -61,3 +61,13 @@ export interface PriceSource {
   readonly pairs: readonly PricePair[];
   fetch(signal: AbortSignal): Promise<PriceQuote[]>;
 }
+
+/**
+ * An exchange's decimal price spelled with exactly 8 decimals (truncated, never rounded up), as every API
+ * shows prices (v2 get_price/get_info, v3 price objects, realtime price_update); other text as is.
+ */
+export function formatPrice(text: string): string {
+  const match = /^(-?\d+)(?:\.(\d*))?$/.exec(text.trim());
+  if (!match) return text;
+  return `${match[1]}.${(match[2] ?? '').padEnd(8, '0').slice(0, 8)}`;
+}

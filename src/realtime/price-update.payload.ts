@@ -1,4 +1,4 @@
-import type { PriceEvent } from '../core/index.js';
+import { formatPrice, type PriceEvent } from '../core/index.js';
 
 export interface PriceUpdatePayload {
   readonly type: 'price';
@@ -14,6 +14,6 @@ export interface PriceUpdatePayload {
 export function priceUpdatePayload(event: PriceEvent): PriceUpdatePayload {
   return {
     type: 'price',
-    value: { time: event.time, price: event.price, price_base: event.base, symbol: event.coin, exchange: event.exchange },
+    value: { time: event.time, price: formatPrice(event.price), price_base: event.base, symbol: event.coin, exchange: event.exchange },
   };
 }

@@ -121,7 +121,7 @@ void describe('market prices end to end', () => {
     clock = START + 10;
     bitstamp()['btcusd']!.last = '67200.00';
     const update = await ticker.next((e) => e.value.exchange === 'Bitstamp');
-    assert.deepEqual(update, { type: 'price', value: { time: START + 10, price: '67200', price_base: 'USD', symbol: 'BTC', exchange: 'Bitstamp' } });
+    assert.deepEqual(update, { type: 'price', value: { time: START + 10, price: '67200.00000000', price_base: 'USD', symbol: 'BTC', exchange: 'Bitstamp' } });
     await morePolls(2);
     assert.deepEqual(events.slice(before), [{ kind: 'price', coin: 'BTC', base: 'USD', exchange: 'Bitstamp', price: '67200', time: START + 10 }]);
     assert.equal(ticker.events.length, 1);

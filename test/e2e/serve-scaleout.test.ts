@@ -1,13 +1,15 @@
 /**
  * The scaled-out deployment as operators run it: PostgreSQL, Redis, one `outpoint serve` that indexes
- * and one `outpoint serve --api-only` replica. A pusher-js client on the replica receives the events the
- * other process's indexer produces, and both answer the v2 API from the shared store.
+ * (and polls an exchange) and one `outpoint serve --api-only` replica. A pusher-js client on the replica
+ * receives the events the other process produces (blocks, txs, prices), and both answer the v2 API from
+ * the shared store.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { FixtureExchange, startFakeExchange, type FakeExchange } from '../helpers/fake-exchange.js';
 import { freePort } from '../helpers/free-port.js';
 import { connected, pusherClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -20,6 +22,13 @@ let engines: StoreEngines;
 let redis: RedisServer;
 const processes: { child: ChildProcess; port: number; log: string[] }[] = [];
 let pusher: Pusher | null = null;
+const kraken = new FixtureExchange('kraken');
+let exchange: FakeExchange;
+
+function setKrakenBtcUsd(price: string): void {
+  const data = kraken.data as { result: Record<string, { c: string[] }> };
+  data.result['XXBTZUSD']!.c[0] = price;
+}
 
 async function startServe(config: string, apiOnly: boolean): Promise<{ child: ChildProcess; port: number; log: string[] }> {
   const port = await freePort();
@@ -45,6 +54,8 @@ before(async () => {
   node = await startLitecoind({ funded: true });
   engines = new StoreEngines();
   redis = await startRedis();
+  setKrakenBtcUsd('67012.30000');
+  exchange = await startFakeExchange(kraken.reply);
   const store = await engines.create('postgres');
   const config = join(node.datadir, 'outpoint.toml');
   writeFileSync(
@@ -57,6 +68,11 @@ url = "${redis.url}"
 app_key = "${KEY}"
 [http]
 rate_limit_per_second = 0
+[market]
+sources = ["kraken"]
+interval_ms = 1000
+max_age_s = 60
+kraken_url = "${exchange.url}"
 [networks.LTCTEST]
 chain = "regtest"
 rpc_url = "${node.rpcUrl}"
@@ -75,6 +91,7 @@ after(async () => {
     child.kill('SIGTERM');
     await exited;
   }
+  await exchange?.close();
   await redis?.stop();
   await node?.stop();
   await engines?.close();
@@ -109,5 +126,20 @@ describe('outpoint serve scaled out over PostgreSQL and Redis', () => {
     }
     assert.notEqual(best, hash);
     assert.ok(!replica!.log.join('').includes('indexing'), 'the replica does not index');
+  });
+
+  it('prices polled by the indexing process reach the replica\'s API and its ticker subscribers', async () => {
+    const [, replica] = processes;
+    type Prices = { data: { prices: { price: string; price_base: string; exchange: string }[] } };
+    await waitFor(async () => ((await getJson(replica!.port, '/api/v2/get_price/BTC/USD')) as unknown as Prices).data.prices.length > 0, 15_000, 'a BTC/USD price');
+    const prices = (await getJson(replica!.port, '/api/v2/get_price/BTC/USD')) as unknown as Prices;
+    assert.deepEqual(prices.data.prices.map((p) => [p.exchange, p.price, p.price_base]), [['Kraken', '67012.30000000', 'USD']]);
+    const ticker = new Recorder<{ type: string; value: { price: string; exchange: string; symbol: string; price_base: string } }>(
+      await subscribed(pusher!, 'ticker_btc_usd'),
+      'price_update',
+    );
+    setKrakenBtcUsd('68000.50000');
+    const update = await ticker.next((e) => e.value.price === '68000.50000000', 15_000);
+    assert.deepEqual([update.type, update.value.exchange, update.value.symbol, update.value.price_base], ['price', 'Kraken', 'BTC', 'USD']);
   });
 });

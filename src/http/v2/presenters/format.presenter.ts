@@ -1,5 +1,6 @@
 import { scriptToAsm } from '../../../chains/addressing.js';
 import { formatCoins, type Sats } from '../../../core/money.js';
+import { formatPrice } from '../../../core/prices.js';
 import type { ScriptDescription } from '../../../services/script-description.js';
 
 /** Every v2 amount: a string with exactly 8 decimals. */
@@ -8,12 +9,8 @@ export const coins = (value: Sats): string => formatCoins(value);
 /** Difficulty as Core prints it, fixed to 8 decimals (a string, as the spec types it). */
 export const difficulty = (value: number): string => (Number.isFinite(value) ? value.toFixed(8) : '0.00000000');
 
-/** An exchange's decimal price re-spelled with exactly 8 decimals (truncated, never rounded up); other text as is. */
-export function decimal8(text: string): string {
-  const match = /^(-?\d+)(?:\.(\d*))?$/.exec(text.trim());
-  if (!match) return text;
-  return `${match[1]}.${(match[2] ?? '').padEnd(8, '0').slice(0, 8)}`;
-}
+/** Prices as every API spells them (8 decimals). */
+export const decimal8 = formatPrice;
 
 export const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
