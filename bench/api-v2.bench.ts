@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import net from 'node:net';
+import { freePort } from '../test/helpers/free-port.js';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
@@ -25,19 +25,8 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = 64;
 const CACHE = new URL('../.bench-cache/', import.meta.url).pathname;
 const LITECOIND = process.env['LITECOIND'] ?? '/usr/lib/litecoin/litecoind';
-const MAKE_CHAIN = '/work/shared/tools/regtest-chain/make-chain.sh';
+const MAKE_CHAIN = new URL('../../shared/tools/regtest-chain/make-chain.sh', import.meta.url).pathname;
 const params = getNetworkParams('LTCTEST', 'regtest');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function run_(cmd: string, args: string[], env: Record<string, string> = {}): Promise<void> {
   const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });

@@ -27,7 +27,7 @@ import { RpcClient } from '../src/node/rpc-client.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 const LITECOIND = process.env['LITECOIND'] ?? '/usr/lib/litecoin/litecoind';
-const MAKE_CHAIN = '/work/shared/tools/regtest-chain/make-chain.sh';
+const MAKE_CHAIN = new URL('../../shared/tools/regtest-chain/make-chain.sh', import.meta.url).pathname;
 const NTX = Number(process.env['INDEX_BENCH_TXS'] ?? 100_000);
 const CACHE = join(ROOT, '.bench-cache');
 const SOURCE = join(CACHE, `chain-${NTX}`);

@@ -1,4 +1,5 @@
 /** Indexers on both store engines following one regtest node, synced in lockstep by the test. */
+import { after, before } from 'node:test';
 import { MemoryEventBus, silentLogger, type DomainEvent, type NetworkStore } from '../../src/core/index.js';
 import type { NetworkParams } from '../../src/chains/network-params.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
@@ -73,4 +74,27 @@ export class IndexedRegtest {
     await this.node.stop();
     await this.engines.close();
   }
+}
+
+/**
+ * Registers before/after hooks that start an IndexedRegtest for the test file and close it;
+ * `ready` receives it once started. Returns a getter for tests to reach it.
+ */
+export function useIndexedRegtest(
+  params: NetworkParams,
+  startNode: () => Promise<RegtestNode>,
+  ready: (env: IndexedRegtest) => void = () => undefined,
+): () => IndexedRegtest {
+  let env: IndexedRegtest | undefined;
+  before(async () => {
+    env = await IndexedRegtest.start(params, startNode);
+    ready(env);
+  });
+  after(async () => {
+    await env?.close();
+  });
+  return () => {
+    if (!env) throw new Error('IndexedRegtest not started');
+    return env;
+  };
 }

@@ -3,11 +3,11 @@
  * assertion compares the index with the node's own view (UTXO set, mempool, tip).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { getNetworkParams } from '../../src/chains/networks.js';
 import { formatCoins, parseCoins } from '../../src/core/index.js';
 import { addressToScript } from '../../src/chains/addressing.js';
-import { IndexedRegtest, type IndexedEngine } from '../helpers/indexer-harness.js';
+import { useIndexedRegtest, type IndexedEngine } from '../helpers/indexer-harness.js';
 import { startLitecoind, type AddressType, type RegtestNode } from '../helpers/regtest-node.js';
 
 const params = getNetworkParams('LTCTEST', 'regtest');
@@ -38,25 +38,18 @@ async function conflictingSpend(txid: string): Promise<{ txid: string; hex: stri
   return { txid: conflictTxid, hex: signed.hex };
 }
 
-let env: IndexedRegtest;
-
-const checkAll = (label: string): Promise<void> => env.check(label);
-
-before(async () => {
-  env = await IndexedRegtest.start(params, () => startLitecoind({ funded: true }));
-  node = env.node;
-  indexed = env.indexed;
+const env = useIndexedRegtest(params, () => startLitecoind({ funded: true }), (started) => {
+  node = started.node;
+  indexed = started.indexed;
 });
 
-after(async () => {
-  await env?.close();
-});
+const checkAll = (label: string): Promise<void> => env().check(label);
 
 describe('litecoind regtest indexing', () => {
   it('initial sync reaches the node tip with the coinbase outputs indexed', async () => {
     const miner = await node.newAddress('bech32');
     await node.mine(5, miner);
-    env.watched.push(miner);
+    env().watched.push(miner);
     await checkAll('initial sync');
     for (const e of indexed) {
       const totals = await e.store.getAddressTotals(addressToScript(params, miner));
@@ -71,7 +64,7 @@ describe('litecoind regtest indexing', () => {
     const types: AddressType[] = ['legacy', 'p2sh-segwit', 'bech32'];
     const targets: string[] = [];
     for (const type of types) targets.push(await node.newAddress(type));
-    env.watched.push(...targets);
+    env().watched.push(...targets);
     const txids: string[] = [];
     for (const [i, address] of targets.entries()) txids.push(await node.send(address, `1.2345678${i}`));
     txids.push(await node.send(targets[0]!, '0.5'));
@@ -98,7 +91,7 @@ describe('litecoind regtest indexing', () => {
 
   it('a payment with many inputs and change spends from every watched address', async () => {
     const sink = await node.newAddress('bech32');
-    env.watched.push(sink);
+    env().watched.push(sink);
     // Spend everything the wallet has in small outputs: many inputs, a change output.
     const outputs: Record<string, string> = {};
     for (let i = 0; i < 12; i++) outputs[await node.newAddress(i % 2 ? 'legacy' : 'bech32')] = '0.01';
@@ -114,7 +107,7 @@ describe('litecoind regtest indexing', () => {
   it('a mempool tx double-spent by a conflicting tx in a block is flagged and leaves the mempool', async () => {
     // Litecoin Core has no replace-by-fee: the conflict arrives in a block (as from another miner).
     const target = await node.newAddress('bech32');
-    env.watched.push(target);
+    env().watched.push(target);
     const original = await node.send(target, '0.3');
     await checkAll('before the conflicting block');
     const conflicting = await conflictingSpend(original);
@@ -132,7 +125,7 @@ describe('litecoind regtest indexing', () => {
   for (const depth of [1, 10]) {
     it(`a ${depth}-block reorg rolls back, orphans the stale blocks and returns their txs to the mempool`, async () => {
       const target = await node.newAddress('p2sh-segwit');
-      env.watched.push(target);
+      env().watched.push(target);
       const stale: string[] = [];
       const txids: string[] = [];
       for (let i = 0; i < depth; i++) {
@@ -171,7 +164,7 @@ describe('litecoind regtest indexing', () => {
   it('both engines hold identical data', async () => {
     const [a, b] = indexed;
     for (const kind of ['confirmedBalance', 'unconfirmedBalance', 'txCount'] as const) {
-      for (const address of env.watched) {
+      for (const address of env().watched) {
         const script = addressToScript(params, address);
         const [ta, tb] = await Promise.all([a!.store.getAddressTotals(script), b!.store.getAddressTotals(script)]);
         assert.equal(ta[kind], tb[kind], `${kind} of ${address}`);

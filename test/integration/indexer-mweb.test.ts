@@ -4,29 +4,22 @@
  * confidential (no invented amounts or addresses). Both store engines.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { addressToScript, classifyScript } from '../../src/chains/addressing.js';
 import { getNetworkParams } from '../../src/chains/networks.js';
 import { parseTransaction } from '../../src/chains/parsing.js';
-import { IndexedRegtest, type IndexedEngine } from '../helpers/indexer-harness.js';
+import { useIndexedRegtest, type IndexedEngine } from '../helpers/indexer-harness.js';
 import { mwebActivate, startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
 
 const params = getNetworkParams('LTCTEST', 'regtest');
 let node: RegtestNode;
 let indexed: IndexedEngine[];
-let env: IndexedRegtest;
-
-const check = (label: string): Promise<void> => env.check(label);
-
-before(async () => {
-  env = await IndexedRegtest.start(params, () => startLitecoind({ funded: true }));
-  node = env.node;
-  indexed = env.indexed;
+const env = useIndexedRegtest(params, () => startLitecoind({ funded: true }), (started) => {
+  node = started.node;
+  indexed = started.indexed;
 });
 
-after(async () => {
-  await env?.close();
-});
+const check = (label: string): Promise<void> => env().check(label);
 
 describe('Litecoin MWEB indexing', () => {
   it('activation block: the peg-in and the first HogEx are indexed', async () => {
@@ -61,7 +54,7 @@ describe('Litecoin MWEB indexing', () => {
     await node.mine(1);
     await check('funds in the second wallet');
     const pegOutTarget = await node.newAddress('bech32');
-    env.watched.push(pegOutTarget);
+    env().watched.push(pegOutTarget);
     await mw.call('sendtoaddress', [pegOutTarget, '0.5']);
     const internal = await mw.call<string>('sendtoaddress', [await mw.call<string>('getnewaddress', ['', 'mweb']), '0.25']);
     await check('peg-out and MWEB-only tx in the mempool');
