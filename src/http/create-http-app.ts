@@ -14,6 +14,7 @@ import { installFormBody } from './plugins/form-body.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
+import { shortLinkRoutes } from './short-link.routes.js';
 import { registerV3 } from './v3/register-v3.js';
 import { addressRoutes } from './v2/address.routes.js';
 import { blockRoutes } from './v2/block.routes.js';
@@ -90,6 +91,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     },
     { prefix: V2_PREFIX },
   );
+  shortLinkRoutes(app, services);
   if (deps.accounts) {
     const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
     const v3 = createV3Services({
