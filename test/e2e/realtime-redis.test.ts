@@ -119,7 +119,7 @@ describe('realtime over the Redis event bus', () => {
       assert.equal(balance.value.tx.txid, tx.txid);
       assert.equal(balance.value['value_received'], formatCoins(output.value));
       const price = await p.prices.next();
-      assert.deepEqual(price.value, { time: 1_700_000_003, price: '65000.12', price_base: 'USD', symbol: 'BTC', exchange: 'Bitstamp' });
+      assert.deepEqual(price.value, { time: 1_700_000_003, price: '65000.12000000', price_base: 'USD', symbol: 'BTC', exchange: 'Bitstamp' });
       seen.push({ block, txUpdate, balance, price });
     }
     assert.deepEqual(seen[0], seen[1], 'both processes publish identical payloads');
