@@ -69,21 +69,23 @@ describe('outpoint serve following bitcoind over ZMQ', () => {
     await waitFor(async () => (await indexedTip()) === best, 30_000, `initial sync (log: ${serveLog.slice(-400)})`);
   });
 
-  it('new blocks and mempool txs are indexed within a second of the node seeing them', async () => {
+  // Bounds well under the indexer's 5 s safety-net resync, so only ZMQ notifications can meet them, with room
+  // for a CI machine running two test files at once (typically tens of milliseconds; docs/node.md).
+  it('new blocks and mempool txs are indexed promptly through ZMQ', async () => {
     const addresses = [await node.newAddress('bech32m'), await node.newAddress('bech32'), await node.newAddress('p2sh-segwit'), await node.newAddress('legacy')];
     const started = Date.now();
     const txids: string[] = [];
     for (const address of addresses) txids.push(await node.send(address, '0.25'));
     await waitFor(async () => (await store.getMempoolTxids()).length >= txids.length, 5_000, 'mempool txs indexed');
     const mempoolLatency = Date.now() - started;
-    assert.ok(mempoolLatency < 2_000, `mempool indexed in ${mempoolLatency} ms`);
+    assert.ok(mempoolLatency < 3_000, `mempool indexed in ${mempoolLatency} ms`);
     const taproot = await store.getAddressTotals(addressToScript(params, addresses[0]!));
     assert.equal(taproot.unconfirmedReceived, 25_000_000n, 'bech32m (taproot) payment indexed');
     const [hash] = await node.mine(1);
     const mined = Date.now();
     await waitFor(async () => (await indexedTip()) === hash, 5_000, 'block indexed');
     const blockLatency = Date.now() - mined;
-    assert.ok(blockLatency < 1_000, `block indexed in ${blockLatency} ms`);
+    assert.ok(blockLatency < 3_000, `block indexed in ${blockLatency} ms`);
     assert.deepEqual(await store.getMempoolTxids(), []);
     await assertAddressesMatchNode(node, params, store, addresses, 'after the block');
   });
