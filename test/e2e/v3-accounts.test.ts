@@ -4,7 +4,7 @@
  * processes against a temporary SQLite store.
  */
 import assert from 'node:assert/strict';
-import { execFile, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +13,12 @@ import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { utcDay } from '../../src/services/utc-day.js';
-import { call, sameAccountIn, startRedis, v3App } from './v3-fixture.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { call, sameAccountIn, v3App } from './v3-fixture.js';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
-let redis: { url: string; process: ChildProcess };
+let redis: RedisServer;
 
 function tempStore(): { path: string; store: SqliteStore } {
   const dir = mkdtempSync(join(tmpdir(), 'outpoint-v3-'));
@@ -30,8 +31,8 @@ before(async () => {
   redis = await startRedis();
 });
 
-after(() => {
-  redis?.process.kill('SIGTERM');
+after(async () => {
+  await redis?.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 

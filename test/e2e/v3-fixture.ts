@@ -3,11 +3,7 @@
  * the same plan, account and key inserted in its own store, so one API-KEY works on both and `getBoth`
  * can demand identical answers.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { noPrices, silentLogger, type AccountStore, type NetworkId, type NetworkReader } from '../../src/core/index.js';
 import { createHttpApp, type HttpAppDeps } from '../../src/http/create-http-app.js';
 import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
@@ -60,13 +56,20 @@ export async function call(app: FastifyInstance, url: string, key: string | null
   return { status: res.statusCode, headers: res.headers, body: JSON.parse(res.body) };
 }
 
-/** Each engine's indexer saw mempool txs at its own clock second: unconfirmed items' times may differ by that. */
+/**
+ * Each engine's indexer saw mempool txs at its own clock second: unconfirmed items' times may differ by that;
+ * each app computes its mempool projection on its own, so `updated_at` (when it did) differs too.
+ */
 function comparable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(comparable);
   if (value === null || typeof value !== 'object') return value;
   const o = value as Record<string, unknown>;
   const unconfirmed = o.block === null || o.block_hash === null;
-  return Object.fromEntries(Object.entries(o).filter(([k]) => !(unconfirmed && k === 'time')).map(([k, v]) => [k, comparable(v)]));
+  return Object.fromEntries(
+    Object.entries(o)
+      .filter(([k]) => !(unconfirmed && k === 'time') && k !== 'updated_at')
+      .map(([k, v]) => [k, comparable(v)]),
+  );
 }
 
 export async function callBoth(apps: readonly FastifyInstance[], url: string, key: string): Promise<Reply> {
@@ -77,31 +80,4 @@ export async function callBoth(apps: readonly FastifyInstance[], url: string, ke
     }
   }
   return replies[0]!;
-}
-
-export async function startRedis(): Promise<{ url: string; process: ChildProcess }> {
-  const port = await new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port: p } = server.address() as net.AddressInfo;
-      server.close(() => resolve(p));
-    });
-  });
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const url = `redis://127.0.0.1:${port}`;
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  probe.on('error', () => undefined);
-  for (let i = 0; ; i++) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      break;
-    } catch {
-      if (i > 100) throw new Error('redis-server did not start');
-      await delay(50);
-    }
-  }
-  probe.disconnect();
-  return { url, process: child };
 }
