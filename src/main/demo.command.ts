@@ -49,6 +49,9 @@ Outpoint demo is running (network LTCTEST on a private regtest chain). Try:
   ${base}/api/v2/get_tx_unspent/LTCTEST/${b}
   ${base}/api/v2/address/LTCTEST/${a}
   ${base}/api/v2/get_block/LTCTEST/1
+  ${base}/api/v2/openapi.json
+Realtime (Pusher protocol, e.g. pusher-js with wsHost/wsPort of ${base}, key "${config.realtime.appKey}"):
+  channels blockchain_update_ltctest, address_ltctest_${a}
 Press Ctrl-C to stop.
 `);
       await untilSignal();
