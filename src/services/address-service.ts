@@ -59,11 +59,14 @@ export class AddressService {
   async totals(network: string, address: string): Promise<AddressFlows> {
     const ctx = this.networks.resolve(network);
     const resolved = resolveAddress(ctx, address);
-    return { network: ctx, address: resolved.address, totals: await this.totalsFor(ctx, address, 1) };
+    return { network: ctx, address: resolved.address, totals: await this.totalsOf(ctx, resolved.script, 1) };
   }
 
   private async totalsFor(ctx: NetworkContext, address: string, minConfirmations: number): Promise<AddressTotals> {
-    const { script } = resolveAddress(ctx, address);
+    return this.totalsOf(ctx, resolveAddress(ctx, address).script, minConfirmations);
+  }
+
+  private async totalsOf(ctx: NetworkContext, script: Uint8Array | null, minConfirmations: number): Promise<AddressTotals> {
     if (script === null) return ZERO_TOTALS;
     return ctx.reader.getAddressTotals(script, { minConfirmations });
   }

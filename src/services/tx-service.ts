@@ -62,10 +62,15 @@ export function checkTxid(txid: string, field = 'txid'): string {
 export class TxService {
   constructor(private readonly networks: NetworkRegistry) {}
 
-  async get(network: string, txid: string): Promise<TxView> {
+  /** `spenders: false` leaves every output's spentBy null and saves the store read that finds them. */
+  async get(network: string, txid: string, options: { readonly spenders?: boolean } = {}): Promise<TxView> {
     const ctx = this.networks.resolve(network);
     const id = checkTxid(txid);
-    const [record, tip, stored] = await Promise.all([ctx.reader.getTransaction(id), ctx.reader.getTip(), ctx.reader.getOutputs(id)]);
+    const [record, tip, stored] = await Promise.all([
+      ctx.reader.getTransaction(id),
+      ctx.reader.getTip(),
+      options.spenders === false ? Promise.resolve(null) : ctx.reader.getOutputs(id),
+    ]);
     if (!record) throw new NotFoundError('txid', `transaction ${id} is not known on ${ctx.id}`);
     const tx = parseTransaction(record.raw, { mweb: ctx.params.features.mweb });
     const confirmed = record.status === 'confirmed';

@@ -6,6 +6,9 @@ import type { V2Context } from './v2-context.js';
 import { shapeA, shapeB } from './v2-error-spec.js';
 import { parseIndex, parseOptionalIndex } from './v2-params.js';
 
+/** These answers show no spender of any output: skip finding them. */
+const NO_SPENDERS = { spenders: false } as const;
+
 type TxParams = { network: string; txid: string };
 
 /** Picks item `n` of a transaction's inputs or outputs; a number past the end is reported on that field. */
@@ -28,7 +31,7 @@ export function txRoutes(app: FastifyInstance, { services }: V2Context): void {
     { schema: inputsSchema, config: { v2Error: shapeA('network', 'txid', 'input_no') } },
     async ({ params }) => {
       const n = parseOptionalIndex(params.input_no, 'input_no');
-      const view = await services.txs.get(params.network, params.txid);
+      const view = await services.txs.get(params.network, params.txid, NO_SPENDERS);
       return { status: 'success', data: inputsData(view, pick(view.inputs, n, 'input_no')) };
     },
   );
@@ -38,19 +41,19 @@ export function txRoutes(app: FastifyInstance, { services }: V2Context): void {
     { schema: outputsSchema, config: { v2Error: shapeA('network', 'txid', 'output_no') } },
     async ({ params }) => {
       const n = parseOptionalIndex(params.output_no, 'output_no');
-      const view = await services.txs.get(params.network, params.txid);
+      const view = await services.txs.get(params.network, params.txid, NO_SPENDERS);
       return { status: 'success', data: outputsData(view, pick(view.outputs, n, 'output_no')) };
     },
   );
 
   app.get<{ Params: TxParams }>('/get_tx/:network/:txid', { schema: txSchema, config: { v2Error: shapeA('network', 'txid') } }, async ({ params }) => ({
     status: 'success',
-    data: txData(await services.txs.get(params.network, params.txid)),
+    data: txData(await services.txs.get(params.network, params.txid, NO_SPENDERS)),
   }));
 
   app.get<{ Params: TxParams }>('/is_tx_confirmed/:network/:txid', { schema: confirmedSchema, config: { v2Error: shapeA('network', 'txid') } }, async ({ params }) => ({
     status: 'success',
-    data: confirmedData(await services.txs.get(params.network, params.txid)),
+    data: confirmedData(await services.txs.get(params.network, params.txid, NO_SPENDERS)),
   }));
 
   app.get<{ Params: TxParams & { output_no: string } }>(

@@ -41,8 +41,9 @@ export class PostgresAddressReader {
       receivedCount: num(row.received_count), sentCount: num(row.sent_count),
     };
     const minConf = Math.max(1, options.minConfirmations ?? 1);
-    const tip = await readTip(this.db, this.net);
-    if (minConf > 1 && tip) {
+    // The tip only matters for deeper confirmation counts: the common case skips the read.
+    const tip = minConf > 1 ? await readTip(this.db, this.net) : null;
+    if (tip) {
       const recent = await rows(this.db, 'SELECT height, position, io, n, txid, value, 0 AS time FROM history WHERE script_id = $1 AND height > $2',
         [id, tip.height - minConf + 1]);
       confirmed = withoutRecent(confirmed, recent.map(ioRow));

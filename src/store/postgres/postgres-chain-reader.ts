@@ -11,7 +11,8 @@ export class PostgresChainReader {
     const id = hexToBytes(txid);
     const c = await one(this.db, `SELECT t.*, b.time AS block_time FROM txs t LEFT JOIN blocks b ON b.net = t.net AND b.hash = t.block_hash
       WHERE t.net = $1 AND t.txid = $2`, [this.net, id]);
-    const m = await one(this.db, 'SELECT * FROM mempool_txs WHERE net = $1 AND txid = $2', [this.net, id]);
+    // A confirmed tx's mempool row was deleted on confirmation (its first-seen time moved to txs): no need to look.
+    const m = c && c.height !== null ? undefined : await one(this.db, 'SELECT * FROM mempool_txs WHERE net = $1 AND txid = $2', [this.net, id]);
     let status: TxStatus;
     if (c && c.height !== null) status = 'confirmed';
     else if (m) status = m.removed ? 'removed' : 'mempool';

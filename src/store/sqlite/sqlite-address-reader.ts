@@ -40,8 +40,9 @@ export class SqliteAddressReader {
       receivedCount: num(row.received_count), sentCount: num(row.sent_count),
     };
     const minConf = Math.max(1, options.minConfirmations ?? 1);
-    const tip = readTip(this.st, this.net);
-    if (minConf > 1 && tip) {
+    // The tip only matters for deeper confirmation counts: the common case skips the read.
+    const tip = minConf > 1 ? readTip(this.st, this.net) : null;
+    if (tip) {
       const recent = this.st.get('SELECT height, position, io, n, txid, value, 0 AS time FROM history WHERE script_id = ? AND height > ?')
         .all(id, tip.height - minConf + 1) as Row[];
       confirmed = withoutRecent(confirmed, recent.map(ioRow));

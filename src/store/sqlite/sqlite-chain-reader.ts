@@ -11,7 +11,8 @@ export class SqliteChainReader {
     const id = hexToBytes(txid);
     const c = this.st.get(`SELECT t.*, b.time AS block_time FROM txs t LEFT JOIN blocks b ON b.net = t.net AND b.hash = t.block_hash
       WHERE t.net = ? AND t.txid = ?`).get(this.net, id) as Row | undefined;
-    const m = this.st.get('SELECT * FROM mempool_txs WHERE net = ? AND txid = ?').get(this.net, id) as Row | undefined;
+    // A confirmed tx's mempool row was deleted on confirmation (its first-seen time moved to txs): no need to look.
+    const m = c && c.height !== null ? undefined : (this.st.get('SELECT * FROM mempool_txs WHERE net = ? AND txid = ?').get(this.net, id) as Row | undefined);
     let status: TxStatus;
     if (c && c.height !== null) status = 'confirmed';
     else if (m) status = num(m.removed) === 1 ? 'removed' : 'mempool';
