@@ -2,7 +2,7 @@ import { parseTransaction } from '../chains/parsing.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Sats } from '../core/money.js';
 import type { Transaction } from '../core/chain-types.js';
-import type { SpendRef, TxRecord } from '../core/store.js';
+import type { ChainTip, OutputRecord, SpendRef, TxRecord } from '../core/store.js';
 import { confirmationsAt } from './confirmations.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
 import { describeScript, type ScriptDescription } from './script-description.js';
@@ -58,19 +58,50 @@ export function checkTxid(txid: string, field = 'txid'): string {
   return txid.toLowerCase();
 }
 
+/** How many confirmed views without spenders to remember (each holds the tx's raw bytes and parse). */
+const VIEW_CACHE_LIMIT = 10_000;
+
 /** Transactions with their inputs' values and addresses and their outputs' spenders. */
 export class TxService {
+  /**
+   * Views of confirmed txs without spenders, valid while the tip they were made at is the tip: such a view
+   * changes only when a block connects or disconnects (confirmations, a reorg), which moves the tip.
+   * Spenders and mempool txs change without a new block, so those views are never cached.
+   */
+  private readonly confirmedViews = new Map<string, { readonly tipHash: string; readonly view: TxView }>();
+
   constructor(private readonly networks: NetworkRegistry) {}
 
   /** `spenders: false` leaves every output's spentBy null and saves the store read that finds them. */
   async get(network: string, txid: string, options: { readonly spenders?: boolean } = {}): Promise<TxView> {
     const ctx = this.networks.resolve(network);
     const id = checkTxid(txid);
+    const withSpenders = options.spenders !== false;
+    const key = `${ctx.id}:${id}`;
     const [record, tip, stored] = await Promise.all([
-      ctx.reader.getTransaction(id),
+      withSpenders ? ctx.reader.getTransaction(id) : this.cachedOrRead(ctx, id, key),
       ctx.reader.getTip(),
-      options.spenders === false ? Promise.resolve(null) : ctx.reader.getOutputs(id),
+      withSpenders ? ctx.reader.getOutputs(id) : Promise.resolve(null),
     ]);
+    if (record && 'view' in record) {
+      if (record.tipHash === tip?.hash) return record.view;
+      this.confirmedViews.delete(key);
+      return this.get(network, txid, options);
+    }
+    const view = this.build(ctx, id, record, tip, stored);
+    if (!withSpenders && view.record.status === 'confirmed' && tip) {
+      if (this.confirmedViews.size >= VIEW_CACHE_LIMIT) this.confirmedViews.delete(this.confirmedViews.keys().next().value!);
+      this.confirmedViews.set(key, { tipHash: tip.hash, view });
+    }
+    return view;
+  }
+
+  private cachedOrRead(ctx: NetworkContext, id: string, key: string): Promise<TxRecord | null | { tipHash: string; view: TxView }> {
+    const cached = this.confirmedViews.get(key);
+    return cached ? Promise.resolve(cached) : ctx.reader.getTransaction(id);
+  }
+
+  private build(ctx: NetworkContext, id: string, record: TxRecord | null, tip: ChainTip | null, stored: OutputRecord[] | null): TxView {
     if (!record) throw new NotFoundError('txid', `transaction ${id} is not known on ${ctx.id}`);
     const tx = parseTransaction(record.raw, { mweb: ctx.params.features.mweb });
     const confirmed = record.status === 'confirmed';

@@ -227,6 +227,18 @@ describe('v2 transaction endpoints', () => {
     assert.equal(mempoolTx.body.data.confirmations, 0);
   });
 
+  it('answers stay current across blocks (confirmed views are reused only at the same tip)', async () => {
+    const txid = paymentsA[0]!.txid;
+    const before = (await getBoth(apps, `${V2}/get_tx/${N}/${txid}`)).body.data.confirmations as number;
+    assert.equal((await getBoth(apps, `${V2}/is_tx_confirmed/${N}/${txid}`)).body.data.confirmations, before);
+    // An empty block: the mempool txs later tests rely on stay unconfirmed.
+    await node.rpc.call('generateblock', [await node.newAddress('bech32'), []]);
+    await sync(apps);
+    assert.equal((await getBoth(apps, `${V2}/get_tx/${N}/${txid}`)).body.data.confirmations, before + 1);
+    assert.equal((await getBoth(apps, `${V2}/get_tx_outputs/${N}/${txid}`)).body.data.outputs.length > 0, true);
+    assert.equal((await getBoth(apps, `${V2}/is_tx_confirmed/${N}/${txid}`)).body.data.confirmations, before + 1);
+  });
+
   it('get_tx_inputs / get_tx_outputs, whole and by number; a coinbase input says coinbase', async () => {
     const txid = paymentsA[1]!.txid;
     const ins = await getBoth(apps, `${V2}/get_tx_inputs/${N}/${txid}`);
@@ -298,7 +310,8 @@ describe('v2 transaction endpoints', () => {
     assert.equal(d.confirmations, 0);
     assert.equal(d.nodes, 1);
     const done = await getBoth(apps, `${V2}/get_confidence/${N}/${paymentsA[0]!.txid}`);
-    assert.deepEqual(done.body.data, { network: N, txid: paymentsA[0]!.txid, confidence: 1, confirmations: 4, nodes: null, is_double_spend: null });
+    const confirmations = (await nodeTx(paymentsA[0]!.txid)).confirmations;
+    assert.deepEqual(done.body.data, { network: N, txid: paymentsA[0]!.txid, confidence: 1, confirmations, nodes: null, is_double_spend: null });
     // A mempool tx whose input a block spends elsewhere (Litecoin has no RBF: the conflict comes mined).
     const victim = paymentsA[112]!.txid;
     const victimTx = await nodeTx(victim);
