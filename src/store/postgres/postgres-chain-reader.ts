@@ -1,6 +1,7 @@
 /** Transaction, output, block and mempool reads for PostgreSQL. */
-import type { BlockRecord, MempoolInfo, MempoolTxSummary, OutputRecord, SpendRef, TxRecord, TxStatus } from '../../core/store.js';
-import { bytesToHex, hexToBytes, unpackPrevouts, unpackTxids } from '../common/codec.js';
+import type { BlockRecord, MempoolInfo, MempoolTxSummary, OutputRecord, SpendRef, TxRecord } from '../../core/store.js';
+import { bytesToHex, hexToBytes, unpackTxids } from '../common/codec.js';
+import { assembleTxRecord, txPrevouts, txStatus } from '../common/tx-record.js';
 import { scriptsById } from './postgres-scripts.js';
 import { big, num, one, rows, type Queryable, type Row } from './postgres-sql.js';
 
@@ -13,30 +14,11 @@ export class PostgresChainReader {
       WHERE t.net = $1 AND t.txid = $2`, [this.net, id]);
     // A confirmed tx's mempool row was deleted on confirmation (its first-seen time moved to txs): no need to look.
     const m = c && c.height !== null ? undefined : await one(this.db, 'SELECT * FROM mempool_txs WHERE net = $1 AND txid = $2', [this.net, id]);
-    let status: TxStatus;
-    if (c && c.height !== null) status = 'confirmed';
-    else if (m) status = m.removed ? 'removed' : 'mempool';
-    else if (c) status = 'orphaned';
-    else return null;
-    const inBlock = status === 'confirmed' || status === 'orphaned';
-    const src = inBlock ? c! : m!;
-    const prevouts = unpackPrevouts(src.prevouts as Buffer);
+    const status = txStatus(c, m);
+    if (status === null) return null;
+    const prevouts = txPrevouts(status, c, m);
     const scripts = await scriptsById(this.db, prevouts.flatMap((p) => (p ? [p.scriptId] : [])));
-    const seenRaw = m?.seen_at ?? c?.first_seen ?? null;
-    const seenAt = seenRaw === null ? null : num(seenRaw);
-    const blockTime = inBlock ? num(c!.block_time) : null;
-    return {
-      txid, raw: src.raw as Buffer, status,
-      height: status === 'confirmed' ? num(c!.height) : null,
-      blockHash: inBlock ? bytesToHex(c!.block_hash as Buffer) : null,
-      blockTime, position: inBlock ? num(c!.position) : null, seenAt,
-      time: status === 'confirmed' ? blockTime! : seenAt ?? blockTime ?? 0,
-      fee: src.fee === null ? null : big(src.fee),
-      size: num(src.size), vsize: num(src.vsize), weight: num(src.weight),
-      isCoinbase: inBlock ? (c!.is_coinbase as boolean) : false,
-      doubleSpent: status === 'mempool' || status === 'removed' ? (m!.double_spent as boolean) : false,
-      prevouts: prevouts.map((p) => (p ? { txid: p.txid, vout: p.vout, value: p.value, script: scripts.get(p.scriptId)! } : null)),
-    };
+    return assembleTxRecord(txid, status, c, m, prevouts, scripts);
   }
 
   async outputs(txid: string): Promise<OutputRecord[] | null> {

@@ -1,8 +1,9 @@
 /** Transaction, output, block and mempool reads for SQLite. */
-import type { BlockRecord, MempoolInfo, MempoolTxSummary, OutputRecord, SpendRef, TxRecord, TxStatus } from '../../core/store.js';
-import { bytesToHex, hexToBytes, unpackPrevouts, unpackTxids } from '../common/codec.js';
+import type { BlockRecord, MempoolInfo, MempoolTxSummary, OutputRecord, SpendRef, TxRecord } from '../../core/store.js';
+import { bytesToHex, hexToBytes, unpackTxids } from '../common/codec.js';
+import { assembleTxRecord, txPrevouts, txStatus } from '../common/tx-record.js';
 import { scriptsById } from './sqlite-scripts.js';
-import { big, num, numOrNull, type Row, type Statements } from './sqlite-statements.js';
+import { big, num, type Row, type Statements } from './sqlite-statements.js';
 
 export class SqliteChainReader {
   constructor(private readonly st: Statements, private readonly net: number) {}
@@ -13,29 +14,11 @@ export class SqliteChainReader {
       WHERE t.net = ? AND t.txid = ?`).get(this.net, id) as Row | undefined;
     // A confirmed tx's mempool row was deleted on confirmation (its first-seen time moved to txs): no need to look.
     const m = c && c.height !== null ? undefined : (this.st.get('SELECT * FROM mempool_txs WHERE net = ? AND txid = ?').get(this.net, id) as Row | undefined);
-    let status: TxStatus;
-    if (c && c.height !== null) status = 'confirmed';
-    else if (m) status = num(m.removed) === 1 ? 'removed' : 'mempool';
-    else if (c) status = 'orphaned';
-    else return null;
-    const src = status === 'confirmed' || status === 'orphaned' ? c! : m!;
-    const prevouts = unpackPrevouts(src.prevouts as Buffer);
+    const status = txStatus(c, m);
+    if (status === null) return null;
+    const prevouts = txPrevouts(status, c, m);
     const scripts = scriptsById(this.st, prevouts.flatMap((p) => (p ? [p.scriptId] : [])));
-    const seenAt = numOrNull(m?.seen_at ?? c?.first_seen ?? null);
-    const inBlock = status === 'confirmed' || status === 'orphaned';
-    const blockTime = inBlock ? num(c!.block_time) : null;
-    return {
-      txid, raw: src.raw as Buffer, status,
-      height: status === 'confirmed' ? num(c!.height) : null,
-      blockHash: inBlock ? bytesToHex(c!.block_hash as Buffer) : null,
-      blockTime, position: inBlock ? num(c!.position) : null, seenAt,
-      time: status === 'confirmed' ? blockTime! : seenAt ?? blockTime ?? 0,
-      fee: src.fee === null ? null : big(src.fee),
-      size: num(src.size), vsize: num(src.vsize), weight: num(src.weight),
-      isCoinbase: inBlock ? num(c!.is_coinbase) === 1 : false,
-      doubleSpent: status === 'mempool' || status === 'removed' ? num(m!.double_spent) === 1 : false,
-      prevouts: prevouts.map((p) => (p ? { txid: p.txid, vout: p.vout, value: p.value, script: scripts.get(p.scriptId)! } : null)),
-    };
+    return assembleTxRecord(txid, status, c, m, prevouts, scripts);
   }
 
   outputs(txid: string): OutputRecord[] | null {
