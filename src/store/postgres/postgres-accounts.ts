@@ -2,35 +2,11 @@
 import type pg from 'pg';
 import { InvalidArgumentError } from '../../core/errors.js';
 import type { AccountRecord, AccountStore, ApiKeyRecord, NewApiKey, PlanRecord, UsageIncrement } from '../../core/store.js';
-import { num, one, rows, type Queryable, type Row } from './postgres-sql.js';
-
-const ACCOUNT_SELECT =
-  'SELECT a.id, a.email, a.created_at, a.period_ends_at, a.will_renew, a.last_login_at, p.name AS plan_name, ' +
-  'p.max_daily_requests, p.updated_at AS plan_updated_at FROM accounts a JOIN plans p ON p.name = a.plan';
+import { ACCOUNT_SELECT, toAccount, toKey, toPlan } from '../common/account-rows.js';
+import { num, one, rows, type Queryable } from './postgres-sql.js';
 
 /** Unique-constraint violation: the other writer won the race for the email or prefix. */
 const UNIQUE_VIOLATION = '23505';
-
-const toPlan = (r: Row): PlanRecord => ({ name: String(r.name), maxDailyRequests: num(r.max_daily_requests), updatedAt: num(r.updated_at) });
-
-const toAccount = (r: Row): AccountRecord => ({
-  id: num(r.id),
-  email: String(r.email),
-  plan: { name: String(r.plan_name), maxDailyRequests: num(r.max_daily_requests), updatedAt: num(r.plan_updated_at) },
-  createdAt: num(r.created_at),
-  periodEndsAt: num(r.period_ends_at),
-  willRenew: r.will_renew === true,
-  lastLoginAt: r.last_login_at === null ? null : num(r.last_login_at),
-});
-
-const toKey = (r: Row): ApiKeyRecord => ({
-  id: num(r.id),
-  accountId: num(r.account_id),
-  prefix: String(r.prefix),
-  hash: new Uint8Array(r.key_hash as Buffer),
-  createdAt: num(r.created_at),
-  revokedAt: r.revoked_at === null ? null : num(r.revoked_at),
-});
 
 function isUnique(error: unknown): boolean {
   return (error as { code?: string }).code === UNIQUE_VIOLATION;

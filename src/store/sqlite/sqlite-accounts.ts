@@ -1,32 +1,8 @@
 /** SQLite v3 accounts: plans, accounts, key hashes and per-day usage counts. */
 import { InvalidArgumentError } from '../../core/errors.js';
 import type { AccountRecord, AccountStore, ApiKeyRecord, NewApiKey, PlanRecord, UsageIncrement } from '../../core/store.js';
-import { num, numOrNull, type Row, type Statements } from './sqlite-statements.js';
-
-const ACCOUNT_SELECT =
-  'SELECT a.id, a.email, a.created_at, a.period_ends_at, a.will_renew, a.last_login_at, p.name AS plan_name, ' +
-  'p.max_daily_requests, p.updated_at AS plan_updated_at FROM accounts a JOIN plans p ON p.name = a.plan';
-
-const toPlan = (r: Row): PlanRecord => ({ name: String(r.name), maxDailyRequests: num(r.max_daily_requests), updatedAt: num(r.updated_at) });
-
-const toAccount = (r: Row): AccountRecord => ({
-  id: num(r.id),
-  email: String(r.email),
-  plan: { name: String(r.plan_name), maxDailyRequests: num(r.max_daily_requests), updatedAt: num(r.plan_updated_at) },
-  createdAt: num(r.created_at),
-  periodEndsAt: num(r.period_ends_at),
-  willRenew: num(r.will_renew) === 1,
-  lastLoginAt: numOrNull(r.last_login_at),
-});
-
-const toKey = (r: Row): ApiKeyRecord => ({
-  id: num(r.id),
-  accountId: num(r.account_id),
-  prefix: String(r.prefix),
-  hash: new Uint8Array(r.key_hash as Buffer),
-  createdAt: num(r.created_at),
-  revokedAt: numOrNull(r.revoked_at),
-});
+import { ACCOUNT_SELECT, toAccount, toKey, toPlan } from '../common/account-rows.js';
+import { num, type Row, type Statements } from './sqlite-statements.js';
 
 export class SqliteAccounts implements AccountStore {
   constructor(private readonly st: Statements) {}

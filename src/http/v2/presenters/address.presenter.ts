@@ -37,14 +37,15 @@ function scriptRenderer(): (script: Uint8Array) => { asm: string; hex: string } 
   };
 }
 
-export function outputPageData(page: Page<OutputItem>) {
+/** get_tx_unspent / get_tx_received items name the output (`output_no`), get_tx_spent items the input (`input_no`). */
+function scriptPageData<T extends OutputItem | InputItem>(page: Page<T>, numberKey: 'output_no' | 'input_no', numberOf: (item: T) => number) {
   const render = scriptRenderer();
   return {
     network: page.network.id,
     address: page.address,
     txs: page.items.map((i) => ({
       txid: i.txid,
-      output_no: i.vout,
+      [numberKey]: numberOf(i),
       script_asm: render(i.script).asm,
       script_hex: render(i.script).hex,
       value: coins(i.value),
@@ -54,22 +55,9 @@ export function outputPageData(page: Page<OutputItem>) {
   };
 }
 
-export function inputPageData(page: Page<InputItem>) {
-  const render = scriptRenderer();
-  return {
-    network: page.network.id,
-    address: page.address,
-    txs: page.items.map((i) => ({
-      txid: i.txid,
-      input_no: i.vin,
-      script_asm: render(i.script).asm,
-      script_hex: render(i.script).hex,
-      value: coins(i.value),
-      confirmations: i.confirmations,
-      time: i.time,
-    })),
-  };
-}
+export const outputPageData = (page: Page<OutputItem>) => scriptPageData(page, 'output_no', (i) => i.vout);
+
+export const inputPageData = (page: Page<InputItem>) => scriptPageData(page, 'input_no', (i) => i.vin);
 
 const spentRef = (s: { txid: string; vin: number } | null) => (s ? { txid: s.txid, input_no: s.vin } : null);
 
