@@ -122,6 +122,11 @@ export async function run(): Promise<void> {
     const btcParams = getNetworkParams('BTCTEST', 'regtest');
     followed.push(await follow(ltc, ltcParams, store, bus), await follow(btc, btcParams, store, bus));
     const networks = new Map<NetworkId, NetworkParams>([['LTCTEST', ltcParams], ['BTCTEST', btcParams]]);
+    // Subscribed before the realtime server: when the indexer's event is published (fan-out starts).
+    const emittedAt = new Map<string, number>();
+    bus.subscribe((event) => {
+      if (event.kind === 'block_connected') emittedAt.set(event.hash, nowMs());
+    });
     const realtime = attachRealtime(http, { appKey: KEY, bus, networks, logger: silentLogger, limits: { maxConnections: CONNECTIONS + 100 } });
     // Subscribed after the realtime server, so this runs once the block's frames are written to every socket.
     const writtenAt = new Map<string, number>();
@@ -164,12 +169,17 @@ export async function run(): Promise<void> {
       load.send({ cmd: 'latency', from: mined });
       const fromMining = await load.next('latency');
       const ms = (v: unknown): string => `${Number(v).toFixed(1)} ms`;
-      const written = Object.keys(mined).map((h) => (writtenAt.get(h) ?? NaN) - (f.notifiedAt.get(h) ?? NaN)).sort((a, b) => a - b);
-      const pct = (p: number): number => written[Math.min(written.length - 1, Math.floor((p / 100) * written.length))]!;
+      const since = (at: Map<string, number>): number[] =>
+        Object.keys(mined).map((h) => (at.get(h) ?? NaN) - (f.notifiedAt.get(h) ?? NaN)).sort((a, b) => a - b);
+      const written = since(writtenAt);
+      const emitted = since(emittedAt);
+      const pick = (list: number[], p: number): number => list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))]!;
+      const pct = (p: number): number => pick(written, p);
       console.log(
         `  block latency ${f.params.id} (${f.how}), ${fromNotification['samples']} deliveries of ${fromNotification['blocks']} blocks: ` +
           `notification->delivery p50 ${ms(fromNotification['p50'])} p99 ${ms(fromNotification['p99'])} max ${ms(fromNotification['max'])}; ` +
           `generatetoaddress returned->delivery p50 ${ms(fromMining['p50'])} p99 ${ms(fromMining['p99'])}; ` +
+          `notification->block indexed and event published p50 ${ms(pick(emitted, 50))} max ${ms(pick(emitted, 100))}; ` +
           `notification->written to all ${CONNECTIONS} sockets (server side) p50 ${ms(pct(50))} max ${ms(pct(100))}`,
       );
     }

@@ -3,6 +3,7 @@ import { WebSocket } from 'ws';
 import { PusherCode } from './error-codes.js';
 import { errorFrame, PING_FRAME, type WireFrame } from './protocol-messages.js';
 import type { Subscriber } from './channel-registry.js';
+import { writeFrame } from './socket-write.js';
 import type { RealtimeLimits } from './realtime-limits.js';
 
 /** Counters shared by every connection of one server (for stats()). */
@@ -57,7 +58,7 @@ export class Connection implements Subscriber {
    */
   deliver(frame: WireFrame): boolean {
     if (!this.writable()) return false;
-    this.socket.write(frame.bytes);
+    writeFrame(this.socket, frame.bytes);
     this.counters.messagesSent++;
     return true;
   }
