@@ -8,23 +8,29 @@ import { planUndo, undoScriptIds } from '../common/block-undo.js';
 import { bytesToHex, hexToBytes, outpointKey, unpackTxids } from '../common/codec.js';
 import { mempoolIsEmpty, removeMempoolTx } from './postgres-mempool-removal.js';
 import { applyTotals, resolveBatchScripts, scriptsById, writeBatchTotals } from './postgres-scripts.js';
+import type pg from 'pg';
+import { BinaryRows, copyRows } from './postgres-copy.js';
 import { big, dec, num, one, rows, txidArray, type Queryable } from './postgres-sql.js';
+import { STAGE } from './postgres-staging.js';
 
 export async function readTip(db: Queryable, net: number): Promise<ChainTip | null> {
   const row = await one(db, 'SELECT height, hash FROM tips WHERE net = $1', [net]);
   return row ? { height: num(row.height), hash: bytesToHex(row.hash as Buffer) } : null;
 }
 
-export async function connectBlocksTx(db: Queryable, net: number, blocks: readonly BlockToConnect[]): Promise<ConnectedBlock[]> {
+export async function connectBlocksTx(db: pg.ClientBase, net: number, blocks: readonly BlockToConnect[]): Promise<ConnectedBlock[]> {
   if (blocks.length === 0) return [];
   assertExtendsTip(blocks, await readTip(db, net));
   const needs = collectBatchNeeds(blocks);
   const ext = needs.externalPrevouts;
   const prevouts = new Map<string, ResolvedOutput>();
   if (ext.length > 0) {
-    const found = await rows(db, `SELECT o.txid, o.vout, o.value, o.script_id, s.script FROM unnest($2::bytea[], $3::int[]) AS k(txid, vout)
-      JOIN outputs o ON o.net = $1 AND o.txid = k.txid AND o.vout = k.vout JOIN scripts s ON s.id = o.script_id`,
-    [net, txidArray(ext.map((o) => o.txid)), ext.map((o) => o.vout)]);
+    // The staged spends serve twice: this lookup, and the UPDATE marking them spent in writeRows.
+    const keys = new BinaryRows(4, 1 << 20);
+    for (const op of ext) keys.row().bytea(hexToBytes(op.txid)).int4(op.vout).bytea(op.spender).int4(op.vin);
+    await copyRows(db, STAGE.spends, keys);
+    const found = await rows(db, `SELECT o.txid, o.vout, o.value, o.script_id, s.script FROM ${STAGE.spends} k
+      JOIN outputs o ON o.net = $1 AND o.txid = k.txid AND o.vout = k.vout JOIN scripts s ON s.id = o.script_id`, [net]);
     for (const r of found) {
       prevouts.set(outpointKey(bytesToHex(r.txid as Buffer), num(r.vout)), { value: big(r.value), scriptId: num(r.script_id), script: r.script as Buffer });
     }
@@ -32,9 +38,9 @@ export async function connectBlocksTx(db: Queryable, net: number, blocks: readon
     if (missing) throw missingPrevoutError(missing);
   }
   const scripts = await resolveBatchScripts(db, net, needs.scripts);
-  const batch = buildBatchRows(blocks, needs, scripts.ids, prevouts);
+  const batch = buildBatchRows(blocks, needs, scripts.ids, prevouts, { recordSpends: false });
   const { confirmed, conflicted } = await settleMempool(db, net, blocks, batch);
-  await writeRows(db, net, batch, scripts.fresh);
+  await writeRows(db, net, batch, scripts.fresh, ext.length > 0);
   return batch.summaries.map((s) => ({ ...s, confirmedFromMempool: confirmed, conflicted }));
 }
 
@@ -66,7 +72,10 @@ async function settleMempool(
   return { confirmed, conflicted };
 }
 
-async function writeRows(db: Queryable, net: number, b: BatchRows, freshScripts: ReadonlyMap<number, Uint8Array>): Promise<void> {
+/** spendsStaged: the external prevouts the batch spends are in the spends staging table (connectBlocksTx put them there). */
+async function writeRows(
+  db: pg.ClientBase, net: number, b: BatchRows, freshScripts: ReadonlyMap<number, Uint8Array>, spendsStaged: boolean,
+): Promise<void> {
   const bl = b.blocks;
   await db.query(`INSERT INTO blocks (net, hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size,
       weight, tx_count, fees, reward, value_out, txids)
@@ -77,34 +86,40 @@ async function writeRows(db: Queryable, net: number, b: BatchRows, freshScripts:
     bl.map((x) => x.version), bl.map((x) => x.time), bl.map((x) => x.bits), bl.map((x) => x.nonce), bl.map((x) => x.size),
     bl.map((x) => x.strippedSize), bl.map((x) => x.weight), bl.map((x) => x.txCount), dec(bl.map((x) => x.fees)),
     dec(bl.map((x) => x.reward)), dec(bl.map((x) => x.valueOut)), bl.map((x) => x.txids)]);
+  // Bulk rows go through binary COPY (postgres-copy.ts); rows that may already exist land in session-local staging
+  // tables first so the upsert stays one set-based statement.
   const t = b.txs;
+  const txRows = new BinaryRows(13, 1 << 20);
+  for (const x of t) {
+    txRows.row().int2(net).bytea(x.txid).bytea(x.blockHash).int4(x.height).int4(x.position).bytea(x.raw).int4(x.size).int4(x.vsize)
+      .int4(x.weight).int8OrNull(x.fee).bool(x.isCoinbase).bytea(x.prevouts).int8OrNull(x.firstSeen);
+  }
+  await copyRows(db, STAGE.txs, txRows);
   // Upserts: a tx of an orphaned block may be confirmed again, and BIP30 duplicate coinbases overwrite.
-  await db.query(`INSERT INTO txs (net, txid, block_hash, height, position, raw, size, vsize, weight, fee, is_coinbase, prevouts, first_seen)
-    SELECT $1, * FROM unnest($2::bytea[], $3::bytea[], $4::int[], $5::int[], $6::bytea[], $7::int[], $8::int[], $9::int[], $10::bigint[],
-      $11::bool[], $12::bytea[], $13::bigint[])
+  await db.query(`INSERT INTO txs SELECT * FROM ${STAGE.txs}
     ON CONFLICT (net, txid) DO UPDATE SET block_hash = excluded.block_hash, height = excluded.height, position = excluded.position,
-      raw = excluded.raw, fee = excluded.fee, prevouts = excluded.prevouts, first_seen = coalesce(excluded.first_seen, txs.first_seen)`,
-  [net, t.map((x) => x.txid), t.map((x) => x.blockHash), t.map((x) => x.height), t.map((x) => x.position), t.map((x) => x.raw),
-    t.map((x) => x.size), t.map((x) => x.vsize), t.map((x) => x.weight), t.map((x) => (x.fee === null ? null : x.fee.toString())),
-    t.map((x) => x.isCoinbase), t.map((x) => x.prevouts), t.map((x) => x.firstSeen)]);
+      raw = excluded.raw, fee = excluded.fee, prevouts = excluded.prevouts, first_seen = coalesce(excluded.first_seen, txs.first_seen)`);
   const o = b.outputs;
-  // Columns go to unnest as they are; bigint values as decimal text (exact).
-  await db.query(`INSERT INTO outputs (net, txid, vout, value, script_id, height, position, spent_txid, spent_vin)
-    SELECT $1, * FROM unnest($2::bytea[], $3::int[], $4::bigint[], $5::bigint[], $6::int[], $7::int[], $8::bytea[], $9::int[])
+  const outRows = new BinaryRows(9, 1 << 20);
+  for (let i = 0; i < o.txid.length; i++) {
+    outRows.row().int2(net).bytea(o.txid[i]!).int4(o.vout[i]!).int8(o.value[i]!).int8(o.scriptId[i]!).int4(o.height[i]!)
+      .int4(o.position[i]!).byteaOrNull(o.spentTxid[i]!).int4OrNull(o.spentVin[i]!);
+  }
+  await copyRows(db, STAGE.outputs, outRows);
+  await db.query(`INSERT INTO outputs SELECT * FROM ${STAGE.outputs}
     ON CONFLICT (net, txid, vout) DO UPDATE SET value = excluded.value, script_id = excluded.script_id, height = excluded.height,
-      position = excluded.position, spent_txid = excluded.spent_txid, spent_vin = excluded.spent_vin`,
-  [net, o.txid, o.vout, dec(o.value), o.scriptId, o.height, o.position, o.spentTxid, o.spentVin]);
-  const s = b.spends;
-  if (s.txid.length > 0) {
-    await db.query(`UPDATE outputs o SET spent_txid = k.stxid, spent_vin = k.vin
-      FROM unnest($2::bytea[], $3::int[], $4::bytea[], $5::int[]) AS k(txid, vout, stxid, vin)
-      WHERE o.net = $1 AND o.txid = k.txid AND o.vout = k.vout`,
-    [net, s.prevTxid, s.prevVout, s.txid, s.vin]);
+      position = excluded.position, spent_txid = excluded.spent_txid, spent_vin = excluded.spent_vin`);
+  if (spendsStaged) {
+    await db.query(`UPDATE outputs o SET spent_txid = k.stxid, spent_vin = k.vin FROM ${STAGE.spends} k
+      WHERE o.net = $1 AND o.txid = k.txid AND o.vout = k.vout`, [net]);
   }
   const h = b.history;
-  await db.query(`INSERT INTO history (script_id, height, position, io, n, txid, value)
-    SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::smallint[], $5::int[], $6::bytea[], $7::bigint[])`,
-  [h.scriptId, h.height, h.position, h.io, h.n, h.txid, dec(h.value)]);
+  const historyRows = new BinaryRows(7, 1 << 20);
+  for (let i = 0; i < h.txid.length; i++) {
+    historyRows.row().int8(h.scriptId[i]!).int4(h.height[i]!).int4(h.position[i]!).int2(h.io[i]!).int4(h.n[i]!).bytea(h.txid[i]!)
+      .int8(h.value[i]!);
+  }
+  await copyRows(db, 'history (script_id, height, position, io, n, txid, value)', historyRows);
   await writeBatchTotals(db, net, b.totals, freshScripts);
   await db.query('INSERT INTO tips (net, height, hash) VALUES ($1, $2, $3) ON CONFLICT (net) DO UPDATE SET height = excluded.height, hash = excluded.hash',
     [net, b.newTip.height, hexToBytes(b.newTip.hash)]);

@@ -14,8 +14,9 @@ import { networkCode } from '../common/network-codes.js';
 import { PostgresAddressReader } from './postgres-address-reader.js';
 import { PostgresChainReader } from './postgres-chain-reader.js';
 import { connectBlocksTx, disconnectTipTx, readTip } from './postgres-chain-writer.js';
+import { createStagingTables } from './postgres-staging.js';
 import { addMempoolTxsTx, removeMempoolTxsTx } from './postgres-mempool-writer.js';
-import { LOCK_NAMESPACE, one, type Queryable } from './postgres-sql.js';
+import { LOCK_NAMESPACE, one } from './postgres-sql.js';
 
 export class PostgresNetworkStore implements NetworkStore {
   private readonly net: number;
@@ -39,10 +40,11 @@ export class PostgresNetworkStore implements NetworkStore {
       await client.end();
       throw new StoreError(`another indexer already writes network ${this.id} (advisory lock held)`);
     }
+    await createStagingTables(client);
     return client;
   }
 
-  private write<T>(fn: (db: Queryable) => Promise<T>): Promise<T> {
+  private write<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       if (!this.writer) {
         this.writer = this.openWriter();

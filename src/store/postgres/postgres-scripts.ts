@@ -1,8 +1,11 @@
 /** Script ids and exact totals in PostgreSQL: NUMERIC sums are incremented in SQL for a whole batch at once. */
+import type pg from 'pg';
 import { StoreError } from '../../core/errors.js';
 import { scriptKey } from '../common/codec.js';
 import type { TotalsDelta } from '../common/tx-effects.js';
+import { BinaryRows, copyRows } from './postgres-copy.js';
 import { dec, num, rows, type Queryable } from './postgres-sql.js';
+import { STAGE } from './postgres-staging.js';
 
 export async function resolveScriptIds(db: Queryable, net: number, scripts: ReadonlyMap<string, Uint8Array>): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
@@ -51,14 +54,15 @@ export interface BatchScripts {
  * totals by writeBatchTotals instead of being inserted now and updated later (an UPDATE right after an INSERT
  * writes a second version of the row and of its index entries).
  */
-export async function resolveBatchScripts(db: Queryable, net: number, scripts: ReadonlyMap<string, Uint8Array>): Promise<BatchScripts> {
+export async function resolveBatchScripts(db: pg.ClientBase, net: number, scripts: ReadonlyMap<string, Uint8Array>): Promise<BatchScripts> {
   const ids = new Map<string, number>();
   const fresh = new Map<number, Uint8Array>();
   if (scripts.size === 0) return { ids, fresh };
-  const list = [...scripts.values()].map((s) => Buffer.from(s.buffer, s.byteOffset, s.byteLength));
-  for (const r of await rows(db, 'SELECT id, script FROM scripts WHERE net = $1 AND script = ANY($2::bytea[])', [net, list])) {
-    ids.set(scriptKey(r.script as Buffer), num(r.id));
-  }
+  const keys = new BinaryRows(1, 1 << 20);
+  for (const script of scripts.values()) keys.row().bytea(script);
+  await copyRows(db, STAGE.scripts, keys);
+  const found = await rows(db, `SELECT s.id, s.script FROM ${STAGE.scripts} k JOIN scripts s ON s.net = $1 AND s.script = k.script`, [net]);
+  for (const r of found) ids.set(scriptKey(r.script as Buffer), num(r.id));
   const missing = [...scripts.keys()].filter((key) => !ids.has(key));
   if (missing.length > 0) {
     const reserved = await rows(db, "SELECT nextval(pg_get_serial_sequence('scripts', 'id')) AS id FROM generate_series(1, $1)", [missing.length]);
@@ -71,27 +75,32 @@ export async function resolveBatchScripts(db: Queryable, net: number, scripts: R
   return { ids, fresh };
 }
 
-/** Inserts the batch's new scripts with their totals and adds the totals of the existing ones. */
-export async function writeBatchTotals(db: Queryable, net: number, totals: readonly TotalsDelta[], fresh: ReadonlyMap<number, Uint8Array>): Promise<void> {
-  const existing: TotalsDelta[] = [];
-  const created: TotalsDelta[] = [];
-  for (const t of totals) (fresh.has(t.scriptId) ? created : existing).push(t);
+/**
+ * Inserts the batch's new scripts with their totals and adds the totals of the existing ones, both by binary COPY
+ * (the new rows straight into scripts: their ids were reserved, nothing can conflict; the deltas through staging).
+ */
+export async function writeBatchTotals(db: pg.ClientBase, net: number, totals: readonly TotalsDelta[], fresh: ReadonlyMap<number, Uint8Array>): Promise<void> {
+  const created = new BinaryRows(8, 1 << 20);
+  const deltas = new BinaryRows(6, 1 << 20);
+  const withTotals = new Set<number>();
+  for (const t of totals) {
+    const script = fresh.get(t.scriptId);
+    if (script) {
+      withTotals.add(t.scriptId);
+      created.row().int8(t.scriptId).int2(net).bytea(script).numeric(t.received).numeric(t.sent).int8(t.txCount)
+        .int8(t.receivedCount).int8(t.sentCount);
+    } else {
+      deltas.row().int8(t.scriptId).numeric(t.received).numeric(t.sent).int8(t.txCount).int8(t.receivedCount).int8(t.sentCount);
+    }
+  }
   // A new script always has totals (an output of the batch pays it); zero rows kept for safety.
-  const withTotals = new Set(created.map((t) => t.scriptId));
-  for (const id of fresh.keys()) {
-    if (!withTotals.has(id)) created.push({ scriptId: id, received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 });
+  for (const [id, script] of fresh) {
+    if (!withTotals.has(id)) created.row().int8(id).int2(net).bytea(script).numeric(0n).numeric(0n).int8(0).int8(0).int8(0);
   }
-  if (created.length > 0) {
-    await db.query(
-      `INSERT INTO scripts (id, net, script, received, sent, tx_count, received_count, sent_count) OVERRIDING SYSTEM VALUE
-       SELECT id, $1, script, r, se, c, rc, sc
-       FROM unnest($2::bigint[], $3::bytea[], $4::numeric[], $5::numeric[], $6::bigint[], $7::bigint[], $8::bigint[]) AS d(id, script, r, se, c, rc, sc)`,
-      [
-        net, created.map((t) => t.scriptId), created.map((t) => { const s = fresh.get(t.scriptId)!; return Buffer.from(s.buffer, s.byteOffset, s.byteLength); }),
-        dec(created.map((t) => t.received)), dec(created.map((t) => t.sent)),
-        created.map((t) => t.txCount), created.map((t) => t.receivedCount), created.map((t) => t.sentCount),
-      ],
-    );
-  }
-  await applyTotals(db, existing);
+  await copyRows(db, 'scripts (id, net, script, received, sent, tx_count, received_count, sent_count)', created);
+  if (deltas.rows === 0) return;
+  await copyRows(db, STAGE.totals, deltas);
+  await db.query(`UPDATE scripts s SET received = s.received + d.received, sent = s.sent + d.sent, tx_count = s.tx_count + d.tx_count,
+      received_count = s.received_count + d.received_count, sent_count = s.sent_count + d.sent_count
+    FROM ${STAGE.totals} d WHERE s.id = d.id`);
 }

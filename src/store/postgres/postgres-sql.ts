@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import { hexToBytes } from '../common/codec.js';
 
-export type Queryable = pg.Pool | pg.PoolClient | pg.Client;
+export type Queryable = pg.Pool | pg.ClientBase;
 export type Row = Record<string, unknown>;
 
 export async function rows(db: Queryable, text: string, values: unknown[] = []): Promise<Row[]> {
