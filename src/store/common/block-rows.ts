@@ -1,14 +1,16 @@
 /**
  * Turns a batch of blocks into the rows both drivers write. Two pure phases around the driver's bulk reads:
  * collectBatchNeeds (which scripts and external prevouts to look up, one query each) and buildBatchRows.
- * Hot path of initial sync: the many per-output/per-input rows are kept as columns (parallel arrays), not
- * objects, and in-batch prevouts are found through a per-txid map instead of per-outpoint string keys.
+ * Hot path of initial sync, so both avoid per-row objects and repeated lookups: the many per-output/per-input rows
+ * are columns (parallel arrays, sized up front); collectBatchNeeds resolves every input to the output it spends
+ * (in-batch) or to an external prevout once, so building does no lookup per input; per-script sums live in the
+ * array slots of a ScriptTally.
  */
 import { StoreError } from '../../core/errors.js';
-import type { Transaction } from '../../core/chain-types.js';
+import type { Block, Transaction, TxInput, TxOutput } from '../../core/chain-types.js';
 import type { BlockToConnect, ChainTip, ConnectedBlock, Outpoint, ScriptDelta } from '../../core/store.js';
-import { hexToBytes, outpointKey, packTxids, PREVOUT_BYTES, scriptKey, viewBytes, writeHash } from './codec.js';
-import type { TotalsDelta } from './tx-effects.js';
+import { hexToBytes, outpointKey, PREVOUT_BYTES, scriptKey, setUint64BE, viewBytes, writeHash } from './codec.js';
+import { ScriptTally, TxEffectSlots, type TotalsDelta } from './tx-effects.js';
 
 export interface ResolvedOutput {
   readonly value: bigint;
@@ -65,16 +67,25 @@ export interface ExternalPrevout extends Outpoint {
 }
 
 export interface BatchNeeds {
-  /** Distinct output scripts by key. */
+  /** Distinct output scripts by key, in first-use order (the numbering of outputScripts). */
   scripts: Map<string, Uint8Array>;
   /** Prevouts not created inside the batch. */
   externalPrevouts: ExternalPrevout[];
-  /** Per tx in batch order: the txid as stored (32 bytes of the display hex). */
+  /** Per external prevout: its outpointKey, the key of the driver's prevouts map (built and hashed once). */
+  externalKeys: string[];
+  /** Per tx in batch order: the txid as stored (32 bytes of the display hex), a view of txidBytes. */
   txids: Buffer[];
-  /** Per output in batch order: its script key. */
-  outputKeys: string[];
-  /** Inputs in the batch (coinbase inputs included): sizes the prevouts blobs. */
-  inputCount: number;
+  /** All the batch's stored txids back to back (a block's run of them is its txids blob). */
+  txidBytes: Buffer;
+  /** Per output in batch order: the number of its script in scripts' order. */
+  outputScripts: Int32Array;
+  /**
+   * Per input in batch order (coinbase inputs included, unused): the output index of a prevout created in the
+   * batch, or -1 - i for externalPrevouts[i]. Resolved here once so building needs no lookup per input.
+   */
+  inputSources: Int32Array;
+  /** Inputs that spend a prevout (all but coinbase inputs): one history row each. */
+  spendCount: number;
 }
 
 export function assertExtendsTip(blocks: readonly BlockToConnect[], tip: ChainTip | null): void {
@@ -91,45 +102,99 @@ export function assertExtendsTip(blocks: readonly BlockToConnect[], tip: ChainTi
 }
 
 export function collectBatchNeeds(blocks: readonly BlockToConnect[]): BatchNeeds {
-  const scripts = new Map<string, Uint8Array>();
-  // Outputs created so far in the batch: txid -> output count.
-  const created = new Map<string, number>();
-  const external = new Map<string, ExternalPrevout>();
-  const txids: Buffer[] = [];
-  const outputKeys: string[] = [];
-  let inputCount = 0;
-  for (const { block } of blocks) {
-    for (const tx of block.txs) {
-      const txid = hexToBytes(tx.txid);
-      txids.push(txid);
-      inputCount += tx.inputs.length;
-      if (!tx.isCoinbase) {
-        const inputs = tx.inputs;
-        for (let vin = 0; vin < inputs.length; vin++) {
-          const { prevTxid, prevVout } = inputs[vin]!;
-          const n = created.get(prevTxid);
-          if (n !== undefined && prevVout < n) continue;
-          const key = outpointKey(prevTxid, prevVout);
-          const known = external.get(key);
-          if (known) {
-            known.spender = txid;
-            known.vin = vin;
-          } else {
-            external.set(key, { txid: prevTxid, vout: prevVout, spender: txid, vin });
-          }
-        }
+  const collector = new NeedsCollector(blocks);
+  for (const { block } of blocks) for (const tx of block.txs) collector.addTx(tx);
+  return collector.needs;
+}
+
+/** The state of one collectBatchNeeds call: txs are added in batch order. */
+class NeedsCollector {
+  readonly needs: BatchNeeds;
+  /** Script key -> its number in needs.scripts order. */
+  private readonly scriptNumbers = new Map<string, number>();
+  /** Txs added so far: txid -> batch index (a later duplicate txid replaces an earlier one). */
+  private readonly created = new Map<string, number>();
+  /** Per tx added: the index of its output 0; outputStart[i + 1] - outputStart[i] is its output count. */
+  private readonly outputStart: Int32Array;
+  /** outpointKey -> index in needs.externalPrevouts. */
+  private readonly external = new Map<string, number>();
+  private txIndex = 0;
+  private inputAt = 0;
+  private outputAt = 0;
+
+  constructor(blocks: readonly BlockToConnect[]) {
+    let txCount = 0;
+    let inputCount = 0;
+    let outputCount = 0;
+    for (const { block } of blocks) {
+      for (const tx of block.txs) {
+        txCount++;
+        inputCount += tx.inputs.length;
+        outputCount += tx.outputs.length;
       }
-      const outputs = tx.outputs;
-      for (let vout = 0; vout < outputs.length; vout++) {
-        const script = outputs[vout]!.script;
-        const key = scriptKey(script);
-        outputKeys.push(key);
-        if (!scripts.has(key)) scripts.set(key, script);
+    }
+    this.outputStart = new Int32Array(txCount + 1);
+    this.needs = {
+      scripts: new Map(), externalPrevouts: [], externalKeys: [], txids: [], txidBytes: Buffer.allocUnsafe(txCount * 32),
+      outputScripts: new Int32Array(outputCount), inputSources: new Int32Array(inputCount), spendCount: 0,
+    };
+  }
+
+  addTx(tx: Transaction): void {
+    const { txidBytes } = this.needs;
+    const at = this.txIndex * 32;
+    writeHash(txidBytes, tx.txid, at);
+    const txid = txidBytes.subarray(at, at + 32);
+    this.needs.txids.push(txid);
+    if (!tx.isCoinbase) this.resolveInputs(tx.inputs, txid);
+    this.inputAt += tx.inputs.length;
+    this.numberScripts(tx.outputs);
+    this.outputStart[this.txIndex + 1] = this.outputAt;
+    this.created.set(tx.txid, this.txIndex++);
+  }
+
+  /** Sets each input's source: an output the batch created before, or an external prevout (listed once). */
+  private resolveInputs(inputs: readonly TxInput[], spender: Buffer): void {
+    const { needs, outputStart } = this;
+    needs.spendCount += inputs.length;
+    for (let vin = 0; vin < inputs.length; vin++) {
+      const { prevTxid, prevVout } = inputs[vin]!;
+      const own = this.created.get(prevTxid);
+      if (own !== undefined && prevVout < outputStart[own + 1]! - outputStart[own]!) {
+        needs.inputSources[this.inputAt + vin] = outputStart[own]! + prevVout;
+        continue;
       }
-      created.set(tx.txid, outputs.length);
+      const key = outpointKey(prevTxid, prevVout);
+      let i = this.external.get(key);
+      if (i === undefined) {
+        i = needs.externalPrevouts.length;
+        this.external.set(key, i);
+        needs.externalPrevouts.push({ txid: prevTxid, vout: prevVout, spender, vin });
+        needs.externalKeys.push(key);
+      } else {
+        const known = needs.externalPrevouts[i]!;
+        known.spender = spender;
+        known.vin = vin;
+      }
+      needs.inputSources[this.inputAt + vin] = -1 - i;
     }
   }
-  return { scripts, externalPrevouts: [...external.values()], txids, outputKeys, inputCount };
+
+  /** Numbers the outputs' scripts (distinct ones in first-use order, as needs.scripts lists them). */
+  private numberScripts(outputs: readonly TxOutput[]): void {
+    const { needs, scriptNumbers } = this;
+    for (let vout = 0; vout < outputs.length; vout++) {
+      const script = outputs[vout]!.script;
+      const key = scriptKey(script);
+      let n = scriptNumbers.get(key);
+      if (n === undefined) {
+        n = scriptNumbers.size;
+        scriptNumbers.set(key, n);
+        needs.scripts.set(key, script);
+      }
+      needs.outputScripts[this.outputAt++] = n;
+    }
+  }
 }
 
 /** Every outpoint the batch spends, with its spender (mempool conflict detection; only needed with a mempool). */
@@ -148,29 +213,6 @@ export function missingPrevoutError(outpoint: Outpoint): StoreError {
   return new StoreError(`missing prevout ${outpoint.txid}:${outpoint.vout}`);
 }
 
-interface InBatchTx {
-  readonly tx: Transaction;
-  /** Index of its output 0 in the output columns. */
-  readonly start: number;
-}
-
-/** What one tx does to one script (the per-tx unit of totals and of ScriptDelta). */
-interface Effect {
-  readonly scriptId: number;
-  readonly script: Uint8Array;
-  received: bigint;
-  sent: bigint;
-  funds: boolean;
-  spends: boolean;
-}
-
-function touch(effects: Effect[], scriptId: number, script: Uint8Array): Effect {
-  for (let i = 0; i < effects.length; i++) if (effects[i]!.scriptId === scriptId) return effects[i]!;
-  const effect: Effect = { scriptId, script, received: 0n, sent: 0n, funds: false, spends: false };
-  effects.push(effect);
-  return effect;
-}
-
 export interface BuildOptions {
   /** Record spends of external prevouts in rows.spends (false when the driver already marked them). Default true. */
   readonly recordSpends?: boolean;
@@ -183,25 +225,104 @@ export function buildBatchRows(
   prevouts: ReadonlyMap<string, ResolvedOutput>,
   options: BuildOptions = {},
 ): BatchRows {
-  const recordSpends = options.recordSpends ?? true;
-  const out: OutputColumns = { txid: [], vout: [], value: [], scriptId: [], height: [], position: [], spentTxid: [], spentVin: [] };
-  const spends: SpendColumns = { prevTxid: [], prevVout: [], txid: [], vin: [] };
-  const hist: HistoryColumns = { scriptId: [], height: [], position: [], io: [], n: [], txid: [], value: [] };
-  const rows: BatchRows = {
-    blocks: [], txs: [], outputs: out, spends, history: hist, totals: [], summaries: [], newTip: { height: -1, hash: '' },
+  const builder = new BatchBuilder(needs, scriptIds, prevouts, options.recordSpends ?? true);
+  for (const { height, block } of blocks) builder.addBlock(height, block);
+  return builder.finish();
+}
+
+// The columns are sized up front: filling preallocated arrays is several times faster than growing them by push.
+function outputColumns(n: number): OutputColumns {
+  return {
+    txid: new Array<Buffer>(n), vout: new Array<number>(n), value: new Array<bigint>(n), scriptId: new Array<number>(n),
+    height: new Array<number>(n), position: new Array<number>(n), spentTxid: new Array<Buffer | null>(n), spentVin: new Array<number | null>(n),
   };
-  const totals = new Map<number, TotalsDelta>();
-  const inBatch = new Map<string, InBatchTx>();
-  const effects: Effect[] = [];
-  let txIndex = 0;
-  let outIndex = 0;
+}
+
+function historyColumns(n: number): HistoryColumns {
+  return {
+    scriptId: new Array<number>(n), height: new Array<number>(n), position: new Array<number>(n), io: new Array<number>(n),
+    n: new Array<number>(n), txid: new Array<Buffer>(n), value: new Array<bigint>(n),
+  };
+}
+
+/** Per distinct output script (needs.outputScripts numbering): its tally local, -1 when scriptIds lacks it. */
+function outputScriptLocals(needs: BatchNeeds, scriptIds: ReadonlyMap<string, number>, tally: ScriptTally): Int32Array {
+  const locals = new Int32Array(needs.scripts.size);
+  let n = 0;
+  for (const [key, script] of needs.scripts) {
+    const id = scriptIds.get(key);
+    locals[n++] = id === undefined ? -1 : tally.local(id, script);
+  }
+  return locals;
+}
+
+interface ExternalResolution {
+  /** Per external prevout: what the driver resolved; undefined when missing (reported at the input spending it). */
+  readonly resolved: (ResolvedOutput | undefined)[];
+  /** Per external prevout: the tally local of its script (-1 when missing). */
+  readonly locals: Int32Array;
+}
+
+function resolveExternal(needs: BatchNeeds, prevouts: ReadonlyMap<string, ResolvedOutput>, tally: ScriptTally): ExternalResolution {
+  const keys = needs.externalKeys;
+  const resolved: (ResolvedOutput | undefined)[] = [];
+  const locals = new Int32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const r = prevouts.get(keys[i]!);
+    resolved.push(r);
+    locals[i] = r === undefined ? -1 : tally.local(r.scriptId, r.script);
+  }
+  return { resolved, locals };
+}
+
+/** The state of one buildBatchRows call: blocks are added in order, each tx's rows filled in place. */
+class BatchBuilder {
+  private readonly rows: BatchRows;
+  private readonly out: OutputColumns;
+  private readonly hist: HistoryColumns;
+  private readonly tally: ScriptTally;
+  private readonly effects: TxEffectSlots;
+  /** Per distinct output script: its tally local. */
+  private readonly scriptLocals: Int32Array;
+  private readonly external: ExternalResolution;
+  /** Per output of the batch: its tally local (how an in-batch spend finds the script). */
+  private readonly outputLocals: Int32Array;
   // Every tx's prevouts blob is a view of one zeroed buffer (one allocation per batch, not per tx); null entries
   // (coinbase inputs) stay all zeros: script ids start at 1, so 0 marks "none".
-  const blob = Buffer.alloc(needs.inputCount * PREVOUT_BYTES);
-  const blobView = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-  let blobAt = 0;
-  for (const { height, block } of blocks) {
-    const hash = hexToBytes(block.header.hash);
+  private readonly blob: Buffer;
+  private readonly blobView: DataView;
+  private txIndex = 0;
+  private inputAt = 0;
+  private outAt = 0;
+  private histAt = 0;
+
+  constructor(
+    private readonly needs: BatchNeeds,
+    scriptIds: ReadonlyMap<string, number>,
+    prevouts: ReadonlyMap<string, ResolvedOutput>,
+    private readonly recordSpends: boolean,
+  ) {
+    const outputCount = needs.outputScripts.length;
+    this.out = outputColumns(outputCount);
+    this.hist = historyColumns(needs.spendCount + outputCount);
+    this.rows = {
+      blocks: [], txs: new Array<TxRow>(needs.txids.length), outputs: this.out,
+      spends: { prevTxid: [], prevVout: [], txid: [], vin: [] }, history: this.hist, totals: [], summaries: [],
+      newTip: { height: -1, hash: '' },
+    };
+    this.tally = new ScriptTally(needs.scripts.size + needs.externalKeys.length);
+    this.scriptLocals = outputScriptLocals(needs, scriptIds, this.tally);
+    this.external = resolveExternal(needs, prevouts, this.tally);
+    this.effects = new TxEffectSlots(this.tally.size);
+    this.outputLocals = new Int32Array(outputCount);
+    this.blob = Buffer.alloc(needs.inputSources.length * PREVOUT_BYTES);
+    this.blobView = new DataView(this.blob.buffer, this.blob.byteOffset, this.blob.byteLength);
+  }
+
+  addBlock(height: number, block: Block): void {
+    const h = block.header;
+    const hash = hexToBytes(h.hash);
+    const firstTx = this.txIndex;
     let fees = 0n;
     let reward = 0n;
     let valueOut = 0n;
@@ -209,109 +330,129 @@ export function buildBatchRows(
     const txs = block.txs;
     for (let position = 0; position < txs.length; position++) {
       const tx = txs[position]!;
-      const txid = needs.txids[txIndex++]!;
-      const inputs = tx.inputs;
-      const packedAt = blobAt;
-      blobAt += inputs.length * PREVOUT_BYTES;
-      effects.length = 0;
-      let inputValue = 0n;
-      if (!tx.isCoinbase) {
-        for (let vin = 0; vin < inputs.length; vin++) {
-          const { prevTxid, prevVout } = inputs[vin]!;
-          let value: bigint;
-          let scriptId: number;
-          let script: Uint8Array;
-          const own = inBatch.get(prevTxid);
-          if (own !== undefined && prevVout < own.tx.outputs.length) {
-            const at = own.start + prevVout;
-            // Spent twice inside the batch: the second spend has no prevout left (as a missing one).
-            if (out.spentVin[at] !== null) throw missingPrevoutError({ txid: prevTxid, vout: prevVout });
-            out.spentTxid[at] = txid;
-            out.spentVin[at] = vin;
-            value = out.value[at]!;
-            scriptId = out.scriptId[at]!;
-            script = own.tx.outputs[prevVout]!.script;
-          } else {
-            const resolved = prevouts.get(outpointKey(prevTxid, prevVout));
-            if (!resolved) throw missingPrevoutError({ txid: prevTxid, vout: prevVout });
-            if (recordSpends) {
-              spends.prevTxid.push(hexToBytes(prevTxid));
-              spends.prevVout.push(prevVout);
-              spends.txid.push(txid);
-              spends.vin.push(vin);
-            }
-            value = resolved.value;
-            scriptId = resolved.scriptId;
-            script = resolved.script;
-          }
-          const off = packedAt + vin * PREVOUT_BYTES;
-          writeHash(blob, prevTxid, off);
-          blobView.setUint32(off + 32, prevVout);
-          blobView.setBigUint64(off + 36, value);
-          blobView.setUint32(off + 44, Math.floor(scriptId / 0x100000000));
-          blobView.setUint32(off + 48, scriptId >>> 0);
-          const e = touch(effects, scriptId, script);
-          e.sent += value;
-          e.spends = true;
-          inputValue += value;
-          hist.scriptId.push(scriptId); hist.height.push(height); hist.position.push(position); hist.io.push(1);
-          hist.n.push(vin); hist.txid.push(txid); hist.value.push(value);
-        }
-      }
-      const outputs = tx.outputs;
-      const start = out.txid.length;
-      let outputValue = 0n;
-      for (let vout = 0; vout < outputs.length; vout++) {
-        const output = outputs[vout]!;
-        const scriptId = scriptIds.get(needs.outputKeys[outIndex++]!);
-        if (scriptId === undefined) throw new StoreError(`script id not resolved for ${tx.txid}:${vout}`);
-        const value = output.value;
-        out.txid.push(txid); out.vout.push(vout); out.value.push(value); out.scriptId.push(scriptId);
-        out.height.push(height); out.position.push(position); out.spentTxid.push(null); out.spentVin.push(null);
-        const e = touch(effects, scriptId, output.script);
-        e.received += value;
-        e.funds = true;
-        outputValue += value;
-        hist.scriptId.push(scriptId); hist.height.push(height); hist.position.push(position); hist.io.push(0);
-        hist.n.push(vout); hist.txid.push(txid); hist.value.push(value);
-      }
-      inBatch.set(tx.txid, { tx, start });
+      const txid = this.needs.txids[this.txIndex]!;
+      const packedAt = this.inputAt * PREVOUT_BYTES;
+      this.effects.begin();
+      const inputValue = tx.isCoinbase ? 0n : this.spendInputs(tx.inputs, txid, height, position);
+      this.inputAt += tx.inputs.length;
+      const firstOutput = this.outAt;
+      const outputValue = this.addOutputs(tx.outputs, tx.txid, txid, height, position);
       const fee = tx.isCoinbase ? null : inputValue - outputValue;
       if (fee !== null) fees += fee;
       else reward += outputValue;
       valueOut += outputValue;
-      for (const e of effects) {
-        let t = totals.get(e.scriptId);
-        if (!t) {
-          t = { scriptId: e.scriptId, received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 };
-          totals.set(e.scriptId, t);
-        }
-        t.received += e.received;
-        t.sent += e.sent;
-        t.txCount++;
-        if (e.funds) t.receivedCount++;
-        if (e.spends) t.sentCount++;
-        deltas.push({ script: e.script, txid: tx.txid, received: e.received, sent: e.sent });
-      }
-      rows.txs.push({
+      this.closeEffects(tx.txid, deltas);
+      this.rows.txs[this.txIndex++] = {
         txid, txidHex: tx.txid, blockHash: hash, height, position, raw: viewBytes(tx.raw),
         size: tx.size, vsize: tx.vsize, weight: tx.weight, fee, isCoinbase: tx.isCoinbase,
-        prevouts: blob.subarray(packedAt, blobAt), firstSeen: null, firstOutput: start, outputCount: outputs.length,
-      });
+        prevouts: this.blob.subarray(packedAt, this.inputAt * PREVOUT_BYTES), firstSeen: null,
+        firstOutput, outputCount: tx.outputs.length,
+      };
     }
-    const h = block.header;
-    rows.blocks.push({
+    const txidBytes = this.needs.txidBytes;
+    this.rows.blocks.push({
       hash, height, prevHash: hexToBytes(h.prevHash), merkleRoot: hexToBytes(h.merkleRoot), version: h.version,
       time: h.time, bits: h.bits, nonce: h.nonce, size: block.size, strippedSize: block.strippedSize,
       weight: block.weight, txCount: txs.length, fees, reward, valueOut,
-      txids: packTxids(txs.map((tx) => tx.txid)),
+      txids: txidBytes.subarray(firstTx * 32, this.txIndex * 32),
     });
-    rows.summaries.push({
+    this.rows.summaries.push({
       hash: h.hash, height, prevHash: h.prevHash, time: h.time, size: block.size, txCount: txs.length,
       fees, reward, valueOut, deltas,
     });
-    rows.newTip = { height, hash: h.hash };
+    this.rows.newTip = { height, hash: h.hash };
   }
-  rows.totals = [...totals.values()];
-  return rows;
+
+  finish(): BatchRows {
+    this.rows.totals = this.tally.totals();
+    return this.rows;
+  }
+
+  /** Marks the prevouts spent, packs them into the tx's prevouts blob and adds the history rows; returns their sum. */
+  private spendInputs(inputs: readonly TxInput[], txid: Buffer, height: number, position: number): bigint {
+    const { out, blob, blobView, external } = this;
+    const sources = this.needs.inputSources;
+    let inputValue = 0n;
+    for (let vin = 0; vin < inputs.length; vin++) {
+      const { prevTxid, prevVout } = inputs[vin]!;
+      const source = sources[this.inputAt + vin]!;
+      const off = (this.inputAt + vin) * PREVOUT_BYTES;
+      let value: bigint;
+      let local: number;
+      if (source >= 0) {
+        // Spent twice inside the batch: the second spend has no prevout left (as a missing one).
+        if (out.spentVin[source] !== null) throw missingPrevoutError({ txid: prevTxid, vout: prevVout });
+        out.spentTxid[source] = txid;
+        out.spentVin[source] = vin;
+        value = out.value[source]!;
+        local = this.outputLocals[source]!;
+        blob.set(out.txid[source]!, off);
+      } else {
+        const resolved = external.resolved[-1 - source];
+        if (resolved === undefined) throw missingPrevoutError({ txid: prevTxid, vout: prevVout });
+        value = resolved.value;
+        local = external.locals[-1 - source]!;
+        writeHash(blob, prevTxid, off);
+        if (this.recordSpends) this.recordSpend(blob.subarray(off, off + 32), prevVout, txid, vin);
+      }
+      const scriptId = this.tally.ids[local]!;
+      blobView.setUint32(off + 32, prevVout);
+      setUint64BE(blobView, off + 36, value);
+      blobView.setUint32(off + 44, Math.floor(scriptId / 0x100000000));
+      blobView.setUint32(off + 48, scriptId >>> 0);
+      this.effects.spend(local, value);
+      inputValue = vin === 0 ? value : inputValue + value;
+      this.addHistory(scriptId, height, position, 1, vin, txid, value);
+    }
+    return inputValue;
+  }
+
+  private recordSpend(prevTxid: Buffer, prevVout: number, txid: Buffer, vin: number): void {
+    const spends = this.rows.spends;
+    spends.prevTxid.push(prevTxid);
+    spends.prevVout.push(prevVout);
+    spends.txid.push(txid);
+    spends.vin.push(vin);
+  }
+
+  /** Fills the output columns and history rows of a tx's outputs; returns their sum. */
+  private addOutputs(outputs: readonly TxOutput[], txidHex: string, txid: Buffer, height: number, position: number): bigint {
+    const out = this.out;
+    const scripts = this.needs.outputScripts;
+    let outputValue = 0n;
+    for (let vout = 0; vout < outputs.length; vout++) {
+      const at = this.outAt++;
+      const local = this.scriptLocals[scripts[at]!]!;
+      if (local < 0) throw new StoreError(`script id not resolved for ${txidHex}:${vout}`);
+      const scriptId = this.tally.ids[local]!;
+      const value = outputs[vout]!.value;
+      this.outputLocals[at] = local;
+      out.txid[at] = txid; out.vout[at] = vout; out.value[at] = value; out.scriptId[at] = scriptId;
+      out.height[at] = height; out.position[at] = position; out.spentTxid[at] = null; out.spentVin[at] = null;
+      this.effects.fund(local, value);
+      outputValue = vout === 0 ? value : outputValue + value;
+      this.addHistory(scriptId, height, position, 0, vout, txid, value);
+    }
+    return outputValue;
+  }
+
+  /** One history row: io 0 for an output (n = vout), 1 for an input (n = vin). */
+  private addHistory(scriptId: number, height: number, position: number, io: number, n: number, txid: Buffer, value: bigint): void {
+    const hist = this.hist;
+    const at = this.histAt++;
+    hist.scriptId[at] = scriptId; hist.height[at] = height; hist.position[at] = position; hist.io[at] = io;
+    hist.n[at] = n; hist.txid[at] = txid; hist.value[at] = value;
+  }
+
+  /** Adds the tx's per-script effects to the totals and as ScriptDeltas (inputs' scripts first, as first touched). */
+  private closeEffects(txid: string, deltas: ScriptDelta[]): void {
+    const { effects, tally } = this;
+    for (let slot = 0; slot < effects.count; slot++) {
+      const local = effects.locals[slot]!;
+      const received = effects.received[slot]!;
+      const sent = effects.sent[slot]!;
+      tally.add(local, received, sent, effects.flags[slot]!);
+      deltas.push({ script: tally.scripts[local]!, txid, received, sent });
+    }
+  }
 }
