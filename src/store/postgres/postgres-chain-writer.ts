@@ -125,7 +125,7 @@ async function writeRows(
     [net, b.newTip.height, hexToBytes(b.newTip.hash)]);
 }
 
-export async function disconnectTipTx(db: Queryable, net: number, expectedHash: string): Promise<DisconnectedBlock> {
+export async function disconnectTipTx(db: pg.ClientBase, net: number, expectedHash: string): Promise<DisconnectedBlock> {
   const tip = await readTip(db, net);
   if (!tip || tip.hash !== expectedHash) throw new StoreError(`cannot disconnect ${expectedHash}: tip is ${tip ? tip.hash : 'empty'}`);
   const hash = hexToBytes(expectedHash);

@@ -73,16 +73,17 @@ export class BinaryRows {
     return value === null ? this.null() : this.int4(value);
   }
 
-  /** A non-negative safe integer (ids, heights, times) or any bigint in int8 range (amounts). */
+  /** A safe integer (ids, heights, counts and their deltas) or any bigint in int8 range (amounts). */
   int8(value: number | bigint): this {
     this.ensure(12);
     this.buf.writeInt32BE(8, this.at);
     if (typeof value === 'bigint') {
       this.buf.writeBigInt64BE(value, this.at + 4);
     } else {
-      // Two 32-bit halves: no BigInt allocated per field on the hot path.
-      this.buf.writeUInt32BE(Math.floor(value / TWO_32), this.at + 4);
-      this.buf.writeUInt32BE(value >>> 0, this.at + 8);
+      // Two 32-bit halves (two's complement for negatives): no BigInt allocated per field on the hot path.
+      const high = Math.floor(value / TWO_32);
+      this.buf.writeInt32BE(high, this.at + 4);
+      this.buf.writeUInt32BE(value - high * TWO_32, this.at + 8);
     }
     this.at += 12;
     return this;

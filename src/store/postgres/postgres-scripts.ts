@@ -4,7 +4,7 @@ import { StoreError } from '../../core/errors.js';
 import { scriptKey } from '../common/codec.js';
 import type { TotalsDelta } from '../common/tx-effects.js';
 import { BinaryRows, copyRows } from './postgres-copy.js';
-import { dec, num, rows, type Queryable } from './postgres-sql.js';
+import { num, rows, type Queryable } from './postgres-sql.js';
 import { STAGE } from './postgres-staging.js';
 
 export async function resolveScriptIds(db: Queryable, net: number, scripts: ReadonlyMap<string, Uint8Array>): Promise<Map<string, number>> {
@@ -28,18 +28,17 @@ export async function scriptsById(db: Queryable, ids: readonly number[]): Promis
   return out;
 }
 
-export async function applyTotals(db: Queryable, totals: readonly TotalsDelta[]): Promise<void> {
+/** Adds per-script deltas (negative when a block is disconnected): copied into staging, applied by one UPDATE. */
+export async function applyTotals(db: pg.ClientBase, totals: readonly TotalsDelta[]): Promise<void> {
   if (totals.length === 0) return;
-  await db.query(
-    `UPDATE scripts s SET received = s.received + d.r, sent = s.sent + d.se, tx_count = s.tx_count + d.c,
-       received_count = s.received_count + d.rc, sent_count = s.sent_count + d.sc
-     FROM unnest($1::bigint[], $2::numeric[], $3::numeric[], $4::bigint[], $5::bigint[], $6::bigint[]) AS d(id, r, se, c, rc, sc)
-     WHERE s.id = d.id`,
-    [
-      totals.map((t) => t.scriptId), dec(totals.map((t) => t.received)), dec(totals.map((t) => t.sent)),
-      totals.map((t) => t.txCount), totals.map((t) => t.receivedCount), totals.map((t) => t.sentCount),
-    ],
-  );
+  const deltas = new BinaryRows(6, 1 << 16);
+  for (const t of totals) {
+    deltas.row().int8(t.scriptId).numeric(t.received).numeric(t.sent).int8(t.txCount).int8(t.receivedCount).int8(t.sentCount);
+  }
+  await copyRows(db, STAGE.totals, deltas);
+  await db.query(`UPDATE scripts s SET received = s.received + d.received, sent = s.sent + d.sent, tx_count = s.tx_count + d.tx_count,
+      received_count = s.received_count + d.received_count, sent_count = s.sent_count + d.sent_count
+    FROM ${STAGE.totals} d WHERE s.id = d.id`);
 }
 
 /** Output scripts of a block batch: existing ids, and ids reserved for new scripts (inserted once, with their totals). */
@@ -81,7 +80,7 @@ export async function resolveBatchScripts(db: pg.ClientBase, net: number, script
  */
 export async function writeBatchTotals(db: pg.ClientBase, net: number, totals: readonly TotalsDelta[], fresh: ReadonlyMap<number, Uint8Array>): Promise<void> {
   const created = new BinaryRows(8, 1 << 20);
-  const deltas = new BinaryRows(6, 1 << 20);
+  const existing: TotalsDelta[] = [];
   const withTotals = new Set<number>();
   for (const t of totals) {
     const script = fresh.get(t.scriptId);
@@ -90,7 +89,7 @@ export async function writeBatchTotals(db: pg.ClientBase, net: number, totals: r
       created.row().int8(t.scriptId).int2(net).bytea(script).numeric(t.received).numeric(t.sent).int8(t.txCount)
         .int8(t.receivedCount).int8(t.sentCount);
     } else {
-      deltas.row().int8(t.scriptId).numeric(t.received).numeric(t.sent).int8(t.txCount).int8(t.receivedCount).int8(t.sentCount);
+      existing.push(t);
     }
   }
   // A new script always has totals (an output of the batch pays it); zero rows kept for safety.
@@ -98,9 +97,5 @@ export async function writeBatchTotals(db: pg.ClientBase, net: number, totals: r
     if (!withTotals.has(id)) created.row().int8(id).int2(net).bytea(script).numeric(0n).numeric(0n).int8(0).int8(0).int8(0);
   }
   await copyRows(db, 'scripts (id, net, script, received, sent, tx_count, received_count, sent_count)', created);
-  if (deltas.rows === 0) return;
-  await copyRows(db, STAGE.totals, deltas);
-  await db.query(`UPDATE scripts s SET received = s.received + d.received, sent = s.sent + d.sent, tx_count = s.tx_count + d.tx_count,
-      received_count = s.received_count + d.received_count, sent_count = s.sent_count + d.sent_count
-    FROM ${STAGE.totals} d WHERE s.id = d.id`);
+  await applyTotals(db, existing);
 }
