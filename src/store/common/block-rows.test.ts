@@ -45,11 +45,9 @@ describe('collectBatchNeeds / buildBatchRows', () => {
     assert.deepEqual(unpackPrevouts(cb!.prevouts), [null]);
     assert.deepEqual(unpackPrevouts(pay!.prevouts), [{ txid: coinbaseTxid, vout: 0, value: 50n, scriptId: 7 }]);
     assert.deepEqual(unpackPrevouts(onward!.prevouts), [{ txid: payTxid, vout: 0, value: 30n, scriptId: ids.get(scriptKey(bob)) }]);
-    // The output spent inside the batch is written spent; the external one goes to rows.spends.
+    // The output spent inside the batch is written spent; the external one is the driver's to mark (needs above).
     assert.deepEqual(rows.outputs.spentTxid.map((t) => (t ? bytesToHex(t) : null)), [null, onwardTxid, null, null]);
     assert.deepEqual(rows.outputs.spentVin, [null, 0, null, null]);
-    assert.deepEqual(rows.spends.prevTxid.map(bytesToHex), [coinbaseTxid]);
-    assert.deepEqual([rows.spends.prevVout, rows.spends.txid.map(bytesToHex), rows.spends.vin], [[0], [payTxid], [0]]);
     assert.deepEqual(rows.history.io, [0, 1, 0, 0, 1, 0]);
     assert.deepEqual(rows.history.value, [50n, 50n, 30n, 15n, 30n, 29n]);
 
@@ -70,14 +68,6 @@ describe('collectBatchNeeds / buildBatchRows', () => {
       { scriptId: ids.get(scriptKey(carol)), received: 29n, sent: 0n, txCount: 1, receivedCount: 1, sentCount: 0 },
     ]);
     assert.deepEqual(rows.newTip, { height: 1, hash: batch[0]!.block.header.hash });
-  });
-
-  it('leaves rows.spends empty when the driver already marked the external prevouts', () => {
-    const { coinbaseTxid, batch } = fixture();
-    const needs = collectBatchNeeds(batch);
-    const prevouts = new Map([[outpointKey(coinbaseTxid, 0), { value: 50n, scriptId: 99, script: alice }]]);
-    const rows = buildBatchRows(batch, needs, idsFor(needs), prevouts, { recordSpends: false });
-    assert.deepEqual(rows.spends, { prevTxid: [], prevVout: [], txid: [], vin: [] });
   });
 
   it('reports a missing prevout, a prevout spent twice in the batch and an unresolved script', () => {

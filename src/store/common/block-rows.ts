@@ -40,8 +40,6 @@ export interface OutputColumns {
   spentTxid: (Buffer | null)[]; spentVin: (number | null)[];
 }
 
-/** Outputs stored before this batch that it spends. */
-export interface SpendColumns { prevTxid: Buffer[]; prevVout: number[]; txid: Buffer[]; vin: number[] }
 
 /** One row per funding output (io 0, n = vout) and per spending input (io 1, n = vin). */
 export interface HistoryColumns {
@@ -52,8 +50,6 @@ export interface BatchRows {
   blocks: BlockRow[];
   txs: TxRow[];
   outputs: OutputColumns;
-  /** Empty when the driver marked external prevouts spent while resolving them (recordSpends false). */
-  spends: SpendColumns;
   history: HistoryColumns;
   totals: TotalsDelta[];
   summaries: Omit<ConnectedBlock, 'confirmedFromMempool' | 'conflicted'>[];
@@ -69,7 +65,7 @@ export interface ExternalPrevout extends Outpoint {
 export interface BatchNeeds {
   /** Distinct output scripts by key, in first-use order (the numbering of outputScripts). */
   scripts: Map<string, Uint8Array>;
-  /** Prevouts not created inside the batch. */
+  /** Prevouts not created inside the batch: the driver resolves them and marks them spent (by spender, vin). */
   externalPrevouts: ExternalPrevout[];
   /** Per external prevout: its outpointKey, the key of the driver's prevouts map (built and hashed once). */
   externalKeys: string[];
@@ -213,19 +209,13 @@ export function missingPrevoutError(outpoint: Outpoint): StoreError {
   return new StoreError(`missing prevout ${outpoint.txid}:${outpoint.vout}`);
 }
 
-export interface BuildOptions {
-  /** Record spends of external prevouts in rows.spends (false when the driver already marked them). Default true. */
-  readonly recordSpends?: boolean;
-}
-
 export function buildBatchRows(
   blocks: readonly BlockToConnect[],
   needs: BatchNeeds,
   scriptIds: ReadonlyMap<string, number>,
   prevouts: ReadonlyMap<string, ResolvedOutput>,
-  options: BuildOptions = {},
 ): BatchRows {
-  const builder = new BatchBuilder(needs, scriptIds, prevouts, options.recordSpends ?? true);
+  const builder = new BatchBuilder(needs, scriptIds, prevouts);
   for (const { height, block } of blocks) builder.addBlock(height, block);
   return builder.finish();
 }
@@ -300,14 +290,13 @@ class BatchBuilder {
     private readonly needs: BatchNeeds,
     scriptIds: ReadonlyMap<string, number>,
     prevouts: ReadonlyMap<string, ResolvedOutput>,
-    private readonly recordSpends: boolean,
   ) {
     const outputCount = needs.outputScripts.length;
     this.out = outputColumns(outputCount);
     this.hist = historyColumns(needs.spendCount + outputCount);
     this.rows = {
       blocks: [], txs: new Array<TxRow>(needs.txids.length), outputs: this.out,
-      spends: { prevTxid: [], prevVout: [], txid: [], vin: [] }, history: this.hist, totals: [], summaries: [],
+      history: this.hist, totals: [], summaries: [],
       newTip: { height: -1, hash: '' },
     };
     this.tally = new ScriptTally(needs.scripts.size + needs.externalKeys.length);
@@ -393,7 +382,6 @@ class BatchBuilder {
         value = resolved.value;
         local = external.locals[-1 - source]!;
         writeHash(blob, prevTxid, off);
-        if (this.recordSpends) this.recordSpend(blob.subarray(off, off + 32), prevVout, txid, vin);
       }
       const scriptId = this.tally.ids[local]!;
       blobView.setUint32(off + 32, prevVout);
@@ -405,14 +393,6 @@ class BatchBuilder {
       this.addHistory(scriptId, height, position, 1, vin, txid, value);
     }
     return inputValue;
-  }
-
-  private recordSpend(prevTxid: Buffer, prevVout: number, txid: Buffer, vin: number): void {
-    const spends = this.rows.spends;
-    spends.prevTxid.push(prevTxid);
-    spends.prevVout.push(prevVout);
-    spends.txid.push(txid);
-    spends.vin.push(vin);
   }
 
   /** Fills the output columns and history rows of a tx's outputs; returns their sum. */

@@ -38,7 +38,7 @@ export async function connectBlocksTx(db: pg.ClientBase, net: number, blocks: re
     if (missing) throw missingPrevoutError(missing);
   }
   const scripts = await resolveBatchScripts(db, net, needs.scripts);
-  const batch = buildBatchRows(blocks, needs, scripts.ids, prevouts, { recordSpends: false });
+  const batch = buildBatchRows(blocks, needs, scripts.ids, prevouts);
   const { confirmed, conflicted } = await settleMempool(db, net, blocks, batch);
   await writeRows(db, net, batch, scripts.fresh, ext.length > 0);
   return batch.summaries.map((s) => ({ ...s, confirmedFromMempool: confirmed, conflicted }));

@@ -36,7 +36,7 @@ export function connectBlocksSync(st: Statements, net: number, blocks: readonly 
   scripts.load(found.map((f) => f.scriptId));
   const prevouts = new Map<string, ResolvedOutput>();
   for (const f of found) prevouts.set(f.key, { value: f.value, scriptId: f.scriptId, script: scripts.script(f.scriptId) });
-  const rows = buildBatchRows(blocks, needs, scriptIds, prevouts, { recordSpends: false });
+  const rows = buildBatchRows(blocks, needs, scriptIds, prevouts);
   const { confirmed, conflicted } = settleMempool(st, net, blocks, rows);
   writeRows(st, net, rows);
   scripts.write(rows.totals);
@@ -107,9 +107,6 @@ function writeRows(st: Statements, net: number, rows: BatchRows): void {
     }
   }
   output.finish();
-  const sp = rows.spends;
-  const spend = st.get('UPDATE outputs SET spent_txid = ?, spent_vin = ? WHERE net = ? AND txid = ? AND vout = ?');
-  for (let i = 0; i < sp.txid.length; i++) spend.run(sp.txid[i], sp.vin[i], net, sp.prevTxid[i], sp.prevVout[i]);
   const h = rows.history;
   const history = new BulkInsert(st, 'INSERT INTO history (script_id, height, position, io, n, txid, value)', 7);
   v = history.values;
