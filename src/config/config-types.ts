@@ -1,4 +1,4 @@
-import type { ChainKind, NetworkId, PriceSourceId } from '../core/index.js';
+import type { ChainKind, MarketSettings, NetworkId } from '../core/index.js';
 
 export interface NetworkConfig {
   readonly id: NetworkId;
@@ -11,15 +11,8 @@ export interface NetworkConfig {
   readonly syncBatchTxs: number;
 }
 
-/** `[market]`: exchange price polling (docs/market.md). No sources: nothing polls and price answers stay empty. */
-export interface MarketConfig {
-  readonly sources: readonly PriceSourceId[];
-  readonly intervalMs: number;
-  readonly timeoutMs: number;
-  readonly maxAgeS: number;
-  /** Per source, a replacement for the exchange's API origin (`<source>_url`). */
-  readonly baseUrls: Readonly<Partial<Record<PriceSourceId, string>>>;
-}
+/** `[market]` (docs/market.md); the type lives in core because the market layer may not import config. */
+export type MarketConfig = MarketSettings;
 
 export interface OutpointConfig {
   readonly dataDir: string;

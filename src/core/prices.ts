@@ -39,6 +39,16 @@ export function isPricedCoin(coin: string): boolean {
 export const PRICE_SOURCE_IDS = ['binance', 'bitfinex', 'bitstamp', 'coinbase', 'gemini', 'kraken', 'okx'] as const;
 export type PriceSourceId = (typeof PRICE_SOURCE_IDS)[number];
 
+/** `[market]`: exchange price polling (docs/market.md), as config reads it and the market layer takes it. No sources: nothing polls. */
+export interface MarketSettings {
+  readonly sources: readonly PriceSourceId[];
+  readonly intervalMs: number;
+  readonly timeoutMs: number;
+  readonly maxAgeS: number;
+  /** Per source, a replacement for the exchange's API origin (`<source>_url`). */
+  readonly baseUrls: Readonly<Partial<Record<PriceSourceId, string>>>;
+}
+
 export function isPriceSourceId(value: string): value is PriceSourceId {
   return (PRICE_SOURCE_IDS as readonly string[]).includes(value);
 }

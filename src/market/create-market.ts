@@ -5,22 +5,12 @@
  */
 import type { EventBus } from '../core/events.js';
 import type { Logger } from '../core/logger.js';
-import type { PriceReader, PriceSource, PriceSourceId } from '../core/prices.js';
+import type { MarketSettings, PriceReader, PriceSource } from '../core/prices.js';
 import type { PriceStore } from '../core/store.js';
 import { PricePoller } from './price-poller.js';
 import { priceRecorder } from './price-recorder.js';
 import { createPriceSource } from './sources/price-sources.js';
 import { StoredPriceReader } from './stored-price-reader.js';
-
-/** Matches config's `market` section (OutpointConfig['market']); declared here because market may not import config. */
-export interface MarketOptions {
-  readonly sources: readonly PriceSourceId[];
-  readonly intervalMs: number;
-  readonly timeoutMs: number;
-  readonly maxAgeS: number;
-  /** Per source id, a replacement for the exchange's API origin. */
-  readonly baseUrls: Readonly<Partial<Record<PriceSourceId, string>>>;
-}
 
 export interface Market {
   readonly reader: PriceReader;
@@ -36,7 +26,7 @@ export interface MarketTestHooks {
   readonly maxBackoffMs?: number;
 }
 
-export function createMarket(options: MarketOptions, store: PriceStore, bus: EventBus, logger: Logger, hooks: MarketTestHooks = {}): Market {
+export function createMarket(options: MarketSettings, store: PriceStore, bus: EventBus, logger: Logger, hooks: MarketTestHooks = {}): Market {
   const sources = options.sources.map((id) => {
     const baseUrl = options.baseUrls[id];
     return createPriceSource(id, { ...(baseUrl ? { baseUrl } : {}), ...(hooks.now ? { now: hooks.now } : {}) });

@@ -27,22 +27,24 @@ export function scriptsById(st: Statements, ids: Iterable<number>): Map<number, 
   return out;
 }
 
+/** Stores a script row's totals plus a delta: the TEXT sums are added as bigints (exact past 2^63). */
+function addToTotals(st: Statements, row: Row, t: TotalsDelta): void {
+  st.get('UPDATE scripts SET received = ?, sent = ?, tx_count = ?, received_count = ?, sent_count = ? WHERE id = ?').run(
+    (BigInt(row.received as string) + t.received).toString(),
+    (BigInt(row.sent as string) + t.sent).toString(),
+    big(row.tx_count) + BigInt(t.txCount),
+    big(row.received_count) + BigInt(t.receivedCount),
+    big(row.sent_count) + BigInt(t.sentCount),
+    t.scriptId,
+  );
+}
+
 export function applyTotals(st: Statements, totals: readonly TotalsDelta[]): void {
   const select = st.get('SELECT received, sent, tx_count, received_count, sent_count FROM scripts WHERE id = ?');
-  const update = st.get(
-    'UPDATE scripts SET received = ?, sent = ?, tx_count = ?, received_count = ?, sent_count = ? WHERE id = ?',
-  );
   for (const t of totals) {
     const row = select.get(t.scriptId) as Row | undefined;
     if (!row) throw new StoreError(`script id ${t.scriptId} not found`);
-    update.run(
-      (BigInt(row.received as string) + t.received).toString(),
-      (BigInt(row.sent as string) + t.sent).toString(),
-      big(row.tx_count) + BigInt(t.txCount),
-      big(row.received_count) + BigInt(t.receivedCount),
-      big(row.sent_count) + BigInt(t.sentCount),
-      t.scriptId,
-    );
+    addToTotals(st, row, t);
   }
 }
 
@@ -106,7 +108,6 @@ export class ScriptBook {
 
   /** Writes every touched script's new totals (and the new scripts themselves). */
   write(totals: readonly TotalsDelta[]): void {
-    const update = this.st.get('UPDATE scripts SET received = ?, sent = ?, tx_count = ?, received_count = ?, sent_count = ? WHERE id = ?');
     const insert = new BulkInsert(this.st, 'INSERT INTO scripts (id, net, script, received, sent, tx_count, received_count, sent_count)', 8);
     const v = insert.values;
     const inserted = new Set<number>();
@@ -115,14 +116,7 @@ export class ScriptBook {
       if (!state) throw new StoreError(`script id ${t.scriptId} not found`);
       const row = state.row;
       if (row) {
-        update.run(
-          (BigInt(row.received as string) + t.received).toString(),
-          (BigInt(row.sent as string) + t.sent).toString(),
-          big(row.tx_count) + BigInt(t.txCount),
-          big(row.received_count) + BigInt(t.receivedCount),
-          big(row.sent_count) + BigInt(t.sentCount),
-          t.scriptId,
-        );
+        addToTotals(this.st, row, t);
       } else {
         const o = insert.next();
         v[o] = t.scriptId; v[o + 1] = this.net; v[o + 2] = state.script; v[o + 3] = t.received.toString();

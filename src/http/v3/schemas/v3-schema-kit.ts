@@ -1,5 +1,5 @@
 /** v3 schema pieces on top of the v2 kit: the failure body, price objects, path parameters. */
-import { amount, int, nullableObj, obj, str, type Schema } from '../../v2/schemas/schema-kit.js';
+import { amount, int, nullableObj, obj, P, str, type Schema } from '../../v2/schemas/schema-kit.js';
 
 export const v3Fail: Schema = obj({ status: { type: 'string', enum: ['fail'] }, data: obj({ error_message: str }) });
 
@@ -7,8 +7,8 @@ export const v3Fail: Schema = obj({ status: { type: 'string', enum: ['fail'] }, 
 export const priceObject: Schema = nullableObj({ value: str, currency: str });
 
 export const V3P = {
-  network: { type: 'string', minLength: 1, maxLength: 16, description: 'Network acronym: DOGE, DOGETEST, BTC, BTCTEST, LTC, LTCTEST' },
-  address: { type: 'string', minLength: 1, maxLength: 200, description: 'Address of the network' },
+  network: P.network,
+  address: P.address,
   hash: { type: 'string', minLength: 1, maxLength: 100, description: 'Transaction id or block hash (64 hex)' },
   blockid: { type: 'string', minLength: 1, maxLength: 100, description: 'Block hash (64 hex) or height' },
   page: { type: 'string', minLength: 1, maxLength: 12, description: 'Page number, 1 = first (default 1)' },
