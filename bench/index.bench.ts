@@ -58,7 +58,7 @@ function newestMtime(dir: string): number {
 }
 
 /** The chain (built once, gitignored) and a private copy of its datadir: another engineer may run a node on the original. */
-function prepareNodeDir(): string {
+export function prepareNodeDir(): string {
   if (!existsSync(join(SOURCE, 'chain-summary.json'))) {
     console.log(`  building the ${NTX}-tx regtest chain in ${SOURCE} (a few minutes, once)`);
     mkdirSync(CACHE, { recursive: true });
@@ -77,7 +77,7 @@ function prepareNodeDir(): string {
   return NODE_COPY;
 }
 
-async function startNode(datadir: string): Promise<{ url: string; proc: ChildProcess; rpc: RpcClient }> {
+export async function startNode(datadir: string): Promise<{ url: string; proc: ChildProcess; rpc: RpcClient }> {
   const rpcPort = await freePort();
   const p2pPort = await freePort();
   const proc = spawn(LITECOIND, [`-datadir=${datadir}`, `-rpcport=${rpcPort}`, `-port=${p2pPort}`, '-printtoconsole=0'], { stdio: 'ignore' });
@@ -97,7 +97,7 @@ async function startNode(datadir: string): Promise<{ url: string; proc: ChildPro
   return { url, proc, rpc };
 }
 
-async function stopNode(node: { proc: ChildProcess; rpc: RpcClient }): Promise<void> {
+export async function stopNode(node: { proc: ChildProcess; rpc: RpcClient }): Promise<void> {
   const exited = new Promise((resolve) => node.proc.once('exit', resolve));
   await node.rpc.call('stop').catch(() => node.proc.kill('SIGTERM'));
   node.rpc.close();

@@ -2,6 +2,7 @@
 const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./parse.bench.js'),
   () => import('./index.bench.js'),
+  () => import('./store-write.bench.js'),
   () => import('./sqlite-floor.bench.js'),
   () => import('./api-v2.bench.js'),
   () => import('./api-v3.bench.js'),

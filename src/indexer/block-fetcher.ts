@@ -14,7 +14,12 @@ export interface BlockFetcherOptions {
   /** Raw bytes per batch: bounds memory when blocks are large. Default 64 MB. */
   readonly targetBytes?: number;
   readonly maxBlocks?: number;
-  /** getblock requests in flight at once (the node serves -rpcthreads requests in parallel). Default 3. */
+  /**
+   * getblock requests issued at once (once a first answer has calibrated the block-size estimate; one before).
+   * Default 8, twice the RPC client's connections: the node always has the next request queued, also while
+   * the store's synchronous write blocks our event loop, instead of waiting for us to parse each answer.
+   * Each request over the estimate can overshoot a batch's bounds by up to 32 blocks, so this stays small.
+   */
   readonly parallel?: number;
   /** Transactions per getblock request. Default 1000. */
   readonly requestTxs?: number;
@@ -27,13 +32,16 @@ const MAX_REQUEST_BLOCKS = 32;
  * Fetches and parses consecutive main-chain blocks. Batches adapt to block size so a batch holds
  * about `targetTxs` transactions: large enough to amortise round trips and commits during initial
  * sync, a single block when following the tip. Blocks travel in several smaller getblock requests,
- * a few in flight at once, and the batch stops as soon as it holds enough transactions or bytes:
- * a run of small blocks followed by large ones never produces one huge batch (memory stays bounded
- * whatever the chain length).
+ * several in flight so the node serves a prefetched batch while the store writes the previous one, and
+ * the batch stops as soon as it holds enough transactions or bytes (requests count as their predicted
+ * size until they arrive): a run of small blocks followed by large ones never produces one huge batch
+ * (memory stays bounded whatever the chain length).
  */
 export class BlockFetcher {
   private perBlockTxs = 1;
   private perBlockBytes = 300;
+  /** True once an answer has replaced the initial guesses above. */
+  private calibrated = false;
   private readonly targetTxs: number;
   private readonly targetBytes: number;
   private readonly maxBlocks: number;
@@ -49,7 +57,7 @@ export class BlockFetcher {
     this.targetTxs = options.targetTxs ?? 20_000;
     this.targetBytes = options.targetBytes ?? 64 * 1024 * 1024;
     this.maxBlocks = options.maxBlocks ?? 500;
-    this.parallel = options.parallel ?? 3;
+    this.parallel = options.parallel ?? 8;
     this.requestTxs = options.requestTxs ?? 1000;
   }
 
@@ -69,7 +77,7 @@ export class BlockFetcher {
     // Requests in flight, in height order; each resolves to its raw blocks.
     const inFlight: { start: number; raws: Promise<Uint8Array[]> }[] = [];
     const issue = (): void => {
-      while (inFlight.length < this.parallel && next < hashes.length && !this.full(txs, bytes, next - blocks.length)) {
+      while (inFlight.length < (this.calibrated ? this.parallel : 1) && next < hashes.length && !this.full(txs, bytes, next - blocks.length)) {
         const perRequest = Math.max(1, Math.min(MAX_REQUEST_BLOCKS, Math.round(this.requestTxs / this.perBlockTxs)));
         const start = next;
         next = Math.min(hashes.length, next + perRequest);
@@ -97,6 +105,7 @@ export class BlockFetcher {
       // The latest blocks predict the next ones best (block sizes drift along a chain).
       this.perBlockTxs = Math.max(chunkTxs / fetched.length, 1);
       this.perBlockBytes = Math.max(chunkBytes / fetched.length, 80);
+      this.calibrated = true;
       issue();
     }
     return { fromHeight, blocks, bytes };

@@ -143,6 +143,18 @@ export class RegtestNode {
   }
 
   static async start(coin: RegtestCoin, binary: string, opts: RegtestNodeOptions): Promise<RegtestNode> {
+    // A port chosen free can be taken by a concurrently starting test before the node binds it: choose again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await RegtestNode.startOnce(coin, binary, opts);
+      } catch (err) {
+        const portTaken = err instanceof Error && /Unable to bind|Failed to bind|Failed to listen|Unable to start HTTP server|Address already in use/.test(err.message);
+        if (!portTaken || attempt === 3) throw err;
+      }
+    }
+  }
+
+  private static async startOnce(coin: RegtestCoin, binary: string, opts: RegtestNodeOptions): Promise<RegtestNode> {
     const datadir = await mkdtemp(join(tmpdir(), `outpoint-${coin.toLowerCase()}-`));
     const [rpcPort, p2pPort, zmqPort] = await freePorts(coin === 'BTC' ? 3 : 2);
     const password = randomBytes(16).toString('hex');

@@ -4,6 +4,7 @@ import type { BlockToConnect, ChainTip, ConnectedBlock, DisconnectedBlock } from
 import {
   assertExtendsTip, buildBatchRows, collectBatchNeeds, missingPrevoutError, spentOutpoints, type BatchRows, type ResolvedOutput,
 } from '../common/block-rows.js';
+import type { ScriptCache } from '../common/script-cache.js';
 import { planUndo, undoScriptIds, type StoredOutputForUndo, type StoredTxForUndo } from '../common/block-undo.js';
 import { bytesToHex, hexToBytes, outpointKey, unpackTxids } from '../common/codec.js';
 import { mempoolIsEmpty, removeMempoolTx } from './sqlite-mempool-removal.js';
@@ -16,11 +17,11 @@ export function readTip(st: Statements, net: number): ChainTip | null {
   return row ? { height: num(row.height), hash: bytesToHex(row.hash as Buffer) } : null;
 }
 
-export function connectBlocksSync(st: Statements, net: number, blocks: readonly BlockToConnect[]): ConnectedBlock[] {
+export function connectBlocksSync(st: Statements, net: number, blocks: readonly BlockToConnect[], cache: ScriptCache): ConnectedBlock[] {
   if (blocks.length === 0) return [];
   assertExtendsTip(blocks, readTip(st, net));
   const needs = collectBatchNeeds(blocks);
-  const scripts = new ScriptBook(st, net);
+  const scripts = new ScriptBook(st, net, cache);
   const scriptIds = scripts.resolve(needs.scripts);
   // Resolving an external prevout and marking it spent is one B-tree search (the batch is one transaction:
   // a missing prevout throws and rolls everything back).

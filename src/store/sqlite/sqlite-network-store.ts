@@ -8,6 +8,7 @@ import type {
 } from '../../core/store.js';
 import { bytesToHex } from '../common/codec.js';
 import { networkCode } from '../common/network-codes.js';
+import { ScriptCache } from '../common/script-cache.js';
 import { SqliteAddressReader } from './sqlite-address-reader.js';
 import { SqliteChainReader } from './sqlite-chain-reader.js';
 import { connectBlocksSync, disconnectTipSync, readTip } from './sqlite-chain-writer.js';
@@ -18,6 +19,10 @@ export class SqliteNetworkStore implements NetworkStore {
   private readonly net: number;
   private readonly address: SqliteAddressReader;
   private readonly chain: SqliteChainReader;
+  /** Script rows between block batches (this network's writer only; see ScriptCache for the rules). */
+  private readonly scripts = new ScriptCache();
+  /** PRAGMA data_version when the cache was last in step: it changes only when another connection commits. */
+  private dataVersion: bigint | null = null;
 
   constructor(readonly id: NetworkId, private readonly db: Database.Database, private readonly st: Statements) {
     this.net = networkCode(id);
@@ -31,14 +36,28 @@ export class SqliteNetworkStore implements NetworkStore {
   }
 
   async connectBlocks(blocks: readonly BlockToConnect[]): Promise<ConnectedBlock[]> {
-    return this.write(() => connectBlocksSync(this.st, this.net, blocks));
+    // Another connection (another process) committed since our last look: its script rows may differ from ours.
+    const version = this.db.pragma('data_version', { simple: true }) as bigint;
+    if (version !== this.dataVersion) this.scripts.clear();
+    try {
+      const connected = this.write(() => connectBlocksSync(this.st, this.net, blocks, this.scripts));
+      this.scripts.commit();
+      this.dataVersion = version;
+      return connected;
+    } catch (err) {
+      this.scripts.abort();
+      throw err;
+    }
   }
 
   async disconnectTip(expectedHash: string): Promise<DisconnectedBlock> {
+    this.scripts.clear();
     return this.write(() => disconnectTipSync(this.st, this.net, expectedHash));
   }
 
   async addMempoolTxs(entries: readonly MempoolEntry[]): Promise<MempoolAddResult[]> {
+    // It may insert scripts the cache does not see.
+    this.scripts.forgetCompleteness();
     return this.write(() => addMempoolTxsSync(this.st, this.net, entries));
   }
 

@@ -1,5 +1,7 @@
 /** Script ids and exact totals. Totals are TEXT decimals: SQLite integers overflow into REAL past 2^63. */
 import { StoreError } from '../../core/errors.js';
+import { scriptKey } from '../common/codec.js';
+import { withDelta, type CachedScript, type ScriptCache } from '../common/script-cache.js';
 import type { TotalsDelta } from '../common/tx-effects.js';
 import { BulkInsert } from './sqlite-bulk.js';
 import { big, num, type Row, type Statements } from './sqlite-statements.js';
@@ -52,36 +54,53 @@ export function applyTotals(st: Statements, totals: readonly TotalsDelta[]): voi
 interface ScriptState {
   readonly id: number;
   readonly script: Uint8Array;
-  readonly row: Row | null;
+  readonly row: CachedScript | null;
+}
+
+function cachedRow(id: number, key: string, row: Row): CachedScript {
+  return {
+    id, key, received: BigInt(row.received as string), sent: BigInt(row.sent as string),
+    txCount: num(row.tx_count), receivedCount: num(row.received_count), sentCount: num(row.sent_count),
+  };
 }
 
 /**
  * The scripts a block batch touches, each read once: by bytes for output scripts (new ones get the next ids
  * here, in first-appearance order, and are inserted with their totals at the end), by id for the scripts of
- * spent prevouts. Totals are then written once per script: one UPDATE each, multi-row INSERTs for new ones.
+ * spent prevouts. The ScriptCache answers first; only its misses are read (none when it is complete).
+ * Totals are then written once per script: one UPDATE each, multi-row INSERTs for new ones.
  */
 export class ScriptBook {
   private readonly byId = new Map<number, ScriptState>();
   private nextId: number;
 
-  constructor(private readonly st: Statements, private readonly net: number) {
+  constructor(private readonly st: Statements, private readonly net: number, private readonly cache: ScriptCache) {
     const row = st.get('SELECT max(id) AS id FROM scripts').get() as Row;
     this.nextId = row.id === null ? 1 : num(row.id) + 1;
+    if (cache.complete === null) cache.setComplete(!st.get('SELECT 1 FROM scripts WHERE net = ? LIMIT 1').get(net));
   }
 
   /** Ids of output scripts by key, creating ids for unknown scripts (in first-appearance order). */
   resolve(scripts: ReadonlyMap<string, Uint8Array>): Map<string, number> {
-    const select = this.st.get('SELECT id, received, sent, tx_count, received_count, sent_count FROM scripts WHERE net = ? AND script = ?');
-    // Look up in key order (index locality), then number the new ones in the order they appear.
-    const found = new Map<string, Row>();
-    for (const key of [...scripts.keys()].sort()) {
-      const row = select.get(this.net, scripts.get(key)) as Row | undefined;
-      if (row) found.set(key, row);
+    const found = new Map<string, CachedScript>();
+    const misses: string[] = [];
+    for (const key of scripts.keys()) {
+      const hit = this.cache.byScript(key);
+      if (hit) found.set(key, hit);
+      else misses.push(key);
+    }
+    if (!this.cache.complete) {
+      const select = this.st.get('SELECT id, received, sent, tx_count, received_count, sent_count FROM scripts WHERE net = ? AND script = ?');
+      // In key order: consecutive lookups share index pages.
+      for (const key of misses.sort()) {
+        const row = select.get(this.net, scripts.get(key)) as Row | undefined;
+        if (row) found.set(key, cachedRow(num(row.id), key, row));
+      }
     }
     const ids = new Map<string, number>();
     for (const [key, script] of scripts) {
       const row = found.get(key);
-      const id = row ? num(row.id) : this.nextId++;
+      const id = row ? row.id : this.nextId++;
       this.byId.set(id, { id, script, row: row ?? null });
       ids.set(key, id);
     }
@@ -91,11 +110,18 @@ export class ScriptBook {
   /** Reads the rows of existing script ids not read yet (the scripts of spent prevouts). */
   load(ids: Iterable<number>): void {
     const select = this.st.get('SELECT script, received, sent, tx_count, received_count, sent_count FROM scripts WHERE id = ?');
-    const missing = [...new Set(ids)].filter((id) => !this.byId.has(id)).sort((a, b) => a - b);
-    for (const id of missing) {
+    const missing: number[] = [];
+    for (const id of ids) {
+      if (this.byId.has(id)) continue;
+      const hit = this.cache.byScriptId(id);
+      if (hit) this.byId.set(id, { id, script: Buffer.from(hit.key, 'latin1'), row: hit });
+      else missing.push(id);
+    }
+    for (const id of [...new Set(missing)].sort((a, b) => a - b)) {
       const row = select.get(id) as Row | undefined;
       if (!row) throw new StoreError(`script id ${id} not found`);
-      this.byId.set(id, { id, script: row.script as Buffer, row });
+      const script = row.script as Buffer;
+      this.byId.set(id, { id, script, row: cachedRow(id, scriptKey(script), row) });
     }
   }
 
@@ -106,30 +132,39 @@ export class ScriptBook {
     return state.script;
   }
 
-  /** Writes every touched script's new totals (and the new scripts themselves). */
+  /** Writes every touched script's new totals (and the new scripts themselves); stages them in the cache. */
   write(totals: readonly TotalsDelta[]): void {
     const insert = new BulkInsert(this.st, 'INSERT INTO scripts (id, net, script, received, sent, tx_count, received_count, sent_count)', 8);
+    const update = this.st.get('UPDATE scripts SET received = ?, sent = ?, tx_count = ?, received_count = ?, sent_count = ? WHERE id = ?');
     const v = insert.values;
-    const inserted = new Set<number>();
+    const written = new Set<number>();
     for (const t of [...totals].sort((a, b) => a.scriptId - b.scriptId)) {
       const state = this.byId.get(t.scriptId);
       if (!state) throw new StoreError(`script id ${t.scriptId} not found`);
-      const row = state.row;
-      if (row) {
-        addToTotals(this.st, row, t);
+      const next = withDelta(state.row ?? emptyScript(state.id, state.script), t);
+      if (state.row) {
+        const { changes } = update.run(next.received.toString(), next.sent.toString(), next.txCount, next.receivedCount, next.sentCount, next.id);
+        // A cached row the database lacks would lose these totals silently: fail the batch instead.
+        if (changes !== 1) throw new StoreError(`script id ${next.id} not found`);
       } else {
         const o = insert.next();
-        v[o] = t.scriptId; v[o + 1] = this.net; v[o + 2] = state.script; v[o + 3] = t.received.toString();
-        v[o + 4] = t.sent.toString(); v[o + 5] = t.txCount; v[o + 6] = t.receivedCount; v[o + 7] = t.sentCount;
-        inserted.add(t.scriptId);
+        v[o] = next.id; v[o + 1] = this.net; v[o + 2] = state.script; v[o + 3] = next.received.toString();
+        v[o + 4] = next.sent.toString(); v[o + 5] = next.txCount; v[o + 6] = next.receivedCount; v[o + 7] = next.sentCount;
       }
+      this.cache.stage(next);
+      written.add(t.scriptId);
     }
     // A new script always has totals (an output of the batch pays it); kept for safety.
     for (const state of this.byId.values()) {
-      if (state.row || inserted.has(state.id)) continue;
+      if (state.row || written.has(state.id)) continue;
       const o = insert.next();
       v[o] = state.id; v[o + 1] = this.net; v[o + 2] = state.script; v[o + 3] = '0'; v[o + 4] = '0'; v[o + 5] = 0; v[o + 6] = 0; v[o + 7] = 0;
+      this.cache.stage(emptyScript(state.id, state.script));
     }
     insert.finish();
   }
+}
+
+function emptyScript(id: number, script: Uint8Array): CachedScript {
+  return { id, key: scriptKey(script), received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 };
 }

@@ -33,6 +33,9 @@ export class SqliteStore implements ChainStore {
       this.db.pragma('synchronous = NORMAL');
     }
     this.db.pragma('busy_timeout = 5000');
+    // Statement journals (a multi-row INSERT or UPDATE inside a transaction saves each page it changes, so a failing
+    // statement can be undone alone) go to memory instead of a temp file: 0.7-1 s of the 100k-tx initial sync.
+    this.db.pragma('temp_store = MEMORY');
     // 128 MiB page cache (a bound, allocated as used): initial sync touches many index pages in every batch.
     this.db.pragma('cache_size = -131072');
     // Every integer comes back as bigint: output values exceed 2^53 and must not be rounded on read.

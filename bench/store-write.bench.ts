@@ -1,0 +1,103 @@
+/**
+ * The SQLite store's write path alone: the 100,000-tx regtest chain of the index bench, parsed before the clock,
+ * connected into a fresh database in batches of 20,000 txs (the indexer's default), several runs. Without the node,
+ * the fetcher and the event loop in the figure, store changes can be compared to a few percent; the index bench
+ * stays the figure of record.
+ *   node --import tsx bench/store-write.bench.ts
+ * Settings (environment): STORE_WRITE_RUNS (3), INDEX_BENCH_TXS (100000: which cached chain).
+ * The chain's raw blocks are dumped once to .bench-cache/blocks-<txs>.bin (length-prefixed), from the index bench's
+ * node.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { getNetworkParams } from '../src/chains/networks.js';
+import { parseBlock } from '../src/chains/parsing.js';
+import type { BlockToConnect } from '../src/core/store.js';
+import { NodeClient } from '../src/node/node-client.js';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { prepareNodeDir, startNode, stopNode } from './index.bench.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const NTX = Number(process.env['INDEX_BENCH_TXS'] ?? 100_000);
+const DUMP = join(ROOT, '.bench-cache', `blocks-${NTX}.bin`);
+const BATCH_TXS = 20_000;
+const params = getNetworkParams('LTCTEST', 'regtest');
+
+async function dumpChain(): Promise<void> {
+  console.log(`  dumping the chain's raw blocks to ${DUMP} (once)`);
+  const node = await startNode(prepareNodeDir());
+  try {
+    const client = new NodeClient(node.rpc);
+    const tip = await node.rpc.call<number>('getblockcount');
+    const parts: Buffer[] = [];
+    for (let h = 0; h <= tip; h += 50) {
+      const hashes = await Promise.all(Array.from({ length: Math.min(50, tip - h + 1) }, (_, i) => node.rpc.call<string>('getblockhash', [h + i])));
+      for (const raw of await client.getRawBlocks(hashes)) {
+        const length = Buffer.alloc(4);
+        length.writeUInt32LE(raw.length);
+        parts.push(length, Buffer.from(raw));
+      }
+    }
+    writeFileSync(DUMP, Buffer.concat(parts));
+  } finally {
+    await stopNode(node);
+  }
+}
+
+function loadBatches(): { batches: BlockToConnect[][]; txs: number } {
+  const bytes = readFileSync(DUMP);
+  const batches: BlockToConnect[][] = [];
+  let batch: BlockToConnect[] = [];
+  let batchTxs = 0;
+  let txs = 0;
+  for (let at = 0, height = 0; at < bytes.length; height++) {
+    const length = bytes.readUInt32LE(at);
+    const block = parseBlock(bytes.subarray(at + 4, at + 4 + length), params.features);
+    at += 4 + length;
+    batch.push({ height, block });
+    batchTxs += block.txs.length;
+    txs += block.txs.length;
+    if (batchTxs >= BATCH_TXS) {
+      batches.push(batch);
+      batch = [];
+      batchTxs = 0;
+    }
+  }
+  if (batch.length > 0) batches.push(batch);
+  return { batches, txs };
+}
+
+export async function run(): Promise<void> {
+  if (!existsSync(DUMP)) await dumpChain();
+  const runs = Number(process.env['STORE_WRITE_RUNS'] ?? 3);
+  const { batches, txs } = loadBatches();
+  console.log(`store write bench: SQLite connectBlocks of ${txs} txs in ${batches.length} batches, ${runs} run(s), node ${process.version}`);
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const dir = mkdtempSync(join(tmpdir(), 'outpoint-store-write-'));
+    try {
+      const store = new SqliteStore({ path: join(dir, 'store.db') });
+      await store.migrate();
+      const network = store.network(params.id);
+      const perBatch: number[] = [];
+      const start = performance.now();
+      for (const batch of batches) {
+        const t = performance.now();
+        await network.connectBlocks(batch);
+        perBatch.push(performance.now() - t);
+      }
+      const seconds = (performance.now() - start) / 1000;
+      await store.close();
+      best = Math.min(best, seconds);
+      console.log(`  run ${i + 1}: ${seconds.toFixed(2)} s, ${Math.round(txs / seconds)} tx/s; per batch ${perBatch.map((ms) => (ms / 1000).toFixed(2)).join(' ')} s`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  console.log(`  best ${best.toFixed(2)} s (${Math.round(txs / best)} tx/s)`);
+}
+
+const argv = process.argv;
+if (argv[1] !== undefined && import.meta.url === pathToFileURL(argv[1]).href) await run();

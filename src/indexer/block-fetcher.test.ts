@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { LTC_MAIN } from '../chains/networks.js';
+import type { ChainSource } from '../core/index.js';
+import { BlockFetcher } from './block-fetcher.js';
+
+// A real 4-tx Litecoin block; the fake chain repeats it (the fetcher checks each block's hash against its height's).
+const fixture = JSON.parse(readFileSync(new URL('../../../shared/fixtures/blocks/LTC-277645.json', import.meta.url), 'utf8')) as { hex: string; hash: string };
+const RAW = Uint8Array.from(Buffer.from(fixture.hex, 'hex'));
+const TXS_PER_BLOCK = 4;
+
+interface Request { hashes: readonly string[]; answer(): void }
+
+/** A chain of `length` copies of the fixture whose getRawBlocks calls wait until the test answers them. */
+function heldSource(length: number): { source: ChainSource; requests: Request[] } {
+  const requests: Request[] = [];
+  const source = {
+    getBlockHashes: async (from: number, count: number) => Array.from({ length: Math.min(count, length - from) }, () => fixture.hash),
+    getRawBlocks: (hashes: readonly string[]) => new Promise<Uint8Array[]>((resolve) => {
+      requests.push({ hashes, answer: () => resolve(hashes.map(() => RAW)) });
+    }),
+  } as unknown as ChainSource;
+  return { source, requests };
+}
+
+const ticks = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+async function answerAll(requests: Request[], done: Promise<unknown>): Promise<void> {
+  let answered = 0;
+  let finished = false;
+  void done.then(() => { finished = true; }, () => { finished = true; });
+  while (!finished) {
+    while (answered < requests.length) requests[answered++]!.answer();
+    await ticks();
+  }
+}
+
+test('a calibrated batch keeps eight getblock requests waiting on the node', async () => {
+  const { source, requests } = heldSource(100);
+  const fetcher = new BlockFetcher(source, LTC_MAIN.features, { targetTxs: 40, requestTxs: TXS_PER_BLOCK });
+  // Calibrate the fetcher's block-size estimate with a first batch.
+  const first = fetcher.fetch(0, fetcher.nextCount(100));
+  await answerAll(requests, first);
+  const calibrated = await first;
+  requests.length = 0;
+
+  const from = calibrated.fromHeight + calibrated.blocks.length;
+  const batch = fetcher.fetch(from, fetcher.nextCount(100 - from));
+  await ticks();
+  // 40 txs at 4 per block, one block per request: ten requests, eight of them issued before any answer
+  // (with three, the node sat idle while the store wrote the previous batch or we parsed an answer).
+  assert.equal(requests.length, 8);
+  assert.deepEqual(requests.map((r) => r.hashes.length), new Array(8).fill(1));
+  await answerAll(requests, batch);
+  const fetched = await batch;
+  assert.equal(fetched.blocks.length, 10);
+  assert.equal(fetched.fromHeight, from);
+  assert.equal(fetched.bytes, 10 * RAW.length);
+});
+
+test('the parallel option still caps the requests in flight', async () => {
+  const { source, requests } = heldSource(100);
+  const fetcher = new BlockFetcher(source, LTC_MAIN.features, { targetTxs: 40, requestTxs: TXS_PER_BLOCK, parallel: 2 });
+  const first = fetcher.fetch(0, 20);
+  await answerAll(requests, first);
+  const from = (await first).blocks.length;
+  requests.length = 0;
+  const second = fetcher.fetch(from, fetcher.nextCount(100 - from));
+  await ticks();
+  assert.equal(requests.length, 2);
+  await answerAll(requests, second);
+  assert.equal((await second).blocks.length, 10);
+});
+
+test('before any answer only one request is in flight: a wrong first guess cannot overshoot a batch', async () => {
+  const { source, requests } = heldSource(100);
+  // The initial guess (300 bytes a block) is five times too small for this block.
+  const fetcher = new BlockFetcher(source, LTC_MAIN.features, { targetTxs: 10_000, targetBytes: 3 * RAW.length, requestTxs: TXS_PER_BLOCK });
+  const batch = fetcher.fetch(0, 50);
+  await ticks();
+  assert.equal(requests.length, 1);
+  await answerAll(requests, batch);
+  const fetched = await batch;
+  assert.ok(fetched.blocks.length >= 3 && fetched.blocks.length <= 5, `got ${fetched.blocks.length} blocks`);
+});
+
+test('a block whose hash is not the height\'s hash fails the batch', async () => {
+  const requests: Request[] = [];
+  const source = {
+    getBlockHashes: async () => ['00'.repeat(32)],
+    getRawBlocks: (hashes: readonly string[]) => new Promise<Uint8Array[]>((resolve) => {
+      requests.push({ hashes, answer: () => resolve(hashes.map(() => RAW)) });
+    }),
+  } as unknown as ChainSource;
+  const fetcher = new BlockFetcher(source, LTC_MAIN.features);
+  const batch = fetcher.fetch(0, 1);
+  batch.catch(() => undefined);
+  await answerAll(requests, batch);
+  await assert.rejects(batch, /node returned block/);
+});
