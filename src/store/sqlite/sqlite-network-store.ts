@@ -36,13 +36,18 @@ export class SqliteNetworkStore implements NetworkStore {
   }
 
   async connectBlocks(blocks: readonly BlockToConnect[]): Promise<ConnectedBlock[]> {
-    // Another connection (another process) committed since our last look: its script rows may differ from ours.
-    const version = this.db.pragma('data_version', { simple: true }) as bigint;
-    if (version !== this.dataVersion) this.scripts.clear();
     try {
-      const connected = this.write(() => connectBlocksSync(this.st, this.net, blocks, this.scripts));
+      const connected = this.write(() => {
+        // Read under the write lock, so no other connection can commit between this check and our writes: a
+        // changed version means another connection (another process) committed, and its script rows may differ.
+        const version = this.db.pragma('data_version', { simple: true }) as bigint;
+        if (version !== this.dataVersion) {
+          this.scripts.clear();
+          this.dataVersion = version;
+        }
+        return connectBlocksSync(this.st, this.net, blocks, this.scripts);
+      });
       this.scripts.commit();
-      this.dataVersion = version;
       return connected;
     } catch (err) {
       this.scripts.abort();
