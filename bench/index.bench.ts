@@ -6,7 +6,8 @@
  * Each measurement runs in its own child process so its peak RSS (maxRSS) is its own.
  *   node --import tsx bench/index.bench.ts            (or npm run bench:index)
  * Settings (environment): INDEX_BENCH_TXS (100000), INDEX_BENCH_ENGINES (sqlite,postgres), INDEX_BENCH_RUNS (1),
- * INDEX_BENCH_BATCH_TXS (indexer batchTxTarget, default the indexer's own), INDEX_BENCH_PROF (a directory: CPU profiles
+ * INDEX_BENCH_BATCH_TXS (indexer batchTxTarget, default the indexer's own), INDEX_BENCH_REQUESTS (getblock requests in
+ * flight, the `sync_requests` setting; default the fetcher's own), INDEX_BENCH_PROF (a directory: CPU profiles
  * of the child processes).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -131,10 +132,12 @@ async function childIndex(mode: 'sqlite' | 'postgres', rpcUrl: string, target: s
   await store.migrate();
   const rpc = new RpcClient({ url: rpcUrl });
   const batchTxTarget = process.env['INDEX_BENCH_BATCH_TXS'] ? Number(process.env['INDEX_BENCH_BATCH_TXS']) : undefined;
+  const fetchRequests = process.env['INDEX_BENCH_REQUESTS'] ? Number(process.env['INDEX_BENCH_REQUESTS']) : undefined;
   const network = store.network(params.id);
   const indexer = new NetworkIndexer({
     params, source: new RpcChainSource(new NodeClient(rpc)), store: network, bus: new MemoryEventBus(), logger: silentLogger,
     ...(batchTxTarget ? { batchTxTarget } : {}),
+    ...(fetchRequests ? { fetchRequests } : {}),
   });
   const start = process.hrtime.bigint();
   await indexer.syncOnce();
@@ -166,7 +169,11 @@ async function childCeiling(rpcUrl: string): Promise<ChildResult> {
   const rpc = new RpcClient({ url: rpcUrl });
   const source = new RpcChainSource(new NodeClient(rpc));
   const batchTxTarget = process.env['INDEX_BENCH_BATCH_TXS'] ? Number(process.env['INDEX_BENCH_BATCH_TXS']) : undefined;
-  const fetcher = new BlockFetcher(source, params.features, batchTxTarget);
+  const fetchRequests = process.env['INDEX_BENCH_REQUESTS'] ? Number(process.env['INDEX_BENCH_REQUESTS']) : undefined;
+  const fetcher = new BlockFetcher(source, params.features, {
+    ...(batchTxTarget ? { targetTxs: batchTxTarget } : {}),
+    ...(fetchRequests ? { parallel: fetchRequests } : {}),
+  });
   const start = process.hrtime.bigint();
   const nodeHeight = await source.getBlockCount();
   let blocks = 0;

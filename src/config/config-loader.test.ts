@@ -36,6 +36,7 @@ chain = "regtest"
 rpc_url = "http://127.0.0.1:19443"
 rpc_cookie = "/tmp/.cookie"
 poll_ms = 100
+sync_requests = 16
 `);
   const config = loadConfig({ file, env: {} });
   assert.equal(config.store.url, 'sqlite:/tmp/op/outpoint.db');
@@ -47,6 +48,9 @@ poll_ms = 100
   assert.equal(test!.chain, 'regtest');
   assert.equal(test!.rpcCookie, '/tmp/.cookie');
   assert.equal(test!.pollMs, 100);
+  assert.equal(ltc!.syncRequests, 4);
+  assert.equal(test!.syncRequests, 16);
+  assert.throws(() => loadConfig({ file: configFile('[networks.LTC]\nrpc_url = "http://x:1"\nsync_requests = 0\n'), env: {} }), /sync_requests/);
   assert.ok(Object.isFrozen(config.networks[0]));
 });
 

@@ -166,6 +166,7 @@ function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
     zmqUrl: optionalStr(table, 'zmq_url', NETWORK_KEYS['zmq_url']!, at('zmq_url')),
     pollMs: int(table, 'poll_ms', NETWORK_KEYS['poll_ms']!, 250, at('poll_ms')),
     syncBatchTxs: int(table, 'sync_batch_txs', NETWORK_KEYS['sync_batch_txs']!, 20000, at('sync_batch_txs')),
+    syncRequests: int(table, 'sync_requests', NETWORK_KEYS['sync_requests']!, 4, at('sync_requests')),
   };
 }
 

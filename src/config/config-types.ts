@@ -9,6 +9,8 @@ export interface NetworkConfig {
   readonly pollMs: number;
   /** Initial sync writes batches of about this many transactions (one commit each). */
   readonly syncBatchTxs: number;
+  /** getblock requests in flight during sync (BlockFetcher parallel). */
+  readonly syncRequests: number;
 }
 
 /** `[market]` (docs/market.md); the type lives in core because the market layer may not import config. */

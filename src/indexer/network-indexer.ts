@@ -17,6 +17,8 @@ export interface NetworkIndexerOptions {
   readonly idleResyncMs?: number;
   readonly now?: () => number;
   readonly batchTxTarget?: number;
+  /** getblock requests in flight while syncing (BlockFetcher's `parallel`). */
+  readonly fetchRequests?: number;
 }
 
 /**
@@ -38,7 +40,10 @@ export class NetworkIndexer {
 
   constructor(private readonly options: NetworkIndexerOptions) {
     this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
-    this.fetcher = new BlockFetcher(options.source, options.params.features, options.batchTxTarget);
+    this.fetcher = new BlockFetcher(options.source, options.params.features, {
+      ...(options.batchTxTarget !== undefined ? { targetTxs: options.batchTxTarget } : {}),
+      ...(options.fetchRequests !== undefined ? { parallel: options.fetchRequests } : {}),
+    });
     this.mempool = new MempoolSync(options.source, options.store, options.params.features.mweb, this.now);
   }
 

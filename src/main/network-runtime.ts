@@ -28,6 +28,7 @@ export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, b
     bus,
     logger,
     batchTxTarget: config.syncBatchTxs,
+    fetchRequests: config.syncRequests,
     progressSink: process.stderr.isTTY ? { isTTY: true, write: (text) => process.stderr.write(text) } : null,
   });
   const notifier: BlockNotifier =
