@@ -12,11 +12,14 @@ const TXS_PER_BLOCK = 4;
 
 interface Request { hashes: readonly string[]; answer(): void }
 
-/** A chain of `length` copies of the fixture whose getRawBlocks calls wait until the test answers them. */
-function heldSource(length: number): { source: ChainSource; requests: Request[] } {
+/**
+ * A chain of `length` heights whose getRawBlocks calls wait until the test answers them, each with the fixture;
+ * every height's hash is `hash` (the fixture's own unless a test wants a mismatch).
+ */
+function heldSource(length: number, hash = fixture.hash): { source: ChainSource; requests: Request[] } {
   const requests: Request[] = [];
   const source = {
-    getBlockHashes: async (from: number, count: number) => Array.from({ length: Math.min(count, length - from) }, () => fixture.hash),
+    getBlockHashes: async (from: number, count: number) => Array.from({ length: Math.min(count, length - from) }, () => hash),
     getRawBlocks: (hashes: readonly string[]) => new Promise<Uint8Array[]>((resolve) => {
       requests.push({ hashes, answer: () => resolve(hashes.map(() => RAW)) });
     }),
@@ -86,13 +89,7 @@ test('before any answer only one request is in flight: a wrong first guess canno
 });
 
 test('a block whose hash is not the height\'s hash fails the batch', async () => {
-  const requests: Request[] = [];
-  const source = {
-    getBlockHashes: async () => ['00'.repeat(32)],
-    getRawBlocks: (hashes: readonly string[]) => new Promise<Uint8Array[]>((resolve) => {
-      requests.push({ hashes, answer: () => resolve(hashes.map(() => RAW)) });
-    }),
-  } as unknown as ChainSource;
+  const { source, requests } = heldSource(1, '00'.repeat(32));
   const fetcher = new BlockFetcher(source, LTC_MAIN.features);
   const batch = fetcher.fetch(0, 1);
   batch.catch(() => undefined);

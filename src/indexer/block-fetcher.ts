@@ -52,9 +52,8 @@ export class BlockFetcher {
   constructor(
     private readonly source: ChainSource,
     private readonly features: ChainFeatures,
-    targetTxs: number | BlockFetcherOptions = {},
+    options: BlockFetcherOptions = {},
   ) {
-    const options = typeof targetTxs === 'number' ? { targetTxs } : targetTxs;
     this.targetTxs = options.targetTxs ?? 20_000;
     this.targetBytes = options.targetBytes ?? 64 * 1024 * 1024;
     this.maxBlocks = options.maxBlocks ?? 500;

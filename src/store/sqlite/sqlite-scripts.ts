@@ -4,7 +4,7 @@ import { scriptKey } from '../common/codec.js';
 import { withDelta, type CachedScript, type ScriptCache } from '../common/script-cache.js';
 import type { TotalsDelta } from '../common/tx-effects.js';
 import { BulkInsert } from './sqlite-bulk.js';
-import { big, num, type Row, type Statements } from './sqlite-statements.js';
+import { num, type Row, type Statements } from './sqlite-statements.js';
 
 export function resolveScriptIds(st: Statements, net: number, scripts: ReadonlyMap<string, Uint8Array>): Map<string, number> {
   const select = st.get('SELECT id FROM scripts WHERE net = ? AND script = ?');
@@ -29,25 +29,24 @@ export function scriptsById(st: Statements, ids: Iterable<number>): Map<number, 
   return out;
 }
 
-/** Stores a script row's totals plus a delta: the TEXT sums are added as bigints (exact past 2^63). */
-function addToTotals(st: Statements, row: Row, t: TotalsDelta): void {
-  st.get('UPDATE scripts SET received = ?, sent = ?, tx_count = ?, received_count = ?, sent_count = ? WHERE id = ?').run(
-    (BigInt(row.received as string) + t.received).toString(),
-    (BigInt(row.sent as string) + t.sent).toString(),
-    big(row.tx_count) + BigInt(t.txCount),
-    big(row.received_count) + BigInt(t.receivedCount),
-    big(row.sent_count) + BigInt(t.sentCount),
-    t.scriptId,
-  );
+/** Writes a script row's new totals; an id without a row fails (its totals would be lost silently). */
+function updateTotals(st: Statements, entry: CachedScript): void {
+  const { changes } = st.get('UPDATE scripts SET received = ?, sent = ?, tx_count = ?, received_count = ?, sent_count = ? WHERE id = ?')
+    .run(entry.received.toString(), entry.sent.toString(), entry.txCount, entry.receivedCount, entry.sentCount, entry.id);
+  if (changes !== 1) throw new StoreError(`script id ${entry.id} not found`);
 }
 
+/** A script row by id, with its bytes. */
+function readScript(st: Statements, id: number): { script: Buffer; row: CachedScript } {
+  const row = st.get('SELECT script, received, sent, tx_count, received_count, sent_count FROM scripts WHERE id = ?').get(id) as Row | undefined;
+  if (!row) throw new StoreError(`script id ${id} not found`);
+  const script = row.script as Buffer;
+  return { script, row: cachedRow(id, scriptKey(script), row) };
+}
+
+/** Adds per-script deltas (negative when a block is disconnected) to the stored totals. */
 export function applyTotals(st: Statements, totals: readonly TotalsDelta[]): void {
-  const select = st.get('SELECT received, sent, tx_count, received_count, sent_count FROM scripts WHERE id = ?');
-  for (const t of totals) {
-    const row = select.get(t.scriptId) as Row | undefined;
-    if (!row) throw new StoreError(`script id ${t.scriptId} not found`);
-    addToTotals(st, row, t);
-  }
+  for (const t of totals) updateTotals(st, withDelta(readScript(st, t.scriptId).row, t));
 }
 
 /** A script row as read before a batch: its id, bytes and exact totals (null totals: created by this batch). */
@@ -57,6 +56,7 @@ interface ScriptState {
   readonly row: CachedScript | null;
 }
 
+/** A row as read (the TEXT sums parsed as bigints: exact past 2^63). */
 function cachedRow(id: number, key: string, row: Row): CachedScript {
   return {
     id, key, received: BigInt(row.received as string), sent: BigInt(row.sent as string),
@@ -109,7 +109,6 @@ export class ScriptBook {
 
   /** Reads the rows of existing script ids not read yet (the scripts of spent prevouts). */
   load(ids: Iterable<number>): void {
-    const select = this.st.get('SELECT script, received, sent, tx_count, received_count, sent_count FROM scripts WHERE id = ?');
     const missing: number[] = [];
     for (const id of ids) {
       if (this.byId.has(id)) continue;
@@ -117,12 +116,7 @@ export class ScriptBook {
       if (hit) this.byId.set(id, { id, script: Buffer.from(hit.key, 'latin1'), row: hit });
       else missing.push(id);
     }
-    for (const id of [...new Set(missing)].sort((a, b) => a - b)) {
-      const row = select.get(id) as Row | undefined;
-      if (!row) throw new StoreError(`script id ${id} not found`);
-      const script = row.script as Buffer;
-      this.byId.set(id, { id, script, row: cachedRow(id, scriptKey(script), row) });
-    }
+    for (const id of [...new Set(missing)].sort((a, b) => a - b)) this.byId.set(id, { id, ...readScript(this.st, id) });
   }
 
   /** Script bytes of an id read by resolve or load. */
@@ -135,7 +129,6 @@ export class ScriptBook {
   /** Writes every touched script's new totals (and the new scripts themselves); stages them in the cache. */
   write(totals: readonly TotalsDelta[]): void {
     const insert = new BulkInsert(this.st, 'INSERT INTO scripts (id, net, script, received, sent, tx_count, received_count, sent_count)', 8);
-    const update = this.st.get('UPDATE scripts SET received = ?, sent = ?, tx_count = ?, received_count = ?, sent_count = ? WHERE id = ?');
     const v = insert.values;
     const written = new Set<number>();
     for (const t of [...totals].sort((a, b) => a.scriptId - b.scriptId)) {
@@ -143,9 +136,8 @@ export class ScriptBook {
       if (!state) throw new StoreError(`script id ${t.scriptId} not found`);
       const next = withDelta(state.row ?? emptyScript(state.id, state.script), t);
       if (state.row) {
-        const { changes } = update.run(next.received.toString(), next.sent.toString(), next.txCount, next.receivedCount, next.sentCount, next.id);
-        // A cached row the database lacks would lose these totals silently: fail the batch instead.
-        if (changes !== 1) throw new StoreError(`script id ${next.id} not found`);
+        // A cached id the database lacks fails the batch here.
+        updateTotals(this.st, next);
       } else {
         const o = insert.next();
         v[o] = next.id; v[o + 1] = this.net; v[o + 2] = state.script; v[o + 3] = next.received.toString();
