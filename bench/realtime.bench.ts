@@ -2,13 +2,14 @@
  * Realtime server under 10,000 websocket connections (load generator in a separate process):
  * connection setup rate, fan-out throughput, block latency from the node's notification to
  * delivery (litecoind by polling, bitcoind by ZMQ), and server RSS per idle connection.
- * Env: BENCH_RT_CONNECTIONS (10000), BENCH_RT_BLOCKS (20 per node), BENCH_RT_EVENTS (100).
+ * Env: BENCH_RT_CONNECTIONS (10000), BENCH_RT_BLOCKS (20 per node), BENCH_RT_EVENTS (100),
+ * BENCH_RT_SEND_THREADS (the service's default: half the cores, at least 1).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface, type Interface } from 'node:readline';
@@ -25,6 +26,7 @@ import { RpcChainSource } from '../src/node/rpc-chain-source.js';
 import { ZmqNotifier } from '../src/node/zmq-notifier.js';
 import { attachRealtime } from '../src/realtime/attach-realtime.js';
 import { channelEventFrame } from '../src/realtime/protocol-messages.js';
+import { nativeSendAll } from '../src/realtime/send-all.js';
 import { txUpdatePayload } from '../src/realtime/tx-update.payload.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { startBitcoind, startLitecoind, waitFor, type RegtestNode } from '../test/helpers/regtest-node.js';
@@ -32,6 +34,7 @@ import { startBitcoind, startLitecoind, waitFor, type RegtestNode } from '../tes
 const CONNECTIONS = Number(process.env['BENCH_RT_CONNECTIONS'] ?? 10_000);
 const BLOCKS = Number(process.env['BENCH_RT_BLOCKS'] ?? 20);
 const EVENTS = Number(process.env['BENCH_RT_EVENTS'] ?? 100);
+const SEND_THREADS = Number(process.env['BENCH_RT_SEND_THREADS'] ?? Math.max(1, Math.floor(availableParallelism() / 2)));
 const KEY = 'bench-key';
 const nowMs = (): number => performance.timeOrigin + performance.now();
 
@@ -104,7 +107,7 @@ function sampleTx(): Transaction {
 }
 
 export async function run(): Promise<void> {
-  console.log(`realtime bench: ${CONNECTIONS} connections, ${BLOCKS} blocks per node, ${EVENTS} fan-out events (node ${process.version})`);
+  console.log(`realtime bench: ${CONNECTIONS} connections, ${BLOCKS} blocks per node, ${EVENTS} fan-out events (node ${process.version}; ${nativeSendAll ? 'native' : 'JavaScript'} sender, ${SEND_THREADS} send thread(s))`);
   const dir = mkdtempSync(join(tmpdir(), 'outpoint-rt-bench-'));
   const store = new SqliteStore({ path: join(dir, 'bench.db') });
   await store.migrate();
@@ -127,7 +130,7 @@ export async function run(): Promise<void> {
     bus.subscribe((event) => {
       if (event.kind === 'block_connected') emittedAt.set(event.hash, nowMs());
     });
-    const realtime = attachRealtime(http, { appKey: KEY, bus, networks, logger: silentLogger, limits: { maxConnections: CONNECTIONS + 100 } });
+    const realtime = attachRealtime(http, { appKey: KEY, bus, networks, logger: silentLogger, limits: { maxConnections: CONNECTIONS + 100 }, sendThreads: SEND_THREADS });
     // Subscribed after the realtime server, so this runs once the block's frames are written to every socket.
     const writtenAt = new Map<string, number>();
     bus.subscribe((event) => {
@@ -155,7 +158,11 @@ export async function run(): Promise<void> {
     console.log(`  server RSS per idle connection: ${(rssPerConnection / 1024).toFixed(1)} KiB`);
 
     for (const f of followed) {
-      const miner = await f.node.newAddress('bech32');
+      // Mined to a wallet that is then unloaded: the node's wallet would otherwise scan each block on its
+      // own thread while we fan out, and a node serving an explorer runs without one.
+      const minerWallet = await f.node.createWallet('miner');
+      const miner = await minerWallet.call<string>('getnewaddress', ['', 'bech32']);
+      await f.node.rpc.call('unloadwallet', ['miner']);
       const mined: Record<string, number> = {};
       for (let i = 0; i < BLOCKS; i++) {
         const [hash] = await f.node.mine(1, miner);

@@ -23,3 +23,8 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "setup: npm ci"
   npm ci --no-audit --no-fund --loglevel=error
 fi
+# npm ci builds it (package.json "install"); a checkout whose node_modules predate native/ builds it here.
+if [ ! -f native/fanout/build/Release/fanout.node ]; then
+  echo "setup: building native/fanout"
+  npm run build:native --silent || echo "setup: native/fanout not built; realtime uses the JavaScript sender"
+fi

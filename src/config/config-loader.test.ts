@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ConfigError } from '../core/index.js';
@@ -21,6 +21,13 @@ test('defaults: embedded store in the data dir, port 3000, rate limit 5', () => 
   assert.equal(config.http.publicUrl, 'http://127.0.0.1:3000');
   assert.equal(config.redis.url, null);
   assert.deepEqual(config.networks, []);
+  assert.equal(config.realtime.sendThreads, Math.max(1, Math.floor(availableParallelism() / 2)));
+});
+
+test('realtime send_threads: set in the file or the environment, 1 to 16', () => {
+  assert.equal(loadConfig({ file: configFile('[realtime]\nsend_threads = 3\n'), env: {} }).realtime.sendThreads, 3);
+  assert.equal(loadConfig({ env: { OUTPOINT_REALTIME_SEND_THREADS: '2' } }).realtime.sendThreads, 2);
+  assert.throws(() => loadConfig({ file: configFile('[realtime]\nsend_threads = 0\n'), env: {} }), /realtime\.send_threads must be between 1 and 16/);
 });
 
 test('reads networks with chain defaults from the acronym', () => {

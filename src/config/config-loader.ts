@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type NetworkId, type PriceSourceId } from '../core/index.js';
@@ -111,7 +112,11 @@ function buildConfig(raw: Raw): OutpointConfig {
       publicUrl: str(section('http'), 'public_url', spec('http', 'public_url'), `http://${host}:${port}`, 'http.public_url').replace(/\/+$/, ''),
       rateLimitPerSecond: int(section('http'), 'rate_limit_per_second', spec('http', 'rate_limit_per_second'), 5, 'http.rate_limit_per_second'),
     },
-    realtime: { appKey: str(section('realtime'), 'app_key', spec('realtime', 'app_key'), 'outpoint', 'realtime.app_key') },
+    realtime: {
+      appKey: str(section('realtime'), 'app_key', spec('realtime', 'app_key'), 'outpoint', 'realtime.app_key'),
+      // The other half stays for the event loop, the indexer and the node on the same machine.
+      sendThreads: int(section('realtime'), 'send_threads', spec('realtime', 'send_threads'), Math.max(1, Math.floor(availableParallelism() / 2)), 'realtime.send_threads'),
+    },
     redis: { url: optionalStr(section('redis'), 'url', spec('redis', 'url'), 'redis.url') },
     market: buildMarket(section('market')),
     networks,

@@ -44,6 +44,7 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
   },
   realtime: {
     app_key: { type: 'string', doc: 'Pusher application key clients connect with (default outpoint)' },
+    send_threads: { type: 'integer', min: 1, max: 16, doc: 'threads that write one event to a channel\'s sockets (default: half the cores, at least 1)' },
   },
   redis: {
     url: { type: 'url', doc: 'redis://host:port: share events, rate limits and quotas between processes' },

@@ -25,7 +25,7 @@ export interface OutpointConfig {
     readonly publicUrl: string;
     readonly rateLimitPerSecond: number;
   };
-  readonly realtime: { readonly appKey: string };
+  readonly realtime: { readonly appKey: string; readonly sendThreads: number };
   readonly redis: { readonly url: string | null };
   readonly market: MarketConfig;
   readonly networks: readonly NetworkConfig[];

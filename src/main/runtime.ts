@@ -103,6 +103,7 @@ export class Runtime {
     this.app = app;
     this.realtime = attachRealtime(app.server, {
       appKey: this.config.realtime.appKey,
+      sendThreads: this.config.realtime.sendThreads,
       bus: this.bus,
       networks: new Map([...networks].map(([id, n]) => [id, n.params])),
       logger: this.logger,

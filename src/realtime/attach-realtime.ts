@@ -11,6 +11,8 @@ import { PusherCode } from './error-codes.js';
 import { EventRouter, type FanOutCounters } from './event-router.js';
 import { APP_PATH_PREFIX, checkHandshake } from './handshake.js';
 import { connectionEstablished, errorFrame } from './protocol-messages.js';
+import { nativeSendAll, sendAllInJs } from './send-all.js';
+import { SendBatch } from './send-batch.js';
 import { resolveLimits, type RealtimeLimits } from './realtime-limits.js';
 
 export interface RealtimeDeps {
@@ -19,6 +21,8 @@ export interface RealtimeDeps {
   readonly networks: ReadonlyMap<NetworkId, NetworkParams>;
   readonly logger: Logger;
   readonly limits?: Partial<RealtimeLimits>;
+  /** Threads that send one event to a channel's sockets (native sender only; 1 keeps it on the JS thread). */
+  readonly sendThreads?: number;
 }
 
 export interface RealtimeStats {
@@ -47,7 +51,7 @@ const SHUTDOWN_GRACE_MS = 2_000;
  */
 export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHandle {
   const limits = resolveLimits(deps.limits);
-  const registry = new ChannelRegistry();
+  const registry = new ChannelRegistry(new SendBatch(nativeSendAll ?? sendAllInJs, deps.sendThreads ?? 1));
   const counters: ConnectionCounters & FanOutCounters = { messagesSent: 0, messagesDropped: 0, slowConsumersClosed: 0, idleClosed: 0, eventsDelivered: 0 };
   let rejected = 0;
   const connections = new Set<Connection>();

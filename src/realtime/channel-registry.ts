@@ -1,8 +1,10 @@
 import type { ChannelSpec } from './channel-names.js';
 import type { WireFrame } from './protocol-messages.js';
+import { nativeSendAll, sendAllInJs } from './send-all.js';
+import { SendBatch, type DirectTarget } from './send-batch.js';
 
 /** What the registry delivers to: a connection, or anything that can take a frame. */
-export interface Subscriber {
+export interface Subscriber extends DirectTarget {
   /** False when the frame was not written (socket closing, or dropped for a slow consumer). */
   deliver(frame: WireFrame): boolean;
 }
@@ -21,6 +23,9 @@ export class ChannelRegistry {
   private readonly channels = new Map<string, Channel>();
   private readonly byScript = new Map<string, Set<string>>();
   private subscriptionCount = 0;
+
+  /** @param batch how a frame reaches the subscribers that can take it directly (default: native if built, one thread). */
+  constructor(private readonly batch = new SendBatch(nativeSendAll ?? sendAllInJs, 1)) {}
 
   /** True if the subscriber was not already on the channel. */
   subscribe(subscriber: Subscriber, name: string, spec: ChannelSpec): boolean {
@@ -74,9 +79,12 @@ export class ChannelRegistry {
     if (!channel) return { delivered, dropped };
     // Set iteration tolerates deletions, should a subscriber leave while we write.
     for (const subscriber of channel.subscribers) {
-      if (subscriber.deliver(frame)) delivered++;
+      const fd = subscriber.directFd();
+      if (fd >= 0) this.batch.add(subscriber, fd);
+      else if (subscriber.deliver(frame)) delivered++;
       else dropped++;
     }
+    delivered += this.batch.flush(frame);
     return { delivered, dropped };
   }
 

@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import { PusherCode } from './error-codes.js';
 import { errorFrame, PING_FRAME, type WireFrame } from './protocol-messages.js';
 import type { Subscriber } from './channel-registry.js';
-import { writeFrame } from './socket-write.js';
+import { directFd, finishDirect, plainFd } from './socket-write.js';
 import type { RealtimeLimits } from './realtime-limits.js';
 
 /** Counters shared by every connection of one server (for stats()). */
@@ -32,6 +32,8 @@ export class Connection implements Subscriber {
   private tokens: number;
   private tokensAt: number;
   private closing = false;
+  /** The socket's descriptor for batched sends (-1 for TLS or non-TCP streams); valid while the socket is not destroyed. */
+  private readonly fd: number;
 
   /**
    * @param socket the upgraded TCP socket under `ws`: channel events are written to it pre-framed.
@@ -48,6 +50,7 @@ export class Connection implements Subscriber {
     this.lastSeen = now;
     this.tokens = limits.messageBurst;
     this.tokensAt = now;
+    this.fd = plainFd(socket);
   }
 
   /**
@@ -58,9 +61,24 @@ export class Connection implements Subscriber {
    */
   deliver(frame: WireFrame): boolean {
     if (!this.writable()) return false;
-    writeFrame(this.socket, frame.bytes);
+    this.socket.write(frame.bytes);
     this.counters.messagesSent++;
     return true;
+  }
+
+  /**
+   * The descriptor when a frame may be sent on it directly: open, nothing queued on the stream (so
+   * order is kept, and the slow-consumer rule, which reads the queue, has nothing to act on). Else
+   * -1, and deliver() applies the rules.
+   */
+  directFd(): number {
+    if (this.closing || this.ws.readyState !== WebSocket.OPEN) return -1;
+    return directFd(this.socket, this.fd);
+  }
+
+  completeDirect(frame: WireFrame, sent: number): void {
+    finishDirect(this.socket, frame.bytes, sent);
+    this.counters.messagesSent++;
   }
 
   /** Protocol messages of this connection alone (handshake, replies, errors). */

@@ -1,29 +1,23 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { readSync } from 'node:fs';
-import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
 import { Duplex } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
-import { writeFrame } from './socket-write.js';
+import { after, describe, it } from 'node:test';
+import { TcpPairs, until } from '../../test/helpers/tcp-pairs.js';
+import { nativeSendAll, sendAllInJs } from './send-all.js';
+import { directFd, finishDirect, plainFd } from './socket-write.js';
 
-/** A loopback TCP pair: the server side is what writeFrame writes to, the client side reads. */
-const open: Socket[] = [];
-
-async function tcpPair(server: Server): Promise<{ writer: Socket; reader: Socket }> {
-  const accepted = once(server, 'connection') as Promise<[Socket]>;
-  const reader = new Socket();
-  reader.connect((server.address() as AddressInfo).port, '127.0.0.1');
-  await once(reader, 'connect');
-  const [writer] = await accepted;
-  open.push(writer, reader);
-  return { writer, reader };
-}
-
-async function until(done: () => boolean): Promise<void> {
-  for (let waited = 0; !done(); waited += 5) {
-    if (waited > 10_000) throw new Error('timed out waiting for the bytes');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+/** One frame to one socket the way a publish sends it: directly when the rules allow, else the stream. */
+function writeFrame(socket: Duplex, bytes: Uint8Array): number {
+  const fd = directFd(socket, plainFd(socket));
+  if (fd < 0) {
+    socket.write(bytes);
+    return 0;
   }
+  const out = new Int32Array(1);
+  (nativeSendAll ?? sendAllInJs)(Int32Array.of(fd), 1, bytes, out, 1);
+  finishDirect(socket, bytes, out[0]!);
+  return Math.max(0, out[0]!);
 }
 
 function frame(i: number, size: number): Buffer {
@@ -32,33 +26,26 @@ function frame(i: number, size: number): Buffer {
   return bytes;
 }
 
-describe('writeFrame', () => {
-  let server: Server;
-  before(async () => {
-    server = createServer();
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-  });
-  after(() => {
-    // Failed assertions leave their pair open; the server would wait for them.
-    for (const socket of open) socket.destroy();
-    server.close();
-  });
+describe('direct sends (directFd, finishDirect)', () => {
+  const pairs = new TcpPairs();
+  after(() => pairs.close());
 
   it('writes straight to the descriptor when nothing is queued', async () => {
-    const { writer, reader } = await tcpPair(server);
+    const { writer, reader } = await pairs.pair();
     const got = once(reader, 'data') as Promise<[Buffer]>;
     const bytes = frame(7, 300);
     assert.equal(writeFrame(writer, bytes), 300, 'the kernel took the whole frame in one write');
     assert.equal(writer.writableLength, 0);
     const [data] = await got;
     assert.deepEqual(data, bytes);
+    const fd = plainFd(writer);
     reader.destroy();
     writer.destroy();
+    assert.equal(directFd(writer, fd), -1, 'a destroyed socket\'s descriptor (closed, maybe reused) is never written');
   });
 
   it('keeps every byte in order when the reader stalls and the kernel buffer fills (EAGAIN, partial writes)', async () => {
-    const { writer, reader } = await tcpPair(server);
+    const { writer, reader } = await pairs.pair();
     reader.pause();
     const frames = Array.from({ length: 400 }, (_, i) => frame(i, 16_384 + (i % 7) * 1_000));
     let direct = 0;
@@ -81,7 +68,7 @@ describe('writeFrame', () => {
   });
 
   it('never overtakes bytes the stream still holds, even once the kernel has room again', async () => {
-    const { writer, reader } = await tcpPair(server);
+    const { writer, reader } = await pairs.pair();
     reader.pause();
     const frames: Buffer[] = [];
     for (let i = 0; writer.writableLength === 0; i++) {
@@ -119,7 +106,7 @@ describe('writeFrame', () => {
   });
 
   it('queues behind a corked stream', async () => {
-    const { writer, reader } = await tcpPair(server);
+    const { writer, reader } = await pairs.pair();
     const chunks: Buffer[] = [];
     reader.on('data', (c: Buffer) => chunks.push(c));
     writer.cork();
@@ -133,7 +120,7 @@ describe('writeFrame', () => {
   });
 
   it('reports a write to a reset connection through the stream, without throwing', async () => {
-    const { writer, reader } = await tcpPair(server);
+    const { writer, reader } = await pairs.pair();
     reader.resetAndDestroy();
     await once(writer, 'end').catch(() => undefined);
     const errors: Error[] = [];

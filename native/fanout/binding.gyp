@@ -1,0 +1,10 @@
+{
+  "targets": [
+    {
+      "target_name": "fanout",
+      "sources": ["fanout.c"],
+      "cflags": ["-O2", "-Wall", "-Wextra"],
+      "libraries": ["-lpthread"]
+    }
+  ]
+}
