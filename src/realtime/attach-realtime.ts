@@ -11,7 +11,7 @@ import { PusherCode } from './error-codes.js';
 import { EventRouter, type FanOutCounters } from './event-router.js';
 import { APP_PATH_PREFIX, checkHandshake } from './handshake.js';
 import { connectionEstablished, errorFrame } from './protocol-messages.js';
-import { nativeSendAll, sendAllInJs } from './send-all.js';
+import { nativeSendAll, sendAll } from './send-all.js';
 import { SendBatch } from './send-batch.js';
 import { resolveLimits, type RealtimeLimits } from './realtime-limits.js';
 
@@ -51,7 +51,9 @@ const SHUTDOWN_GRACE_MS = 2_000;
  */
 export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHandle {
   const limits = resolveLimits(deps.limits);
-  const registry = new ChannelRegistry(new SendBatch(nativeSendAll ?? sendAllInJs, deps.sendThreads ?? 1));
+  const sendThreads = nativeSendAll ? (deps.sendThreads ?? 1) : 1;
+  const registry = new ChannelRegistry(new SendBatch(sendAll, sendThreads));
+  deps.logger.info('realtime: fan-out sender', { sender: nativeSendAll ? 'native' : 'javascript (native/fanout not built)', threads: sendThreads });
   const counters: ConnectionCounters & FanOutCounters = { messagesSent: 0, messagesDropped: 0, slowConsumersClosed: 0, idleClosed: 0, eventsDelivered: 0 };
   let rejected = 0;
   const connections = new Set<Connection>();

@@ -1,7 +1,6 @@
 import type { ChannelSpec } from './channel-names.js';
 import type { WireFrame } from './protocol-messages.js';
-import { nativeSendAll, sendAllInJs } from './send-all.js';
-import { SendBatch, type DirectTarget } from './send-batch.js';
+import type { SendBatch, DirectTarget } from './send-batch.js';
 
 /** What the registry delivers to: a connection, or anything that can take a frame. */
 export interface Subscriber extends DirectTarget {
@@ -24,8 +23,8 @@ export class ChannelRegistry {
   private readonly byScript = new Map<string, Set<string>>();
   private subscriptionCount = 0;
 
-  /** @param batch how a frame reaches the subscribers that can take it directly (default: native if built, one thread). */
-  constructor(private readonly batch = new SendBatch(nativeSendAll ?? sendAllInJs, 1)) {}
+  /** @param batch how a frame reaches the subscribers that can take it directly. */
+  constructor(private readonly batch: SendBatch) {}
 
   /** True if the subscriber was not already on the channel. */
   subscribe(subscriber: Subscriber, name: string, spec: ChannelSpec): boolean {

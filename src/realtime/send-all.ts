@@ -39,5 +39,8 @@ function loadNative(): SendAll | null {
   }
 }
 
-/** The addon's sendAll, or null when it is not built (then sendAllInJs serves). */
+/** The addon's sendAll, or null when it is not built. */
 export const nativeSendAll: SendAll | null = loadNative();
+
+/** What the service sends with: the addon when built, else the JavaScript loop. */
+export const sendAll: SendAll = nativeSendAll ?? sendAllInJs;
