@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface, type Interface } from 'node:readline';
@@ -18,6 +18,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { MemoryEventBus, silentLogger, type NetworkId, type Transaction } from '../src/core/index.js';
 import { getNetworkParams, type NetworkParams } from '../src/chains/addressing.js';
+import { defaultSendThreads } from '../src/config/config-loader.js';
 import { parseBlock } from '../src/chains/parsing.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
 import type { BlockNotifier } from '../src/node/block-notifier.js';
@@ -34,7 +35,7 @@ import { startBitcoind, startLitecoind, waitFor, type RegtestNode } from '../tes
 const CONNECTIONS = Number(process.env['BENCH_RT_CONNECTIONS'] ?? 10_000);
 const BLOCKS = Number(process.env['BENCH_RT_BLOCKS'] ?? 20);
 const EVENTS = Number(process.env['BENCH_RT_EVENTS'] ?? 100);
-const SEND_THREADS = Number(process.env['BENCH_RT_SEND_THREADS'] ?? Math.max(1, Math.floor(availableParallelism() / 2)));
+const SEND_THREADS = Number(process.env['BENCH_RT_SEND_THREADS'] ?? defaultSendThreads());
 const KEY = 'bench-key';
 const nowMs = (): number => performance.timeOrigin + performance.now();
 

@@ -91,6 +91,11 @@ function applyEnv(raw: Raw, env: NodeJS.ProcessEnv): void {
   }
 }
 
+/** `[realtime] send_threads` by default: half the cores; the other half stays for the event loop, the indexer and the node. */
+export function defaultSendThreads(): number {
+  return Math.max(1, Math.floor(availableParallelism() / 2));
+}
+
 function buildConfig(raw: Raw): OutpointConfig {
   const dataDir = resolve(str(raw, 'data_dir', TOP_LEVEL_KEYS['data_dir']!, './data'));
   const section = (name: string): Raw => (isTable(raw[name]) ? (raw[name] as Raw) : {});
@@ -114,8 +119,7 @@ function buildConfig(raw: Raw): OutpointConfig {
     },
     realtime: {
       appKey: str(section('realtime'), 'app_key', spec('realtime', 'app_key'), 'outpoint', 'realtime.app_key'),
-      // The other half stays for the event loop, the indexer and the node on the same machine.
-      sendThreads: int(section('realtime'), 'send_threads', spec('realtime', 'send_threads'), Math.max(1, Math.floor(availableParallelism() / 2)), 'realtime.send_threads'),
+      sendThreads: int(section('realtime'), 'send_threads', spec('realtime', 'send_threads'), defaultSendThreads(), 'realtime.send_threads'),
     },
     redis: { url: optionalStr(section('redis'), 'url', spec('redis', 'url'), 'redis.url') },
     market: buildMarket(section('market')),

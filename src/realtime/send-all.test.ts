@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { TcpPairs, until } from '../../test/helpers/tcp-pairs.js';
+import { waitFor } from '../../test/helpers/regtest-node.js';
+import { TcpPairs } from '../../test/helpers/tcp-pairs.js';
 import { plainFd } from './socket-write.js';
 import { nativeSendAll, sendAllInJs, type SendAll } from './send-all.js';
 
@@ -38,7 +39,7 @@ describe('sendAll', () => {
       sendAll(fds, pairs.length, frame, out, threads);
       assert.deepEqual([...out.subarray(0, pairs.length)], pairs.map(() => frame.length));
       assert.equal(out[pairs.length], 12345, 'nothing past count is touched');
-      await until(() => readers.every((r) => r.bytes().length >= frame.length));
+      await waitFor(() => readers.every((r) => r.bytes().length >= frame.length), 10_000, 'the bytes', 5);
       for (const r of readers) assert.ok(r.bytes().equals(frame));
       for (const p of pairs) p.writer.destroy();
     });

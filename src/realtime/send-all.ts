@@ -2,10 +2,11 @@
  * Sends one frame to many sockets in one call: the native addon in native/fanout when it is built
  * (npm ci builds it), else the same loop in JavaScript with fs.writeSync.
  *
- * Why: a block event goes to every subscriber of its channel. At 10,000 subscribers the per-socket
- * JavaScript around each system call (descriptor lookup through the stream handle, argument checks,
- * errors thrown for EAGAIN) cost about a fifth of the time to write a block to all of them, and one
- * JS thread could use only one core (docs/benchmarks.md, Realtime).
+ * Why: a block event goes to every subscriber of its channel, one system call per socket. The native
+ * loop drops the JavaScript around each call (descriptor lookup through the stream handle, argument
+ * checks, errors thrown for EAGAIN: a few percent of the time on the bench machine, where the call
+ * itself dominates) and can split the sockets over several threads, which one JS thread cannot
+ * (docs/benchmarks.md, Realtime).
  */
 import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import { readSync } from 'node:fs';
 import { Duplex } from 'node:stream';
 import { after, describe, it } from 'node:test';
-import { TcpPairs, until } from '../../test/helpers/tcp-pairs.js';
-import { nativeSendAll, sendAllInJs } from './send-all.js';
+import { waitFor } from '../../test/helpers/regtest-node.js';
+import { TcpPairs } from '../../test/helpers/tcp-pairs.js';
+import { sendAll } from './send-all.js';
 import { directFd, finishDirect, plainFd } from './socket-write.js';
 
 /** One frame to one socket the way a publish sends it: directly when the rules allow, else the stream. */
@@ -15,7 +16,7 @@ function writeFrame(socket: Duplex, bytes: Uint8Array): number {
     return 0;
   }
   const out = new Int32Array(1);
-  (nativeSendAll ?? sendAllInJs)(Int32Array.of(fd), 1, bytes, out, 1);
+  sendAll(Int32Array.of(fd), 1, bytes, out, 1);
   finishDirect(socket, bytes, out[0]!);
   return Math.max(0, out[0]!);
 }
@@ -60,7 +61,7 @@ describe('direct sends (directFd, finishDirect)', () => {
       length += c.length;
     });
     reader.resume();
-    await until(() => length >= expected.length);
+    await waitFor(() => length >= expected.length, 10_000, 'the bytes', 5);
     assert.equal(length, expected.length);
     assert.ok(Buffer.concat(chunks).equals(expected), 'bytes arrive exactly in write order');
     reader.destroy();
@@ -99,7 +100,7 @@ describe('direct sends (directFd, finishDirect)', () => {
       length += c.length;
     });
     reader.resume();
-    await until(() => length >= expected.length);
+    await waitFor(() => length >= expected.length, 10_000, 'the bytes', 5);
     assert.ok(Buffer.concat(drained).equals(expected), 'bytes arrive exactly in write order');
     reader.destroy();
     writer.destroy();
@@ -113,7 +114,7 @@ describe('direct sends (directFd, finishDirect)', () => {
     writer.write('first,');
     assert.equal(writeFrame(writer, Buffer.from('second')), 0);
     writer.uncork();
-    await until(() => Buffer.concat(chunks).length >= 12);
+    await waitFor(() => Buffer.concat(chunks).length >= 12, 10_000, 'the bytes', 5);
     assert.equal(Buffer.concat(chunks).toString(), 'first,second');
     reader.destroy();
     writer.destroy();

@@ -28,10 +28,3 @@ export class TcpPairs {
     this.server?.close();
   }
 }
-
-export async function until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  for (let waited = 0; !done(); waited += 5) {
-    if (waited > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
