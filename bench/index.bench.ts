@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { getNetworkParams } from '../src/chains/networks.js';
-import { MemoryEventBus, silentLogger, type ChainStore } from '../src/core/index.js';
+import { MemoryEventBus, silentLogger, type ChainStore, type Logger } from '../src/core/index.js';
 import { BlockFetcher } from '../src/indexer/block-fetcher.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
 import { NodeClient } from '../src/node/node-client.js';
@@ -47,6 +47,8 @@ interface ChildResult {
   rawBytes: number;
   diskBytes: number | null;
   maxRssBytes: number;
+  /** From the indexer's 'sync finished' line: waiting for the next batch, writing batches (index runs only). */
+  split?: { waitingSeconds: number; writingSeconds: number };
 }
 
 function newestMtime(dir: string): number {
@@ -134,8 +136,15 @@ async function childIndex(mode: 'sqlite' | 'postgres', rpcUrl: string, target: s
   const batchTxTarget = process.env['INDEX_BENCH_BATCH_TXS'] ? Number(process.env['INDEX_BENCH_BATCH_TXS']) : undefined;
   const fetchRequests = process.env['INDEX_BENCH_REQUESTS'] ? Number(process.env['INDEX_BENCH_REQUESTS']) : undefined;
   const network = store.network(params.id);
+  let split: ChildResult['split'];
+  const logger: Logger = {
+    ...silentLogger,
+    info: (message, fields) => {
+      if (message === 'sync finished') split = { waitingSeconds: Number(fields?.['waitingSeconds']), writingSeconds: Number(fields?.['writingSeconds']) };
+    },
+  };
   const indexer = new NetworkIndexer({
-    params, source: new RpcChainSource(new NodeClient(rpc)), store: network, bus: new MemoryEventBus(), logger: silentLogger,
+    params, source: new RpcChainSource(new NodeClient(rpc)), store: network, bus: new MemoryEventBus(), logger,
     ...(batchTxTarget ? { batchTxTarget } : {}),
     ...(fetchRequests ? { fetchRequests } : {}),
   });
@@ -161,7 +170,7 @@ async function childIndex(mode: 'sqlite' | 'postgres', rpcUrl: string, target: s
     diskBytes = dirBytes(target) + dirBytes(`${target}-wal`) + dirBytes(`${target}-shm`);
   }
   rpc.close();
-  return { mode, seconds, blocks: tip.height + 1, txs, rawBytes, diskBytes, maxRssBytes: 0 };
+  return { mode, seconds, blocks: tip.height + 1, txs, rawBytes, diskBytes, maxRssBytes: 0, ...(split ? { split } : {}) };
 }
 
 /** Fetch + parse every block with the indexer's own fetcher and batch sizes, one batch ahead, writing nothing. */
@@ -233,6 +242,7 @@ function report(r: ChildResult, ceiling: ChildResult | null): void {
   ];
   if (r.diskBytes !== null) parts.push(`disk ${mib(r.diskBytes)} (${Math.round(r.diskBytes / r.txs)} B/tx)`);
   if (ceiling) parts.push(`${((r.txs / r.seconds / (ceiling.txs / ceiling.seconds)) * 100).toFixed(0)}% of ceiling`);
+  if (r.split) parts.push(`waiting for blocks ${r.split.waitingSeconds.toFixed(2)} s, writing ${r.split.writingSeconds.toFixed(2)} s`);
   console.log(`  ${r.mode.padEnd(9)} ${parts.join(', ')}`);
 }
 

@@ -168,29 +168,37 @@ export class NetworkIndexer {
       return promise;
     };
     let pending: Promise<FetchedBatch> | null = fetchFrom(next);
-    while (pending) {
-      const batch: FetchedBatch = await pending;
-      next = batch.fromHeight + batch.blocks.length;
-      pending = next <= nodeHeight && !this.stopping ? fetchFrom(next) : null;
-      const first = batch.blocks[0]!;
-      if (current && first.header.prevHash !== current.hash) {
-        // The node reorganised while we were fetching: the next run rolls back and retries.
-        this.dirty = true;
-        return current;
-      }
-      const receivedAt = this.now();
-      const connected = await store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
-      for (const [i, c] of connected.entries()) {
-        const prevouts = this.caughtUp ? await this.prevoutsOfNewTxs(c) : null;
-        for (const event of blockEvents(params.id, batch.blocks[i]!, c, receivedAt, prevouts && ((txid) => prevouts.get(txid) ?? null))) {
-          bus.publish(event);
+    try {
+      while (pending) {
+        const waitStarted = performance.now();
+        const batch: FetchedBatch = await pending;
+        progress?.waited(performance.now() - waitStarted);
+        next = batch.fromHeight + batch.blocks.length;
+        pending = next <= nodeHeight && !this.stopping ? fetchFrom(next) : null;
+        const first = batch.blocks[0]!;
+        if (current && first.header.prevHash !== current.hash) {
+          // The node reorganised while we were fetching: the next run rolls back and retries.
+          this.dirty = true;
+          return current;
         }
+        const receivedAt = this.now();
+        const writeStarted = performance.now();
+        const connected = await store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
+        progress?.wrote(performance.now() - writeStarted);
+        for (const [i, c] of connected.entries()) {
+          const prevouts = this.caughtUp ? await this.prevoutsOfNewTxs(c) : null;
+          for (const event of blockEvents(params.id, batch.blocks[i]!, c, receivedAt, prevouts && ((txid) => prevouts.get(txid) ?? null))) {
+            bus.publish(event);
+          }
+        }
+        const last = connected[connected.length - 1]!;
+        current = { height: last.height, hash: last.hash };
+        progress?.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));
       }
-      const last = connected[connected.length - 1]!;
-      current = { height: last.height, hash: last.hash };
-      progress?.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));
+    } finally {
+      // Also after a reorg found mid-fetch or a failed write: the bar ends and the summary counts what was written.
+      progress?.finish(current ? current.height : null);
     }
-    progress?.finish();
     if (current && current.height >= nodeHeight) this.caughtUp = true;
     return current;
   }

@@ -6,12 +6,18 @@ export interface ProgressSink {
   write(text: string): void;
 }
 
-/** Initial-sync progress: height/tip, blocks/s, tx/s and ETA. */
+/**
+ * Initial-sync progress: height/tip, blocks/s, tx/s and ETA while it runs; at the end one summary line that also
+ * splits the time into waiting for the next batch (fetching and parsing not hidden behind the previous write) and
+ * writing it, so an operator sees whether the node or the store sets the pace.
+ */
 export class SyncProgress {
-  private readonly startedAt = Date.now();
-  private lastLogAt = 0;
+  private readonly startedAt: number;
+  private lastLogAt = -Infinity;
   private blocks = 0;
   private txs = 0;
+  private waitingMs = 0;
+  private writingMs = 0;
   private shown = false;
 
   constructor(
@@ -19,12 +25,25 @@ export class SyncProgress {
     private readonly logger: Logger,
     private readonly sink: ProgressSink | null,
     private readonly logEveryMs = 10_000,
-  ) {}
+    private readonly now: () => number = Date.now,
+  ) {
+    this.startedAt = now();
+  }
+
+  /** Time spent waiting for a batch of blocks (ms). */
+  waited(ms: number): void {
+    this.waitingMs += ms;
+  }
+
+  /** Time spent writing a batch to the store (ms). */
+  wrote(ms: number): void {
+    this.writingMs += ms;
+  }
 
   update(height: number, tip: number, blocksAdded: number, txsAdded: number): void {
     this.blocks += blocksAdded;
     this.txs += txsAdded;
-    const seconds = Math.max((Date.now() - this.startedAt) / 1000, 1e-3);
+    const seconds = this.elapsedSeconds();
     const blocksPerSecond = this.blocks / seconds;
     const txPerSecond = this.txs / seconds;
     const remaining = Math.max(tip - height, 0);
@@ -39,7 +58,7 @@ export class SyncProgress {
       this.shown = true;
       return;
     }
-    const now = Date.now();
+    const now = this.now();
     if (now - this.lastLogAt >= this.logEveryMs || remaining === 0) {
       this.lastLogAt = now;
       this.logger.info('sync progress', {
@@ -53,10 +72,31 @@ export class SyncProgress {
     }
   }
 
-  finish(): void {
+  /** Ends the bar and logs the summary (nothing when no block was added). */
+  finish(height: number | null): void {
     if (this.shown && this.sink) this.sink.write('\n');
     this.shown = false;
+    if (this.blocks === 0) return;
+    const seconds = this.elapsedSeconds();
+    this.logger.info('sync finished', {
+      network: this.label,
+      height,
+      blocks: this.blocks,
+      txs: this.txs,
+      seconds: round2(seconds),
+      txPerSecond: Math.round(this.txs / seconds),
+      waitingSeconds: round2(this.waitingMs / 1000),
+      writingSeconds: round2(this.writingMs / 1000),
+    });
   }
+
+  private elapsedSeconds(): number {
+    return Math.max((this.now() - this.startedAt) / 1000, 1e-3);
+  }
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
 }
 
 function formatEta(seconds: number): string {

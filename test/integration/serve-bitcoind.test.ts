@@ -67,6 +67,17 @@ describe('outpoint serve following bitcoind over ZMQ', () => {
   it('catches up with the initial chain', async () => {
     const best = await node.rpc.call<string>('getbestblockhash');
     await waitFor(async () => (await indexedTip()) === best, 30_000, `initial sync (log: ${serveLog.slice(-400)})`);
+    // The catch-up ends with one summary line naming where its time went (operators read it to find the bottleneck).
+    await waitFor(async () => serveLog.includes(' sync finished '), 5_000, 'sync summary logged');
+    const summary = serveLog.split('\n').find((line) => line.includes(' sync finished '))!;
+    const fields = Object.fromEntries([...summary.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1], m[2]]));
+    const height = await node.rpc.call<number>('getblockcount');
+    assert.equal(fields['network'], 'BTCTEST');
+    assert.equal(Number(fields['height']), height);
+    assert.equal(Number(fields['blocks']), height + 1);
+    assert.ok(Number(fields['txs']) >= height + 1, summary);
+    for (const key of ['seconds', 'waitingSeconds', 'writingSeconds']) assert.ok(Number(fields[key]) >= 0, `${key} in ${summary}`);
+    assert.ok(Number(fields['waitingSeconds']) + Number(fields['writingSeconds']) <= Number(fields['seconds']) + 0.02, summary);
   });
 
   // Bounds well under the indexer's 5 s safety-net resync, so only ZMQ notifications can meet them, with room
