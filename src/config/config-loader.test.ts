@@ -44,6 +44,7 @@ rpc_url = "http://127.0.0.1:19443"
 rpc_cookie = "/tmp/.cookie"
 poll_ms = 100
 sync_requests = 16
+mempool_removed_keep_hours = 0
 `);
   const config = loadConfig({ file, env: {} });
   assert.equal(config.store.url, 'sqlite:/tmp/op/outpoint.db');
@@ -57,6 +58,9 @@ sync_requests = 16
   assert.equal(test!.pollMs, 100);
   assert.equal(ltc!.syncRequests, 4);
   assert.equal(test!.syncRequests, 16);
+  assert.equal(ltc!.mempoolRemovedKeepHours, 72);
+  assert.equal(test!.mempoolRemovedKeepHours, 0);
+  assert.throws(() => loadConfig({ file: configFile('[networks.LTC]\nrpc_url = "http://x:1"\nmempool_removed_keep_hours = -1\n'), env: {} }), /mempool_removed_keep_hours/);
   assert.throws(() => loadConfig({ file: configFile('[networks.LTC]\nrpc_url = "http://x:1"\nsync_requests = 0\n'), env: {} }), /sync_requests/);
   assert.ok(Object.isFrozen(config.networks[0]));
 });

@@ -176,6 +176,7 @@ function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
     pollMs: int(table, 'poll_ms', NETWORK_KEYS['poll_ms']!, 250, at('poll_ms')),
     syncBatchTxs: int(table, 'sync_batch_txs', NETWORK_KEYS['sync_batch_txs']!, 20000, at('sync_batch_txs')),
     syncRequests: int(table, 'sync_requests', NETWORK_KEYS['sync_requests']!, 4, at('sync_requests')),
+    mempoolRemovedKeepHours: int(table, 'mempool_removed_keep_hours', NETWORK_KEYS['mempool_removed_keep_hours']!, 72, at('mempool_removed_keep_hours')),
   };
 }
 

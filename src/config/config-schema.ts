@@ -60,4 +60,5 @@ export const NETWORK_KEYS: Readonly<Record<string, KeySpec>> = {
   poll_ms: { type: 'integer', min: 10, max: 600_000, doc: 'polling interval in ms (default 250)' },
   sync_batch_txs: { type: 'integer', min: 1, max: 1_000_000, doc: 'initial sync commits about this many txs at once (default 20000; lower uses less memory, higher writes faster)' },
   sync_requests: { type: 'integer', min: 1, max: 64, doc: 'getblock requests in flight during sync (default 4; 16 fetches the next batch while one is written: faster, ~150 MiB more memory)' },
+  mempool_removed_keep_hours: { type: 'integer', min: 0, max: 87_600, doc: 'hours a replaced or double-spent mempool tx stays queryable as removed (default 72; 0 keeps them forever)' },
 };

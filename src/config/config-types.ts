@@ -11,6 +11,8 @@ export interface NetworkConfig {
   readonly syncBatchTxs: number;
   /** getblock requests in flight during sync (BlockFetcher parallel). */
   readonly syncRequests: number;
+  /** Replaced / double-spent mempool txs stay queryable this long after removal; 0 keeps them forever. */
+  readonly mempoolRemovedKeepHours: number;
 }
 
 /** `[market]` (docs/market.md); the type lives in core because the market layer may not import config. */

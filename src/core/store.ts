@@ -423,6 +423,11 @@ export interface NetworkWriter {
   addMempoolTxs(entries: readonly MempoolEntry[]): Promise<MempoolAddResult[]>;
   /** Removes the txs; for 'evicted'/'replaced' also their mempool descendants. Returns every txid removed. */
   removeMempoolTxs(txids: readonly string[], reason: MempoolRemoveReason): Promise<string[]>;
+  /**
+   * Forgets txs kept queryable as removed (replaced, double-spent, conflicted) whose removal, by the database's
+   * clock, is older than `removedBefore` (unix seconds). Live mempool txs are never touched. Returns how many.
+   */
+  pruneRemovedMempool(removedBefore: number): Promise<number>;
 }
 
 export interface NetworkStore extends NetworkReader, NetworkWriter {

@@ -4,6 +4,7 @@ import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
 import { blockEvents, mempoolTxEvents } from './indexer-events.js';
 import { MempoolSync } from './mempool-sync.js';
+import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
 import { SyncProgress, type ProgressSink } from './sync-progress.js';
 
 export interface NetworkIndexerOptions {
@@ -19,6 +20,8 @@ export interface NetworkIndexerOptions {
   readonly batchTxTarget?: number;
   /** getblock requests in flight while syncing (BlockFetcher's `parallel`). */
   readonly fetchRequests?: number;
+  /** Replaced / double-spent mempool txs are forgotten this long after removal (default 72 h; 0 keeps them). */
+  readonly removedMempoolKeepSeconds?: number;
 }
 
 /**
@@ -28,6 +31,7 @@ export interface NetworkIndexerOptions {
 export class NetworkIndexer {
   private readonly fetcher: BlockFetcher;
   private readonly mempool: MempoolSync;
+  private readonly pruner: RemovedMempoolPruner;
   private readonly now: () => number;
   private running: Promise<void> | null = null;
   private dirty = false;
@@ -45,6 +49,7 @@ export class NetworkIndexer {
       ...(options.fetchRequests !== undefined ? { parallel: options.fetchRequests } : {}),
     });
     this.mempool = new MempoolSync(options.source, options.store, options.params.features.mweb, this.now);
+    this.pruner = new RemovedMempoolPruner(options.store, options.logger, options.removedMempoolKeepSeconds ?? 72 * 3600);
   }
 
   get id(): string {
@@ -92,6 +97,7 @@ export class NetworkIndexer {
     for (const txid of result.removed) {
       this.options.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason: 'evicted' });
     }
+    await this.pruner.maybePrune();
     return { incomplete: result.incomplete };
   }
 

@@ -29,6 +29,7 @@ export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, b
     logger,
     batchTxTarget: config.syncBatchTxs,
     fetchRequests: config.syncRequests,
+    removedMempoolKeepSeconds: config.mempoolRemovedKeepHours * 3600,
     progressSink: process.stderr.isTTY ? { isTTY: true, write: (text) => process.stderr.write(text) } : null,
   });
   const notifier: BlockNotifier =

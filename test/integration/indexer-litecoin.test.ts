@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getNetworkParams } from '../../src/chains/networks.js';
-import { formatCoins, parseCoins } from '../../src/core/index.js';
+import { formatCoins, MemoryEventBus, parseCoins, silentLogger } from '../../src/core/index.js';
+import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
+import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import { addressToScript } from '../../src/chains/addressing.js';
 import { useIndexedRegtest, type IndexedEngine } from '../helpers/indexer-harness.js';
 import { startLitecoind, type AddressType, type RegtestNode } from '../helpers/regtest-node.js';
@@ -120,6 +122,18 @@ describe('litecoind regtest indexing', () => {
       assert.equal((await e.store.getTransaction(conflicting.txid))?.status, 'confirmed');
       assert.ok(e.events.some((ev) => ev.kind === 'tx_removed' && ev.txid === original && ev.reason === 'conflicted'));
     }
+    // Queryable as removed for the retention (mempool_removed_keep_hours), then forgotten by the indexer's own pass.
+    // The removal time is in whole seconds: after 2.1 s it is more than 1 s old.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    for (const e of indexed) {
+      const pruning = new NetworkIndexer({
+        params, source: new RpcChainSource(node.node), store: e.store, bus: new MemoryEventBus(), logger: silentLogger, removedMempoolKeepSeconds: 1,
+      });
+      await pruning.syncOnce();
+      assert.equal(await e.store.getTransaction(original), null, `${e.test.engine}: removed original pruned`);
+      assert.equal((await e.store.getTransaction(conflicting.txid))?.status, 'confirmed');
+    }
+    await checkAll('after pruning');
   });
 
   for (const depth of [1, 10]) {

@@ -93,6 +93,66 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.equal((await net.getTransaction(rbf.txid))?.status, 'mempool');
   }));
 
+  it('prunes removed txs once their removal is older than the cutoff, never live or confirmed ones', () => withDb(harness, async (db) => {
+    const net = db.store.network('BTC');
+    const chain = new ChainBuilder();
+    const b0 = chain.add(p2pkh(1), 100n);
+    const b1 = chain.add(p2pkh(1), 100n);
+    const b2 = chain.add(p2pkh(1), 100n);
+    await net.connectBlocks([b0, b1, b2]);
+    const coin = (b: typeof b0): { txid: string; vout: number } => ({ txid: b.block.txs[0]!.txid, vout: 0 });
+    const replaced = spend([coin(b0)], [{ script: p2pkh(2), value: 90n }]);
+    const conflicted = spend([coin(b1)], [{ script: p2pkh(3), value: 90n }]);
+    const live = spend([coin(b2)], [{ script: p2pkh(4), value: 90n }]);
+    await net.addMempoolTxs([{ tx: replaced, seenAt: 10 }, { tx: conflicted, seenAt: 10 }, { tx: live, seenAt: 10 }]);
+    await net.removeMempoolTxs([replaced.txid], 'replaced');
+    const winner = spend([coin(b1)], [{ script: p2pkh(5), value: 95n }]);
+    await net.connectBlocks([chain.add(p2pkh(9), 50n, [winner])]);
+    // Arrives spending a coin a block already spent: stored removed from the start.
+    const late = spend([coin(b1)], [{ script: p2pkh(6), value: 1n }]);
+    await net.addMempoolTxs([{ tx: late, seenAt: 11 }]);
+    const removed = [replaced.txid, conflicted.txid, late.txid];
+    for (const txid of removed) assert.equal((await net.getTransaction(txid))?.status, 'removed');
+    const now = Math.floor(Date.now() / 1000);
+    assert.equal(await net.pruneRemovedMempool(now - 3600), 0, 'removed just now: kept');
+    for (const txid of removed) assert.equal((await net.getTransaction(txid))?.status, 'removed');
+    assert.equal(await net.pruneRemovedMempool(now + 5), 3);
+    for (const txid of removed) assert.equal(await net.getTransaction(txid), null, `${txid} pruned`);
+    assert.equal((await net.getTransaction(live.txid))?.status, 'mempool');
+    assert.equal((await net.getTransaction(winner.txid))?.status, 'confirmed');
+    assert.deepEqual(await net.getMempoolTxids(), [live.txid]);
+    assert.equal((await net.getAddressTotals(p2pkh(4))).unconfirmedReceived, 90n);
+    // A pruned tx offered again is simply new; a removed tx offered again is live and not prunable.
+    assert.equal((await net.addMempoolTxs([{ tx: replaced, seenAt: 20 }]))[0]!.status, 'added');
+    await net.removeMempoolTxs([replaced.txid], 'replaced');
+    assert.equal((await net.addMempoolTxs([{ tx: replaced, seenAt: 21 }]))[0]!.status, 'added');
+    assert.equal(await net.pruneRemovedMempool(now + 5), 0);
+    assert.equal((await net.getTransaction(replaced.txid))?.status, 'mempool');
+  }));
+
+  it('upgrading from schema version 4: txs removed before it are kept one retention from the upgrade', () => withDb(harness, async (db) => {
+    const net = db.store.network('LTCTEST');
+    const chain = new ChainBuilder();
+    const b0 = chain.add(p2pkh(1), 100n);
+    await net.connectBlocks([b0]);
+    const replaced = spend([{ txid: b0.block.txs[0]!.txid, vout: 0 }], [{ script: p2pkh(2), value: 90n }]);
+    await net.addMempoolTxs([{ tx: replaced, seenAt: 10 }]);
+    await net.removeMempoolTxs([replaced.txid], 'replaced');
+    // Version 4's layout: no removed_at, no index on it.
+    await db.exec('DROP INDEX mempool_removed_by_time');
+    await db.exec('ALTER TABLE mempool_txs DROP COLUMN removed_at');
+    await db.setSchemaVersion(4);
+    const store = await db.reopen();
+    await store.migrate();
+    assert.equal(await store.schemaVersion(), 5);
+    const upgraded = store.network('LTCTEST');
+    const now = Math.floor(Date.now() / 1000);
+    assert.equal(await upgraded.pruneRemovedMempool(now - 3600), 0);
+    assert.equal((await upgraded.getTransaction(replaced.txid))?.status, 'removed');
+    assert.equal(await upgraded.pruneRemovedMempool(now + 5), 1);
+    assert.equal(await upgraded.getTransaction(replaced.txid), null);
+  }));
+
   it('disconnected block txs can be offered back to the mempool', () => withDb(harness, async (db) => {
     const net = db.store.network('BTCTEST');
     const chain = new ChainBuilder();

@@ -7,6 +7,8 @@ export interface TestDatabase {
   dump(): Promise<Record<string, Record<string, string | null>[]>>;
   /** Writes a schema version directly, as a newer Outpoint would have. */
   setSchemaVersion(version: number): Promise<void>;
+  /** Runs SQL both engines understand, e.g. to put the schema back to an older version's layout. */
+  exec(sql: string): Promise<void>;
   /** Closes `store` and opens another ChainStore on the same database. */
   reopen(): Promise<ChainStore>;
   dispose(): Promise<void>;

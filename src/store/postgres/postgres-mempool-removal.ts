@@ -27,7 +27,7 @@ export async function removeMempoolTx(
     [net, prevs.map((p) => hexToBytes(p.txid)), prevs.map((p) => p.vout), id],
   );
   if (mode === 'delete') await db.query('DELETE FROM mempool_txs WHERE net = $1 AND txid = $2', [net, id]);
-  else await db.query('UPDATE mempool_txs SET removed = TRUE, double_spent = TRUE WHERE net = $1 AND txid = $2', [net, id]);
+  else await db.query('UPDATE mempool_txs SET removed = TRUE, double_spent = TRUE, removed_at = EXTRACT(EPOCH FROM now())::bigint WHERE net = $1 AND txid = $2', [net, id]);
   removed.push(txid);
   return removed;
 }

@@ -38,8 +38,10 @@ export async function addMempoolTxsTx(db: Queryable, net: number, entries: reado
   const plan = planMempoolAdd(entries, { known, prevouts, spenders, scriptIds: await resolveScriptIds(db, net, needs.scripts) });
   if (plan.deleteRemoved.length > 0) await db.query('DELETE FROM mempool_txs WHERE net = $1 AND txid = ANY($2::bytea[])', [net, txidArray(plan.deleteRemoved)]);
   const t = plan.txs;
-  await db.query(`INSERT INTO mempool_txs (net, txid, raw, size, vsize, weight, fee, seen_at, prevouts, double_spent, removed)
-    SELECT $1, * FROM unnest($2::bytea[], $3::bytea[], $4::int[], $5::int[], $6::int[], $7::bigint[], $8::bigint[], $9::bytea[], $10::bool[], $11::bool[])`,
+  await db.query(`INSERT INTO mempool_txs (net, txid, raw, size, vsize, weight, fee, seen_at, prevouts, double_spent, removed, removed_at)
+    SELECT $1, u.*, CASE WHEN u.removed THEN EXTRACT(EPOCH FROM now())::bigint END
+    FROM unnest($2::bytea[], $3::bytea[], $4::int[], $5::int[], $6::int[], $7::bigint[], $8::bigint[], $9::bytea[], $10::bool[], $11::bool[])
+      AS u(txid, raw, size, vsize, weight, fee, seen_at, prevouts, double_spent, removed)`,
   [net, txidArray(t.map((x) => x.txid)), t.map((x) => x.raw), t.map((x) => x.size), t.map((x) => x.vsize), t.map((x) => x.weight),
     dec(t.map((x) => x.fee)), t.map((x) => x.seenAt), t.map((x) => x.prevouts), t.map((x) => x.doubleSpent), t.map((x) => x.removed)]);
   const o = plan.outputs;

@@ -88,6 +88,14 @@ export class PostgresNetworkStore implements NetworkStore {
     return this.write((db) => removeMempoolTxsTx(db, this.net, txids, reason));
   }
 
+  pruneRemovedMempool(removedBefore: number): Promise<number> {
+    // Removed rows have no outputs or spends left (removal deleted them), so the tx row is all there is.
+    return this.write(async (db) => {
+      const result = await db.query('DELETE FROM mempool_txs WHERE net = $1 AND removed AND removed_at < $2', [this.net, removedBefore]);
+      return result.rowCount ?? 0;
+    });
+  }
+
   getTip(): Promise<ChainTip | null> {
     return readTip(this.pool, this.net);
   }

@@ -42,6 +42,9 @@ const harness: StoreHarness = {
       async setSchemaVersion(version) {
         await store.pool.query("UPDATE meta SET value = $1 WHERE key = 'schema_version'", [String(version)]);
       },
+      async exec(sql) {
+        await store.pool.query(sql);
+      },
       async reopen() {
         await store.close();
         store = new PostgresStore({ connectionString: url, maxConnections: 4 });

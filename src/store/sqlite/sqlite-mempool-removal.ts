@@ -2,6 +2,9 @@
 import { hexToBytes, unpackPrevouts } from '../common/codec.js';
 import type { Row, Statements } from './sqlite-statements.js';
 
+/** The database's clock (unix seconds) for removed_at: the removal paths are not given the indexer's clock. */
+export const SQLITE_NOW = "CAST(strftime('%s', 'now') AS INTEGER)";
+
 /** delete: forget the tx; mark: keep it queryable as removed and double-spent. */
 export type RemovalMode = 'delete' | 'mark';
 
@@ -24,7 +27,7 @@ export function removeMempoolTx(
   const delSpend = st.get('DELETE FROM mempool_spends WHERE net = ? AND prev_txid = ? AND prev_vout = ? AND txid = ?');
   for (const p of unpackPrevouts(row.prevouts as Buffer)) if (p) delSpend.run(net, hexToBytes(p.txid), p.vout, id);
   if (mode === 'delete') st.get('DELETE FROM mempool_txs WHERE net = ? AND txid = ?').run(net, id);
-  else st.get('UPDATE mempool_txs SET removed = 1, double_spent = 1 WHERE net = ? AND txid = ?').run(net, id);
+  else st.get(`UPDATE mempool_txs SET removed = 1, double_spent = 1, removed_at = ${SQLITE_NOW} WHERE net = ? AND txid = ?`).run(net, id);
   removed.push(txid);
   return removed;
 }

@@ -2,7 +2,7 @@
 import type { MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../core/store.js';
 import { bytesToHex, hexToBytes, outpointKey } from '../common/codec.js';
 import { mempoolNeeds, planMempoolAdd, type KnownState, type MempoolPrevout } from '../common/mempool-plan.js';
-import { removeMempoolTx } from './sqlite-mempool-removal.js';
+import { removeMempoolTx, SQLITE_NOW } from './sqlite-mempool-removal.js';
 import { resolveScriptIds } from './sqlite-scripts.js';
 import { big, num, type Row, type Statements } from './sqlite-statements.js';
 
@@ -40,10 +40,10 @@ export function addMempoolTxsSync(st: Statements, net: number, entries: readonly
   const plan = planMempoolAdd(entries, { known, prevouts, spenders, scriptIds: resolveScriptIds(st, net, needs.scripts) });
   const del = st.get('DELETE FROM mempool_txs WHERE net = ? AND txid = ?');
   for (const txid of plan.deleteRemoved) del.run(net, hexToBytes(txid));
-  const insTx = st.get(`INSERT INTO mempool_txs (net, txid, raw, size, vsize, weight, fee, seen_at, prevouts, double_spent, removed)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insTx = st.get(`INSERT INTO mempool_txs (net, txid, raw, size, vsize, weight, fee, seen_at, prevouts, double_spent, removed, removed_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? = 1 THEN ${SQLITE_NOW} END)`);
   for (const t of plan.txs) {
-    insTx.run(net, hexToBytes(t.txid), t.raw, t.size, t.vsize, t.weight, t.fee, t.seenAt, t.prevouts, t.doubleSpent ? 1 : 0, t.removed ? 1 : 0);
+    insTx.run(net, hexToBytes(t.txid), t.raw, t.size, t.vsize, t.weight, t.fee, t.seenAt, t.prevouts, t.doubleSpent ? 1 : 0, t.removed ? 1 : 0, t.removed ? 1 : 0);
   }
   const insOut = st.get('INSERT INTO mempool_outputs (net, txid, vout, value, script_id) VALUES (?, ?, ?, ?, ?)');
   for (const o of plan.outputs) insOut.run(net, hexToBytes(o.txid), o.vout, o.value, o.scriptId);

@@ -70,6 +70,12 @@ export class SqliteNetworkStore implements NetworkStore {
     return this.write(() => removeMempoolTxsSync(this.st, this.net, txids, reason));
   }
 
+  async pruneRemovedMempool(removedBefore: number): Promise<number> {
+    // Removed rows have no outputs or spends left (removal deleted them), so the tx row is all there is.
+    const result = this.st.get('DELETE FROM mempool_txs WHERE net = ? AND removed = 1 AND removed_at < ?').run(this.net, removedBefore);
+    return result.changes;
+  }
+
   async getTip(): Promise<ChainTip | null> {
     return readTip(this.st, this.net);
   }
