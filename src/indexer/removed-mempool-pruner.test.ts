@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Logger, NetworkStore } from '../core/index.js';
+import type { NetworkStore } from '../core/index.js';
+import { recordingLogger as recorder } from '../../test/helpers/recording-logger.js';
 import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
 
 function fakeStore(answer = 0): { store: Pick<NetworkStore, 'id' | 'pruneRemovedMempool'>; cutoffs: number[] } {
   const cutoffs: number[] = [];
   return { store: { id: 'BTC', pruneRemovedMempool: async (before) => (cutoffs.push(before), answer) }, cutoffs };
-}
-
-function recorder(): { logger: Logger; lines: [string, Record<string, unknown> | undefined][] } {
-  const lines: [string, Record<string, unknown> | undefined][] = [];
-  const push = (m: string, f?: Record<string, unknown>): void => void lines.push([m, f]);
-  return { logger: { info: push, warn: push, error: push }, lines };
 }
 
 test('prunes on the first pass, then at most once per interval, cutting off keepSeconds before now', async () => {
@@ -40,5 +35,5 @@ test('logs how many it forgot, and nothing when there was none', async () => {
   assert.deepEqual(quiet.lines, []);
   const loud = recorder();
   assert.equal(await new RemovedMempoolPruner(fakeStore(7).store, loud.logger, 3600).maybePrune(), 7);
-  assert.deepEqual(loud.lines, [['pruned removed mempool txs', { network: 'BTC', count: 7, keptSeconds: 3600 }]]);
+  assert.deepEqual(loud.lines, [{ level: 'info', message: 'pruned removed mempool txs', fields: { network: 'BTC', count: 7, keptSeconds: 3600 } }]);
 });

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Logger } from '../core/index.js';
+import { recordingLogger as recorder } from '../../test/helpers/recording-logger.js';
 import { SyncProgress, type ProgressSink } from './sync-progress.js';
-
-interface Logged { message: string; fields: Record<string, unknown> }
-
-function recorder(): { logger: Logger; lines: Logged[] } {
-  const lines: Logged[] = [];
-  const push = (message: string, fields: Record<string, unknown> = {}): void => void lines.push({ message, fields });
-  return { logger: { info: push, warn: push, error: push }, lines };
-}
 
 function clock(startMs: number): { now: () => number; advance(ms: number): void } {
   let t = startMs;
@@ -28,10 +20,10 @@ test('without a TTY: a log line every logEveryMs and at the tip, with rates and 
   progress.update(600, 1000, 400, 20_000); // 10 s after the last line
   c.advance(1_000);
   progress.update(1000, 1000, 400, 20_000); // the tip: always
-  assert.deepEqual(lines.map((l) => l.fields['height']), [100, 600, 1000]);
+  assert.deepEqual(lines.map((l) => l.fields?.['height']), [100, 600, 1000]);
   assert.deepEqual(lines[0]!.fields, { network: 'LTCTEST', height: 100, tip: 1000, blocksPerSecond: 50, txPerSecond: 2500, etaSeconds: 18 });
   assert.deepEqual(lines[1]!.fields, { network: 'LTCTEST', height: 600, tip: 1000, blocksPerSecond: 50, txPerSecond: 2500, etaSeconds: 8 });
-  assert.equal(lines[2]!.fields['etaSeconds'], 0);
+  assert.equal(lines[2]!.fields?.['etaSeconds'], 0);
 });
 
 test('on a TTY: one redrawn bar (no log lines), ended with a newline by finish', () => {
@@ -66,6 +58,7 @@ test('finish logs where the time went: waiting for batches and writing them', ()
   c.advance(250);
   progress.finish(431);
   assert.deepEqual(lines.at(-1), {
+    level: 'info',
     message: 'sync finished',
     fields: { network: 'DOGE', height: 431, blocks: 431, txs: 100_431, seconds: 5, txPerSecond: 20_086, waitingSeconds: 1.51, writingSeconds: 3.49 },
   });
