@@ -424,10 +424,11 @@ export interface NetworkWriter {
   /** Removes the txs; for 'evicted'/'replaced' also their mempool descendants. Returns every txid removed. */
   removeMempoolTxs(txids: readonly string[], reason: MempoolRemoveReason): Promise<string[]>;
   /**
-   * Forgets txs kept queryable as removed (replaced, double-spent, conflicted) whose removal, by the database's
-   * clock, is older than `removedBefore` (unix seconds). Live mempool txs are never touched. Returns how many.
+   * Forgets up to `limit` txs kept queryable as removed (replaced, double-spent, conflicted) whose removal, by the
+   * database's clock, is older than `removedBefore` (unix seconds). Live mempool txs are never touched. Returns how
+   * many; `limit` keeps each call short (a first prune after a long retention may face millions of rows).
    */
-  pruneRemovedMempool(removedBefore: number): Promise<number>;
+  pruneRemovedMempool(removedBefore: number, limit: number): Promise<number>;
 }
 
 export interface NetworkStore extends NetworkReader, NetworkWriter {

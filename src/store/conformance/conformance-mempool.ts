@@ -114,9 +114,10 @@ export function mempoolTests(harness: StoreHarness): void {
     const removed = [replaced.txid, conflicted.txid, late.txid];
     for (const txid of removed) assert.equal((await net.getTransaction(txid))?.status, 'removed');
     const now = Math.floor(Date.now() / 1000);
-    assert.equal(await net.pruneRemovedMempool(now - 3600), 0, 'removed just now: kept');
+    assert.equal(await net.pruneRemovedMempool(now - 3600, 100), 0, 'removed just now: kept');
     for (const txid of removed) assert.equal((await net.getTransaction(txid))?.status, 'removed');
-    assert.equal(await net.pruneRemovedMempool(now + 5), 3);
+    assert.equal(await net.pruneRemovedMempool(now + 5, 2), 2, 'at most limit');
+    assert.equal(await net.pruneRemovedMempool(now + 5, 2), 1, 'the rest');
     for (const txid of removed) assert.equal(await net.getTransaction(txid), null, `${txid} pruned`);
     assert.equal((await net.getTransaction(live.txid))?.status, 'mempool');
     assert.equal((await net.getTransaction(winner.txid))?.status, 'confirmed');
@@ -126,7 +127,7 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.equal((await net.addMempoolTxs([{ tx: replaced, seenAt: 20 }]))[0]!.status, 'added');
     await net.removeMempoolTxs([replaced.txid], 'replaced');
     assert.equal((await net.addMempoolTxs([{ tx: replaced, seenAt: 21 }]))[0]!.status, 'added');
-    assert.equal(await net.pruneRemovedMempool(now + 5), 0);
+    assert.equal(await net.pruneRemovedMempool(now + 5, 100), 0);
     assert.equal((await net.getTransaction(replaced.txid))?.status, 'mempool');
   }));
 
@@ -147,9 +148,9 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.equal(await store.schemaVersion(), 5);
     const upgraded = store.network('LTCTEST');
     const now = Math.floor(Date.now() / 1000);
-    assert.equal(await upgraded.pruneRemovedMempool(now - 3600), 0);
+    assert.equal(await upgraded.pruneRemovedMempool(now - 3600, 100), 0);
     assert.equal((await upgraded.getTransaction(replaced.txid))?.status, 'removed');
-    assert.equal(await upgraded.pruneRemovedMempool(now + 5), 1);
+    assert.equal(await upgraded.pruneRemovedMempool(now + 5, 100), 1);
     assert.equal(await upgraded.getTransaction(replaced.txid), null);
   }));
 

@@ -88,10 +88,11 @@ export class PostgresNetworkStore implements NetworkStore {
     return this.write((db) => removeMempoolTxsTx(db, this.net, txids, reason));
   }
 
-  pruneRemovedMempool(removedBefore: number): Promise<number> {
+  pruneRemovedMempool(removedBefore: number, limit: number): Promise<number> {
     // Removed rows have no outputs or spends left (removal deleted them), so the tx row is all there is.
     return this.write(async (db) => {
-      const result = await db.query('DELETE FROM mempool_txs WHERE net = $1 AND removed AND removed_at < $2', [this.net, removedBefore]);
+      const result = await db.query(`DELETE FROM mempool_txs WHERE net = $1 AND txid IN
+        (SELECT txid FROM mempool_txs WHERE net = $1 AND removed AND removed_at < $2 LIMIT $3)`, [this.net, removedBefore, limit]);
       return result.rowCount ?? 0;
     });
   }

@@ -70,9 +70,10 @@ export class SqliteNetworkStore implements NetworkStore {
     return this.write(() => removeMempoolTxsSync(this.st, this.net, txids, reason));
   }
 
-  async pruneRemovedMempool(removedBefore: number): Promise<number> {
+  async pruneRemovedMempool(removedBefore: number, limit: number): Promise<number> {
     // Removed rows have no outputs or spends left (removal deleted them), so the tx row is all there is.
-    const result = this.st.get('DELETE FROM mempool_txs WHERE net = ? AND removed = 1 AND removed_at < ?').run(this.net, removedBefore);
+    const result = this.st.get(`DELETE FROM mempool_txs WHERE rowid IN
+      (SELECT rowid FROM mempool_txs WHERE net = ? AND removed = 1 AND removed_at < ? LIMIT ?)`).run(this.net, removedBefore, limit);
     return result.changes;
   }
 
