@@ -10,6 +10,7 @@ import type { RpcClient } from '../../src/node/rpc-client.js';
 import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines } from '../helpers/store-engines.js';
 import { appsOnBothEngines, getBoth, sync, type EngineApp } from './v2-fixture.js';
+import { malformedV2Urls } from './v2-malformed-urls.js';
 
 let node: RegtestNode;
 let engines: StoreEngines;
@@ -494,5 +495,22 @@ describe('v2 error table: every row answers its shape and status, never 500', ()
       assert.equal(r.status, 404, url);
       assert.equal(r.body.status, 'fail');
     }
+  });
+});
+
+describe('v2 under random malformed requests', () => {
+  it('1,500 seeded requests: never 5xx, never a stack trace, a JSON (or JSONP) body, both engines alike', async () => {
+    const mempool = paymentsA.find((p) => p.block === 'mempool')!;
+    const urls = malformedV2Urls(20261123, 1500, { network: N, addresses: [addrA], txids: [paymentsA[0]!.txid, mempool.txid], blockHash: b1Hash });
+    const statuses = new Set<number>();
+    for (const url of urls) {
+      const r = await getBoth(apps, `${V2}${url}`); // throws when the engines disagree
+      statuses.add(r.status);
+      assert.ok(r.status < 500, `${url}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+      if (typeof r.body === 'string') assert.match(r.body, /^(\/\*\*\/ ?)?[\w.$]+\(/, `${url}: neither JSON nor JSONP`);
+      assert.doesNotMatch(JSON.stringify(r.body), /at .*\.ts:\d+|Error:|\\n\s+at /, `${url}: no stack traces`);
+    }
+    // The mix reaches real answers as well as every kind of refusal.
+    for (const status of [200, 400, 404]) assert.ok(statuses.has(status), `some ${status} among ${[...statuses].join(', ')}`);
   });
 });
