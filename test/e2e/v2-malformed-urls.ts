@@ -2,23 +2,13 @@
  * Seeded random v2 request URLs mixing valid and malformed parts (networks, addresses, txids, numbers, JSONP
  * callbacks): the same seed gives the same URLs, so a failure names a URL that reproduces.
  */
+import { seededRandom } from '../helpers/seeded-random.js';
+
 export interface KnownValues {
   readonly network: string;
   readonly addresses: readonly string[];
   readonly txids: readonly string[];
   readonly blockHash: string;
-}
-
-/** mulberry32: small, fast, good enough to spread requests over the templates. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Part = () => string;
@@ -50,7 +40,7 @@ const TEMPLATES: ((net: Part, address: Part, txid: Part, num: Part) => string)[]
 ];
 
 export function malformedV2Urls(seed: number, count: number, known: KnownValues): string[] {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   // The served network three times over, so about half the requests get past the network check.
   const nets = [known.network, known.network, known.network, known.network.toLowerCase(), 'BTC', 'XYZ', '%00', `${known.network}%20`, '%C5%81TC', 'A'.repeat(3000), '..'];

@@ -2,6 +2,12 @@
 import { bytesToHex, hexToBytes, unpackPrevouts } from '../common/codec.js';
 import { one, rows, type Queryable } from './postgres-sql.js';
 
+/**
+ * The database's clock for removed_at in whole unix seconds, rounded down as SQLite's strftime('%s') (a bare cast to
+ * bigint rounds half up): the removal paths are not given the indexer's clock.
+ */
+export const PG_NOW = 'floor(EXTRACT(EPOCH FROM now()))::bigint';
+
 export type RemovalMode = 'delete' | 'mark';
 
 export async function mempoolIsEmpty(db: Queryable, net: number): Promise<boolean> {
@@ -27,7 +33,7 @@ export async function removeMempoolTx(
     [net, prevs.map((p) => hexToBytes(p.txid)), prevs.map((p) => p.vout), id],
   );
   if (mode === 'delete') await db.query('DELETE FROM mempool_txs WHERE net = $1 AND txid = $2', [net, id]);
-  else await db.query('UPDATE mempool_txs SET removed = TRUE, double_spent = TRUE, removed_at = EXTRACT(EPOCH FROM now())::bigint WHERE net = $1 AND txid = $2', [net, id]);
+  else await db.query(`UPDATE mempool_txs SET removed = TRUE, double_spent = TRUE, removed_at = ${PG_NOW} WHERE net = $1 AND txid = $2`, [net, id]);
   removed.push(txid);
   return removed;
 }

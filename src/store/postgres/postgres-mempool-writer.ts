@@ -2,7 +2,7 @@
 import type { MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../core/store.js';
 import { bytesToHex, outpointKey } from '../common/codec.js';
 import { mempoolNeeds, planMempoolAdd, type KnownState, type MempoolPrevout } from '../common/mempool-plan.js';
-import { removeMempoolTx } from './postgres-mempool-removal.js';
+import { PG_NOW, removeMempoolTx } from './postgres-mempool-removal.js';
 import { resolveScriptIds } from './postgres-scripts.js';
 import { big, dec, num, rows, txidArray, type Queryable } from './postgres-sql.js';
 
@@ -39,7 +39,7 @@ export async function addMempoolTxsTx(db: Queryable, net: number, entries: reado
   if (plan.deleteRemoved.length > 0) await db.query('DELETE FROM mempool_txs WHERE net = $1 AND txid = ANY($2::bytea[])', [net, txidArray(plan.deleteRemoved)]);
   const t = plan.txs;
   await db.query(`INSERT INTO mempool_txs (net, txid, raw, size, vsize, weight, fee, seen_at, prevouts, double_spent, removed, removed_at)
-    SELECT $1, u.*, CASE WHEN u.removed THEN EXTRACT(EPOCH FROM now())::bigint END
+    SELECT $1, u.*, CASE WHEN u.removed THEN ${PG_NOW} END
     FROM unnest($2::bytea[], $3::bytea[], $4::int[], $5::int[], $6::int[], $7::bigint[], $8::bigint[], $9::bytea[], $10::bool[], $11::bool[])
       AS u(txid, raw, size, vsize, weight, fee, seen_at, prevouts, double_spent, removed)`,
   [net, txidArray(t.map((x) => x.txid)), t.map((x) => x.raw), t.map((x) => x.size), t.map((x) => x.vsize), t.map((x) => x.weight),
