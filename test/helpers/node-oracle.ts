@@ -21,17 +21,75 @@ export async function nodeUtxos(node: RegtestNode, address: string): Promise<{ t
   return { total: parseCoins(String(scan.total_amount)), outpoints };
 }
 
-/** Outpoints the node's mempool txs spend (`txid:vout`). */
-async function mempoolSpentOutpoints(node: RegtestNode): Promise<Set<string>> {
-  const spent = new Set<string>();
-  for (const txid of await node.rpc.call<string[]>('getrawmempool')) {
-    const tx = await node.rpc.call<{ vin: { txid?: string; vout?: number }[] }>('getrawtransaction', [txid, true]);
-    for (const input of tx.vin) if (input.txid !== undefined) spent.add(`${input.txid}:${input.vout}`);
-  }
-  return spent;
+interface VerboseTx {
+  readonly vin: readonly { txid?: string; vout?: number }[];
+  /** Litecoin lists MWEB outputs here too, without a scriptPubKey. */
+  readonly vout: readonly { n: number; value: string | number; scriptPubKey?: { address?: string; addresses?: string[] } }[];
 }
 
-/** Confirmed balance and UTXO list of each address equal the node's UTXO set (minus what its mempool spends). */
+/** What the node's mempool does to one address: its unconfirmed figures and outputs, in exact base units. */
+interface MempoolEffect {
+  received: bigint;
+  sent: bigint;
+  readonly txids: Set<string>;
+  readonly outputs: string[];
+}
+
+interface NodeMempool {
+  /** Outpoints the node's mempool txs spend (`txid:vout`). */
+  readonly spent: Set<string>;
+  readonly byAddress: Map<string, MempoolEffect>;
+}
+
+/** The node's mempool read tx by tx (with -txindex every prevout resolves), amounts parsed exactly. */
+async function nodeMempool(node: RegtestNode): Promise<NodeMempool> {
+  const cache = new Map<string, VerboseTx>();
+  const tx = async (txid: string): Promise<VerboseTx> => {
+    let found = cache.get(txid);
+    if (!found) {
+      found = await node.rpc.call<VerboseTx>('getrawtransaction', [txid, true], { exactDecimals: true });
+      cache.set(txid, found);
+    }
+    return found;
+  };
+  // Core 22+ names one `address`; Litecoin Core 0.21 a list `addresses`; MWEB outputs have neither (confidential).
+  const addressOf = (out: VerboseTx['vout'][number]): string | undefined => out.scriptPubKey?.address ?? out.scriptPubKey?.addresses?.[0];
+  const spent = new Set<string>();
+  const byAddress = new Map<string, MempoolEffect>();
+  const effect = (address: string): MempoolEffect => {
+    let e = byAddress.get(address);
+    if (!e) byAddress.set(address, (e = { received: 0n, sent: 0n, txids: new Set(), outputs: [] }));
+    return e;
+  };
+  for (const txid of await node.rpc.call<string[]>('getrawmempool')) {
+    const t = await tx(txid);
+    for (const input of t.vin) {
+      if (input.txid === undefined) continue;
+      spent.add(`${input.txid}:${input.vout}`);
+      // Litecoin MWEB inputs spend confidential outputs, which no transparent vout lists: nothing to attribute.
+      const prev = (await tx(input.txid)).vout.find((o) => o.n === input.vout);
+      const address = prev && addressOf(prev);
+      if (prev === undefined || address === undefined) continue;
+      const e = effect(address);
+      e.sent += parseCoins(String(prev.value));
+      e.txids.add(txid);
+    }
+    for (const out of t.vout) {
+      const address = addressOf(out);
+      if (address === undefined) continue;
+      const e = effect(address);
+      e.received += parseCoins(String(out.value));
+      e.txids.add(txid);
+      e.outputs.push(`${txid}:${out.n}`);
+    }
+  }
+  return { spent, byAddress };
+}
+
+/**
+ * Each address's confirmed balance and UTXO list equal the node's UTXO set (minus what its mempool spends), and its
+ * unconfirmed received/sent/tx count and mempool-inclusive UTXO list equal what the node's mempool does to it.
+ */
 export async function assertAddressesMatchNode(
   node: RegtestNode,
   params: NetworkParams,
@@ -40,7 +98,7 @@ export async function assertAddressesMatchNode(
   label: string,
 ): Promise<void> {
   // Our unspent listing leaves out outputs a mempool tx spends; the node's UTXO set (scantxoutset) still has them.
-  const spentInMempool = await mempoolSpentOutpoints(node);
+  const mempool = await nodeMempool(node);
   for (const address of addresses) {
     const script = addressToScript(params, address);
     const expected = await nodeUtxos(node, address);
@@ -48,10 +106,19 @@ export async function assertAddressesMatchNode(
     assert.equal(totals.confirmedBalance, expected.total, `${label}: confirmed balance of ${address}`);
     assert.equal(totals.confirmedReceived - totals.confirmedSent, totals.confirmedBalance, `${label}: received - sent of ${address}`);
     const unspent = await store.getUnspent(script, { limit: 10_000, includeMempool: false });
+    const confirmedUnspent = expected.outpoints.filter((o) => !mempool.spent.has(o));
+    assert.deepEqual(unspent.map((u) => `${u.txid}:${u.vout}`).sort(), confirmedUnspent, `${label}: unspent outputs of ${address}`);
+    const effect = mempool.byAddress.get(address) ?? { received: 0n, sent: 0n, txids: new Set<string>(), outputs: [] };
     assert.deepEqual(
-      unspent.map((u) => `${u.txid}:${u.vout}`).sort(),
-      expected.outpoints.filter((o) => !spentInMempool.has(o)),
-      `${label}: unspent outputs of ${address}`,
+      { received: totals.unconfirmedReceived, sent: totals.unconfirmedSent, txs: totals.unconfirmedTxCount },
+      { received: effect.received, sent: effect.sent, txs: effect.txids.size },
+      `${label}: unconfirmed totals of ${address}`,
+    );
+    const withMempool = await store.getUnspent(script, { limit: 10_000, includeMempool: true });
+    assert.deepEqual(
+      withMempool.map((u) => `${u.txid}:${u.vout}`).sort(),
+      [...confirmedUnspent, ...effect.outputs.filter((o) => !mempool.spent.has(o))].sort(),
+      `${label}: unspent outputs of ${address} with the mempool`,
     );
   }
 }
