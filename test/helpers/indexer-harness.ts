@@ -4,7 +4,7 @@ import { MemoryEventBus, silentLogger, type DomainEvent, type NetworkStore } fro
 import type { NetworkParams } from '../../src/chains/network-params.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
-import { assertAddressesMatchNode, assertTipAndMempoolMatchNode } from './node-oracle.js';
+import { assertAddressesMatchNode, assertHistoriesMatchNode, assertTipAndMempoolMatchNode } from './node-oracle.js';
 import type { RegtestNode } from './regtest-node.js';
 import { StoreEngines, type TestStore } from './store-engines.js';
 
@@ -61,12 +61,13 @@ export class IndexedRegtest {
     return new IndexedRegtest(node, params, engines, await indexersOnBothEngines(engines, node, params));
   }
 
-  /** Syncs every engine, then: tip and mempool equal the node's, watched addresses equal its UTXO set. */
+  /** Syncs every engine, then: tip and mempool equal the node's; watched addresses equal its UTXO set and its history. */
   async check(label: string): Promise<void> {
     await syncAll(this.indexed);
     for (const e of this.indexed) {
       await assertTipAndMempoolMatchNode(this.node, e.store, `${label} [${e.test.engine}]`);
       await assertAddressesMatchNode(this.node, this.params, e.store, this.watched, `${label} [${e.test.engine}]`);
+      await assertHistoriesMatchNode(this.node, this.params, e.store, this.watched, `${label} [${e.test.engine}]`);
     }
   }
 

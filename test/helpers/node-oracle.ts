@@ -24,7 +24,7 @@ export async function nodeUtxos(node: RegtestNode, address: string): Promise<{ t
 interface VerboseTx {
   readonly vin: readonly { txid?: string; vout?: number }[];
   /** Litecoin lists MWEB outputs here too, without a scriptPubKey. */
-  readonly vout: readonly { n: number; value: string | number; scriptPubKey?: { address?: string; addresses?: string[] } }[];
+  readonly vout: readonly { n: number; value?: string | number; scriptPubKey?: { address?: string; addresses?: string[] } }[];
 }
 
 /** What the node's mempool does to one address: its unconfirmed figures and outputs, in exact base units. */
@@ -132,4 +132,76 @@ export async function assertTipAndMempoolMatchNode(node: RegtestNode, store: Net
   ]);
   assert.deepEqual(await store.getTip(), { height, hash: best }, `${label}: tip`);
   assert.deepEqual((await store.getMempoolTxids()).sort(), [...mempool].sort(), `${label}: mempool`);
+}
+
+interface VerboseBlockTx extends VerboseTx {
+  readonly txid: string;
+}
+
+/** Main-chain blocks by hash, per node: a hash names one block's contents forever, so checks share them. */
+const blockCache = new Map<string, readonly VerboseBlockTx[]>();
+
+/**
+ * Each address's history (every confirmed and mempool tx funding or spending it, with the amounts in and out, in
+ * chain order then the mempool) equals what the node's main chain and mempool say, read block by block.
+ */
+export async function assertHistoriesMatchNode(
+  node: RegtestNode,
+  params: NetworkParams,
+  store: NetworkStore,
+  addresses: readonly string[],
+  label: string,
+): Promise<void> {
+  const watched = new Set(addresses);
+  const height = await node.rpc.call<number>('getblockcount');
+  const outputs = new Map<string, { address: string | undefined; value: bigint }>();
+  const addressOf = (out: VerboseTx['vout'][number]): string | undefined => out.scriptPubKey?.address ?? out.scriptPubKey?.addresses?.[0];
+  interface Expected { txid: string; height: number | null; position: number | null; received: bigint; sent: bigint }
+  const expected = new Map<string, Expected[]>(addresses.map((a) => [a, []]));
+  const visit = (tx: VerboseBlockTx, at: number | null, position: number | null): void => {
+    const perAddress = new Map<string, { received: bigint; sent: bigint }>();
+    const touch = (address: string) => perAddress.get(address) ?? perAddress.set(address, { received: 0n, sent: 0n }).get(address)!;
+    for (const input of tx.vin) {
+      const prev = input.txid === undefined ? undefined : outputs.get(`${input.txid}:${input.vout}`);
+      if (prev?.address !== undefined && watched.has(prev.address)) touch(prev.address).sent += prev.value;
+    }
+    for (const out of tx.vout) {
+      if (out.value === undefined) continue; // a Litecoin MWEB output: confidential, no value
+      const address = addressOf(out);
+      const value = parseCoins(String(out.value));
+      outputs.set(`${tx.txid}:${out.n}`, { address, value });
+      if (address !== undefined && watched.has(address)) touch(address).received += value;
+    }
+    for (const [address, { received, sent }] of perAddress) expected.get(address)!.push({ txid: tx.txid, height: at, position, received, sent });
+  };
+  for (let h = 0; h <= height; h++) {
+    const hash = await node.rpc.call<string>('getblockhash', [h]);
+    const key = `${node.rpcUrl} ${hash}`;
+    let txs = blockCache.get(key);
+    if (!txs) {
+      txs = (await node.rpc.call<{ tx: VerboseBlockTx[] }>('getblock', [hash, 2], { exactDecimals: true })).tx;
+      blockCache.set(key, txs);
+    }
+    txs.forEach((tx, position) => visit(tx, h, position));
+  }
+  // Mempool txs in an order where parents come first, so their outputs are known when children spend them.
+  const entries = await node.rpc.call<Record<string, { depends: string[] }>>('getrawmempool', [true]);
+  const done = new Set<string>();
+  const visitMempool = async (txid: string): Promise<void> => {
+    if (done.has(txid)) return;
+    done.add(txid);
+    for (const parent of entries[txid]?.depends ?? []) await visitMempool(parent);
+    visit({ txid, ...(await node.rpc.call<VerboseTx>('getrawtransaction', [txid, true], { exactDecimals: true })) }, null, null);
+  };
+  for (const txid of Object.keys(entries).sort()) await visitMempool(txid);
+  for (const address of addresses) {
+    const history = await store.getAddressHistory(addressToScript(params, address), { limit: 100_000, direction: 'asc' });
+    const ours = history.map((e) => ({ txid: e.txid, height: e.height, position: e.position, received: e.received, sent: e.sent }));
+    const theirs = expected.get(address)!;
+    // Chain order is exact; the mempool part is compared as a set (ours orders it by first-seen time).
+    const confirmed = (xs: Expected[]) => xs.filter((x) => x.height !== null);
+    const pending = (xs: Expected[]) => xs.filter((x) => x.height === null).sort((a, b) => (a.txid < b.txid ? -1 : 1));
+    assert.deepEqual(confirmed(ours), confirmed(theirs), `${label}: confirmed history of ${address}`);
+    assert.deepEqual(pending(ours), pending(theirs), `${label}: mempool history of ${address}`);
+  }
 }
