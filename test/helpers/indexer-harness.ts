@@ -4,7 +4,7 @@ import { MemoryEventBus, silentLogger, type DomainEvent, type NetworkStore } fro
 import type { NetworkParams } from '../../src/chains/network-params.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
-import { assertAddressesMatchNode, assertHistoriesMatchNode, assertTipAndMempoolMatchNode } from './node-oracle.js';
+import { assertAddressesMatchNode, assertTipAndMempoolMatchNode } from './node-oracle.js';
 import type { RegtestNode } from './regtest-node.js';
 import { StoreEngines, type TestStore } from './store-engines.js';
 
@@ -67,7 +67,6 @@ export class IndexedRegtest {
     for (const e of this.indexed) {
       await assertTipAndMempoolMatchNode(this.node, e.store, `${label} [${e.test.engine}]`);
       await assertAddressesMatchNode(this.node, this.params, e.store, this.watched, `${label} [${e.test.engine}]`);
-      await assertHistoriesMatchNode(this.node, this.params, e.store, this.watched, `${label} [${e.test.engine}]`);
     }
   }
 

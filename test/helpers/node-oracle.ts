@@ -27,6 +27,11 @@ interface VerboseTx {
   readonly vout: readonly { n: number; value?: string | number; scriptPubKey?: { address?: string; addresses?: string[] } }[];
 }
 
+/** Core 22+ names one `address`; Litecoin Core 0.21 a list `addresses`; MWEB outputs have neither (confidential). */
+function addressOf(out: VerboseTx['vout'][number]): string | undefined {
+  return out.scriptPubKey?.address ?? out.scriptPubKey?.addresses?.[0];
+}
+
 /** What the node's mempool does to one address: its unconfirmed figures and outputs, in exact base units. */
 interface MempoolEffect {
   received: bigint;
@@ -52,8 +57,6 @@ async function nodeMempool(node: RegtestNode): Promise<NodeMempool> {
     }
     return found;
   };
-  // Core 22+ names one `address`; Litecoin Core 0.21 a list `addresses`; MWEB outputs have neither (confidential).
-  const addressOf = (out: VerboseTx['vout'][number]): string | undefined => out.scriptPubKey?.address ?? out.scriptPubKey?.addresses?.[0];
   const spent = new Set<string>();
   const byAddress = new Map<string, MempoolEffect>();
   const effect = (address: string): MempoolEffect => {
@@ -86,10 +89,15 @@ async function nodeMempool(node: RegtestNode): Promise<NodeMempool> {
   return { spent, byAddress };
 }
 
-/**
- * Each address's confirmed balance and UTXO list equal the node's UTXO set (minus what its mempool spends), and its
- * unconfirmed received/sent/tx count and mempool-inclusive UTXO list equal what the node's mempool does to it.
- */
+interface OracleCheck {
+  readonly node: RegtestNode;
+  readonly params: NetworkParams;
+  readonly store: NetworkStore;
+  readonly addresses: readonly string[];
+  readonly label: string;
+}
+
+/** Each address's totals, unspent outputs and history equal the node's view (the two checks below). */
 export async function assertAddressesMatchNode(
   node: RegtestNode,
   params: NetworkParams,
@@ -97,6 +105,16 @@ export async function assertAddressesMatchNode(
   addresses: readonly string[],
   label: string,
 ): Promise<void> {
+  const check: OracleCheck = { node, params, store, addresses, label };
+  await assertBalancesAndUnspent(check);
+  await assertHistories(check);
+}
+
+/**
+ * Each address's confirmed balance and UTXO list equal the node's UTXO set (minus what its mempool spends), and its
+ * unconfirmed received/sent/tx count and mempool-inclusive UTXO list equal what the node's mempool does to it.
+ */
+async function assertBalancesAndUnspent({ node, params, store, addresses, label }: OracleCheck): Promise<void> {
   // Our unspent listing leaves out outputs a mempool tx spends; the node's UTXO set (scantxoutset) still has them.
   const mempool = await nodeMempool(node);
   for (const address of addresses) {
@@ -145,17 +163,10 @@ const blockCache = new Map<string, readonly VerboseBlockTx[]>();
  * Each address's history (every confirmed and mempool tx funding or spending it, with the amounts in and out, in
  * chain order then the mempool) equals what the node's main chain and mempool say, read block by block.
  */
-export async function assertHistoriesMatchNode(
-  node: RegtestNode,
-  params: NetworkParams,
-  store: NetworkStore,
-  addresses: readonly string[],
-  label: string,
-): Promise<void> {
+async function assertHistories({ node, params, store, addresses, label }: OracleCheck): Promise<void> {
   const watched = new Set(addresses);
   const height = await node.rpc.call<number>('getblockcount');
   const outputs = new Map<string, { address: string | undefined; value: bigint }>();
-  const addressOf = (out: VerboseTx['vout'][number]): string | undefined => out.scriptPubKey?.address ?? out.scriptPubKey?.addresses?.[0];
   interface Expected { txid: string; height: number | null; position: number | null; received: bigint; sent: bigint }
   const expected = new Map<string, Expected[]>(addresses.map((a) => [a, []]));
   const visit = (tx: VerboseBlockTx, at: number | null, position: number | null): void => {
