@@ -1,6 +1,7 @@
 /**
- * The node as the oracle for index contents: its UTXO set (scantxoutset) per address and its
- * mempool, in exact base units (amounts parsed from the JSON text, never through floats).
+ * The node as the oracle for index contents: its UTXO set (scantxoutset) per address, its mempool, and its main
+ * chain read block by block (for histories), in exact base units (amounts parsed from the JSON text, never through
+ * floats).
  */
 import assert from 'node:assert/strict';
 import type { NetworkStore } from '../../src/core/index.js';
