@@ -15,7 +15,7 @@ import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
 import { shortLinkRoutes } from './short-link.routes.js';
-import { registerV3 } from './v3/register-v3.js';
+import { registerV3, V3_PREFIX } from './v3/register-v3.js';
 import { addressRoutes } from './v2/address.routes.js';
 import { blockRoutes } from './v2/block.routes.js';
 import { marketRoutes } from './v2/market.routes.js';
@@ -73,7 +73,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
 
   installOpenApi(app, V2_PREFIX, { title: 'Outpoint v2', version: API_VERSION, serverUrl: deps.publicUrl });
   installCors(app);
-  installJsonp(app);
+  installJsonp(app, { exceptUnder: [V3_PREFIX] });
   installFormBody(app);
   installRateLimit(app, { perSecond: deps.rateLimitPerSecond, redisUrl: deps.redisUrl, logger: deps.logger });
   app.setErrorHandler(v2ErrorHandler(deps.logger));

@@ -10,7 +10,7 @@ import type { RpcClient } from '../../src/node/rpc-client.js';
 import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines } from '../helpers/store-engines.js';
 import { appsOnBothEngines, getBoth, sync, type EngineApp } from './v2-fixture.js';
-import { malformedV2Urls } from './v2-malformed-urls.js';
+import { malformedUrls } from './malformed-urls.js';
 
 let node: RegtestNode;
 let engines: StoreEngines;
@@ -501,7 +501,7 @@ describe('v2 error table: every row answers its shape and status, never 500', ()
 describe('v2 under random malformed requests', () => {
   it('1,500 seeded requests: never 5xx, never a stack trace, a JSON (or JSONP) body, both engines alike', async () => {
     const mempool = paymentsA.find((p) => p.block === 'mempool')!;
-    const urls = malformedV2Urls(20261123, 1500, { network: N, addresses: [addrA], txids: [paymentsA[0]!.txid, mempool.txid], blockHash: b1Hash });
+    const urls = malformedUrls('v2', 20261123, 1500, { network: N, addresses: [addrA], txids: [paymentsA[0]!.txid, mempool.txid], blockHash: b1Hash });
     const statuses = new Set<number>();
     for (const url of urls) {
       const r = await getBoth(apps, `${V2}${url}`); // throws when the engines disagree

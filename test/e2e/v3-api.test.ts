@@ -14,6 +14,7 @@ import { indexersOnBothEngines, syncAll, type IndexedEngine } from '../helpers/i
 import { naiveProjection } from '../helpers/naive-projection.js';
 import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines } from '../helpers/store-engines.js';
+import { malformedUrls } from './malformed-urls.js';
 import { call, callBoth, params, sameAccountIn, v3App } from './v3-fixture.js';
 
 const N = 'LTCTEST';
@@ -294,5 +295,33 @@ describe('v3 network_info and the mempool projection', () => {
     assert.equal(answer.block_count, await node.rpc.call<number>('getblockcount'));
     assert.equal(answer.best_block_hash, await node.rpc.call<string>('getbestblockhash'));
     assert.match(answer.hashrate, /^\d+$/);
+  });
+});
+
+describe('v3 under random malformed requests', () => {
+  it('answers JSON even with ?callback= (v3 offers no JSONP: a script tag cannot send API-KEY)', async () => {
+    for (const url of [`${V3}/balance/${N}/${addrA}?callback=cb`, `${V3}/best_block_hash/nope?callback=cb`]) {
+      const r = await get(url); // parses the body as JSON
+      assert.match(String(r.headers['content-type']), /^application\/json/, url);
+    }
+    // v2 still wraps (same app).
+    const v2 = await apps[0]!.inject({ method: 'GET', url: `/api/v2/get_info/${N}?callback=cb` });
+    assert.match(v2.body, /^\/\*\*\/cb\(/);
+  });
+
+  it('1,000 seeded requests with a valid key: never 5xx, never a stack trace, JSON bodies, both engines alike', async () => {
+    const tip = await node.rpc.call<string>('getbestblockhash');
+    const mempool = paymentsA.find((p) => !p.confirmed)!;
+    const urls = malformedUrls('v3', 20261123, 1000, { network: N, addresses: [addrA, addrB], txids: [paymentsA[0]!.txid, mempool.txid], blockHash: tip });
+    // Its own account: the quota tests above exhaust theirs.
+    const { key: fuzzKey } = await sameAccountIn(indexed.map((e) => e.test.store.accounts()), 'fuzz@x.io', 'fuzz', 1_000_000);
+    const statuses = new Set<number>();
+    for (const url of urls) {
+      const r = await callBoth(apps, `${V3}${url}`, fuzzKey); // parses the body as JSON; throws when the engines disagree
+      statuses.add(r.status);
+      assert.ok(r.status < 500, `${url}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+      assert.doesNotMatch(JSON.stringify(r.body), /at .*\.ts:\d+|Error:|\\n\s+at /, `${url}: no stack traces`);
+    }
+    for (const status of [200, 404]) assert.ok(statuses.has(status), `some ${status} among ${[...statuses].join(', ')}`);
   });
 });

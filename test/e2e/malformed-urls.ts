@@ -1,6 +1,7 @@
 /**
- * Seeded random v2 request URLs mixing valid and malformed parts (networks, addresses, txids, numbers, JSONP
- * callbacks): the same seed gives the same URLs, so a failure names a URL that reproduces.
+ * Seeded random v2 or v3 request URLs (paths below /api/v2 or /api/v3) mixing valid and malformed parts
+ * (networks, addresses, txids, numbers, JSONP callbacks): the same seed gives the same URLs, so a failure names a
+ * URL that reproduces.
  */
 import { seededRandom } from '../helpers/seeded-random.js';
 
@@ -12,7 +13,9 @@ export interface KnownValues {
 }
 
 type Part = () => string;
-const TEMPLATES: ((net: Part, address: Part, txid: Part, num: Part) => string)[] = [
+type Template = (net: Part, address: Part, txid: Part, num: Part) => string;
+
+const V2: Template[] = [
   (p, a) => `/get_address_balance/${p()}/${a()}`,
   (p, a, _t, n) => `/get_address_balance/${p()}/${a()}/${n()}`,
   (p, a) => `/get_address_received/${p()}/${a()}`,
@@ -39,7 +42,25 @@ const TEMPLATES: ((net: Part, address: Part, txid: Part, num: Part) => string)[]
   (p) => `/get_info/${p()}`,
 ];
 
-export function malformedV2Urls(seed: number, count: number, known: KnownValues): string[] {
+const V3: Template[] = [
+  (p, a) => `/address_summary/${p()}/${a()}`,
+  (p, a) => `/balance/${p()}/${a()}`,
+  (p, a) => `/is_valid_address/${p()}/${a()}`,
+  (p, a) => `/transaction_counts/${p()}/${a()}`,
+  (p, a) => `/transactions/${p()}/${a()}`,
+  (p, a, _t, n) => `/transactions/${p()}/${a()}/${n()}`,
+  (p, a, _t, n) => `/unspent_outputs/${p()}/${a()}/${n()}`,
+  (p, _a, t) => `/transaction/${p()}/${t()}`,
+  (p, _a, t) => `/block/${p()}/${t()}`,
+  (p, _a, _t, n) => `/block/${p()}/${n()}`,
+  (p) => `/best_block_hash/${p()}`,
+  (p) => `/latest_blocks_summary/${p()}`,
+  (p) => `/network_info/${p()}`,
+  (p, _a, _t, n) => `/price/${p()}/${n()}`,
+];
+
+export function malformedUrls(api: 'v2' | 'v3', seed: number, count: number, known: KnownValues): string[] {
+  const templates = api === 'v2' ? V2 : V3;
   const random = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   // The served network three times over, so about half the requests get past the network check.
@@ -49,5 +70,5 @@ export function malformedV2Urls(seed: number, count: number, known: KnownValues)
   const txids = [...known.txids, known.blockHash, 'ab'.repeat(32), known.txids[0]!.toUpperCase(), 'zz', 'g'.repeat(64), 'a'.repeat(65), '%00', '-1'];
   const nums = ['0', '1', '2', '-1', '1e3', '99999999999999999999999', '0x10', '1.5', 'NaN', 'Infinity', '00001', '%20', '9007199254740993', '2147483648'];
   const callbacks = ['', '', '', '?callback=cb', '?callback=a.b_c$', '?callback=alert(1)', '?callback=%3Cscript%3E', `?callback=${'c'.repeat(300)}`, '?callback[]=x', '?callback=cb&callback=x'];
-  return Array.from({ length: count }, () => pick(TEMPLATES)(() => pick(nets), () => pick(addresses), () => pick(txids), () => pick(nums)) + pick(callbacks));
+  return Array.from({ length: count }, () => pick(templates)(() => pick(nets), () => pick(addresses), () => pick(txids), () => pick(nums)) + pick(callbacks));
 }
