@@ -13,12 +13,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { freePort } from '../test/helpers/free-port.js';
+import { recordingLogger } from '../test/helpers/recording-logger.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { getNetworkParams } from '../src/chains/networks.js';
-import { MemoryEventBus, silentLogger, type ChainStore, type Logger } from '../src/core/index.js';
+import { MemoryEventBus, type ChainStore } from '../src/core/index.js';
 import { BlockFetcher } from '../src/indexer/block-fetcher.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
 import { NodeClient } from '../src/node/node-client.js';
@@ -136,13 +137,7 @@ async function childIndex(mode: 'sqlite' | 'postgres', rpcUrl: string, target: s
   const batchTxTarget = process.env['INDEX_BENCH_BATCH_TXS'] ? Number(process.env['INDEX_BENCH_BATCH_TXS']) : undefined;
   const fetchRequests = process.env['INDEX_BENCH_REQUESTS'] ? Number(process.env['INDEX_BENCH_REQUESTS']) : undefined;
   const network = store.network(params.id);
-  let split: ChildResult['split'];
-  const logger: Logger = {
-    ...silentLogger,
-    info: (message, fields) => {
-      if (message === 'sync finished') split = { waitingSeconds: Number(fields?.['waitingSeconds']), writingSeconds: Number(fields?.['writingSeconds']) };
-    },
-  };
+  const { logger, lines } = recordingLogger();
   const indexer = new NetworkIndexer({
     params, source: new RpcChainSource(new NodeClient(rpc)), store: network, bus: new MemoryEventBus(), logger,
     ...(batchTxTarget ? { batchTxTarget } : {}),
@@ -151,6 +146,8 @@ async function childIndex(mode: 'sqlite' | 'postgres', rpcUrl: string, target: s
   const start = process.hrtime.bigint();
   await indexer.syncOnce();
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const summary = lines.find((l) => l.message === 'sync finished')?.fields;
+  const split = summary && { waitingSeconds: Number(summary['waitingSeconds']), writingSeconds: Number(summary['writingSeconds']) };
   const tip = (await network.getTip())!;
   let txs = 0;
   let rawBytes = 0;

@@ -72,8 +72,7 @@ export class Connection implements Subscriber {
    * -1, and deliver() applies the rules.
    */
   directFd(): number {
-    if (this.closing || this.ws.readyState !== WebSocket.OPEN) return -1;
-    return directFd(this.socket, this.fd);
+    return this.isOpen() ? directFd(this.socket, this.fd) : -1;
   }
 
   completeDirect(frame: WireFrame, sent: number): void {
@@ -89,8 +88,12 @@ export class Connection implements Subscriber {
     return true;
   }
 
+  private isOpen(): boolean {
+    return !this.closing && this.ws.readyState === WebSocket.OPEN;
+  }
+
   private writable(): boolean {
-    if (this.closing || this.ws.readyState !== WebSocket.OPEN) {
+    if (!this.isOpen()) {
       this.counters.messagesDropped++;
       return false;
     }

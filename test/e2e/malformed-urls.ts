@@ -1,9 +1,15 @@
 /**
  * Seeded random v2 or v3 request URLs (paths below /api/v2 or /api/v3) mixing valid and malformed parts
  * (networks, addresses, txids, numbers, JSONP callbacks): the same seed gives the same URLs, so a failure names a
- * URL that reproduces.
+ * URL that reproduces. Also the stack-trace check every malformed request's answer gets.
  */
+import assert from 'node:assert/strict';
 import { seededRandom } from '../helpers/seeded-random.js';
+
+/** An answer must never carry a stack trace: a source location, an error's name line, or escaped "at" frames. */
+export function assertNoStackTrace(body: unknown, url: string): void {
+  assert.doesNotMatch(JSON.stringify(body), /at .*\.ts:\d+|Error:|\\n\s+at /, `${url}: no stack traces`);
+}
 
 export interface KnownValues {
   readonly network: string;

@@ -33,159 +33,66 @@ function addressOf(out: VerboseTx['vout'][number]): string | undefined {
   return out.scriptPubKey?.address ?? out.scriptPubKey?.addresses?.[0];
 }
 
-/** What the node's mempool does to one address: its unconfirmed figures and outputs, in exact base units. */
-interface MempoolEffect {
-  received: bigint;
-  sent: bigint;
-  readonly txids: Set<string>;
-  readonly outputs: string[];
-}
-
-interface NodeMempool {
-  /** Outpoints the node's mempool txs spend (`txid:vout`). */
-  readonly spent: Set<string>;
-  readonly byAddress: Map<string, MempoolEffect>;
-}
-
-/** The node's mempool read tx by tx (with -txindex every prevout resolves), amounts parsed exactly. */
-async function nodeMempool(node: RegtestNode): Promise<NodeMempool> {
-  const cache = new Map<string, VerboseTx>();
-  const tx = async (txid: string): Promise<VerboseTx> => {
-    let found = cache.get(txid);
-    if (!found) {
-      found = await node.rpc.call<VerboseTx>('getrawtransaction', [txid, true], { exactDecimals: true });
-      cache.set(txid, found);
-    }
-    return found;
-  };
-  const spent = new Set<string>();
-  const byAddress = new Map<string, MempoolEffect>();
-  const effect = (address: string): MempoolEffect => {
-    let e = byAddress.get(address);
-    if (!e) byAddress.set(address, (e = { received: 0n, sent: 0n, txids: new Set(), outputs: [] }));
-    return e;
-  };
-  for (const txid of await node.rpc.call<string[]>('getrawmempool')) {
-    const t = await tx(txid);
-    for (const input of t.vin) {
-      if (input.txid === undefined) continue;
-      spent.add(`${input.txid}:${input.vout}`);
-      // Litecoin MWEB inputs spend confidential outputs, which no transparent vout lists: nothing to attribute.
-      const prev = (await tx(input.txid)).vout.find((o) => o.n === input.vout);
-      const address = prev && addressOf(prev);
-      if (prev === undefined || address === undefined) continue;
-      const e = effect(address);
-      e.sent += parseCoins(String(prev.value));
-      e.txids.add(txid);
-    }
-    for (const out of t.vout) {
-      const address = addressOf(out);
-      if (address === undefined) continue;
-      const e = effect(address);
-      e.received += parseCoins(String(out.value));
-      e.txids.add(txid);
-      e.outputs.push(`${txid}:${out.n}`);
-    }
-  }
-  return { spent, byAddress };
-}
-
-interface OracleCheck {
-  readonly node: RegtestNode;
-  readonly params: NetworkParams;
-  readonly store: NetworkStore;
-  readonly addresses: readonly string[];
-  readonly label: string;
-}
-
-/** Each address's totals, unspent outputs and history equal the node's view (the two checks below). */
-export async function assertAddressesMatchNode(
-  node: RegtestNode,
-  params: NetworkParams,
-  store: NetworkStore,
-  addresses: readonly string[],
-  label: string,
-): Promise<void> {
-  const check: OracleCheck = { node, params, store, addresses, label };
-  await assertBalancesAndUnspent(check);
-  await assertHistories(check);
-}
-
-/**
- * Each address's confirmed balance and UTXO list equal the node's UTXO set (minus what its mempool spends), and its
- * unconfirmed received/sent/tx count and mempool-inclusive UTXO list equal what the node's mempool does to it.
- */
-async function assertBalancesAndUnspent({ node, params, store, addresses, label }: OracleCheck): Promise<void> {
-  // Our unspent listing leaves out outputs a mempool tx spends; the node's UTXO set (scantxoutset) still has them.
-  const mempool = await nodeMempool(node);
-  for (const address of addresses) {
-    const script = addressToScript(params, address);
-    const expected = await nodeUtxos(node, address);
-    const totals = await store.getAddressTotals(script);
-    assert.equal(totals.confirmedBalance, expected.total, `${label}: confirmed balance of ${address}`);
-    assert.equal(totals.confirmedReceived - totals.confirmedSent, totals.confirmedBalance, `${label}: received - sent of ${address}`);
-    const unspent = await store.getUnspent(script, { limit: 10_000, includeMempool: false });
-    const confirmedUnspent = expected.outpoints.filter((o) => !mempool.spent.has(o));
-    assert.deepEqual(unspent.map((u) => `${u.txid}:${u.vout}`).sort(), confirmedUnspent, `${label}: unspent outputs of ${address}`);
-    const effect = mempool.byAddress.get(address) ?? { received: 0n, sent: 0n, txids: new Set<string>(), outputs: [] };
-    assert.deepEqual(
-      { received: totals.unconfirmedReceived, sent: totals.unconfirmedSent, txs: totals.unconfirmedTxCount },
-      { received: effect.received, sent: effect.sent, txs: effect.txids.size },
-      `${label}: unconfirmed totals of ${address}`,
-    );
-    const withMempool = await store.getUnspent(script, { limit: 10_000, includeMempool: true });
-    assert.deepEqual(
-      withMempool.map((u) => `${u.txid}:${u.vout}`).sort(),
-      [...confirmedUnspent, ...effect.outputs.filter((o) => !mempool.spent.has(o))].sort(),
-      `${label}: unspent outputs of ${address} with the mempool`,
-    );
-  }
-}
-
-/** The store's tip and mempool equal the node's. */
-export async function assertTipAndMempoolMatchNode(node: RegtestNode, store: NetworkStore, label: string): Promise<void> {
-  const [best, height, mempool] = await Promise.all([
-    node.rpc.call<string>('getbestblockhash'),
-    node.rpc.call<number>('getblockcount'),
-    node.rpc.call<string[]>('getrawmempool'),
-  ]);
-  assert.deepEqual(await store.getTip(), { height, hash: best }, `${label}: tip`);
-  assert.deepEqual((await store.getMempoolTxids()).sort(), [...mempool].sort(), `${label}: mempool`);
-}
-
 interface VerboseBlockTx extends VerboseTx {
   readonly txid: string;
+}
+
+/** One tx in an address's history as the node sees it (height and position null in the mempool). */
+interface HistoryItem {
+  readonly txid: string;
+  readonly height: number | null;
+  readonly position: number | null;
+  received: bigint;
+  sent: bigint;
+}
+
+/** What the node says about the watched addresses, read once per check. */
+interface NodeView {
+  /** Per address: every tx funding or spending it, main chain in order, then the mempool (parents first). */
+  readonly history: Map<string, HistoryItem[]>;
+  /** Outpoints the node's mempool txs spend (`txid:vout`). */
+  readonly mempoolSpent: Set<string>;
+  /** Per address: the outpoints mempool txs pay it. */
+  readonly mempoolOutputs: Map<string, string[]>;
 }
 
 /** Main-chain blocks by hash, per node: a hash names one block's contents forever, so checks share them. */
 const blockCache = new Map<string, readonly VerboseBlockTx[]>();
 
-/**
- * Each address's history (every confirmed and mempool tx funding or spending it, with the amounts in and out, in
- * chain order then the mempool) equals what the node's main chain and mempool say, read block by block.
- */
-async function assertHistories({ node, params, store, addresses, label }: OracleCheck): Promise<void> {
-  const watched = new Set(addresses);
-  const height = await node.rpc.call<number>('getblockcount');
+/** The node's main chain read block by block, then its mempool tx by tx, amounts parsed exactly. */
+async function readNodeView(node: RegtestNode, addresses: readonly string[]): Promise<NodeView> {
+  const view: NodeView = {
+    history: new Map(addresses.map((a) => [a, []])),
+    mempoolSpent: new Set(),
+    mempoolOutputs: new Map(addresses.map((a) => [a, []])),
+  };
   const outputs = new Map<string, { address: string | undefined; value: bigint }>();
-  interface Expected { txid: string; height: number | null; position: number | null; received: bigint; sent: bigint }
-  const expected = new Map<string, Expected[]>(addresses.map((a) => [a, []]));
-  const visit = (tx: VerboseBlockTx, at: number | null, position: number | null): void => {
-    const perAddress = new Map<string, { received: bigint; sent: bigint }>();
-    const touch = (address: string) => perAddress.get(address) ?? perAddress.set(address, { received: 0n, sent: 0n }).get(address)!;
+  const visit = (tx: VerboseBlockTx, height: number | null, position: number | null): void => {
+    const items = new Map<string, HistoryItem>();
+    const item = (address: string): HistoryItem => {
+      let found = items.get(address);
+      if (!found) items.set(address, (found = { txid: tx.txid, height, position, received: 0n, sent: 0n }));
+      return found;
+    };
     for (const input of tx.vin) {
-      const prev = input.txid === undefined ? undefined : outputs.get(`${input.txid}:${input.vout}`);
-      if (prev?.address !== undefined && watched.has(prev.address)) touch(prev.address).sent += prev.value;
+      if (input.txid === undefined) continue;
+      if (height === null) view.mempoolSpent.add(`${input.txid}:${input.vout}`);
+      // Litecoin MWEB inputs spend confidential outputs, which no transparent vout lists: nothing to attribute.
+      const prev = outputs.get(`${input.txid}:${input.vout}`);
+      if (prev?.address !== undefined && view.history.has(prev.address)) item(prev.address).sent += prev.value;
     }
     for (const out of tx.vout) {
       if (out.value === undefined) continue; // a Litecoin MWEB output: confidential, no value
       const address = addressOf(out);
       const value = parseCoins(String(out.value));
       outputs.set(`${tx.txid}:${out.n}`, { address, value });
-      if (address !== undefined && watched.has(address)) touch(address).received += value;
+      if (address === undefined || !view.history.has(address)) continue;
+      item(address).received += value;
+      if (height === null) view.mempoolOutputs.get(address)!.push(`${tx.txid}:${out.n}`);
     }
-    for (const [address, { received, sent }] of perAddress) expected.get(address)!.push({ txid: tx.txid, height: at, position, received, sent });
+    for (const [address, found] of items) view.history.get(address)!.push(found);
   };
+  const height = await node.rpc.call<number>('getblockcount');
   for (let h = 0; h <= height; h++) {
     const hash = await node.rpc.call<string>('getblockhash', [h]);
     const key = `${node.rpcUrl} ${hash}`;
@@ -206,14 +113,67 @@ async function assertHistories({ node, params, store, addresses, label }: Oracle
     visit({ txid, ...(await node.rpc.call<VerboseTx>('getrawtransaction', [txid, true], { exactDecimals: true })) }, null, null);
   };
   for (const txid of Object.keys(entries).sort()) await visitMempool(txid);
+  return view;
+}
+
+/**
+ * Each address equals the node's view: confirmed balance and UTXO list equal its UTXO set (minus what its mempool
+ * spends: our unspent listing leaves those out, scantxoutset still has them); unconfirmed received/sent/tx count
+ * and the mempool-inclusive UTXO list equal what its mempool does to the address; and the history (every confirmed
+ * and mempool tx funding or spending it, amounts in and out, chain order then the mempool) equals its main chain
+ * and mempool read block by block.
+ */
+export async function assertAddressesMatchNode(
+  node: RegtestNode,
+  params: NetworkParams,
+  store: NetworkStore,
+  addresses: readonly string[],
+  label: string,
+): Promise<void> {
+  const view = await readNodeView(node, addresses);
   for (const address of addresses) {
-    const history = await store.getAddressHistory(addressToScript(params, address), { limit: 100_000, direction: 'asc' });
-    const ours = history.map((e) => ({ txid: e.txid, height: e.height, position: e.position, received: e.received, sent: e.sent }));
-    const theirs = expected.get(address)!;
+    const script = addressToScript(params, address);
+    const expected = await nodeUtxos(node, address);
+    const totals = await store.getAddressTotals(script);
+    assert.equal(totals.confirmedBalance, expected.total, `${label}: confirmed balance of ${address}`);
+    assert.equal(totals.confirmedReceived - totals.confirmedSent, totals.confirmedBalance, `${label}: received - sent of ${address}`);
+    const unspent = await store.getUnspent(script, { limit: 10_000, includeMempool: false });
+    const confirmedUnspent = expected.outpoints.filter((o) => !view.mempoolSpent.has(o));
+    assert.deepEqual(unspent.map((u) => `${u.txid}:${u.vout}`).sort(), confirmedUnspent, `${label}: unspent outputs of ${address}`);
+    const theirs = view.history.get(address)!;
+    const pendingTheirs = theirs.filter((x) => x.height === null);
+    assert.deepEqual(
+      { received: totals.unconfirmedReceived, sent: totals.unconfirmedSent, txs: totals.unconfirmedTxCount },
+      {
+        received: pendingTheirs.reduce((sum, x) => sum + x.received, 0n),
+        sent: pendingTheirs.reduce((sum, x) => sum + x.sent, 0n),
+        txs: pendingTheirs.length,
+      },
+      `${label}: unconfirmed totals of ${address}`,
+    );
+    const withMempool = await store.getUnspent(script, { limit: 10_000, includeMempool: true });
+    assert.deepEqual(
+      withMempool.map((u) => `${u.txid}:${u.vout}`).sort(),
+      [...confirmedUnspent, ...view.mempoolOutputs.get(address)!.filter((o) => !view.mempoolSpent.has(o))].sort(),
+      `${label}: unspent outputs of ${address} with the mempool`,
+    );
+    const history = await store.getAddressHistory(script, { limit: 100_000, direction: 'asc' });
+    const ours: HistoryItem[] = history.map((e) => ({ txid: e.txid, height: e.height, position: e.position, received: e.received, sent: e.sent }));
     // Chain order is exact; the mempool part is compared as a set (ours orders it by first-seen time).
-    const confirmed = (xs: Expected[]) => xs.filter((x) => x.height !== null);
-    const pending = (xs: Expected[]) => xs.filter((x) => x.height === null).sort((a, b) => (a.txid < b.txid ? -1 : 1));
+    const confirmed = (xs: HistoryItem[]) => xs.filter((x) => x.height !== null);
+    const pending = (xs: HistoryItem[]) => xs.filter((x) => x.height === null).sort((a, b) => (a.txid < b.txid ? -1 : 1));
     assert.deepEqual(confirmed(ours), confirmed(theirs), `${label}: confirmed history of ${address}`);
     assert.deepEqual(pending(ours), pending(theirs), `${label}: mempool history of ${address}`);
   }
+}
+
+/** The store's tip and mempool equal the node's. */
+export async function assertTipAndMempoolMatchNode(node: RegtestNode, store: NetworkStore, label: string): Promise<void> {
+  const [best, height, mempool] = await Promise.all([
+    node.rpc.call<string>('getbestblockhash'),
+    node.rpc.call<number>('getblockcount'),
+    node.rpc.call<string[]>('getrawmempool'),
+  ]);
+  assert.deepEqual(await store.getTip(), { height, hash: best }, `${label}: tip`);
+  assert.deepEqual((await store.getMempoolTxids()).sort(), [...mempool].sort(), `${label}: mempool`);
 }
