@@ -10,3 +10,4 @@ export * from './logger.js';
 export * from './prices.js';
 export * from './broadcaster.js';
 export * from './mempool-source.js';
+export * from './sync-status.js';
