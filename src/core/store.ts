@@ -9,8 +9,11 @@ import type { PriceQuote } from './prices.js';
  * Amounts are bigint everywhere; the drivers store sums so they can neither overflow nor round.
  */
 export interface ChainStore {
-  /** Creates or upgrades the schema. Rejects with StoreError if the database has a newer/unknown version. */
-  migrate(): Promise<void>;
+  /**
+   * Creates or upgrades the schema (to `toVersion`, default the newest: tests build older layouts with it). Rejects
+   * with StoreError if the database has a newer/unknown version.
+   */
+  migrate(toVersion?: number): Promise<void>;
   /** The version recorded in the database (0 when it has no schema yet). */
   schemaVersion(): Promise<number>;
   close(): Promise<void>;
@@ -177,7 +180,8 @@ export interface ConnectedBlock {
 /** A transaction of a disconnected block, as stored (the indexer parses `raw` to offer it back to the mempool). */
 export interface StoredTx {
   readonly txid: string;
-  readonly raw: Uint8Array;
+  /** null when raw transactions are not stored ([store] raw_txs = "node"). */
+  readonly raw: Uint8Array | null;
   readonly isCoinbase: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The writer's memory of script rows between block batches: id and exact confirmed totals by script bytes.
+ * The writer's memory of script rows between block batches: key and exact confirmed totals by script bytes.
  * Addresses are paid again and again, so during initial sync most of a batch's scripts were read or written by
  * an earlier batch; without this every batch looks each one up again (a B-tree search per script by its bytes)
  * and reads its totals before adding to them. Totals stay bigint: exact past 2^63.
@@ -14,6 +14,7 @@
 import type { TotalsDelta } from './tx-effects.js';
 
 export interface CachedScript {
+  /** The script's key in its network's scripts table (script-keys.ts). */
   readonly id: number;
   /** scriptKey of the script bytes (latin1): a string costs a fraction of a Buffer per entry. */
   readonly key: string;

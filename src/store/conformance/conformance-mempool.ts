@@ -131,29 +131,6 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.equal((await net.getTransaction(replaced.txid))?.status, 'mempool');
   }));
 
-  it('upgrading from schema version 4: txs removed before it are kept one retention from the upgrade', () => withDb(harness, async (db) => {
-    const net = db.store.network('LTCTEST');
-    const chain = new ChainBuilder();
-    const b0 = chain.add(p2pkh(1), 100n);
-    await net.connectBlocks([b0]);
-    const replaced = spend([{ txid: b0.block.txs[0]!.txid, vout: 0 }], [{ script: p2pkh(2), value: 90n }]);
-    await net.addMempoolTxs([{ tx: replaced, seenAt: 10 }]);
-    await net.removeMempoolTxs([replaced.txid], 'replaced');
-    // Version 4's layout: no removed_at, no index on it.
-    await db.exec('DROP INDEX mempool_removed_by_time');
-    await db.exec('ALTER TABLE mempool_txs DROP COLUMN removed_at');
-    await db.setSchemaVersion(4);
-    const store = await db.reopen();
-    await store.migrate();
-    assert.equal(await store.schemaVersion(), 5);
-    const upgraded = store.network('LTCTEST');
-    const now = Math.floor(Date.now() / 1000);
-    assert.equal(await upgraded.pruneRemovedMempool(now - 3600, 100), 0);
-    assert.equal((await upgraded.getTransaction(replaced.txid))?.status, 'removed');
-    assert.equal(await upgraded.pruneRemovedMempool(now + 5, 100), 1);
-    assert.equal(await upgraded.getTransaction(replaced.txid), null);
-  }));
-
   it('disconnected block txs can be offered back to the mempool', () => withDb(harness, async (db) => {
     const net = db.store.network('BTCTEST');
     const chain = new ChainBuilder();

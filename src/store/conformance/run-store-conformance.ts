@@ -6,6 +6,8 @@ import type { StoreHarness } from './harness.js';
 import { mempoolTests } from './conformance-mempool.js';
 import { priceTests } from './conformance-prices.js';
 import { shortAddressTests } from './conformance-short-addresses.js';
+import { scriptKeyTests } from './conformance-script-keys.js';
+import { upgradeTests } from './conformance-upgrade.js';
 
 /** The one suite every ChainStore driver must pass. */
 export function runStoreConformance(name: string, harness: StoreHarness): void {
@@ -16,5 +18,7 @@ export function runStoreConformance(name: string, harness: StoreHarness): void {
     void describe('short addresses', () => shortAddressTests(harness));
     void describe('prices', () => priceTests(harness));
     void describe('accounts', () => accountTests(harness));
+    void describe('upgrade', () => upgradeTests(harness));
+    void describe('script keys', () => scriptKeyTests(harness));
   });
 }

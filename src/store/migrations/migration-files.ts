@@ -1,11 +1,16 @@
 import { readFileSync } from 'node:fs';
+import { compactChainMigration } from './compact-chain-migration.js';
 
-/** Migrations in order: index i upgrades schema version i to i + 1. */
-const FILES: Record<'sqlite' | 'postgres', readonly string[]> = {
-  sqlite: ['sqlite-001-initial.sql', 'sqlite-002-short-addresses.sql', 'sqlite-003-prices.sql', 'sqlite-004-accounts.sql', 'sqlite-005-mempool-removed-at.sql'],
-  postgres: ['postgres-001-initial.sql', 'postgres-002-short-addresses.sql', 'postgres-003-prices.sql', 'postgres-004-accounts.sql', 'postgres-005-mempool-removed-at.sql'],
+type Step = string | ((engine: 'sqlite' | 'postgres') => string);
+
+/** Migrations in order: index i upgrades schema version i to i + 1. A function generates SQL the layout module owns. */
+const STEPS: Record<'sqlite' | 'postgres', readonly Step[]> = {
+  sqlite: ['sqlite-001-initial.sql', 'sqlite-002-short-addresses.sql', 'sqlite-003-prices.sql', 'sqlite-004-accounts.sql', 'sqlite-005-mempool-removed-at.sql',
+    compactChainMigration],
+  postgres: ['postgres-001-initial.sql', 'postgres-002-short-addresses.sql', 'postgres-003-prices.sql', 'postgres-004-accounts.sql',
+    'postgres-005-mempool-removed-at.sql', compactChainMigration],
 };
 
 export function migrationSql(engine: 'sqlite' | 'postgres'): string[] {
-  return FILES[engine].map((name) => readFileSync(new URL(name, import.meta.url), 'utf8'));
+  return STEPS[engine].map((step) => (typeof step === 'string' ? readFileSync(new URL(step, import.meta.url), 'utf8') : step(engine)));
 }

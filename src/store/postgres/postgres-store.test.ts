@@ -31,6 +31,7 @@ const harness: StoreHarness = {
     let store = new PostgresStore({ connectionString: url, maxConnections: 4 });
     return {
       get store() { return store; },
+      engine: 'postgres',
       async dump() {
         const tables = await store.pool.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
         const out: Record<string, Record<string, string | null>[]> = {};

@@ -36,7 +36,7 @@ export class PostgresStore implements ChainStore {
     return row ? Number(row.value) : 0;
   }
 
-  async migrate(): Promise<void> {
+  async migrate(toVersion = SCHEMA_VERSION): Promise<void> {
     const client = await this.pool.connect();
     try {
       // Several processes may start at once: one migrates, the others wait and then see the new version.
@@ -45,7 +45,7 @@ export class PostgresStore implements ChainStore {
       assertSupportedVersion(found, 'PostgreSQL');
       const steps = migrationSql('postgres');
       if (steps.length !== SCHEMA_VERSION) throw new StoreError('PostgreSQL migrations do not match SCHEMA_VERSION');
-      for (let v = found; v < SCHEMA_VERSION; v++) {
+      for (let v = found; v < Math.min(toVersion, SCHEMA_VERSION); v++) {
         await client.query('BEGIN');
         try {
           await client.query(steps[v]!);

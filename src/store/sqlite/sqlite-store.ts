@@ -15,6 +15,8 @@ export interface SqliteStoreOptions {
   /** File path, or ':memory:' for tests. */
   readonly path: string;
   readonly readonly?: boolean;
+  /** Narrows the script key space (tests that need key collisions); default the whole 53 bits. */
+  readonly scriptKeyBits?: number;
 }
 
 export class SqliteStore implements ChainStore {
@@ -25,7 +27,7 @@ export class SqliteStore implements ChainStore {
   private accountStore: SqliteAccounts | null = null;
   private priceStore: SqlitePrices | null = null;
 
-  constructor(options: SqliteStoreOptions) {
+  constructor(private readonly options: SqliteStoreOptions) {
     this.db = new Database(options.path, { readonly: options.readonly ?? false });
     if (!options.readonly) {
       this.db.pragma('journal_mode = WAL');
@@ -50,12 +52,12 @@ export class SqliteStore implements ChainStore {
     return row ? Number(row.value) : 0;
   }
 
-  async migrate(): Promise<void> {
+  async migrate(toVersion = SCHEMA_VERSION): Promise<void> {
     const found = await this.schemaVersion();
     assertSupportedVersion(found, 'SQLite');
     const steps = migrationSql('sqlite');
     if (steps.length !== SCHEMA_VERSION) throw new StoreError('SQLite migrations do not match SCHEMA_VERSION');
-    for (let v = found; v < SCHEMA_VERSION; v++) {
+    for (let v = found; v < Math.min(toVersion, SCHEMA_VERSION); v++) {
       this.db.transaction(() => {
         this.db.exec(steps[v]!);
         this.db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
@@ -67,7 +69,7 @@ export class SqliteStore implements ChainStore {
   network(id: NetworkId): NetworkStore {
     let store = this.networks.get(id);
     if (!store) {
-      store = new SqliteNetworkStore(id, this.db, this.st);
+      store = new SqliteNetworkStore(id, this.db, this.st, this.options.scriptKeyBits);
       this.networks.set(id, store);
     }
     return store;
