@@ -435,6 +435,43 @@ export interface NetworkWriter {
   pruneRemovedMempool(removedBefore: number, limit: number): Promise<number>;
 }
 
-export interface NetworkStore extends NetworkReader, NetworkWriter {
+/** An initial (bulk) load in progress: `step` 0 while blocks are appended, then the last build step done. */
+export interface BulkLoadState {
+  readonly step: number;
+  /** UNIX seconds. */
+  readonly startedAt: number;
+}
+
+/** A build step of finishBulkLoad that is about to run. */
+export interface BulkBuildStep {
+  /** 1-based. */
+  readonly step: number;
+  readonly steps: number;
+  readonly name: string;
+}
+
+/**
+ * Initial sync of an empty network (docs/indexer.md, "Initial sync"): blocks are appended to index-free tables without
+ * reading anything back, and the secondary indexes, spends of older outputs, address histories, totals and block fees
+ * are built once at the end. Chain reads of the network are not answered meanwhile (core/sync-status.ts). Every call
+ * is atomic; a killed process resumes from the last block appended or the last build step done.
+ */
+export interface BulkLoader {
+  /** null when no bulk load is in progress. */
+  getBulkLoad(): Promise<BulkLoadState | null>;
+  /** Starts a bulk load; the network's chain index must be empty (see resetChain). */
+  beginBulkLoad(startedAt: number): Promise<void>;
+  /** Appends blocks extending the tip (same rules as connectBlocks); resolves the new tip. */
+  loadBlocks(blocks: readonly BlockToConnect[]): Promise<ChainTip>;
+  /**
+   * Builds what the load deferred, step by step (each atomic, resumable), then ends the bulk load. `onStep` is told
+   * each step before it starts and awaited (a rejection stops the build before that step).
+   */
+  finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>): Promise<void>;
+  /** Forgets the network's whole chain index and mempool (a bulk rebuild from scratch starts with it). */
+  resetChain(): Promise<void>;
+}
+
+export interface NetworkStore extends NetworkReader, NetworkWriter, BulkLoader {
   readonly id: NetworkId;
 }

@@ -2,6 +2,7 @@ import type { ChainSource, ChainTip, ConnectedBlock, EventBus, Logger, NetworkSt
 import type { NetworkParams } from '../chains/network-params.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
+import { buildIndexes, loadBlocks, type InitialLoadContext } from './initial-load.js';
 import { blockEvents, mempoolTxEvents } from './indexer-events.js';
 import { MempoolSync } from './mempool-sync.js';
 import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
@@ -22,6 +23,13 @@ export interface NetworkIndexerOptions {
   readonly fetchRequests?: number;
   /** Replaced / double-spent mempool txs are forgotten this long after removal (default 72 h; 0 keeps them). */
   readonly removedMempoolKeepSeconds?: number;
+  /**
+   * Rebuild the network's index from scratch with an initial (bulk) load (`outpoint index --bulk`). Without it an
+   * empty index is bulk-loaded and an existing one catches up incrementally.
+   */
+  readonly bulk?: boolean;
+  /** Testing aid: a pause before each build step of an initial load (initial-load.ts). */
+  readonly buildStepDelayMs?: number;
 }
 
 /**
@@ -41,6 +49,8 @@ export class NetworkIndexer {
   private wake: (() => void) | null = null;
   private caughtUp = false;
   private consecutiveFailures = 0;
+  /** `bulk` was asked for and not done yet in this process. */
+  private rebuild: boolean;
 
   constructor(private readonly options: NetworkIndexerOptions) {
     this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
@@ -50,6 +60,7 @@ export class NetworkIndexer {
     });
     this.mempool = new MempoolSync(options.source, options.store, options.params.features.mweb, this.now);
     this.pruner = new RemovedMempoolPruner(options.store, options.logger, options.removedMempoolKeepSeconds ?? 72 * 3600);
+    this.rebuild = options.bulk ?? false;
   }
 
   get id(): string {
@@ -84,6 +95,9 @@ export class NetworkIndexer {
 
   /** One full pass: blocks to the node's tip, then the mempool. Used by the loop and by tests. */
   async syncOnce(): Promise<{ incomplete: boolean }> {
+    await this.initialLoad();
+    // Stopped during the initial load: nothing else may touch the index before the load is finished.
+    if (await this.options.store.getBulkLoad()) return { incomplete: false };
     const tip = await this.syncBlocks();
     const result = await this.mempool.sync(tip?.hash ?? null);
     const info = result.added.length > 0 ? await this.options.store.getMempoolInfo() : null;
@@ -99,6 +113,42 @@ export class NetworkIndexer {
     }
     await this.pruner.maybePrune();
     return { incomplete: result.incomplete };
+  }
+
+  /**
+   * An empty index (or one asked to be rebuilt) is loaded in bulk, then its indexes are built (initial-load.ts); a
+   * load or build a killed process left half done is resumed. Does nothing for an index that has a tip.
+   */
+  private async initialLoad(): Promise<void> {
+    const { store, source, logger, params } = this.options;
+    let state = await store.getBulkLoad();
+    if (!state) {
+      if (this.rebuild) {
+        logger.warn('rebuilding the index from scratch (bulk)', { network: params.id });
+        await store.resetChain();
+      } else if ((await store.getTip()) !== null) {
+        return;
+      }
+      this.rebuild = false;
+      try {
+        await store.beginBulkLoad(this.now());
+      } catch (err) {
+        // An index whose every block was disconnected still has rows: it follows the node incrementally.
+        logger.warn('initial load not possible; indexing incrementally', { network: params.id, error: err instanceof Error ? err.message : String(err) });
+        return;
+      }
+      state = { step: 0, startedAt: this.now() };
+    }
+    const ctx: InitialLoadContext = {
+      network: params.id, source, store, fetcher: this.fetcher, logger, progressSink: this.options.progressSink ?? null,
+      stopping: () => this.stopping,
+      ...(this.options.buildStepDelayMs ? { buildStepDelayMs: this.options.buildStepDelayMs } : {}),
+    };
+    if (state.step === 0) {
+      await loadBlocks(ctx);
+      if (this.stopping) return;
+    }
+    await buildIndexes(ctx);
   }
 
   /** Prevouts of a block's txs that touch addresses and were not announced from the mempool already. */

@@ -31,6 +31,8 @@ export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, b
     fetchRequests: config.syncRequests,
     removedMempoolKeepSeconds: config.mempoolRemovedKeepHours * 3600,
     progressSink: process.stderr.isTTY ? { isTTY: true, write: (text) => process.stderr.write(text) } : null,
+    // A testing aid only (crash tests stop the process between build steps); not a configuration key.
+    buildStepDelayMs: Number(process.env['OUTPOINT_TEST_BUILD_STEP_DELAY_MS'] ?? 0),
   });
   const notifier: BlockNotifier =
     config.zmqUrl === null

@@ -6,7 +6,7 @@ import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import { assertAddressesMatchNode, assertTipAndMempoolMatchNode } from './node-oracle.js';
 import type { RegtestNode } from './regtest-node.js';
-import { StoreEngines, type TestStore } from './store-engines.js';
+import { StoreEngines, testEngines, type TestStore } from './store-engines.js';
 
 export interface IndexedEngine {
   readonly test: TestStore;
@@ -20,7 +20,7 @@ export interface IndexedEngine {
 export async function indexersOnBothEngines(engines: StoreEngines, node: RegtestNode, params: NetworkParams): Promise<IndexedEngine[]> {
   const result: IndexedEngine[] = [];
   const clock = { seconds: Math.floor(Date.now() / 1000) };
-  for (const engine of ['sqlite', 'postgres'] as const) {
+  for (const engine of testEngines()) {
     const test = await engines.create(engine);
     const store = test.store.network(params.id);
     const bus = new MemoryEventBus();

@@ -10,7 +10,6 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { ChainStore } from '../../src/core/index.js';
 import { unpackPrevouts } from '../../src/store/common/codec.js';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startPostgres, type PostgresServer } from './postgres-server.js';
 
@@ -78,6 +77,8 @@ export class StoreEngines {
     const name = `outpoint_it_${process.pid}_${++this.counter}`;
     await this.admin!.query(`CREATE DATABASE ${name}`);
     const url = this.server.urlFor(name);
+    // Loaded only when a test asks for PostgreSQL (OUTPOINT_TEST_ENGINES=sqlite runs need no pg driver code).
+    const { PostgresStore } = await import('../../src/store/postgres/postgres-store.js');
     const holder = { store: new PostgresStore({ connectionString: url, maxConnections: 4 }) as ChainStore };
     return {
       engine: 'postgres',
@@ -156,4 +157,10 @@ async function postgresDigest(url: string): Promise<string> {
   } finally {
     await client.end();
   }
+}
+
+/** Both engines; OUTPOINT_TEST_ENGINES=sqlite (or postgres) narrows a local run while developing (CI runs both). */
+export function testEngines(): EngineName[] {
+  const chosen = process.env['OUTPOINT_TEST_ENGINES']?.split(',').filter((e): e is EngineName => e === 'sqlite' || e === 'postgres');
+  return chosen && chosen.length > 0 ? chosen : ['sqlite', 'postgres'];
 }

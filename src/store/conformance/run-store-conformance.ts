@@ -6,6 +6,7 @@ import type { StoreHarness } from './harness.js';
 import { mempoolTests } from './conformance-mempool.js';
 import { priceTests } from './conformance-prices.js';
 import { shortAddressTests } from './conformance-short-addresses.js';
+import { bulkTests } from './conformance-bulk.js';
 import { scriptKeyTests } from './conformance-script-keys.js';
 import { upgradeTests } from './conformance-upgrade.js';
 
@@ -20,5 +21,6 @@ export function runStoreConformance(name: string, harness: StoreHarness): void {
     void describe('accounts', () => accountTests(harness));
     void describe('upgrade', () => upgradeTests(harness));
     void describe('script keys', () => scriptKeyTests(harness));
+    void describe('bulk load', () => bulkTests(harness));
   });
 }

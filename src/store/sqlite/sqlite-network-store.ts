@@ -2,11 +2,14 @@
 import type Database from 'better-sqlite3';
 import type { NetworkId } from '../../core/network.js';
 import type {
-  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, BlockToConnect, ChainTip, ConnectedBlock,
+  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, BlockToConnect, BulkBuildStep, BulkLoadState, ChainTip, ConnectedBlock,
   DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
   NetworkStore, OutputRecord, TxRecord, UnspentOptions, UnspentOutput,
 } from '../../core/store.js';
+import { RecentKeys } from '../common/bulk-rows.js';
 import { ScriptCache } from '../common/script-cache.js';
+import { finishBulkLoad } from './sqlite-bulk-build.js';
+import { beginBulkLoadSync, loadBlocksSync, readBulkLoad, resetChainSync } from './sqlite-bulk-load.js';
 import { SqliteAddressReader } from './sqlite-address-reader.js';
 import { SqliteChainReader } from './sqlite-chain-reader.js';
 import { connectBlocksSync, disconnectTipSync, readTip } from './sqlite-chain-writer.js';
@@ -22,6 +25,8 @@ export class SqliteNetworkStore implements NetworkStore {
   private readonly scripts = new ScriptCache();
   /** PRAGMA data_version when the cache was last in step: it changes only when another connection commits. */
   private dataVersion: bigint | null = null;
+  /** Script keys a bulk load staged lately (bounded; see RecentKeys). */
+  private recentScripts = new RecentKeys();
 
   constructor(readonly id: NetworkId, private readonly db: Database.Database, st: Statements, scriptKeyBits?: number) {
     this.n = new SqliteNet(st, id, scriptKeyBits);
@@ -74,6 +79,30 @@ export class SqliteNetworkStore implements NetworkStore {
     const result = this.n.st.get(`DELETE FROM ${this.n.t.mempoolTxs} WHERE rowid IN
       (SELECT rowid FROM ${this.n.t.mempoolTxs} WHERE removed = 1 AND removed_at < ? LIMIT ?)`).run(removedBefore, limit);
     return result.changes;
+  }
+
+  async getBulkLoad(): Promise<BulkLoadState | null> {
+    return readBulkLoad(this.n);
+  }
+
+  async beginBulkLoad(startedAt: number): Promise<void> {
+    this.scripts.clear();
+    this.recentScripts = new RecentKeys();
+    this.write(() => beginBulkLoadSync(this.n, startedAt));
+  }
+
+  async loadBlocks(blocks: readonly BlockToConnect[]): Promise<ChainTip> {
+    return this.write(() => loadBlocksSync(this.n, blocks, this.recentScripts));
+  }
+
+  async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>): Promise<void> {
+    await finishBulkLoad(this.n, onStep);
+    this.scripts.clear();
+  }
+
+  async resetChain(): Promise<void> {
+    this.scripts.clear();
+    this.write(() => resetChainSync(this.n));
   }
 
   async getTip(): Promise<ChainTip | null> {
