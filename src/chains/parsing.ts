@@ -10,3 +10,4 @@ export { parseBlock } from './block/block-parser.js';
 export { merkleRoot, merkleRootOfHashes, witnessCommitment, witnessCommitmentOk } from './block/merkle.js';
 export { difficultyFromBits, targetFromBits, workFromBits } from './block/difficulty.js';
 export { coinbaseHeight, coinbaseText } from './block/coinbase.js';
+export { peekBlock } from './block/block-peek.js';

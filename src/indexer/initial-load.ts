@@ -7,14 +7,33 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ChainSource, ChainTip, Logger, NetworkStore } from '../core/index.js';
+import type { ChainFeatures } from '../chains/network-params.js';
+import { parseBlock } from '../chains/parsing.js';
 import type { BlockFetcher, FetchedBatch } from './block-fetcher.js';
 import { SyncProgress, type ProgressSink } from './sync-progress.js';
+
+/** Where loaded blocks go: parsed and appended to the store (inline, or on a worker thread with its own connection). */
+export interface RawBlockLoader {
+  /** Appends the blocks at fromHeight, fromHeight + 1, …; resolves the new tip. */
+  load(fromHeight: number, raws: readonly Uint8Array[]): Promise<ChainTip>;
+  close(): Promise<void>;
+}
+
+/** Parses on this thread and appends through the indexer's own store. */
+export function inlineLoader(store: NetworkStore, features: ChainFeatures): RawBlockLoader {
+  return {
+    load: (fromHeight, raws) => store.loadBlocks(raws.map((raw, i) => ({ height: fromHeight + i, block: parseBlock(raw, features) }))),
+    close: async () => undefined,
+  };
+}
 
 export interface InitialLoadContext {
   readonly network: string;
   readonly source: ChainSource;
   readonly store: NetworkStore;
+  /** A fetcher that does not parse: the loader does. */
   readonly fetcher: BlockFetcher;
+  readonly loader: RawBlockLoader;
   readonly logger: Logger;
   readonly progressSink: ProgressSink | null;
   /** True once the indexer is asked to stop: loading ends between batches (the build runs on to its next step). */
@@ -49,17 +68,17 @@ export async function loadBlocks(ctx: InitialLoadContext): Promise<ChainTip | nu
       const waitStarted = performance.now();
       const batch: FetchedBatch = await pending;
       progress.waited(performance.now() - waitStarted);
-      next = batch.fromHeight + batch.blocks.length;
+      next = batch.fromHeight + batch.raws.length;
       pending = next <= nodeHeight && !ctx.stopping() ? fetchFrom(next) : null;
-      if (current && batch.blocks[0]!.header.prevHash !== current.hash) {
+      if (current && prevHashOf(batch.raws[0]!) !== current.hash) {
         ctx.logger.warn('the node reorganised during the initial load: building indexes before following it', { network: ctx.network });
         pending = null;
         break;
       }
       const writeStarted = performance.now();
-      current = await store.loadBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
+      current = await ctx.loader.load(batch.fromHeight, batch.raws);
       progress.wrote(performance.now() - writeStarted);
-      const eta = progress.update(current.height, nodeHeight, batch.blocks.length, batch.blocks.reduce((n, b) => n + b.txs.length, 0));
+      const eta = progress.update(current.height, nodeHeight, batch.raws.length, batch.txCount);
       await ctx.onLoaded?.(current.height, nodeHeight, eta);
     }
   } finally {
@@ -90,6 +109,11 @@ export async function buildIndexes(ctx: InitialLoadContext): Promise<void> {
   finishStep();
   if (ctx.progressSink?.isTTY) ctx.progressSink.write('\n');
   ctx.logger.info('indexes built', { network: ctx.network, seconds: round2((performance.now() - started) / 1000) });
+}
+
+/** The previous-block hash of a raw block (header bytes 4..36, reversed for display). */
+function prevHashOf(raw: Uint8Array): string {
+  return Buffer.from(raw.subarray(4, 36)).reverse().toString('hex');
 }
 
 function round2(x: number): number {

@@ -2,7 +2,7 @@ import type { ChainSource, ChainTip, ConnectedBlock, EventBus, Logger, NetworkSt
 import type { NetworkParams } from '../chains/network-params.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
-import { buildIndexes, loadBlocks, type InitialLoadContext } from './initial-load.js';
+import { buildIndexes, inlineLoader, loadBlocks, type InitialLoadContext, type RawBlockLoader } from './initial-load.js';
 import { blockEvents, mempoolTxEvents } from './indexer-events.js';
 import { MempoolSync } from './mempool-sync.js';
 import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
@@ -30,6 +30,11 @@ export interface NetworkIndexerOptions {
   readonly bulk?: boolean;
   /** Testing aid: a pause before each build step of an initial load (initial-load.ts). */
   readonly buildStepDelayMs?: number;
+  /**
+   * Makes the loader of an initial load (default: parse on this thread, append through `store`). main/ gives SQLite
+   * stores a worker-thread loader, so that parsing and SQLite's synchronous writes run beside the fetching.
+   */
+  readonly initialLoader?: () => RawBlockLoader;
 }
 
 /**
@@ -38,6 +43,8 @@ export interface NetworkIndexerOptions {
  */
 export class NetworkIndexer {
   private readonly fetcher: BlockFetcher;
+  /** The initial load's fetcher: raw blocks only, its loader parses them. */
+  private readonly rawFetcher: BlockFetcher;
   private readonly mempool: MempoolSync;
   private readonly pruner: RemovedMempoolPruner;
   private readonly now: () => number;
@@ -54,10 +61,12 @@ export class NetworkIndexer {
 
   constructor(private readonly options: NetworkIndexerOptions) {
     this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
-    this.fetcher = new BlockFetcher(options.source, options.params.features, {
+    const fetchOptions = {
       ...(options.batchTxTarget !== undefined ? { targetTxs: options.batchTxTarget } : {}),
       ...(options.fetchRequests !== undefined ? { parallel: options.fetchRequests } : {}),
-    });
+    };
+    this.fetcher = new BlockFetcher(options.source, options.params.features, fetchOptions);
+    this.rawFetcher = new BlockFetcher(options.source, options.params.features, { ...fetchOptions, parse: false });
     this.mempool = new MempoolSync(options.source, options.store, options.params.features.mweb, this.now);
     this.pruner = new RemovedMempoolPruner(options.store, options.logger, options.removedMempoolKeepSeconds ?? 72 * 3600);
     this.rebuild = options.bulk ?? false;
@@ -139,14 +148,19 @@ export class NetworkIndexer {
       }
       state = { step: 0, startedAt: this.now() };
     }
+    const loader = state.step === 0 ? (this.options.initialLoader?.() ?? inlineLoader(store, params.features)) : inlineLoader(store, params.features);
     const ctx: InitialLoadContext = {
-      network: params.id, source, store, fetcher: this.fetcher, logger, progressSink: this.options.progressSink ?? null,
+      network: params.id, source, store, fetcher: this.rawFetcher, loader, logger, progressSink: this.options.progressSink ?? null,
       stopping: () => this.stopping,
       ...(this.options.buildStepDelayMs ? { buildStepDelayMs: this.options.buildStepDelayMs } : {}),
     };
-    if (state.step === 0) {
-      await loadBlocks(ctx);
-      if (this.stopping) return;
+    try {
+      if (state.step === 0) {
+        await loadBlocks(ctx);
+        if (this.stopping) return;
+      }
+    } finally {
+      await loader.close();
     }
     await buildIndexes(ctx);
   }

@@ -40,7 +40,7 @@ export class Runtime {
     readonly bus: EventBus & { close?(): Promise<void> },
   ) {
     this.store = openStore(config.store.url);
-    this.networks = config.networks.map((n) => createNetworkRuntime(n, this.store, this.bus, logger));
+    this.networks = config.networks.map((n) => createNetworkRuntime(n, this.store, this.bus, logger, config.store.url));
     this.market = createMarket(config.market, this.store.prices(), this.bus, logger);
   }
 
