@@ -124,10 +124,9 @@ export class ChainState {
     }
   }
 
-  /** Checks a block's money rules against the UTXO set after `parent` without applying them (the test miner's guard). */
-  checkTxs(txs: readonly Transaction[], height: number): void {
-    if (this.tip.height !== height - 1) throw new Error('checkTxs: only on top of the tip');
-    this.#spendAll(txs, height, new Map());
+  /** Checks non-coinbase txs for a block on the tip without applying them (the test miner's guard); returns their fees. */
+  checkTxs(txs: readonly Transaction[]): bigint {
+    return this.#spendTxs(txs, this.tip.height + 1, new Map()).fees;
   }
 
   #entry(block: Block, parent: BlockEntry | null): BlockEntry {
@@ -153,13 +152,14 @@ export class ChainState {
     return false;
   }
 
+  /** Most work among valid blocks, the earliest received on a tie (CBlockIndexWorkComparator). */
   #best(): BlockEntry {
-    let best = this.tip;
+    let best: BlockEntry | null = null;
     for (const e of this.blocks.values()) {
       if (e.failed) continue;
-      if (e.chainwork > best.chainwork || (e.chainwork === best.chainwork && e.sequence < best.sequence && !this.isActive(best))) best = e;
+      if (!best || e.chainwork > best.chainwork || (e.chainwork === best.chainwork && e.sequence < best.sequence)) best = e;
     }
-    return best;
+    return best ?? this.active[0]!;
   }
 
   #fork(a: BlockEntry, b: BlockEntry): BlockEntry {
@@ -174,35 +174,46 @@ export class ChainState {
     return x;
   }
 
-  /** Validates every tx against the coins (plus `created` within the block) and returns the spent coins in order. */
+  /** Validates a block's txs against the coins (plus `created` within the block) and returns the spent coins in order. */
   #spendAll(txs: readonly Transaction[], height: number, created: Map<string, Coin>): Coin[] {
+    const [coinbase, ...rest] = txs;
+    if (!coinbase?.isCoinbase) throw new BlockInvalid('bad-cb-missing');
+    this.#addOutputs(coinbase, height, created);
+    const { spent, fees } = this.#spendTxs(rest, height, created);
+    const coinbaseOut = coinbase.outputs.reduce((s, o) => s + o.value, 0n);
+    if (coinbaseOut > regtestSubsidy(height) + fees) throw new BlockInvalid('bad-cb-amount');
+    return spent;
+  }
+
+  /** ConnectBlock's money checks for non-coinbase txs: inputs unspent (or created earlier in the block), maturity, no inflation. */
+  #spendTxs(txs: readonly Transaction[], height: number, created: Map<string, Coin>): { spent: Coin[]; fees: bigint } {
     const spent: Coin[] = [];
     const spentKeys = new Set<string>();
     let fees = 0n;
-    for (const [i, tx] of txs.entries()) {
-      if ((i === 0) !== tx.isCoinbase) throw new BlockInvalid(i === 0 ? 'bad-cb-missing' : 'bad-cb-multiple');
-      if (!tx.isCoinbase) {
-        let valueIn = 0n;
-        for (const input of tx.inputs) {
-          const key = outpointKey(input.prevTxid, input.prevVout);
-          const coin = spentKeys.has(key) ? undefined : (created.get(key) ?? this.utxos.get(key));
-          if (!coin) throw new BlockInvalid(`bad-txns-inputs-missingorspent ${tx.txid}`);
-          if (coin.coinbase && height - coin.height < REGTEST.coinbaseMaturity) throw new BlockInvalid('bad-txns-premature-spend-of-coinbase');
-          spentKeys.add(key);
-          spent.push(coin);
-          valueIn += coin.value;
-        }
-        const valueOut = tx.outputs.reduce((s, o) => s + o.value, 0n);
-        if (valueIn < valueOut) throw new BlockInvalid(`bad-txns-in-belowout ${tx.txid}`);
-        fees += valueIn - valueOut;
+    for (const tx of txs) {
+      if (tx.isCoinbase) throw new BlockInvalid('bad-cb-multiple');
+      let valueIn = 0n;
+      for (const input of tx.inputs) {
+        const key = outpointKey(input.prevTxid, input.prevVout);
+        const coin = spentKeys.has(key) ? undefined : (created.get(key) ?? this.utxos.get(key));
+        if (!coin) throw new BlockInvalid(`bad-txns-inputs-missingorspent ${tx.txid}`);
+        if (coin.coinbase && height - coin.height < REGTEST.coinbaseMaturity) throw new BlockInvalid('bad-txns-premature-spend-of-coinbase');
+        spentKeys.add(key);
+        spent.push(coin);
+        valueIn += coin.value;
       }
-      tx.outputs.forEach((o, vout) => {
-        if (!unspendable(o.script)) created.set(outpointKey(tx.txid, vout), { txid: tx.txid, vout, value: o.value, script: o.script, height, coinbase: tx.isCoinbase });
-      });
+      const valueOut = tx.outputs.reduce((s, o) => s + o.value, 0n);
+      if (valueIn < valueOut) throw new BlockInvalid(`bad-txns-in-belowout ${tx.txid}`);
+      fees += valueIn - valueOut;
+      this.#addOutputs(tx, height, created);
     }
-    const coinbaseOut = txs[0]!.outputs.reduce((s, o) => s + o.value, 0n);
-    if (coinbaseOut > regtestSubsidy(height) + fees) throw new BlockInvalid('bad-cb-amount');
-    return spent;
+    return { spent, fees };
+  }
+
+  #addOutputs(tx: Transaction, height: number, created: Map<string, Coin>): void {
+    tx.outputs.forEach((o, vout) => {
+      if (!unspendable(o.script)) created.set(outpointKey(tx.txid, vout), { txid: tx.txid, vout, value: o.value, script: o.script, height, coinbase: tx.isCoinbase });
+    });
   }
 
   #connect(entry: BlockEntry): void {

@@ -70,8 +70,7 @@ export class DogecoinCore {
     if (this.params.chain !== 'regtest') throw new Error('the stand-in mines on regtest only');
     const parent = this.chain.tip;
     const txs = request.txs ?? this.#mempoolInBlockOrder();
-    if (request.txs) this.chain.checkTxs(txs, parent.height + 1);
-    const fees = request.txs ? this.#feesOf(txs) : txs.reduce((s, tx) => s + this.mempool.entries.get(tx.txid)!.fee, 0n);
+    const fees = request.txs ? this.chain.checkTxs(txs) : txs.reduce((s, tx) => s + this.mempool.entries.get(tx.txid)!.fee, 0n);
     const block = assembleBlock({ parent, txs, fees, payTo: request.payTo, time: this.options.now(), auxpow: request.auxpow ?? true });
     this.chain.add(block);
     this.#activate();
@@ -147,17 +146,5 @@ export class DogecoinCore {
     };
     for (const txid of this.mempool.entries.keys()) visit(txid);
     return out;
-  }
-
-  #feesOf(txs: readonly Transaction[]): bigint {
-    const created = new Map<string, bigint>();
-    let fees = 0n;
-    for (const tx of txs) {
-      let valueIn = 0n;
-      for (const i of tx.inputs) valueIn += created.get(`${i.prevTxid}:${i.prevVout}`) ?? this.chain.utxos.get(`${i.prevTxid}:${i.prevVout}`)!.value;
-      tx.outputs.forEach((o, vout) => created.set(`${tx.txid}:${vout}`, o.value));
-      fees += valueIn - tx.outputs.reduce((s, o) => s + o.value, 0n);
-    }
-    return fees;
   }
 }

@@ -111,6 +111,11 @@ export class DogecoinStandIn {
     return this.#zmqPort === 0 ? null : `tcp://127.0.0.1:${this.#zmqPort}`;
   }
 
+  /** Calls answered per method since the last (re)start. */
+  get calls(): ReadonlyMap<string, number> {
+    return this.#server?.calls ?? new Map();
+  }
+
   get running(): boolean {
     return this.#server !== null;
   }

@@ -31,6 +31,8 @@ interface Reply {
 }
 
 export class RpcServer {
+  /** Calls answered per method (batch items count one each): what a client costs the node. */
+  readonly calls = new Map<string, number>();
   readonly #server: http.Server;
   #port = 0;
 
@@ -126,6 +128,7 @@ export class RpcServer {
     if (params !== undefined && params !== null && typeof params !== 'object') throw new RpcFailure(RPC_INVALID_REQUEST, 'Params must be an array or object');
     const warmup = this.options.warmupStatus();
     if (warmup !== null) throw new RpcFailure(RPC_IN_WARMUP, warmup);
+    this.calls.set(method, (this.calls.get(method) ?? 0) + 1);
     const spec = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
     if (!spec) throw new RpcFailure(RPC_METHOD_NOT_FOUND, 'Method not found');
     const args = new Params(positional(spec, params ?? []));
