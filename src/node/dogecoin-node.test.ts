@@ -10,7 +10,9 @@ import { toHex } from '../chains/hash.js';
 import { ConfigError } from '../core/errors.js';
 import { TxRejectedError } from '../core/broadcaster.js';
 import { startDogecoinStandIn, type DogecoinStandIn } from '../../test/helpers/dogecoin/dogecoin-standin.js';
+import { NotifierRecorder } from '../../test/helpers/notifier-recorder.js';
 import { assertNodeServesNetwork } from './node-identity.js';
+import { PollNotifier } from './poll-notifier.js';
 import { RpcBroadcaster } from './rpc-broadcaster.js';
 import { RpcChainSource } from './rpc-chain-source.js';
 import { RpcMempoolSource } from './rpc-mempool-source.js';
@@ -87,6 +89,22 @@ for (const version of ['1.14.6', '1.14.9'] as const) {
       await assert.rejects(broadcaster.broadcast('DOGETEST', toHex(dust.raw)), (err) => err instanceof TxRejectedError && err.reason === '64: dust');
       await node.mine(1);
       assert.equal(await broadcaster.broadcast('DOGETEST', toHex(tx.raw)), tx.txid, '-27 already in block chain: delivered');
+    });
+
+    it('PollNotifier follows tips and the mempool on 1.14 replies (no total_fee in the fingerprint)', async () => {
+      const notifier = new PollNotifier(node.node, { pollMs: 50, fullMempoolEveryMs: 500 });
+      const recorder = new NotifierRecorder(notifier);
+      await notifier.start();
+      try {
+        const txid = await node.send(node.wallet.newAddress(), '1');
+        await recorder.added(txid, 2_000);
+        const [hash] = await node.mine(1);
+        await recorder.tipReported(hash!, 2_000);
+        await recorder.removed(txid, 2_000);
+        assert.equal(recorder.errors.length, 0);
+      } finally {
+        await notifier.stop();
+      }
     });
 
     it('getzmqnotifications does not exist: the endpoints must come from the configuration (null)', async () => {
