@@ -1,4 +1,6 @@
 /** Raw JSON-RPC over HTTP for checking what a node sends byte for byte (status codes, number formats). */
+import { RpcError } from '../../../src/core/errors.js';
+
 export interface RawAnswer {
   readonly status: number;
   readonly text: string;
@@ -30,4 +32,15 @@ export async function rawRpc(url: string, body: unknown, options: { auth?: strin
 /** One call's reply object ({result, error, id}). */
 export function call(method: string, params: unknown[] = [], id: unknown = 1): Record<string, unknown> {
   return { jsonrpc: '1.0', id, method, params };
+}
+
+/** The RpcError a call fails with (an assertion failure when it succeeds). */
+export async function rpcError(promise: Promise<unknown>): Promise<RpcError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof RpcError) return err;
+    throw err;
+  }
+  throw new Error('expected an RPC error');
 }
