@@ -83,6 +83,24 @@ describe('v2 on Dogecoin Core 1.14', () => {
     assert.ok((await getBoth(apps, `/api/v2/get_tx/${N}/${unconfirmed}`)).body.data.confirmations === 0);
   });
 
+  it('a double spend confirmed by a block, then a reorg: confidence 0 with is_double_spend, the stale block is_orphan', async () => {
+    const w = node.wallet;
+    const coin = w.unspent().find((c) => c.confirmed)!;
+    const victim = w.createTx({ inputs: [coin], outputs: [{ address: w.newAddress(), value: 900_000_000n }] });
+    await node.rpc.call('sendrawtransaction', [toHex(victim.raw)]);
+    await sync(apps);
+    assert.equal((await getBoth(apps, `/api/v2/get_confidence/${N}/${victim.txid}`)).body.data.is_double_spend, false);
+    const stale = node.mineWith([w.createTx({ inputs: [coin], outputs: [{ address: w.newAddress(), value: 800_000_000n }] })]);
+    await sync(apps);
+    const ds = (await getBoth(apps, `/api/v2/get_confidence/${N}/${victim.txid}`)).body.data;
+    assert.deepEqual([ds.confidence, ds.is_double_spend], [0, true]);
+    await node.rpc.call('invalidateblock', [stale]);
+    await node.mine(2);
+    await sync(apps);
+    const orphan = (await getBoth(apps, `/api/v2/get_block/${N}/${stale}`)).body.data;
+    assert.deepEqual([orphan.is_orphan, orphan.confirmations, orphan.next_blockhash], [true, 0, null]);
+  });
+
   it('send_tx: accepted, resent (same answer), dust refused with the node reason, resent after confirmation', async () => {
     const tx = node.wallet.createTx({ outputs: [{ address: node.wallet.newAddress(), value: 250_000_000n }] });
     const [first, second] = await postTx(toHex(tx.raw));

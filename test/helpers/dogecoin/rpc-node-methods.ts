@@ -5,7 +5,7 @@
  */
 import type { Transaction } from '../../../src/core/chain-types.js';
 import { decodeAddress } from '../../../src/chains/addressing.js';
-import { difficultyFromBits, parseTransaction } from '../../../src/chains/parsing.js';
+import { difficultyFromBits, parseTransaction, serializeTransaction } from '../../../src/chains/parsing.js';
 import { toHex } from '../../../src/chains/hash.js';
 import { Rejection } from './accept.js';
 import { outpointKey } from './chain-state.js';
@@ -81,6 +81,8 @@ export const NODE_METHODS: Readonly<Record<string, Method>> = {
       } catch {
         throw new RpcFailure(RPC_DESERIALIZATION_ERROR, 'TX decode failed');
       }
+      // Every tx the stand-in holds must survive our serializer byte for byte (blocks are checked in the miner).
+      if (toHex(serializeTransaction(tx)) !== toHex(tx.raw)) throw new Error('stand-in: the tx does not round-trip through our serializer');
       const { core } = ctx;
       const inMempool = core.mempool.entries.has(tx.txid);
       const inChain = tx.outputs.some((_o, vout) => core.chain.utxos.has(outpointKey(tx.txid, vout)));
