@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies are checked field by field */
 /**
  * DOGETEST end to end against Dogecoin Core 1.14 (the stand-in): indexers on SQLite and PostgreSQL, v2 and v3
- * on each (both must answer alike), and realtime through pusher-js. The node is the oracle: get_info, blocks
+ * on each (both must answer alike), and realtime through pusher-js on each engine. The node is the oracle: get_info, blocks
  * with their AuxPoW bytes, broadcasts (accepted, dust, resent, resent after confirmation) and the v3 mempool
  * projection, whose relay fee only getnetworkinfo knows on 1.14.
  */
@@ -160,50 +160,52 @@ describe('v3 on Dogecoin Core 1.14', () => {
   });
 });
 
-describe('realtime on Dogecoin Core 1.14 (pusher-js)', () => {
-  const bus = new MemoryEventBus();
-  let indexer: NetworkIndexer;
-  let http: Server;
-  let realtime: RealtimeHandle;
-  let pusher: Pusher;
+for (const engine of ['sqlite', 'postgres'] as const) {
+  describe(`realtime on Dogecoin Core 1.14 (pusher-js, ${engine})`, () => {
+    const bus = new MemoryEventBus();
+    let indexer: NetworkIndexer;
+    let http: Server;
+    let realtime: RealtimeHandle;
+    let pusher: Pusher;
 
-  const syncRealtime = async (): Promise<void> => {
-    for (let i = 0; i < 5; i++) if (!(await indexer.syncOnce()).incomplete) return;
-  };
+    const syncRealtime = async (): Promise<void> => {
+      for (let i = 0; i < 5; i++) if (!(await indexer.syncOnce()).incomplete) return;
+    };
 
-  before(async () => {
-    const store = (await engines.create('sqlite')).store.network(N);
-    indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store, bus, logger: silentLogger });
-    await syncRealtime();
-    http = createServer((_req, res) => res.writeHead(404).end());
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    realtime = attachRealtime(http, { appKey: 'k', bus, networks: new Map<NetworkId, NetworkParams>([[N, params]]), logger: silentLogger });
-    pusher = pusherClient((http.address() as AddressInfo).port, 'k');
-    await connected(pusher);
-  });
-  after(async () => {
-    pusher?.disconnect();
-    await realtime?.close();
-    await new Promise((resolve) => http?.close(resolve));
-  });
+    before(async () => {
+      const store = (await engines.create(engine)).store.network(N);
+      indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store, bus, logger: silentLogger });
+      await syncRealtime();
+      http = createServer((_req, res) => res.writeHead(404).end());
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      realtime = attachRealtime(http, { appKey: 'k', bus, networks: new Map<NetworkId, NetworkParams>([[N, params]]), logger: silentLogger });
+      pusher = pusherClient((http.address() as AddressInfo).port, 'k');
+      await connected(pusher);
+    });
+    after(async () => {
+      pusher?.disconnect();
+      await realtime?.close();
+      await new Promise((resolve) => http?.close(resolve));
+    });
 
-  it('block_update carries the merge-mined block; tx_update and balance_update the payment', async () => {
-    const channel = await subscribed(pusher, 'blockchain_update_dogetest');
-    const blocks = new Recorder<any>(channel, 'block_update');
-    const txs = new Recorder<any>(channel, 'tx_update');
-    const payee = node.wallet.newAddress();
-    const balances = new Recorder<any>(await subscribed(pusher, `address_dogetest_${payee}`), 'balance_update');
-    const txid = await node.send(payee, '42');
-    await syncRealtime();
-    const update = await txs.next((t) => t.value.txid === txid);
-    assert.equal(update.value.tx_hex, await node.rpc.call<string>('getrawtransaction', [txid]));
-    const balance = await balances.next((b) => b.value.tx.txid === txid);
-    assert.deepEqual([balance.value.address, balance.value.value_received], [payee, '42.00000000']);
-    const [hash] = await node.mine(1);
-    await syncRealtime();
-    const block = await blocks.next((b) => b.value.blockhash === hash);
-    const nodeBlock = await node.rpc.call<any>('getblock', [hash, true]);
-    assert.deepEqual([block.value.block_no, block.value.size, block.value.total_txs], [nodeBlock.height, nodeBlock.size, nodeBlock.tx.length]);
-    assert.equal(block.value.merkleroot, nodeBlock.merkleroot);
+    it('block_update carries the merge-mined block; tx_update and balance_update the payment', async () => {
+      const channel = await subscribed(pusher, 'blockchain_update_dogetest');
+      const blocks = new Recorder<any>(channel, 'block_update');
+      const txs = new Recorder<any>(channel, 'tx_update');
+      const payee = node.wallet.newAddress();
+      const balances = new Recorder<any>(await subscribed(pusher, `address_dogetest_${payee}`), 'balance_update');
+      const txid = await node.send(payee, '42');
+      await syncRealtime();
+      const update = await txs.next((t) => t.value.txid === txid);
+      assert.equal(update.value.tx_hex, await node.rpc.call<string>('getrawtransaction', [txid]));
+      const balance = await balances.next((b) => b.value.tx.txid === txid);
+      assert.deepEqual([balance.value.address, balance.value.value_received], [payee, '42.00000000']);
+      const [hash] = await node.mine(1);
+      await syncRealtime();
+      const block = await blocks.next((b) => b.value.blockhash === hash);
+      const nodeBlock = await node.rpc.call<any>('getblock', [hash, true]);
+      assert.deepEqual([block.value.block_no, block.value.size, block.value.total_txs], [nodeBlock.height, nodeBlock.size, nodeBlock.tx.length]);
+      assert.equal(block.value.merkleroot, nodeBlock.merkleroot);
+    });
   });
-});
+}
