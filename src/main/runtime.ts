@@ -33,6 +33,7 @@ export class Runtime {
   private app: FastifyInstance | null = null;
   private realtime: RealtimeHandle | null = null;
   private listeningUrl: string | null = null;
+  private stopped = false;
 
   private constructor(
     readonly config: OutpointConfig,
@@ -81,7 +82,10 @@ export class Runtime {
     }
   }
 
+  /** Idempotent: a failed start() already stopped what it had started, and callers may stop again. */
   async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
     // Realtime first: it closes its clients with a close frame before the HTTP server goes away.
     await this.realtime?.close();
     await this.app?.close();

@@ -40,6 +40,7 @@ async function refused(network: string, env: Record<string, string>, pattern: Re
     assert.match(err.message, pattern);
     return true;
   });
+  await runtime.stop(); // a failed start stopped everything already; stopping again is harmless
 }
 
 describe('start-up refuses a node serving another chain', () => {
