@@ -9,6 +9,13 @@ export interface ChainFeatures {
   readonly auxpow: boolean;
 }
 
+/**
+ * ZMQ topics Outpoint can follow: `sequence` (Bitcoin Core / Litecoin Core 0.21+: ordered block and mempool
+ * events, removals included) or `hashblock` + `hashtx` (all Dogecoin Core 1.14 has; removals found by polling).
+ */
+export type ZmqTopic = 'sequence' | 'hashblock' | 'hashtx';
+export const ZMQ_TOPICS: readonly ZmqTopic[] = ['sequence', 'hashblock', 'hashtx'];
+
 /** Everything that makes one coin's network differ from another: data, not code paths. */
 export interface NetworkParams {
   /** The API acronym (regtest uses its coin's test acronym). */
@@ -36,4 +43,6 @@ export interface NetworkParams {
   /** Consensus block weight limit (for mempool block projection). */
   readonly maxBlockWeight: number;
   readonly features: ChainFeatures;
+  /** The topics this coin's node publishes that `zmq_url` follows unless `zmq_topics` says otherwise. */
+  readonly zmqTopics: readonly ZmqTopic[];
 }

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '../core/errors.js';
 import type { ChainKind, NetworkId } from '../core/network.js';
-import type { NetworkParams } from './network-params.js';
+import type { NetworkParams, ZmqTopic } from './network-params.js';
 
 /*
  * Per-network parameters, copied from each coin's Core chainparams (bitcoin/bitcoin,
@@ -13,6 +13,9 @@ import type { NetworkParams } from './network-params.js';
 const MAX_BLOCK_WEIGHT = 4_000_000;
 
 const SEGWIT = { segwit: true, mweb: false, auxpow: false } as const;
+/** Bitcoin Core / Knots and Litecoin Core 0.21+ publish `sequence`; Dogecoin Core 1.14 only hashblock/hashtx/rawblock/rawtx. */
+const SEQUENCE_ZMQ: readonly ZmqTopic[] = Object.freeze(['sequence']);
+const DOGECOIN_ZMQ: readonly ZmqTopic[] = Object.freeze(['hashblock', 'hashtx']);
 const LITECOIN = { segwit: true, mweb: true, auxpow: false } as const;
 // Dogecoin Core has segwit code but never deployed it; blocks are merge-mined (AuxPoW) since height 371337.
 const DOGECOIN = { segwit: false, mweb: false, auxpow: true } as const;
@@ -34,6 +37,7 @@ export const BTC_MAIN: NetworkParams = Object.freeze({
   defaultP2pPort: 8333,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: SEGWIT,
+  zmqTopics: SEQUENCE_ZMQ,
 });
 
 /**
@@ -58,6 +62,7 @@ export const BTC_TEST: NetworkParams = Object.freeze({
   defaultP2pPort: 18333,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: SEGWIT,
+  zmqTopics: SEQUENCE_ZMQ,
 });
 
 /** Genesis of Bitcoin testnet4 (BIP94; default ports 48332 RPC / 48333 P2P): same address formats as testnet3. */
@@ -80,6 +85,7 @@ export const BTC_REGTEST: NetworkParams = Object.freeze({
   defaultP2pPort: 18444,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: SEGWIT,
+  zmqTopics: SEQUENCE_ZMQ,
 });
 
 /**
@@ -103,6 +109,7 @@ export const LTC_MAIN: NetworkParams = Object.freeze({
   defaultP2pPort: 9333,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: LITECOIN,
+  zmqTopics: SEQUENCE_ZMQ,
 });
 
 /** Litecoin testnet (called "testnet4" in Litecoin's code; unrelated to Bitcoin's testnet4). */
@@ -123,6 +130,7 @@ export const LTC_TEST: NetworkParams = Object.freeze({
   defaultP2pPort: 19335,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: LITECOIN,
+  zmqTopics: SEQUENCE_ZMQ,
 });
 
 /** Litecoin regtest: testnet base58 versions, its own segwit hrp, and the testnet MWEB hrp (as in Litecoin Core). */
@@ -143,6 +151,7 @@ export const LTC_REGTEST: NetworkParams = Object.freeze({
   defaultP2pPort: 19444,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: LITECOIN,
+  zmqTopics: SEQUENCE_ZMQ,
 });
 
 /*
@@ -168,6 +177,7 @@ export const DOGE_MAIN: NetworkParams = Object.freeze({
   defaultP2pPort: 22556,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: DOGECOIN,
+  zmqTopics: DOGECOIN_ZMQ,
 });
 
 export const DOGE_TEST: NetworkParams = Object.freeze({
@@ -187,6 +197,7 @@ export const DOGE_TEST: NetworkParams = Object.freeze({
   defaultP2pPort: 44556,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: DOGECOIN,
+  zmqTopics: DOGECOIN_ZMQ,
 });
 
 /**
@@ -210,6 +221,7 @@ export const DOGE_REGTEST: NetworkParams = Object.freeze({
   defaultP2pPort: 18444,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: DOGECOIN,
+  zmqTopics: DOGECOIN_ZMQ,
 });
 
 export const ALL_NETWORK_PARAMS: readonly NetworkParams[] = Object.freeze([

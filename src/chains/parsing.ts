@@ -7,6 +7,7 @@ export { parseBlockHeader, readBlockHeader, HEADER_SIZE } from './block/block-he
 export { readAuxPow, hasAuxPow, auxPowChainId, AUXPOW_VERSION_BIT } from './block/auxpow.js';
 export { readMwebBlock, MWEB_VERSION_BIT } from './block/mweb-block.js';
 export { parseBlock } from './block/block-parser.js';
+export { serializeAuxPow, serializeBlock, serializeBlockHeader, type BlockParts, type HeaderFields } from './block/block-serializer.js';
 export { merkleRoot, merkleRootOfHashes, witnessCommitment, witnessCommitmentOk } from './block/merkle.js';
 export { difficultyFromBits, targetFromBits, workFromBits } from './block/difficulty.js';
 export { coinbaseHeight, coinbaseText } from './block/coinbase.js';

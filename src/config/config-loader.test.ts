@@ -156,3 +156,37 @@ test('market: invalid values and unknown keys are errors', () => {
     assert.throws(() => loadConfig({ file: configFile(text), env }), (err: unknown) => err instanceof ConfigError && message.test(err.message), message.source);
   }
 });
+
+test('zmq: zmq_url follows the coin node\'s topics (sequence; hashblock + hashtx on DOGE), zmq_topics overrides', () => {
+  const file = configFile(`
+[networks.BTC]
+rpc_url = "http://127.0.0.1:8332"
+zmq_url = "tcp://127.0.0.1:28332"
+[networks.DOGE]
+rpc_url = "http://127.0.0.1:22555"
+zmq_url = "tcp://127.0.0.1:28332"
+[networks.DOGETEST]
+rpc_url = "http://127.0.0.1:44555"
+zmq_topics = ["hashblock=tcp://127.0.0.1:30001", "hashtx=tcp://127.0.0.1:30002"]
+zmq_reconcile_ms = 500
+[networks.LTC]
+rpc_url = "http://127.0.0.1:9332"
+`);
+  const [btc, doge, dogetest, ltc] = loadConfig({ file, env: {} }).networks;
+  assert.deepEqual(btc!.zmq, { endpoints: { sequence: 'tcp://127.0.0.1:28332' }, reconcileMs: null });
+  assert.deepEqual(doge!.zmq, { endpoints: { hashblock: 'tcp://127.0.0.1:28332', hashtx: 'tcp://127.0.0.1:28332' }, reconcileMs: null });
+  assert.deepEqual(dogetest!.zmq, { endpoints: { hashblock: 'tcp://127.0.0.1:30001', hashtx: 'tcp://127.0.0.1:30002' }, reconcileMs: 500 });
+  assert.equal(ltc!.zmq, null, 'no ZMQ configured: polling');
+  const env = { OUTPOINT_NETWORKS_DOGE_RPC_URL: 'http://127.0.0.1:22555', OUTPOINT_NETWORKS_DOGE_ZMQ_URL: 'tcp://127.0.0.1:1', OUTPOINT_NETWORKS_DOGE_ZMQ_TOPICS: 'hashblock' };
+  assert.deepEqual(loadConfig({ env }).networks[0]!.zmq?.endpoints, { hashblock: 'tcp://127.0.0.1:1' });
+});
+
+test('zmq_topics mistakes are named', () => {
+  const load = (extra: string) => () => loadConfig({ file: configFile(`[networks.DOGE]\nrpc_url = "http://127.0.0.1:22555"\n${extra}`), env: {} });
+  assert.throws(load('zmq_topics = ["rawtx"]\nzmq_url = "tcp://x:1"'), /unknown topic "rawtx"/);
+  assert.throws(load('zmq_topics = ["hashtx"]'), /hashtx has no endpoint: set networks\.DOGE\.zmq_url/);
+  assert.throws(load('zmq_topics = ["sequence", "hashtx"]\nzmq_url = "tcp://x:1"'), /either sequence .* or hashblock\/hashtx/);
+  assert.throws(load('zmq_topics = ["hashtx=not a url"]'), /endpoint must be a URL/);
+  assert.throws(load('zmq_topics = []\nzmq_url = "tcp://x:1"'), /zmq_topics is empty/);
+  assert.throws(load('zmq_url = "tcp://x:1"\nzmq_reconcile_ms = -1'), /zmq_reconcile_ms must be between 0 and 600000/);
+});

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type NetworkId, type PriceSourceId } from '../core/index.js';
 import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
-import type { MarketConfig, NetworkConfig, OutpointConfig } from './config-types.js';
+import type { MarketConfig, NetworkConfig, OutpointConfig, ZmqConfig } from './config-types.js';
+import { ZMQ_TOPICS, getNetworkParams, type ZmqTopic } from '../chains/addressing.js';
 
 type Raw = Record<string, unknown>;
 
@@ -167,17 +168,46 @@ function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
   if (chain === 'main' && id.endsWith('TEST')) throw new ConfigError(`${at('chain')}: ${id} is a test network; it cannot run on chain "main"`);
   const rpcUrl = optionalStr(table, 'rpc_url', NETWORK_KEYS['rpc_url']!, at('rpc_url'));
   if (rpcUrl === null) throw new ConfigError(`${at('rpc_url')} is required`);
+  const zmqUrl = optionalStr(table, 'zmq_url', NETWORK_KEYS['zmq_url']!, at('zmq_url'));
   return {
     id,
     chain,
     rpcUrl,
     rpcCookie: optionalStr(table, 'rpc_cookie', NETWORK_KEYS['rpc_cookie']!, at('rpc_cookie')),
-    zmqUrl: optionalStr(table, 'zmq_url', NETWORK_KEYS['zmq_url']!, at('zmq_url')),
+    zmq: buildZmq(id, chain, table, zmqUrl),
     pollMs: int(table, 'poll_ms', NETWORK_KEYS['poll_ms']!, 250, at('poll_ms')),
     syncBatchTxs: int(table, 'sync_batch_txs', NETWORK_KEYS['sync_batch_txs']!, 20000, at('sync_batch_txs')),
     syncRequests: int(table, 'sync_requests', NETWORK_KEYS['sync_requests']!, 4, at('sync_requests')),
     mempoolRemovedKeepHours: int(table, 'mempool_removed_keep_hours', NETWORK_KEYS['mempool_removed_keep_hours']!, 72, at('mempool_removed_keep_hours')),
   };
+}
+
+/**
+ * `zmq_url` is the endpoint of every topic in `zmq_topics` (default: what the coin's node publishes, see
+ * NetworkParams.zmqTopics); a topic written `topic=tcp://…` has its own endpoint. No zmq_url and no topics: polling.
+ */
+function buildZmq(id: NetworkId, chain: ChainKind, table: Raw, zmqUrl: string | null): ZmqConfig | null {
+  const path = `networks.${id}.zmq_topics`;
+  const reconcileMs = table['zmq_reconcile_ms'] === undefined ? null : int(table, 'zmq_reconcile_ms', NETWORK_KEYS['zmq_reconcile_ms']!, 0, `networks.${id}.zmq_reconcile_ms`);
+  const written = table['zmq_topics'] === undefined ? null : list(table, 'zmq_topics', NETWORK_KEYS['zmq_topics']!, path);
+  if (written === null && zmqUrl === null) return null;
+  const entries = written ?? getNetworkParams(id, chain).zmqTopics;
+  const endpoints: Partial<Record<ZmqTopic, string>> = {};
+  for (const entry of entries) {
+    const match = /^([a-z]+)(?:=(.+))?$/.exec(entry.trim());
+    const topic = match?.[1] as ZmqTopic | undefined;
+    if (!match || !topic || !ZMQ_TOPICS.includes(topic)) throw new ConfigError(`${path}: unknown topic "${entry}" (use ${ZMQ_TOPICS.join(', ')}, optionally topic=tcp://host:port)`);
+    const url = match[2] ?? zmqUrl;
+    if (url === null) throw new ConfigError(`${path}: ${topic} has no endpoint: set networks.${id}.zmq_url or write ${topic}=tcp://host:port`);
+    if (!/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i.test(url)) throw new ConfigError(`${path}: ${topic} endpoint must be a URL, got "${url}"`);
+    if (endpoints[topic] !== undefined) throw new ConfigError(`${path} lists ${topic} twice`);
+    endpoints[topic] = url;
+  }
+  if (endpoints.sequence !== undefined && Object.keys(endpoints).length > 1) {
+    throw new ConfigError(`${path}: follow either sequence (it carries everything) or hashblock/hashtx, not both`);
+  }
+  if (Object.keys(endpoints).length === 0) throw new ConfigError(`${path} is empty: leave zmq_url and zmq_topics out to poll the node`);
+  return { endpoints, reconcileMs };
 }
 
 function optionalStr(table: Raw, key: string, spec: KeySpec, path: string): string | null {

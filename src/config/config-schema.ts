@@ -56,7 +56,15 @@ export const NETWORK_KEYS: Readonly<Record<string, KeySpec>> = {
   chain: { type: 'chain', doc: 'main | test | regtest (default: main for BTC/LTC/DOGE, test for *TEST)' },
   rpc_url: { type: 'url', doc: 'node JSON-RPC URL, credentials as user:pass in the URL or via rpc_cookie' },
   rpc_cookie: { type: 'string', doc: "path of the node's .cookie file" },
-  zmq_url: { type: 'url', doc: 'tcp://host:port of the node\'s zmqpub endpoints (hashblock, rawtx, sequence); polling when absent' },
+  zmq_url: { type: 'url', doc: 'tcp://host:port of the node\'s -zmqpub* endpoint for every topic in zmq_topics; polling when absent' },
+  zmq_topics: {
+    type: 'list',
+    doc: 'ZMQ topics to follow: sequence, or hashblock and/or hashtx, each optionally topic=tcp://host:port (default: sequence; hashblock,hashtx for DOGE)',
+  },
+  zmq_reconcile_ms: {
+    type: 'integer', min: 0, max: 600_000,
+    doc: 'with ZMQ, how often the node is also polled for what ZMQ does not say (default 10000 with sequence, 1000 with hashblock/hashtx; 0 = never)',
+  },
   poll_ms: { type: 'integer', min: 10, max: 600_000, doc: 'polling interval in ms (default 250)' },
   sync_batch_txs: { type: 'integer', min: 1, max: 1_000_000, doc: 'initial sync commits about this many txs at once (default 20000; lower uses less memory, higher writes faster)' },
   sync_requests: { type: 'integer', min: 1, max: 64, doc: 'getblock requests in flight during sync (default 4; 16 fetches the next batch while one is written: faster, ~150 MiB more memory)' },

@@ -1,11 +1,20 @@
 import type { ChainKind, MarketSettings, NetworkId } from '../core/index.js';
+import type { ZmqTopic } from '../chains/addressing.js';
+
+/** ZMQ endpoints per followed topic (`zmq_url` + `zmq_topics`). */
+export interface ZmqConfig {
+  readonly endpoints: Readonly<Partial<Record<ZmqTopic, string>>>;
+  /** null: the notifier's default for its topics. */
+  readonly reconcileMs: number | null;
+}
 
 export interface NetworkConfig {
   readonly id: NetworkId;
   readonly chain: ChainKind;
   readonly rpcUrl: string;
   readonly rpcCookie: string | null;
-  readonly zmqUrl: string | null;
+  /** null: no ZMQ, the node is polled (poll_ms). */
+  readonly zmq: ZmqConfig | null;
   readonly pollMs: number;
   /** Initial sync writes batches of about this many transactions (one commit each). */
   readonly syncBatchTxs: number;

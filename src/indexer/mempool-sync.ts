@@ -5,7 +5,8 @@ const FETCH_CHUNK = 500;
 
 export interface MempoolSyncResult {
   readonly added: readonly { tx: Transaction; result: MempoolAddResult; seenAt: number }[];
-  readonly removed: readonly string[];
+  /** Left the node's mempool: replaced (by a conflicting tx added in this pass, with its descendants) or evicted. */
+  readonly removed: readonly { readonly txid: string; readonly reason: 'replaced' | 'evicted' }[];
   /** Some txs waited for a parent that was not stored yet: run again. */
   readonly incomplete: boolean;
 }
@@ -69,8 +70,8 @@ export class MempoolSync {
     const replaced = gone.filter((txid) => conflicting.has(txid));
     const evicted = gone.filter((txid) => !conflicting.has(txid));
     const removed = [
-      ...(replaced.length > 0 ? await this.store.removeMempoolTxs(replaced, 'replaced') : []),
-      ...(evicted.length > 0 ? await this.store.removeMempoolTxs(evicted, 'evicted') : []),
+      ...(replaced.length > 0 ? await this.store.removeMempoolTxs(replaced, 'replaced') : []).map((txid) => ({ txid, reason: 'replaced' as const })),
+      ...(evicted.length > 0 ? await this.store.removeMempoolTxs(evicted, 'evicted') : []).map((txid) => ({ txid, reason: 'evicted' as const })),
     ];
     return { added, removed, incomplete };
   }

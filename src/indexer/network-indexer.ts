@@ -117,8 +117,8 @@ export class NetworkIndexer {
         this.options.bus.publish(event);
       }
     }
-    for (const txid of result.removed) {
-      this.options.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason: 'evicted' });
+    for (const { txid, reason } of result.removed) {
+      this.options.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason });
     }
     await this.pruner.maybePrune();
     return { incomplete: result.incomplete };

@@ -43,10 +43,10 @@ export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, b
     ...(sqliteFile(storeUrl) ? { initialLoader: () => sqliteWorkerLoader({ path: sqliteFile(storeUrl)!, network: config.id, chain: config.chain }) } : {}),
   });
   const notifier: BlockNotifier =
-    config.zmqUrl === null
+    config.zmq === null
       ? new PollNotifier(node, { pollMs: config.pollMs })
-      : // zmq_url names the node's -zmqpubsequence endpoint (Core 0.21+): one ordered stream for blocks and mempool.
-        new ZmqNotifier(node, { sequence: config.zmqUrl });
+      : // sequence (Core 0.21+): one ordered stream for blocks and mempool; hashblock/hashtx (Dogecoin Core 1.14) plus polling.
+        new ZmqNotifier(node, { ...config.zmq.endpoints, ...(config.zmq.reconcileMs !== null ? { reconcileMs: config.zmq.reconcileMs } : {}) });
   notifier.on('tip', () => indexer.poke());
   notifier.on('mempool', () => indexer.poke());
   notifier.on('error', (err) => logger.warn('node notifications failed; retrying', { network: config.id, error: err.message }));

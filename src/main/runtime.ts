@@ -12,6 +12,7 @@ import type { NetworkMap } from '../services/network-registry.js';
 import { attachRealtime, type RealtimeHandle } from '../realtime/attach-realtime.js';
 import { createRedisEventBus } from '../realtime/redis-event-bus.js';
 import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
+import { waitForConfiguredNode } from './node-check.js';
 import { openStore } from './open-store.js';
 
 export interface RuntimeOptions {
@@ -32,6 +33,7 @@ export class Runtime {
   private app: FastifyInstance | null = null;
   private realtime: RealtimeHandle | null = null;
   private listeningUrl: string | null = null;
+  private stopped = false;
 
   private constructor(
     readonly config: OutpointConfig,
@@ -56,21 +58,34 @@ export class Runtime {
     return this.listeningUrl ?? this.config.http.publicUrl;
   }
 
+  /**
+   * Migrates, serves HTTP, then checks every configured node before any indexer writes: each is waited for
+   * while it is down or warming up, and one serving another chain than configured fails the start with a
+   * ConfigError (what started is stopped again).
+   */
   async start(): Promise<void> {
     await this.store.migrate();
-    if (this.options.indexers !== false) {
+    try {
+      if (this.options.http !== false) await this.startHttp();
+      if (this.options.indexers === false) return;
+      // One poller per database, like one indexer per network: API-only replicas read the stored prices.
+      this.market.start();
+      await Promise.all(this.networks.map((n) => waitForConfiguredNode(n, redact(n.config.rpcUrl), this.logger)));
       for (const network of this.networks) {
         this.logger.info('indexing', { network: network.config.id, chain: network.config.chain, node: redact(network.config.rpcUrl) });
         network.indexer.start();
         await network.notifier.start();
       }
-      // One poller per database, like one indexer per network: API-only replicas read the stored prices.
-      this.market.start();
+    } catch (err) {
+      await this.stop();
+      throw err;
     }
-    if (this.options.http !== false) await this.startHttp();
   }
 
+  /** Idempotent: a failed start() already stopped what it had started, and callers may stop again. */
   async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
     // Realtime first: it closes its clients with a close frame before the HTTP server goes away.
     await this.realtime?.close();
     await this.app?.close();

@@ -1,17 +1,20 @@
 import { RpcError } from '../core/errors.js';
 import type { RpcClient } from './rpc-client.js';
+import type { Sats } from '../core/money.js';
 import {
   parseBlockchainInfo,
   parseBlockHeaderInfo,
   parseMempoolEntries,
   parseMempoolInfo,
+  parseNetworkInfo,
   type BlockchainInfo,
   type BlockHeaderInfo,
   type MempoolEntry,
   type MempoolInfo,
+  type NetworkInfo,
 } from './node-replies.js';
 
-export type { BlockchainInfo, BlockHeaderInfo, MempoolEntry, MempoolInfo } from './node-replies.js';
+export type { BlockchainInfo, BlockHeaderInfo, MempoolEntry, MempoolInfo, NetworkInfo } from './node-replies.js';
 
 /** Core's RPC_INVALID_ADDRESS_OR_KEY: "No such mempool or blockchain transaction", unknown block. */
 const RPC_INVALID_ADDRESS_OR_KEY = -5;
@@ -20,6 +23,9 @@ const RPC_INVALID_ADDRESS_OR_KEY = -5;
  * The node calls Outpoint makes, typed. Blocks and transactions travel as raw bytes (verbosity
  * 0/false): it is the cheapest form for the node to produce, it works the same on bitcoind,
  * litecoind and dogecoind 1.14, and our own parser is the single source of derived fields.
+ * Every call here exists on Dogecoin Core 1.14 with the parameters used (docs/node.md lists them, with
+ * the facts they rest on): no verbosity integers, no second `sendrawtransaction` parameter, no calls
+ * newer than Bitcoin Core 0.14 (`getzmqnotifications`, `testmempoolaccept`, `scantxoutset`).
  */
 export class NodeClient {
   constructor(readonly rpc: RpcClient) {}
@@ -67,6 +73,23 @@ export class NodeClient {
     return parseMempoolInfo(await this.rpc.call('getmempoolinfo', [], { exactDecimals: true }));
   }
 
+  async getNetworkInfo(): Promise<NetworkInfo> {
+    return parseNetworkInfo(await this.rpc.call('getnetworkinfo', [], { exactDecimals: true }));
+  }
+
+  /**
+   * Mempool state and the minimum relay fee (base units per 1000 bytes) in one request. Newer nodes put the
+   * relay fee in getmempoolinfo (`minrelaytxfee`); Dogecoin Core 1.14 only in getnetworkinfo (`relayfee`), which
+   * every supported node has, so both are asked for and the mempool's own figure wins where it exists.
+   */
+  async getMempoolPolicy(): Promise<{ info: MempoolInfo; relayFee: Sats }> {
+    const [mempool, network] = await this.rpc.batch<unknown>([{ method: 'getmempoolinfo' }, { method: 'getnetworkinfo' }], { exactDecimals: true });
+    if (mempool instanceof RpcError) throw mempool;
+    if (network instanceof RpcError) throw network;
+    const info = parseMempoolInfo(mempool);
+    return { info, relayFee: info.minRelayTxFee ?? parseNetworkInfo(network).relayFee };
+  }
+
   async getRawTransaction(txid: string): Promise<Uint8Array> {
     return fromHex(await this.rpc.call<string>('getrawtransaction', [txid, false]));
   }
@@ -83,7 +106,11 @@ export class NodeClient {
     });
   }
 
-  /** Returns the txid. Rejections surface as RpcError (-25 missing inputs, -26 policy, -27 already known). */
+  /**
+   * Returns the txid. Rejections surface as RpcError (-25 missing inputs, -26 policy, -27 already in the chain).
+   * Only the hex is sent: the second parameter is a bool (allowhighfees) on Dogecoin Core 1.14 and a number
+   * (maxfeerate) on Core 0.19+, so each node keeps its own default fee ceiling.
+   */
   sendRawTransaction(tx: string | Uint8Array): Promise<string> {
     const hex = typeof tx === 'string' ? tx : Buffer.from(tx.buffer, tx.byteOffset, tx.byteLength).toString('hex');
     return this.rpc.call<string>('sendrawtransaction', [hex]);

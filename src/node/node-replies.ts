@@ -1,8 +1,10 @@
 /**
  * Shapes of the node's JSON replies, turned into camelCase objects with bigint amounts.
  * Amount fields arrive as decimal text (RpcClient `exactDecimals`), so no float ever holds coins.
- * Older nodes (dogecoind 1.14, Core 0.14 era) lack `fees {…}`, `vsize` and `initialblockdownload`:
- * the fallbacks below read their older fields.
+ * Dogecoin Core 1.14 (Bitcoin Core 0.14 era, ../shared/nodes/dogecoin-1.14.md) lacks fields newer nodes have:
+ * `fees {…}`, `vsize`, `spentby`, `bip125-replaceable`, `nTx`, `minrelaytxfee`, `loaded`, `total_fee`, and on
+ * builds before 1.14.7 `initialblockdownload`. A field some node does not send is null here ("unknown"), never a
+ * guess; a field every supported node sends is required, and its absence throws (a reply we cannot read).
  */
 import { parseCoins, type Sats } from '../core/money.js';
 
@@ -15,8 +17,8 @@ export interface BlockchainInfo {
   readonly difficulty: number;
   readonly medianTime: number;
   readonly verificationProgress: number;
-  /** Absent before Core 0.16 (dogecoind 1.14): false there. */
-  readonly initialBlockDownload: boolean;
+  /** null when the node does not say (Dogecoin Core before 1.14.7): unknown, not "synced". */
+  readonly initialBlockDownload: boolean | null;
   readonly chainwork: string;
   readonly pruned: boolean;
 }
@@ -34,7 +36,8 @@ export interface BlockHeaderInfo {
   readonly bits: number;
   readonly difficulty: number;
   readonly chainwork: string;
-  readonly nTx: number;
+  /** null on nodes without `nTx` in getblockheader (Dogecoin Core 1.14). */
+  readonly nTx: number | null;
   readonly previousBlockHash: string | null;
   readonly nextBlockHash: string | null;
 }
@@ -62,21 +65,23 @@ export interface MempoolEntry {
   readonly descendantFee: Sats;
   /** In-mempool parents. */
   readonly depends: readonly string[];
-  /** In-mempool children. */
-  readonly spentBy: readonly string[];
+  /** In-mempool children; null when the node does not list them (Dogecoin Core 1.14 has no `spentby`). */
+  readonly spentBy: readonly string[] | null;
   /** BIP125 signal (or full-RBF policy); null when the node does not say. */
   readonly replaceable: boolean | null;
 }
 
 export interface MempoolInfo {
-  readonly loaded: boolean;
+  /** null when the node does not say (no `loaded` before Core 0.19; Dogecoin Core 1.14). */
+  readonly loaded: boolean | null;
   readonly size: number;
   readonly bytes: number;
   readonly usage: number;
   readonly maxMempool: number;
   /** Base units per 1000 virtual bytes. */
   readonly mempoolMinFee: Sats;
-  readonly minRelayTxFee: Sats;
+  /** Base units per 1000 bytes; null on nodes that report it only in getnetworkinfo (Dogecoin Core 1.14: `relayfee`). */
+  readonly minRelayTxFee: Sats | null;
   /** Core 23+; null on older nodes (litecoind 0.21, dogecoind). */
   readonly totalFee: Sats | null;
 }
@@ -93,7 +98,7 @@ export function parseBlockchainInfo(reply: unknown): BlockchainInfo {
     difficulty: Number(r.difficulty),
     medianTime: num(r.mediantime),
     verificationProgress: Number(r.verificationprogress),
-    initialBlockDownload: r.initialblockdownload === true,
+    initialBlockDownload: typeof r.initialblockdownload === 'boolean' ? r.initialblockdownload : null,
     chainwork: str(r.chainwork),
     pruned: r.pruned === true,
   };
@@ -113,7 +118,7 @@ export function parseBlockHeaderInfo(reply: unknown): BlockHeaderInfo {
     bits: Number.parseInt(str(r.bits), 16),
     difficulty: Number(r.difficulty),
     chainwork: str(r.chainwork),
-    nTx: num(r.nTx),
+    nTx: typeof r.nTx === 'number' ? r.nTx : null,
     previousBlockHash: typeof r.previousblockhash === 'string' ? r.previousblockhash : null,
     nextBlockHash: typeof r.nextblockhash === 'string' ? r.nextblockhash : null,
   };
@@ -147,7 +152,7 @@ function parseMempoolEntry(txid: string, e: Json): MempoolEntry {
     descendantSize: num(e.descendantsize),
     descendantFee: fees ? coins(fees.descendant) : BigInt(num(e.descendantfees)),
     depends: strings(e.depends),
-    spentBy: strings(e.spentby),
+    spentBy: Array.isArray(e.spentby) ? strings(e.spentby) : null,
     replaceable: typeof e['bip125-replaceable'] === 'boolean' ? e['bip125-replaceable'] : null,
   };
 }
@@ -156,14 +161,41 @@ function parseMempoolEntry(txid: string, e: Json): MempoolEntry {
 export function parseMempoolInfo(reply: unknown): MempoolInfo {
   const r = reply as Json;
   return {
-    loaded: r.loaded !== false,
+    loaded: typeof r.loaded === 'boolean' ? r.loaded : null,
     size: num(r.size),
     bytes: num(r.bytes),
     usage: num(r.usage),
     maxMempool: num(r.maxmempool),
     mempoolMinFee: coins(r.mempoolminfee),
-    minRelayTxFee: coins(r.minrelaytxfee),
+    minRelayTxFee: r.minrelaytxfee === undefined ? null : coins(r.minrelaytxfee),
     totalFee: r.total_fee === undefined ? null : coins(r.total_fee),
+  };
+}
+
+export interface NetworkInfo {
+  /** The node's version number (e.g. 1140900 for Dogecoin Core 1.14.9, 290000 for Core 29). */
+  readonly version: number;
+  readonly subversion: string;
+  /** Minimum relay fee, base units per 1000 (virtual) bytes: every supported node reports it here. */
+  readonly relayFee: Sats;
+  readonly incrementalFee: Sats | null;
+  /** Dogecoin Core: outputs below it add this much to the required fee. null elsewhere. */
+  readonly softDustLimit: Sats | null;
+  /** Dogecoin Core: outputs below it are not relayed. null elsewhere. */
+  readonly hardDustLimit: Sats | null;
+}
+
+/** `getnetworkinfo` parsed with exactDecimals. */
+export function parseNetworkInfo(reply: unknown): NetworkInfo {
+  const r = reply as Json;
+  const optional = (value: unknown): Sats | null => (value === undefined ? null : coins(value));
+  return {
+    version: num(r.version),
+    subversion: str(r.subversion),
+    relayFee: coins(r.relayfee),
+    incrementalFee: optional(r.incrementalfee),
+    softDustLimit: optional(r.softdustlimit),
+    hardDustLimit: optional(r.harddustlimit),
   };
 }
 

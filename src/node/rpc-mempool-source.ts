@@ -6,9 +6,9 @@ export class RpcMempoolSource implements MempoolSource {
   constructor(private readonly node: NodeClient) {}
 
   async snapshot(): Promise<MempoolSnapshot> {
-    const [entries, info] = await Promise.all([this.node.getRawMempoolVerbose(), this.node.getMempoolInfo()]);
+    const [entries, { info, relayFee }] = await Promise.all([this.node.getRawMempoolVerbose(), this.node.getMempoolPolicy()]);
     // Rates come per 1,000 vbytes; a tx below the larger of the two cannot enter this node's mempool.
-    const perKvB = info.mempoolMinFee > info.minRelayTxFee ? info.mempoolMinFee : info.minRelayTxFee;
+    const perKvB = info.mempoolMinFee > relayFee ? info.mempoolMinFee : relayFee;
     return {
       entries: [...entries.values()].map((e) => ({
         txid: e.txid,

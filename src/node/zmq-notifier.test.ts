@@ -18,6 +18,7 @@ describe('ZmqNotifier against bitcoind -regtest', () => {
     rpc = node.client({ url: node.rpcUrl, retries: 0, timeoutMs: 2_000 });
     const client = new NodeClient(rpc);
     const endpoints = await zmqEndpointsFromNode(client);
+    assert.ok(endpoints, 'bitcoind answers getzmqnotifications');
     assert.equal(endpoints.sequence, node.zmqUrl);
     notifier = new ZmqNotifier(client, { ...endpoints, reconcileMs: 1_000 });
     recorder = new NotifierRecorder(notifier);

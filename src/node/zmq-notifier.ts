@@ -8,7 +8,7 @@ import { NotifierListeners } from './notifier-listeners.js';
 export interface ZmqEndpoints {
   /** `-zmqpubsequence` (Core 0.21+): block connect/disconnect and mempool add/remove, in order. Preferred. */
   readonly sequence?: string;
-  /** `-zmqpubhashblock`: used when the node has no `sequence` topic (dogecoind 1.14). */
+  /** `-zmqpubhashblock`: new tips when the node has no `sequence` topic (Dogecoin Core 1.14). */
   readonly hashblock?: string;
   /** `-zmqpubhashtx`: mempool additions when there is no `sequence` topic. */
   readonly hashtx?: string;
@@ -16,29 +16,47 @@ export interface ZmqEndpoints {
 
 export interface ZmqNotifierOptions extends ZmqEndpoints {
   /**
-   * ZMQ drops messages silently (high-water mark, publisher restart): every this many ms the
-   * notifier also compares tip and mempool over RPC and reports the difference. Default 10 s; 0 = never.
+   * ZMQ drops messages silently (high-water mark, publisher restart), and without `sequence` it never reports a tx
+   * leaving the mempool (replacement, eviction, expiry), a disconnect-only tip change or a tip moved during
+   * initial block download. Every this many ms the notifier asks over RPC. With `sequence`: a full resync (tip and
+   * txid list), default 10 s. Without: one cheap request (getbestblockhash + getmempoolinfo), and the txid list
+   * only when the tip or the mempool size disagrees with what ZMQ said, or `fullMempoolEveryMs` passed; default 1 s.
+   * 0 = never.
    */
   readonly reconcileMs?: number;
+  /** Without `sequence`: the txid list is compared at least this often even when the sizes agree. Default 10 s. */
+  readonly fullMempoolEveryMs?: number;
   /** How long start() waits for the ZMTP handshake before carrying on (ZMQ keeps reconnecting). Default 2 s. */
   readonly handshakeTimeoutMs?: number;
 }
 
-/** Asks the node where it publishes (`getzmqnotifications`, Core 0.17+). Empty when ZMQ is off. */
-export async function zmqEndpointsFromNode(node: NodeClient): Promise<ZmqEndpoints> {
-  const list = await node.rpc.call<Array<{ type: string; address: string }>>('getzmqnotifications');
+/**
+ * Asks the node where it publishes (`getzmqnotifications`, Core 0.17+); null when the node has no such call
+ * (Dogecoin Core 1.14: -32601), where the topics must come from the configuration.
+ */
+export async function zmqEndpointsFromNode(node: NodeClient): Promise<ZmqEndpoints | null> {
+  let list: Array<{ type: string; address: string }>;
+  try {
+    list = await node.rpc.call<Array<{ type: string; address: string }>>('getzmqnotifications');
+  } catch (err) {
+    if (err instanceof RpcError && err.rpcCode === RPC_METHOD_NOT_FOUND) return null;
+    throw err;
+  }
   const find = (type: string): string | undefined => list.find((n) => n.type === type)?.address;
   return { sequence: find('pubsequence'), hashblock: find('pubhashblock'), hashtx: find('pubhashtx') };
 }
 
 const RPC_INVALID_ADDRESS_OR_KEY = -5;
+const RPC_METHOD_NOT_FOUND = -32601;
 
 /**
  * Push notifications from a node's ZMQ publisher. With `sequence`, mempool changes are applied
  * from the messages themselves; block events (and anything suspicious: a gap in a topic's
- * message counter, a reconnect) trigger a resync that diffs tip and mempool over RPC. Messages
- * are handled one at a time in arrival order, which makes the resync race-free: a message that
- * predates the RPC snapshot only repeats what the snapshot already applied.
+ * message counter, a reconnect) trigger a resync that diffs tip and mempool over RPC. Without it
+ * (Dogecoin Core 1.14: hashblock/hashtx only), hashblock triggers the resync, hashtx a check of that
+ * one tx, and the reconcile poll (see ZmqNotifierOptions.reconcileMs) finds what ZMQ never says.
+ * Messages are handled one at a time in arrival order, which makes the resync race-free: a message
+ * that predates the RPC snapshot only repeats what the snapshot already applied.
  */
 export class ZmqNotifier implements BlockNotifier {
   readonly #node: NodeClient;
@@ -53,12 +71,14 @@ export class ZmqNotifier implements BlockNotifier {
   #reconcileTimer: NodeJS.Timeout | null = null;
   #lastSeq = new Map<string, number>();
   #handshakes = 0;
+  #lastFullAt = 0;
+  #reconciling = false;
 
   constructor(node: NodeClient, options: ZmqNotifierOptions) {
     this.#node = node;
     this.#options = options;
     this.#topics = options.sequence ? ['sequence'] : [options.hashblock ? 'hashblock' : '', options.hashtx ? 'hashtx' : ''].filter(Boolean);
-    if (this.#topics.length === 0) throw new RangeError('ZmqNotifier needs a sequence or hashblock endpoint');
+    if (this.#topics.length === 0) throw new RangeError('ZmqNotifier needs a sequence, hashblock or hashtx endpoint');
   }
 
   get tip(): string | null {
@@ -95,11 +115,16 @@ export class ZmqNotifier implements BlockNotifier {
     const [tip, mempool] = await Promise.all([this.#node.getBestBlockHash(), this.#node.getRawMempool()]);
     this.#tip = tip;
     this.#mempool = new Set(mempool);
+    this.#lastFullAt = Date.now();
     this.#loop = this.#receiveLoop(socket);
-    const every = this.#options.reconcileMs ?? 10_000;
+    const every = this.#options.reconcileMs ?? (this.#options.sequence ? 10_000 : 1_000);
     if (every > 0) {
       this.#reconcileTimer = setInterval(() => {
-        void this.#enqueue(() => this.#resync());
+        if (this.#reconciling) return; // a slow node: never pile up reconciles
+        this.#reconciling = true;
+        void this.#enqueue(() => (this.#options.sequence ? this.#resync() : this.#reconcile())).finally(() => {
+          this.#reconciling = false;
+        });
       }, every);
     }
   }
@@ -153,7 +178,9 @@ export class ZmqNotifier implements BlockNotifier {
     }
     if (topic === 'hashblock') return this.#resync();
     if (topic === 'hashtx' && !this.#mempool.has(hash)) {
-      // hashtx also fires for every tx of a connected block: keep only those really in the mempool
+      // hashtx also fires for every tx of a connected block (and, on some 1.14 builds, for txs a block disconnected
+      // or conflicted): keep only those really in the mempool. A known txid needs no look: the hashblock that
+      // follows its block resyncs, and a conflict or replacement shows in the reconcile poll's sizes.
       try {
         await this.#node.rpc.call('getmempoolentry', [hash]);
         this.#applyMempool([hash], []);
@@ -182,7 +209,18 @@ export class ZmqNotifier implements BlockNotifier {
     }
   }
 
+  /** Without `sequence`: resync only when the node's tip or mempool size disagrees, or the periodic full diff is due. */
+  async #reconcile(): Promise<void> {
+    const [tip, info] = await this.#node.rpc.batch<unknown>([{ method: 'getbestblockhash' }, { method: 'getmempoolinfo' }]);
+    if (tip instanceof RpcError) throw tip;
+    if (info instanceof RpcError) throw info;
+    const size = (info as { size?: unknown }).size;
+    const due = Date.now() - this.#lastFullAt >= (this.#options.fullMempoolEveryMs ?? 10_000);
+    if (tip !== this.#tip || size !== this.#mempool.size || due) await this.#resync();
+  }
+
   async #resync(): Promise<void> {
+    this.#lastFullAt = Date.now();
     const [tip, mempool] = await this.#node.rpc.batch<unknown>([{ method: 'getbestblockhash' }, { method: 'getrawmempool' }]);
     if (tip instanceof RpcError) throw tip;
     if (mempool instanceof RpcError) throw mempool;

@@ -9,7 +9,7 @@ import { formatCoins, parseCoins } from '../../src/core/index.js';
 import type { RpcClient } from '../../src/node/rpc-client.js';
 import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines } from '../helpers/store-engines.js';
-import { appsOnBothEngines, getBoth, sync, type EngineApp } from './v2-fixture.js';
+import { appsOnBothEngines, getBoth, postBoth, sync, type EngineApp } from './v2-fixture.js';
 import { assertNoStackTrace, malformedUrls } from './malformed-urls.js';
 
 let node: RegtestNode;
@@ -59,14 +59,6 @@ async function signedSpend(outpoint: { txid: string; vout: number }, value: bigi
   return { hex: signed.hex, txid };
 }
 
-async function postBoth(url: string, payload: string, contentType: string): Promise<{ status: number; body: any }[]> {
-  const out = [];
-  for (const a of apps) {
-    const res = await a.app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType } });
-    out.push({ status: res.statusCode, body: JSON.parse(res.body) });
-  }
-  return out;
-}
 
 before(async () => {
   node = await startLitecoind({ funded: true });
@@ -262,7 +254,7 @@ describe('v2 transaction endpoints', () => {
     const pick = unspent.body.data.txs[0];
     spentOutpoint = { txid: pick.txid, vout: pick.output_no };
     const spend = await signedSpend(spentOutpoint, parseCoins(pick.value));
-    const [sq, pg] = await postBoth(`${V2}/send_tx/${N}`, `tx_hex=${spend.hex}`, 'application/x-www-form-urlencoded');
+    const [sq, pg] = await postBoth(apps, `${V2}/send_tx/${N}`, `tx_hex=${spend.hex}`, 'application/x-www-form-urlencoded');
     assert.equal(sq!.status, 200, JSON.stringify(sq!.body));
     assert.deepEqual(sq!.body, { status: 'success', data: { network: N, txid: spend.txid }, network: N, txid: spend.txid });
     // the second engine's app sends the same tx again: the node answers it is already known
@@ -287,17 +279,17 @@ describe('v2 transaction endpoints', () => {
       ['{"tx_hex":', 'application/json'],
       ['{}', 'application/json'],
     ] as const) {
-      for (const r of await postBoth(`${V2}/send_tx/${N}`, payload, type)) {
+      for (const r of await postBoth(apps, `${V2}/send_tx/${N}`, payload, type)) {
         assert.equal(r.status, 404, payload);
         assert.equal(r.body.status, 'fail');
         assert.deepEqual(Object.keys(r.body.data).sort(), ['network', 'tx_hex'], payload);
       }
     }
     const conflict = await signedSpend(spentOutpoint, 1_000_000n, 200_000n);
-    const [r] = await postBoth(`${V2}/send_tx/${N}`, JSON.stringify({ tx_hex: conflict.hex }), 'application/json');
+    const [r] = await postBoth(apps, `${V2}/send_tx/${N}`, JSON.stringify({ tx_hex: conflict.hex }), 'application/json');
     assert.equal(r!.status, 404);
     assert.match(r!.body.data.tx_hex, /conflict|missingorspent|insufficient/i, r!.body.data.tx_hex);
-    const [unsupported] = await postBoth(`${V2}/send_tx/BTC`, JSON.stringify({ tx_hex: conflict.hex }), 'application/json');
+    const [unsupported] = await postBoth(apps, `${V2}/send_tx/BTC`, JSON.stringify({ tx_hex: conflict.hex }), 'application/json');
     assert.equal(unsupported!.status, 404);
     assert.match(unsupported!.body.data.network, /not supported/);
   });

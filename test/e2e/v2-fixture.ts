@@ -3,12 +3,11 @@
  * engine: every check runs against both and the two must answer identically.
  */
 import type { FastifyInstance } from 'fastify';
-import { getNetworkParams } from '../../src/chains/addressing.js';
+import { getNetworkParams, type NetworkParams } from '../../src/chains/addressing.js';
 import { noPrices, silentLogger, type NetworkId } from '../../src/core/index.js';
 import { createHttpApp, type HttpAppDeps } from '../../src/http/create-http-app.js';
 import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
-import { indexersOnBothEngines, syncAll, type IndexedEngine } from '../helpers/indexer-harness.js';
-import type { RegtestNode } from '../helpers/regtest-node.js';
+import { indexersOnBothEngines, syncAll, type HarnessNode, type IndexedEngine } from '../helpers/indexer-harness.js';
 import type { StoreEngines } from '../helpers/store-engines.js';
 
 export const params = getNetworkParams('LTCTEST', 'regtest');
@@ -28,14 +27,15 @@ export interface Reply {
   readonly body: any;
 }
 
-export async function appsOnBothEngines(engines: StoreEngines, node: RegtestNode, extra: Partial<HttpAppDeps> = {}): Promise<EngineApp[]> {
-  const indexed = await indexersOnBothEngines(engines, node, params);
+/** `network`: the params the apps serve (default LTCTEST regtest, the litecoind suites'). */
+export async function appsOnBothEngines(engines: StoreEngines, node: HarnessNode, extra: Partial<HttpAppDeps> = {}, network: NetworkParams = params): Promise<EngineApp[]> {
+  const indexed = await indexersOnBothEngines(engines, node, network);
   const result: EngineApp[] = [];
   for (const e of indexed) {
     const app = await createHttpApp({
-      networks: new Map<NetworkId, { params: typeof params; reader: typeof e.store }>([['LTCTEST', { params, reader: e.store }]]),
+      networks: new Map<NetworkId, { params: NetworkParams; reader: typeof e.store }>([[network.id, { params: network, reader: e.store }]]),
       prices: noPrices,
-      broadcaster: new RpcBroadcaster(new Map([['LTCTEST', node.rpc]])),
+      broadcaster: new RpcBroadcaster(new Map([[network.id, node.rpc]])),
       publicUrl: 'https://outpoint.test',
       rateLimitPerSecond: 0,
       redisUrl: null,
@@ -75,4 +75,14 @@ export async function getBoth(apps: readonly EngineApp[], url: string): Promise<
     }
   }
   return replies[0]!;
+}
+
+/** POSTs to every engine's app; returns each status and JSON body. */
+export async function postBoth(apps: readonly EngineApp[], url: string, payload: string, contentType: string): Promise<Reply[]> {
+  const out: Reply[] = [];
+  for (const a of apps) {
+    const res = await a.app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType } });
+    out.push({ status: res.statusCode, headers: res.headers, body: JSON.parse(res.body) });
+  }
+  return out;
 }

@@ -9,25 +9,32 @@ import { createHttpApp, type HttpAppDeps } from '../../src/http/create-http-app.
 import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
 import { RpcMempoolSource } from '../../src/node/rpc-mempool-source.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
-import type { RegtestNode } from '../helpers/regtest-node.js';
+import type { NetworkParams } from '../../src/chains/addressing.js';
+import type { HarnessNode } from '../helpers/indexer-harness.js';
 import { params, type Reply } from './v2-fixture.js';
 
 export { params };
 
 /** A v3 app over one reader and one account store. */
 /** Without a node: nothing to broadcast to and the mempool projection reads the index. */
-export async function v3App(node: RegtestNode | null, reader: NetworkReader, accounts: AccountStore, extra: Partial<HttpAppDeps> = {}): Promise<FastifyInstance> {
+export async function v3App(
+  node: HarnessNode | null,
+  reader: NetworkReader,
+  accounts: AccountStore,
+  extra: Partial<HttpAppDeps> = {},
+  network: NetworkParams = params,
+): Promise<FastifyInstance> {
   return createHttpApp({
-    networks: new Map<NetworkId, { params: typeof params; reader: NetworkReader }>([['LTCTEST', { params, reader }]]),
+    networks: new Map<NetworkId, { params: NetworkParams; reader: NetworkReader }>([[network.id, { params: network, reader }]]),
     prices: noPrices,
-    broadcaster: node ? new RpcBroadcaster(new Map([['LTCTEST', node.rpc]])) : { broadcast: () => Promise.reject(new Error('no node')) },
+    broadcaster: node ? new RpcBroadcaster(new Map([[network.id, node.rpc]])) : { broadcast: () => Promise.reject(new Error('no node')) },
     publicUrl: 'https://outpoint.test',
     rateLimitPerSecond: 0,
     redisUrl: null,
     logger: silentLogger,
     shortLinks: { shortFor: () => Promise.reject(new Error('unused')), addressFor: () => Promise.resolve(null) },
     accounts,
-    mempoolSources: node ? new Map([['LTCTEST', new RpcMempoolSource(node.node)]]) : new Map(),
+    mempoolSources: node ? new Map([[network.id, new RpcMempoolSource(node.node)]]) : new Map(),
     v3Timing: { keyCacheMs: 0, usageFlushMs: 100, mempoolMaxAgeMs: 200 },
     ...extra,
   });

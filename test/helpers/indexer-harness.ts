@@ -4,8 +4,15 @@ import { MemoryEventBus, silentLogger, type DomainEvent, type NetworkStore } fro
 import type { NetworkParams } from '../../src/chains/network-params.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
-import { assertAddressesMatchNode, assertTipAndMempoolMatchNode } from './node-oracle.js';
+import type { NodeClient } from '../../src/node/node-client.js';
+import { assertAddressesMatchNode, assertTipAndMempoolMatchNode, type OracleNode } from './node-oracle.js';
 import type { RegtestNode } from './regtest-node.js';
+
+/** A node the harness can index and check: a real regtest daemon or the Dogecoin Core 1.14 stand-in. */
+export interface HarnessNode extends OracleNode {
+  readonly node: NodeClient;
+  stop(): Promise<void>;
+}
 import { StoreEngines, testEngines, type TestStore } from './store-engines.js';
 
 export interface IndexedEngine {
@@ -17,7 +24,7 @@ export interface IndexedEngine {
   readonly clock: { seconds: number };
 }
 
-export async function indexersOnBothEngines(engines: StoreEngines, node: RegtestNode, params: NetworkParams): Promise<IndexedEngine[]> {
+export async function indexersOnBothEngines(engines: StoreEngines, node: HarnessNode, params: NetworkParams): Promise<IndexedEngine[]> {
   const result: IndexedEngine[] = [];
   const clock = { seconds: Math.floor(Date.now() / 1000) };
   for (const engine of testEngines()) {
@@ -44,18 +51,18 @@ export async function syncAll(indexed: readonly IndexedEngine[]): Promise<void> 
 }
 
 /** A regtest node followed by indexers on both engines, checked against the node after every sync. */
-export class IndexedRegtest {
+export class IndexedRegtest<N extends HarnessNode = RegtestNode> {
   /** Addresses whose balance and UTXOs `check` compares with the node's UTXO set. */
   readonly watched: string[] = [];
 
   private constructor(
-    readonly node: RegtestNode,
+    readonly node: N,
     readonly params: NetworkParams,
     private readonly engines: StoreEngines,
     readonly indexed: IndexedEngine[],
   ) {}
 
-  static async start(params: NetworkParams, startNode: () => Promise<RegtestNode>): Promise<IndexedRegtest> {
+  static async start<N extends HarnessNode>(params: NetworkParams, startNode: () => Promise<N>): Promise<IndexedRegtest<N>> {
     const node = await startNode();
     const engines = new StoreEngines();
     return new IndexedRegtest(node, params, engines, await indexersOnBothEngines(engines, node, params));
@@ -80,12 +87,12 @@ export class IndexedRegtest {
  * Registers before/after hooks that start an IndexedRegtest for the test file and close it;
  * `ready` receives it once started. Returns a getter for tests to reach it.
  */
-export function useIndexedRegtest(
+export function useIndexedRegtest<N extends HarnessNode = RegtestNode>(
   params: NetworkParams,
-  startNode: () => Promise<RegtestNode>,
-  ready: (env: IndexedRegtest) => void = () => undefined,
-): () => IndexedRegtest {
-  let env: IndexedRegtest | undefined;
+  startNode: () => Promise<N>,
+  ready: (env: IndexedRegtest<N>) => void = () => undefined,
+): () => IndexedRegtest<N> {
+  let env: IndexedRegtest<N> | undefined;
   before(async () => {
     env = await IndexedRegtest.start(params, startNode);
     ready(env);

@@ -8,7 +8,14 @@ import type { NetworkStore } from '../../src/core/index.js';
 import { parseCoins } from '../../src/core/index.js';
 import type { NetworkParams } from '../../src/chains/network-params.js';
 import { addressToScript } from '../../src/chains/addressing.js';
-import type { RegtestNode } from './regtest-node.js';
+import type { RpcClient } from '../../src/node/rpc-client.js';
+
+/** What the oracle reads a node through: RPC, and the node's UTXO set where it has no scantxoutset (Dogecoin Core 1.14). */
+export interface OracleNode {
+  readonly rpc: RpcClient;
+  readonly rpcUrl: string;
+  confirmedUtxos?(address: string): Promise<{ total: bigint; outpoints: string[] }>;
+}
 
 interface ScanResult {
   readonly unspents: readonly { txid: string; vout: number; amount: string; height: number }[];
@@ -16,7 +23,8 @@ interface ScanResult {
 }
 
 /** The confirmed UTXOs of an address according to the node. */
-export async function nodeUtxos(node: RegtestNode, address: string): Promise<{ total: bigint; outpoints: string[] }> {
+export async function nodeUtxos(node: OracleNode, address: string): Promise<{ total: bigint; outpoints: string[] }> {
+  if (node.confirmedUtxos) return node.confirmedUtxos(address);
   const scan = await node.rpc.call<ScanResult>('scantxoutset', ['start', [`addr(${address})`]], { exactDecimals: true });
   const outpoints = scan.unspents.map((u) => `${u.txid}:${u.vout}`).sort();
   return { total: parseCoins(String(scan.total_amount)), outpoints };
@@ -60,7 +68,7 @@ interface NodeView {
 const blockCache = new Map<string, readonly VerboseBlockTx[]>();
 
 /** The node's main chain read block by block, then its mempool tx by tx, amounts parsed exactly. */
-async function readNodeView(node: RegtestNode, addresses: readonly string[]): Promise<NodeView> {
+async function readNodeView(node: OracleNode, addresses: readonly string[]): Promise<NodeView> {
   const view: NodeView = {
     history: new Map(addresses.map((a) => [a, []])),
     mempoolSpent: new Set(),
@@ -124,7 +132,7 @@ async function readNodeView(node: RegtestNode, addresses: readonly string[]): Pr
  * and mempool read block by block.
  */
 export async function assertAddressesMatchNode(
-  node: RegtestNode,
+  node: OracleNode,
   params: NetworkParams,
   store: NetworkStore,
   addresses: readonly string[],
@@ -168,7 +176,7 @@ export async function assertAddressesMatchNode(
 }
 
 /** The store's tip and mempool equal the node's. */
-export async function assertTipAndMempoolMatchNode(node: RegtestNode, store: NetworkStore, label: string): Promise<void> {
+export async function assertTipAndMempoolMatchNode(node: OracleNode, store: NetworkStore, label: string): Promise<void> {
   const [best, height, mempool] = await Promise.all([
     node.rpc.call<string>('getbestblockhash'),
     node.rpc.call<number>('getblockcount'),
