@@ -110,10 +110,14 @@ test('invalid values give clear messages', () => {
   assert.throws(() => loadConfig({ file: '/nonexistent/outpoint.toml', env: {} }), /cannot read config file/);
 });
 
-test('market: off by default, with polling defaults', () => {
+test('market: all seven exchanges by default, with polling defaults; sources = [] turns it off', () => {
   const { market } = loadConfig({ env: {} });
-  assert.deepEqual(market, { sources: [], intervalMs: 15_000, timeoutMs: 5000, maxAgeS: 300, baseUrls: {} });
+  assert.deepEqual(market, {
+    sources: ['binance', 'bitfinex', 'bitstamp', 'coinbase', 'gemini', 'kraken', 'okx'], intervalMs: 15_000, timeoutMs: 5000, maxAgeS: 300, baseUrls: {},
+  });
   assert.ok(Object.isFrozen(market.sources));
+  assert.deepEqual(loadConfig({ file: configFile('[market]\nsources = []\n'), env: {} }).market.sources, []);
+  assert.deepEqual(loadConfig({ env: { OUTPOINT_MARKET_SOURCES: '' } }).market.sources, [], 'an empty variable is the empty list');
 });
 
 test('market: sources, timings and per-source base URLs from the file; env overrides them', () => {

@@ -129,7 +129,8 @@ function buildConfig(raw: Raw): OutpointConfig {
 
 function buildMarket(table: Raw): MarketConfig {
   const spec = (k: string): KeySpec => SECTION_KEYS['market']![k]!;
-  const sources = list(table, 'sources', spec('sources'), 'market.sources') as PriceSourceId[];
+  // Prices out of the box, as the spec's get_price promises (seven exchanges); `sources = []` turns polling off.
+  const sources = list(table, 'sources', spec('sources'), 'market.sources', PRICE_SOURCE_IDS) as PriceSourceId[];
   const intervalMs = int(table, 'interval_ms', spec('interval_ms'), 15_000, 'market.interval_ms');
   const maxAgeS = int(table, 'max_age_s', spec('max_age_s'), 300, 'market.max_age_s');
   // Otherwise every price would turn stale between two polls and answers would flicker.
@@ -145,9 +146,9 @@ function buildMarket(table: Raw): MarketConfig {
 }
 
 /** A TOML array of strings, or (from the environment) one comma-separated string; members checked against oneOf. */
-function list(table: Raw, key: string, spec: KeySpec, path: string): string[] {
+function list(table: Raw, key: string, spec: KeySpec, path: string, fallback: readonly string[]): string[] {
   const value = table[key];
-  if (value === undefined) return [];
+  if (value === undefined) return [...fallback];
   const items = typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter((v) => v !== '') : value;
   if (!Array.isArray(items) || !items.every((v): v is string => typeof v === 'string')) {
     throw new ConfigError(`${path} must be a list of strings (${spec.doc})`);

@@ -19,7 +19,7 @@ export interface KeySpec {
 
 /** `[market]`: polling settings plus one `<source>_url` key per exchange (flat, so OUTPOINT_MARKET_KRAKEN_URL works). */
 const MARKET_KEYS: Readonly<Record<string, KeySpec>> = {
-  sources: { type: 'list', oneOf: PRICE_SOURCE_IDS, doc: `exchanges to poll, any of ${PRICE_SOURCE_IDS.join(', ')} (default none: no prices)` },
+  sources: { type: 'list', oneOf: PRICE_SOURCE_IDS, doc: `exchanges to poll, any of ${PRICE_SOURCE_IDS.join(', ')} (default all of them; [] turns prices off)` },
   interval_ms: { type: 'integer', min: 1000, max: 3_600_000, doc: 'time between two polls of one exchange (default 15000)' },
   timeout_ms: { type: 'integer', min: 100, max: 120_000, doc: 'an exchange request is abandoned after this long (default 5000)' },
   max_age_s: { type: 'integer', min: 1, max: 604_800, doc: 'a price not confirmed for this long is stale and not served as current (default 300)' },
