@@ -1,5 +1,5 @@
 import { formatCoins, type AddressTouchedEvent, type PrevoutInfo, type Transaction } from '../core/index.js';
-import { classifyScript, getP2pkPubkey, pubkeyToP2pkhAddress, scriptToAddress, scriptToAsm, type NetworkParams } from '../chains/addressing.js';
+import { classifyScript, displayAddress, scriptToAsm, type NetworkParams } from '../chains/addressing.js';
 
 /**
  * Inputs as in v2's get_tx: the spent output's address and value come with the event (the indexer
@@ -41,13 +41,6 @@ export interface BalanceUpdatePayload {
   };
 }
 
-function outputAddress(params: NetworkParams, script: Uint8Array): string | null {
-  const address = scriptToAddress(params, script);
-  if (address) return address;
-  const pubkey = getP2pkPubkey(script);
-  return pubkey ? pubkeyToP2pkhAddress(params, pubkey) : null;
-}
-
 /** Built once per event, shared by every spelling of the address that listens. */
 export function txSummary(tx: Transaction, params: NetworkParams, prevouts: readonly (PrevoutInfo | null)[] | null): TxSummary {
   return {
@@ -57,7 +50,7 @@ export function txSummary(tx: Transaction, params: NetworkParams, prevouts: read
       return {
         input_no: i,
         from_output: tx.isCoinbase ? null : { txid: input.prevTxid, output_no: input.prevVout },
-        address: tx.isCoinbase ? 'coinbase' : prevout ? outputAddress(params, prevout.script) : null,
+        address: tx.isCoinbase ? 'coinbase' : prevout ? displayAddress(params, prevout.script) : null,
         value: prevout ? formatCoins(prevout.value) : null,
         script: scriptToAsm(input.scriptSig, { sighashDecode: true }),
       };
@@ -65,7 +58,7 @@ export function txSummary(tx: Transaction, params: NetworkParams, prevouts: read
     outputs: tx.outputs.map((output, i) => ({
       output_no: i,
       value: formatCoins(output.value),
-      address: outputAddress(params, output.script),
+      address: displayAddress(params, output.script),
       type: classifyScript(output.script, params.features),
       script: scriptToAsm(output.script),
     })),

@@ -229,6 +229,7 @@ describe('v3 transaction and block endpoints', () => {
     assert.deepEqual(summary.map((s: any) => s.height), Array.from({ length: 10 }, (_, i) => n.height - i));
     const coinbase = await node.rpc.call<any>('getrawtransaction', [n.tx[0], true], { exactDecimals: true });
     assert.equal(summary[0].miner, coinbase.vout[0].scriptPubKey.address ?? coinbase.vout[0].scriptPubKey.addresses[0]);
+    assert.equal(summary[0].miner_tag, null, 'regtest coinbases carry no pool tag');
     assert.equal(summary[0].reward_and_fees, formatCoins(coinbase.vout.reduce((s: bigint, o: any) => s + parseCoins(String(o.value)), 0n)));
     assert.deepEqual([summary[0].num_txs, summary[0].weight, summary[0].price], [n.tx.length, n.weight, NO_VALUE]);
     assert.deepEqual(byHash.price, NO_VALUE);

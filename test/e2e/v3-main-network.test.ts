@@ -13,7 +13,9 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { getNetworkParams } from '../../src/chains/addressing.js';
 import { parseBlock } from '../../src/chains/parsing.js';
-import type { Block, NetworkId, NetworkReader, PriceQuote, PriceReader } from '../../src/core/index.js';
+import type { Block, ConnectedBlock, NetworkId, NetworkReader, PriceQuote, PriceReader } from '../../src/core/index.js';
+import { blockEvents } from '../../src/indexer/indexer-events.js';
+import { blockUpdatePayload } from '../../src/realtime/block-update.payload.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { call, sameAccountIn, v3App } from './v3-fixture.js';
 
@@ -32,6 +34,7 @@ let store: SqliteStore;
 let app: FastifyInstance;
 let key: string;
 let quotes: PriceQuote[] = [];
+let connected: ConnectedBlock[];
 
 /** USD quotes of LTC as the test sets them; `at` is the newest at or before the time. */
 const prices: PriceReader = {
@@ -43,7 +46,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'outpoint-v3-main-'));
   store = new SqliteStore({ path: join(dir, 'store.db') });
   await store.migrate();
-  await store.network('LTC').connectBlocks([{ height: HEIGHT, block }]);
+  connected = await store.network('LTC').connectBlocks([{ height: HEIGHT, block }]);
   ({ key } = await sameAccountIn([store.accounts()], 'main@x.io', 'main', 1000));
   const reader: NetworkReader = store.network('LTC');
   app = await v3App(null, reader, store.accounts(), { networks: new Map<NetworkId, { params: typeof LTC; reader: NetworkReader }>([['LTC', { params: LTC, reader }]]), prices });
@@ -81,5 +84,17 @@ describe('v3 on a main network', () => {
     assert.deepEqual(await get(`/price/LTC/${TIME}`), atBlock);
     assert.deepEqual(await get(`/price/LTC/${TIME - 601}`), NO_PRICE, 'before the first quote');
     assert.deepEqual(await get('/price/LTC'), { value: '85.25000000', currency: 'USD', updated_at: TIME + 600 });
+  });
+
+  it('miner: the address of the coinbase\'s first paying output in v3, the pool tag in miner_tag and realtime mined_by', async () => {
+    const summary = (await get('/latest_blocks_summary/LTC')).blocks;
+    assert.equal(summary.length, 1);
+    assert.equal(summary[0].height, HEIGHT);
+    assert.equal(summary[0].miner, 'LTCPodha2LAxSyBGsGfkWcmKDEB8cWrqLU', 'address of miner (the spec), not the tag');
+    assert.equal(summary[0].miner_tag, '/LP/');
+    const [event] = blockEvents(LTC, block, connected[0]!, 1_700_000_000, null);
+    assert.equal(event?.kind, 'block_connected');
+    const payload = blockUpdatePayload(event as Extract<typeof event, { kind: 'block_connected' }>);
+    assert.equal(payload.value.mined_by, summary[0].miner_tag, 'realtime names the miner by the same rule');
   });
 });
