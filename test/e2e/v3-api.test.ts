@@ -294,6 +294,8 @@ describe('v3 network_info and the mempool projection', () => {
       return answer.mempool.mempool_txs === txids.length;
     }, 15_000, 'the projection to catch up', 100);
     assert.deepEqual(answer.mempool.blocks, expected);
+    assert.deepEqual(answer.mempool.blocks.map((b: any) => b.block_num), [1, 2, 3, 4, 5, 6], 'always the next 6 blocks');
+    assert.ok(answer.mempool.blocks.some((b: any) => b.num_txs === 0), 'a few hundred txs fill one block; the rest are empty ones');
     assert.equal(answer.mempool.mempool_size, entries.reduce((s, e) => s + e.size!, 0));
     assert.ok(Math.abs(answer.mempool.updated_at - Date.now() / 1000) < 30);
     assert.equal(answer.block_count, await node.rpc.call<number>('getblockcount'));

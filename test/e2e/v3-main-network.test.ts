@@ -97,4 +97,12 @@ describe('v3 on a main network', () => {
     const payload = blockUpdatePayload(event as Extract<typeof event, { kind: 'block_connected' }>);
     assert.equal(payload.value.mined_by, summary[0].miner_tag, 'realtime names the miner by the same rule');
   });
+
+  it('network_info lists the next 6 mempool blocks even when the mempool is empty', async () => {
+    const info = await get('/network_info/LTC');
+    assert.deepEqual([info.block_count, info.mempool.mempool_txs, info.mempool.mempool_size], [HEIGHT, 0, 0]);
+    assert.deepEqual(info.mempool.blocks, [1, 2, 3, 4, 5, 6].map((n) => ({
+      block_num: n, min_fee_rate: 0, max_fee_rate: 0, median_fee_rate: 0, min_fee_rate_possible: 1, weight: 0, size: 0, num_txs: 0,
+    })));
+  });
 });
