@@ -9,6 +9,7 @@ import type { AccountStore, ShortAddressStore } from '../core/store.js';
 import { createServices } from '../services/create-services.js';
 import { createV3Services } from '../services/create-v3-services.js';
 import type { NetworkMap } from '../services/network-registry.js';
+import { missingSegmentMessage, RouteTable } from './missing-segment.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
@@ -22,7 +23,7 @@ import { marketRoutes } from './v2/market.routes.js';
 import { sendTxRoutes } from './v2/send-tx.routes.js';
 import { txRoutes } from './v2/tx.routes.js';
 import type { V2Context } from './v2/v2-context.js';
-import { v2ErrorHandler } from './v2/v2-error-handler.js';
+import { v2ErrorHandler, v2Failure } from './v2/v2-error-handler.js';
 
 export interface HttpAppDeps {
   /** The networks this server indexes (regtest networks answer under their test acronym). */
@@ -77,9 +78,13 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   installFormBody(app);
   installRateLimit(app, { perSecond: deps.rateLimitPerSecond, redisUrl: deps.redisUrl, logger: deps.logger });
   app.setErrorHandler(v2ErrorHandler(deps.logger));
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ status: 'fail', data: { path: `no endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}` } }),
-  );
+  const v2Routes = new RouteTable(app, V2_PREFIX);
+  app.setNotFoundHandler((request, reply) => {
+    // `/api/v2/get_tx/BTC`: the operation's own shape, naming the missing key.
+    const missing = v2Routes.find(request.method, request.url);
+    if (missing) return v2Failure(reply, missing.config.v2Error ?? null, { status: 404, field: missing.key, message: missingSegmentMessage(missing) });
+    return reply.code(404).send({ status: 'fail', data: { path: `no endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}` } });
+  });
 
   await app.register(
     async (v2) => {

@@ -121,6 +121,11 @@ describe('v3 authentication and errors', () => {
       [`/transactions/${N}/ADDR/0`, /page must be an integer from 1/],
       [`/price/${N}/yesterday`, /timestamp/],
       ['/no_such_thing', /no endpoint/],
+      // A missing path segment: the operation's error naming it, not "no endpoint".
+      [`/balance/${N}`, /^address is missing from the path \(\/api\/v3\/balance\/\{network\}\/\{address\}\)$/],
+      [`/transaction/${N}/`, /^hash is missing from the path/],
+      ['/transactions', /^network is missing from the path \(\/api\/v3\/transactions\/\{network\}\/\{address\}\[\/\{page\}\]\)$/],
+      [`/block/${N}`, /^block is missing from the path/],
     ];
     for (const [path, message] of cases) {
       const r = await get(`${V3}${path.replace('ADDR', addrA)}`);

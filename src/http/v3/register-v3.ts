@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../core/logger.js';
+import { missingSegmentMessage, RouteTable } from '../missing-segment.js';
 import { installApiKey } from '../plugins/api-key.plugin.js';
 import { addressRoutes } from './address.routes.js';
 import { blockRoutes } from './block.routes.js';
@@ -18,7 +19,12 @@ export async function registerV3(app: FastifyInstance, context: V3Context, logge
   await app.register(
     async (v3) => {
       v3.setErrorHandler(v3ErrorHandler(logger));
-      v3.setNotFoundHandler((request, reply) => v3Failure(reply, 404, `no endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`));
+      const routes = new RouteTable(v3, V3_PREFIX);
+      v3.setNotFoundHandler((request, reply) => {
+        // `/api/v3/balance/LTC`: the v3 error naming the missing segment (like any unknown path, no key needed).
+        const missing = routes.find(request.method, request.url);
+        return v3Failure(reply, 404, missing ? missingSegmentMessage(missing) : `no endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`);
+      });
       v3.addHook('onRoute', (route) => {
         route.config = { ...route.config, rateLimitExempt: true };
       });
