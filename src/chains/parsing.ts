@@ -8,6 +8,6 @@ export { readAuxPow, hasAuxPow, auxPowChainId, AUXPOW_VERSION_BIT } from './bloc
 export { readMwebBlock, MWEB_VERSION_BIT } from './block/mweb-block.js';
 export { parseBlock } from './block/block-parser.js';
 export { merkleRoot, merkleRootOfHashes, witnessCommitment, witnessCommitmentOk } from './block/merkle.js';
-export { difficultyFromBits, targetFromBits, workFromBits } from './block/difficulty.js';
+export { difficultyFromBits, formatDifficulty, targetFromBits, workFromBits } from './block/difficulty.js';
 export { coinbaseHeight, printableRuns } from './block/coinbase.js';
 export { blockMiner, type BlockMiner } from './block/block-miner.js';

@@ -1,5 +1,5 @@
 import type { BlockConnectedEvent } from '../core/index.js';
-import { difficultyFromBits } from '../chains/parsing.js';
+import { difficultyFromBits, formatDifficulty } from '../chains/parsing.js';
 
 export interface BlockUpdatePayload {
   readonly type: 'block';
@@ -13,6 +13,7 @@ export interface BlockUpdatePayload {
     readonly previous_blockhash: string;
     readonly merkleroot: string;
     readonly mined_by: string;
+    /** 8 decimals, as REST's mining_difficulty. */
     readonly mining_difficulty: string;
   };
 }
@@ -38,7 +39,7 @@ export function blockUpdatePayload(event: BlockConnectedEvent): BlockUpdatePaylo
       previous_blockhash: event.prevHash,
       merkleroot: event.merkleRoot,
       mined_by: minedBy(event),
-      mining_difficulty: String(difficultyFromBits(event.bits)),
+      mining_difficulty: formatDifficulty(difficultyFromBits(event.bits)),
     },
   };
 }
