@@ -40,7 +40,7 @@ describe('event codec (Redis wire form)', () => {
       size: 200, txCount: 1, minerAddress: 'DHE6HfE8Ckv9e4AhUcJV8JTgxAw4mCmYVH', minerTag: '/pool/', receivedAt: 2,
     };
     assert.deepEqual(decodeEvent(encodeEvent(block)), block);
-    const price: DomainEvent = { kind: 'price', coin: 'BTC', base: 'USD', exchange: 'Kraken', price: '65000.10', time: 3 };
+    const price: DomainEvent = { kind: 'price', coin: 'BTC', base: 'USD', exchange: 'kraken', price: '65000.10', time: 3 };
     assert.deepEqual(decodeEvent(encodeEvent(price)), price);
   });
 });

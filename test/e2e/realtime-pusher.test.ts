@@ -273,10 +273,10 @@ describe('pusher-js against the realtime server', () => {
     const pusher = await client(main.port);
     const usd = new Recorder(await subscribed(pusher, 'ticker_ltc_usd'), 'price_update');
     const eur = new Recorder(await subscribed(pusher, 'ticker_ltc_eur'), 'price_update');
-    bus.publish({ kind: 'price', coin: 'LTC', base: 'USD', exchange: 'Kraken', price: '84.12000000', time: 1_700_000_000 });
+    bus.publish({ kind: 'price', coin: 'LTC', base: 'USD', exchange: 'kraken', price: '84.12000000', time: 1_700_000_000 });
     assert.deepEqual(await usd.next(), {
       type: 'price',
-      value: { time: 1_700_000_000, price: '84.12000000', price_base: 'USD', symbol: 'LTC', exchange: 'Kraken' },
+      value: { time: 1_700_000_000, price: '84.12000000', price_base: 'USD', symbol: 'LTC', exchange: 'kraken' },
     });
     await delay(100);
     assert.equal(eur.events.length, 0);

@@ -99,7 +99,7 @@ describe('realtime over the Redis event bus', () => {
       },
       { kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: 1_700_000_002, inputValue: null, deltas: [], mempoolSize: 42, prevouts: null },
       { kind: 'address_touched', network: 'LTCTEST', txid: tx.txid, tx, delta: { script: output.script, txid: tx.txid, received: output.value, sent: 0n }, confirmed: false, prevouts: [null] },
-      { kind: 'price', coin: 'BTC', base: 'USD', exchange: 'Bitstamp', price: '65000.12', time: 1_700_000_003 },
+      { kind: 'price', coin: 'BTC', base: 'USD', exchange: 'bitstamp', price: '65000.12', time: 1_700_000_003 },
     ];
     for (const event of events) bus.publish(event);
 
@@ -119,7 +119,7 @@ describe('realtime over the Redis event bus', () => {
       assert.equal(balance.value.tx.txid, tx.txid);
       assert.equal(balance.value['value_received'], formatCoins(output.value));
       const price = await p.prices.next();
-      assert.deepEqual(price.value, { time: 1_700_000_003, price: '65000.12000000', price_base: 'USD', symbol: 'BTC', exchange: 'Bitstamp' });
+      assert.deepEqual(price.value, { time: 1_700_000_003, price: '65000.12000000', price_base: 'USD', symbol: 'BTC', exchange: 'bitstamp' });
       seen.push({ block, txUpdate, balance, price });
     }
     assert.deepEqual(seen[0], seen[1], 'both processes publish identical payloads');
