@@ -3,12 +3,9 @@ import { NotFoundError } from '../core/errors.js';
 import type { Sats } from '../core/money.js';
 import type { Transaction } from '../core/chain-types.js';
 import type { ChainTip, OutputRecord, TxRecord } from '../core/store.js';
-import { confirmationsAt } from './confirmations.js';
+import { confirmationsAt, isConfirmedBySpec } from './confirmations.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
 import { inputViews, outputViews, type TxInputView, type TxOutputView } from './tx-views.js';
-
-/** The spec's rule: a generated-coin transaction counts as confirmed at 240 confirmations. */
-export const COINBASE_CONFIRMATIONS = 240;
 
 export type { TxInputView, TxOutputView } from './tx-views.js';
 
@@ -100,7 +97,7 @@ export class TxService {
       outputs,
       sentValue,
       fee: record.fee ?? 0n,
-      isConfirmed: record.isCoinbase ? confirmations >= COINBASE_CONFIRMATIONS : confirmations >= 1,
+      isConfirmed: isConfirmedBySpec(record.isCoinbase, confirmations),
     };
   }
 }
