@@ -24,6 +24,14 @@ test('defaults: embedded store in the data dir, port 3000, rate limit 5', () => 
   assert.equal(config.realtime.sendThreads, Math.max(1, Math.floor(availableParallelism() / 2)));
 });
 
+test('http TLS: both PEM files or neither; the default public URL becomes https', () => {
+  assert.equal(loadConfig({ env: {} }).http.tls, null);
+  const config = loadConfig({ file: configFile('[http]\nport = 8443\ntls_cert_file = "/etc/op/cert.pem"\ntls_key_file = "/etc/op/key.pem"\n'), env: {} });
+  assert.deepEqual(config.http.tls, { certFile: '/etc/op/cert.pem', keyFile: '/etc/op/key.pem' });
+  assert.equal(config.http.publicUrl, 'https://127.0.0.1:8443');
+  assert.throws(() => loadConfig({ env: { OUTPOINT_HTTP_TLS_CERT_FILE: '/etc/op/cert.pem' } }), /tls_cert_file and http\.tls_key_file go together/);
+});
+
 test('realtime send_threads: set in the file or the environment, 1 to 16', () => {
   assert.equal(loadConfig({ file: configFile('[realtime]\nsend_threads = 3\n'), env: {} }).realtime.sendThreads, 3);
   assert.equal(loadConfig({ env: { OUTPOINT_REALTIME_SEND_THREADS: '2' } }).realtime.sendThreads, 2);

@@ -103,6 +103,7 @@ function buildConfig(raw: Raw): OutpointConfig {
   const host = str(section('http'), 'host', spec('http', 'host'), '127.0.0.1', 'http.host');
   const port = int(section('http'), 'port', spec('http', 'port'), 3000, 'http.port');
   const storeUrl = str(section('store'), 'url', spec('store', 'url'), `sqlite:${join(dataDir, 'outpoint.db')}`, 'store.url');
+  const tls = buildTls(section('http'));
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(storeUrl)) {
     throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${storeUrl}"`);
   }
@@ -114,8 +115,9 @@ function buildConfig(raw: Raw): OutpointConfig {
     http: {
       host,
       port,
-      publicUrl: str(section('http'), 'public_url', spec('http', 'public_url'), `http://${host}:${port}`, 'http.public_url').replace(/\/+$/, ''),
+      publicUrl: str(section('http'), 'public_url', spec('http', 'public_url'), `${tls ? 'https' : 'http'}://${host}:${port}`, 'http.public_url').replace(/\/+$/, ''),
       rateLimitPerSecond: int(section('http'), 'rate_limit_per_second', spec('http', 'rate_limit_per_second'), 5, 'http.rate_limit_per_second'),
+      tls,
     },
     realtime: {
       appKey: str(section('realtime'), 'app_key', spec('realtime', 'app_key'), 'outpoint', 'realtime.app_key'),
@@ -125,6 +127,15 @@ function buildConfig(raw: Raw): OutpointConfig {
     market: buildMarket(section('market')),
     networks,
   };
+}
+
+/** Both files or neither: half a TLS setup is a mistake to report, not to serve plain HTTP for. */
+function buildTls(table: Raw): OutpointConfig['http']['tls'] {
+  const spec = (k: string): KeySpec => SECTION_KEYS['http']![k]!;
+  const certFile = optionalStr(table, 'tls_cert_file', spec('tls_cert_file'), 'http.tls_cert_file');
+  const keyFile = optionalStr(table, 'tls_key_file', spec('tls_key_file'), 'http.tls_key_file');
+  if ((certFile === null) !== (keyFile === null)) throw new ConfigError('http.tls_cert_file and http.tls_key_file go together: set both for HTTPS, or neither');
+  return certFile !== null && keyFile !== null ? { certFile: resolve(certFile), keyFile: resolve(keyFile) } : null;
 }
 
 function buildMarket(table: Raw): MarketConfig {

@@ -9,6 +9,7 @@ import type { AccountStore, ShortAddressStore } from '../core/store.js';
 import { createServices } from '../services/create-services.js';
 import { createV3Services } from '../services/create-v3-services.js';
 import type { NetworkMap } from '../services/network-registry.js';
+import type { TlsCredentials } from './tls.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
@@ -48,6 +49,8 @@ export interface HttpAppDeps {
   readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
   /** The indexer's events: v3 recomputes mempool projections when the mempool changes. */
   readonly events?: EventBus;
+  /** Serve HTTPS (and wss for realtime on the same server) with this certificate; plain HTTP without. */
+  readonly tls?: TlsCredentials;
   /** v3 tuning (tests): key cache, usage flush interval, projection maximum age, in milliseconds. */
   readonly v3Timing?: { readonly keyCacheMs?: number; readonly usageFlushMs?: number; readonly mempoolMaxAgeMs?: number };
 }
@@ -62,7 +65,9 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     trustProxy: deps.trustProxy ?? false,
     // Stealth and bech32m addresses exceed find-my-way's default 100-character parameter limit.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-  });
+    // An https.Server emits the same request and upgrade events: routes and the realtime server need no change.
+    ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key } } : {}),
+  }) as unknown as FastifyInstance;
   const services = createServices({
     networks: deps.networks,
     prices: deps.prices,
