@@ -18,6 +18,8 @@ test('defaults: embedded store in the data dir, port 3000, rate limit 5', () => 
   assert.match(config.store.url, /^sqlite:.*data\/outpoint\.db$/);
   assert.equal(config.http.port, 3000);
   assert.equal(config.http.rateLimitPerSecond, 5);
+  assert.equal(config.http.maxConcurrentPerIp, 0, 'no concurrency limit per IP unless set');
+  assert.equal(loadConfig({ env: { OUTPOINT_HTTP_MAX_CONCURRENT_PER_IP: '16' } }).http.maxConcurrentPerIp, 16);
   assert.equal(config.http.publicUrl, 'http://127.0.0.1:3000');
   assert.equal(config.redis.url, null);
   assert.deepEqual(config.networks, []);

@@ -117,6 +117,8 @@ function buildConfig(raw: Raw): OutpointConfig {
       port,
       publicUrl: str(section('http'), 'public_url', spec('http', 'public_url'), `${tls ? 'https' : 'http'}://${host}:${port}`, 'http.public_url').replace(/\/+$/, ''),
       rateLimitPerSecond: int(section('http'), 'rate_limit_per_second', spec('http', 'rate_limit_per_second'), 5, 'http.rate_limit_per_second'),
+      // Off by default: single-host benchmarks and clients behind one proxy address must not be throttled.
+      maxConcurrentPerIp: int(section('http'), 'max_concurrent_per_ip', spec('http', 'max_concurrent_per_ip'), 0, 'http.max_concurrent_per_ip'),
       tls,
     },
     realtime: {

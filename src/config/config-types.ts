@@ -26,6 +26,8 @@ export interface OutpointConfig {
     readonly port: number;
     readonly publicUrl: string;
     readonly rateLimitPerSecond: number;
+    /** v2 requests in flight at once per client IP; 0 = off. */
+    readonly maxConcurrentPerIp: number;
     /** PEM files for HTTPS (REST, wss realtime, web pages on one port); null: plain HTTP. Re-read on SIGHUP. */
     readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
   };

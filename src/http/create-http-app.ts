@@ -11,11 +11,14 @@ import { createV3Services } from '../services/create-v3-services.js';
 import type { NetworkMap } from '../services/network-registry.js';
 import type { TlsCredentials } from './tls.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
+import { installPerIpConcurrency } from './plugins/concurrency.plugin.js';
+import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from './plugins/concurrency-limiter.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
+import { RedisConcurrencyLimiter } from './plugins/redis-concurrency-limiter.js';
 import { shortLinkRoutes } from './short-link.routes.js';
 import { registerV3, V3_PREFIX } from './v3/register-v3.js';
 import { addressRoutes } from './v2/address.routes.js';
@@ -35,6 +38,8 @@ export interface HttpAppDeps {
   readonly publicUrl: string;
   /** Per client IP; 0 disables the limit. */
   readonly rateLimitPerSecond: number;
+  /** v2 requests in flight at once per client IP; 0 (the default) disables the limit. */
+  readonly maxConcurrentPerIp?: number;
   /** Shares rate-limit counters across API processes; null keeps them per process. */
   readonly redisUrl: string | null;
   readonly logger: Logger;
@@ -82,6 +87,10 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   installJsonp(app, { exceptUnder: [V3_PREFIX] });
   installFormBody(app);
   installRateLimit(app, { perSecond: deps.rateLimitPerSecond, redisUrl: deps.redisUrl, logger: deps.logger });
+  // Requests in flight per client IP (v2) and per account (v3 plans), across processes when Redis is configured.
+  const limiter: ConcurrencyLimiter = deps.redisUrl ? new RedisConcurrencyLimiter(deps.redisUrl, deps.logger) : new MemoryConcurrencyLimiter();
+  app.addHook('onClose', async () => limiter.close());
+  installPerIpConcurrency(app, { perIp: deps.maxConcurrentPerIp ?? 0, limiter });
   app.setErrorHandler(v2ErrorHandler(deps.logger));
   const v2Routes = new RouteTable(app, V2_PREFIX);
   app.setNotFoundHandler((request, reply) => {
@@ -116,7 +125,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
       ...deps.v3Timing,
     });
     app.addHook('onClose', async () => v3.close());
-    await registerV3(app, { services, v3, now }, deps.logger);
+    await registerV3(app, { services, v3, now }, deps.logger, limiter);
   }
   return app;
 }

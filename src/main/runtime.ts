@@ -99,6 +99,7 @@ export class Runtime {
       broadcaster: new RpcBroadcaster(rpcs),
       publicUrl: this.config.http.publicUrl,
       rateLimitPerSecond: this.config.http.rateLimitPerSecond,
+      maxConcurrentPerIp: this.config.http.maxConcurrentPerIp,
       redisUrl: this.config.redis.url,
       logger: this.logger,
       shortLinks: this.store.shortAddresses(),

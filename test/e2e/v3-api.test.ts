@@ -103,7 +103,7 @@ describe('v3 authentication and errors', () => {
     assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
     const info = await call(apps[0]!, `${V3}/account_info`, small);
     assert.equal(info.status, 200);
-    assert.deepEqual(info.body.data.plan, { name: 'tiny', max_daily_requests: 3, current_period_ends_at: 4_000_000_000, will_renew_at_period_end: true });
+    assert.deepEqual(info.body.data.plan, { name: 'tiny', max_daily_requests: 3, max_concurrent_requests: 0, current_period_ends_at: 4_000_000_000, will_renew_at_period_end: true });
     assert.deepEqual(info.body.data.num_requests_used, { today: 5, yesterday: 0 });
     assert.equal(info.body.last_login_at, 0);
   });

@@ -24,7 +24,7 @@ export const networkInfoSchema = v3Route({
 
 const accountData = {
   last_login_at: int,
-  plan: obj({ name: str, max_daily_requests: int, current_period_ends_at: int, will_renew_at_period_end: { type: 'boolean' } }),
+  plan: obj({ name: str, max_daily_requests: int, max_concurrent_requests: int, current_period_ends_at: int, will_renew_at_period_end: { type: 'boolean' } }),
   num_requests_used: obj({ today: int, yesterday: int }),
 };
 
