@@ -272,7 +272,8 @@ describe('v3 network_info and the mempool projection', () => {
       calls.push({ method: 'settxfee', params: [formatCoins(BigInt(10_000 + ((i * 7_919) % 60_000)))] });
       calls.push({ method: 'sendtoaddress', params: [addresses[i % 8]!, '0.01'] });
     }
-    for (const r of await node.wallet.batch(calls)) if (r instanceof Error) throw r;
+    // In chunks: one batch of 480 wallet calls can outlast the RPC timeout (60 s) on a loaded machine.
+    for (let i = 0; i < calls.length; i += 40) for (const r of await node.wallet.batch(calls.slice(i, i + 40))) if (r instanceof Error) throw r;
     await sync();
     const verbose = await node.rpc.call<Record<string, any>>('getrawmempool', [true], { exactDecimals: true });
     const txids = Object.keys(verbose);
