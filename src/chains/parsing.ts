@@ -9,5 +9,6 @@ export { readMwebBlock, MWEB_VERSION_BIT } from './block/mweb-block.js';
 export { parseBlock } from './block/block-parser.js';
 export { serializeAuxPow, serializeBlock, serializeBlockHeader, type BlockParts, type HeaderFields } from './block/block-serializer.js';
 export { merkleRoot, merkleRootOfHashes, witnessCommitment, witnessCommitmentOk } from './block/merkle.js';
-export { difficultyFromBits, targetFromBits, workFromBits } from './block/difficulty.js';
-export { coinbaseHeight, coinbaseText } from './block/coinbase.js';
+export { difficultyFromBits, formatDifficulty, targetFromBits, workFromBits } from './block/difficulty.js';
+export { coinbaseHeight, printableRuns } from './block/coinbase.js';
+export { blockMiner, type BlockMiner } from './block/block-miner.js';
