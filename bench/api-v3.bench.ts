@@ -88,7 +88,7 @@ export async function run(): Promise<void> {
   for (let h = tip.height; h > 0 && txids.length < 2000; h--) txids.push(...(await network.getBlockByHeight(h))!.txids.slice(1, 40));
 
   const accounts = new AccountService(store.accounts());
-  await accounts.setPlan('bench', 1_000_000_000);
+  await accounts.setPlan('bench', { maxDailyRequests: 1_000_000_000 });
   const email = `bench-${Date.now()}@outpoint.test`;
   const { key } = await accounts.createAccount(email, 'bench');
 

@@ -9,6 +9,8 @@ need=()
 if [ "${OUTPOINT_SETUP_TEST_DEPS:-0}" = 1 ]; then
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
   command -v redis-server >/dev/null || need+=(redis-server)
+  # The HTTPS test makes its certificates at test time with the openssl CLI.
+  command -v openssl >/dev/null || need+=(openssl)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need[*]}"

@@ -9,6 +9,7 @@ export { readScript, type ScriptOp } from './script/script-reader.js';
 export {
   addressToScript,
   decodeAddress,
+  displayAddress,
   isValidAddress,
   pubkeyToP2pkhAddress,
   scriptToAddress,

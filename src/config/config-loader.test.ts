@@ -18,10 +18,20 @@ test('defaults: embedded store in the data dir, port 3000, rate limit 5', () => 
   assert.match(config.store.url, /^sqlite:.*data\/outpoint\.db$/);
   assert.equal(config.http.port, 3000);
   assert.equal(config.http.rateLimitPerSecond, 5);
+  assert.equal(config.http.maxConcurrentPerIp, 0, 'no concurrency limit per IP unless set');
+  assert.equal(loadConfig({ env: { OUTPOINT_HTTP_MAX_CONCURRENT_PER_IP: '16' } }).http.maxConcurrentPerIp, 16);
   assert.equal(config.http.publicUrl, 'http://127.0.0.1:3000');
   assert.equal(config.redis.url, null);
   assert.deepEqual(config.networks, []);
   assert.equal(config.realtime.sendThreads, Math.max(1, Math.floor(availableParallelism() / 2)));
+});
+
+test('http TLS: both PEM files or neither; the default public URL becomes https', () => {
+  assert.equal(loadConfig({ env: {} }).http.tls, null);
+  const config = loadConfig({ file: configFile('[http]\nport = 8443\ntls_cert_file = "/etc/op/cert.pem"\ntls_key_file = "/etc/op/key.pem"\n'), env: {} });
+  assert.deepEqual(config.http.tls, { certFile: '/etc/op/cert.pem', keyFile: '/etc/op/key.pem' });
+  assert.equal(config.http.publicUrl, 'https://127.0.0.1:8443');
+  assert.throws(() => loadConfig({ env: { OUTPOINT_HTTP_TLS_CERT_FILE: '/etc/op/cert.pem' } }), /tls_cert_file and http\.tls_key_file go together/);
 });
 
 test('realtime send_threads: set in the file or the environment, 1 to 16', () => {
@@ -110,10 +120,14 @@ test('invalid values give clear messages', () => {
   assert.throws(() => loadConfig({ file: '/nonexistent/outpoint.toml', env: {} }), /cannot read config file/);
 });
 
-test('market: off by default, with polling defaults', () => {
+test('market: all seven exchanges by default, with polling defaults; sources = [] turns it off', () => {
   const { market } = loadConfig({ env: {} });
-  assert.deepEqual(market, { sources: [], intervalMs: 15_000, timeoutMs: 5000, maxAgeS: 300, baseUrls: {} });
+  assert.deepEqual(market, {
+    sources: ['binance', 'bitfinex', 'bitstamp', 'coinbase', 'gemini', 'kraken', 'okx'], intervalMs: 15_000, timeoutMs: 5000, maxAgeS: 300, baseUrls: {},
+  });
   assert.ok(Object.isFrozen(market.sources));
+  assert.deepEqual(loadConfig({ file: configFile('[market]\nsources = []\n'), env: {} }).market.sources, []);
+  assert.deepEqual(loadConfig({ env: { OUTPOINT_MARKET_SOURCES: '' } }).market.sources, [], 'an empty variable is the empty list');
 });
 
 test('market: sources, timings and per-source base URLs from the file; env overrides them', () => {

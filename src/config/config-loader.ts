@@ -104,6 +104,7 @@ function buildConfig(raw: Raw): OutpointConfig {
   const host = str(section('http'), 'host', spec('http', 'host'), '127.0.0.1', 'http.host');
   const port = int(section('http'), 'port', spec('http', 'port'), 3000, 'http.port');
   const storeUrl = str(section('store'), 'url', spec('store', 'url'), `sqlite:${join(dataDir, 'outpoint.db')}`, 'store.url');
+  const tls = buildTls(section('http'));
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(storeUrl)) {
     throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${storeUrl}"`);
   }
@@ -115,8 +116,11 @@ function buildConfig(raw: Raw): OutpointConfig {
     http: {
       host,
       port,
-      publicUrl: str(section('http'), 'public_url', spec('http', 'public_url'), `http://${host}:${port}`, 'http.public_url').replace(/\/+$/, ''),
+      publicUrl: str(section('http'), 'public_url', spec('http', 'public_url'), `${tls ? 'https' : 'http'}://${host}:${port}`, 'http.public_url').replace(/\/+$/, ''),
       rateLimitPerSecond: int(section('http'), 'rate_limit_per_second', spec('http', 'rate_limit_per_second'), 5, 'http.rate_limit_per_second'),
+      // Off by default: single-host benchmarks and clients behind one proxy address must not be throttled.
+      maxConcurrentPerIp: int(section('http'), 'max_concurrent_per_ip', spec('http', 'max_concurrent_per_ip'), 0, 'http.max_concurrent_per_ip'),
+      tls,
     },
     realtime: {
       appKey: str(section('realtime'), 'app_key', spec('realtime', 'app_key'), 'outpoint', 'realtime.app_key'),
@@ -128,9 +132,19 @@ function buildConfig(raw: Raw): OutpointConfig {
   };
 }
 
+/** Both files or neither: half a TLS setup is a mistake to report, not to serve plain HTTP for. */
+function buildTls(table: Raw): OutpointConfig['http']['tls'] {
+  const spec = (k: string): KeySpec => SECTION_KEYS['http']![k]!;
+  const certFile = optionalStr(table, 'tls_cert_file', spec('tls_cert_file'), 'http.tls_cert_file');
+  const keyFile = optionalStr(table, 'tls_key_file', spec('tls_key_file'), 'http.tls_key_file');
+  if ((certFile === null) !== (keyFile === null)) throw new ConfigError('http.tls_cert_file and http.tls_key_file go together: set both for HTTPS, or neither');
+  return certFile !== null && keyFile !== null ? { certFile: resolve(certFile), keyFile: resolve(keyFile) } : null;
+}
+
 function buildMarket(table: Raw): MarketConfig {
   const spec = (k: string): KeySpec => SECTION_KEYS['market']![k]!;
-  const sources = list(table, 'sources', spec('sources'), 'market.sources') as PriceSourceId[];
+  // Prices out of the box, as the spec's get_price promises (seven exchanges); `sources = []` turns polling off.
+  const sources = list(table, 'sources', spec('sources'), 'market.sources', PRICE_SOURCE_IDS) as PriceSourceId[];
   const intervalMs = int(table, 'interval_ms', spec('interval_ms'), 15_000, 'market.interval_ms');
   const maxAgeS = int(table, 'max_age_s', spec('max_age_s'), 300, 'market.max_age_s');
   // Otherwise every price would turn stale between two polls and answers would flicker.
@@ -146,9 +160,9 @@ function buildMarket(table: Raw): MarketConfig {
 }
 
 /** A TOML array of strings, or (from the environment) one comma-separated string; members checked against oneOf. */
-function list(table: Raw, key: string, spec: KeySpec, path: string): string[] {
+function list(table: Raw, key: string, spec: KeySpec, path: string, fallback: readonly string[]): string[] {
   const value = table[key];
-  if (value === undefined) return [];
+  if (value === undefined) return [...fallback];
   const items = typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter((v) => v !== '') : value;
   if (!Array.isArray(items) || !items.every((v): v is string => typeof v === 'string')) {
     throw new ConfigError(`${path} must be a list of strings (${spec.doc})`);
@@ -189,7 +203,7 @@ function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
 function buildZmq(id: NetworkId, chain: ChainKind, table: Raw, zmqUrl: string | null): ZmqConfig | null {
   const path = `networks.${id}.zmq_topics`;
   const reconcileMs = table['zmq_reconcile_ms'] === undefined ? null : int(table, 'zmq_reconcile_ms', NETWORK_KEYS['zmq_reconcile_ms']!, 0, `networks.${id}.zmq_reconcile_ms`);
-  const written = table['zmq_topics'] === undefined ? null : list(table, 'zmq_topics', NETWORK_KEYS['zmq_topics']!, path);
+  const written = table['zmq_topics'] === undefined ? null : list(table, 'zmq_topics', NETWORK_KEYS['zmq_topics']!, path, []);
   if (written === null && zmqUrl === null) return null;
   const entries = written ?? getNetworkParams(id, chain).zmqTopics;
   const endpoints: Partial<Record<ZmqTopic, string>> = {};

@@ -19,7 +19,7 @@ export interface KeySpec {
 
 /** `[market]`: polling settings plus one `<source>_url` key per exchange (flat, so OUTPOINT_MARKET_KRAKEN_URL works). */
 const MARKET_KEYS: Readonly<Record<string, KeySpec>> = {
-  sources: { type: 'list', oneOf: PRICE_SOURCE_IDS, doc: `exchanges to poll, any of ${PRICE_SOURCE_IDS.join(', ')} (default none: no prices)` },
+  sources: { type: 'list', oneOf: PRICE_SOURCE_IDS, doc: `exchanges to poll, any of ${PRICE_SOURCE_IDS.join(', ')} (default all of them; [] turns prices off)` },
   interval_ms: { type: 'integer', min: 1000, max: 3_600_000, doc: 'time between two polls of one exchange (default 15000)' },
   timeout_ms: { type: 'integer', min: 100, max: 120_000, doc: 'an exchange request is abandoned after this long (default 5000)' },
   max_age_s: { type: 'integer', min: 1, max: 604_800, doc: 'a price not confirmed for this long is stale and not served as current (default 300)' },
@@ -41,6 +41,9 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     port: { type: 'integer', min: 0, max: 65535, doc: 'listen port (default 3000)' },
     public_url: { type: 'url', doc: 'base of explorer links (default http://<host>:<port>)' },
     rate_limit_per_second: { type: 'integer', min: 0, max: 1_000_000, doc: 'v2 public limit per client IP (default 5, 0 = off)' },
+    max_concurrent_per_ip: { type: 'integer', min: 0, max: 100_000, doc: 'v2 requests in flight at once per client IP (default 0 = off; the spec\'s private tiers are 8, 16, 32)' },
+    tls_cert_file: { type: 'string', doc: 'PEM certificate (chain) file: serve HTTPS and wss on [http] port; re-read on SIGHUP (needs tls_key_file)' },
+    tls_key_file: { type: 'string', doc: 'PEM private key file of tls_cert_file; re-read on SIGHUP' },
   },
   realtime: {
     app_key: { type: 'string', doc: 'Pusher application key clients connect with (default outpoint)' },

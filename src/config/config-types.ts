@@ -35,6 +35,10 @@ export interface OutpointConfig {
     readonly port: number;
     readonly publicUrl: string;
     readonly rateLimitPerSecond: number;
+    /** v2 requests in flight at once per client IP; 0 = off. */
+    readonly maxConcurrentPerIp: number;
+    /** PEM files for HTTPS (REST, wss realtime, web pages on one port); null: plain HTTP. Re-read on SIGHUP. */
+    readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
   };
   readonly realtime: { readonly appKey: string; readonly sendThreads: number };
   readonly redis: { readonly url: string | null };

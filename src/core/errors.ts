@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'STORE_ERROR'
   | 'UNAUTHORIZED'
   | 'QUOTA_EXCEEDED'
+  | 'CONCURRENCY_EXCEEDED'
   | 'RATE_LIMITED'
   | 'REJECTED';
 

@@ -14,8 +14,9 @@ export interface BlockConnectedEvent {
   readonly bits: number;
   readonly size: number;
   readonly txCount: number;
-  readonly coinbaseText: string;
-  readonly minerScript: Uint8Array | null;
+  /** chains' blockMiner: the address the coinbase's first paying output pays, and the pool's coinbase tag. */
+  readonly minerAddress: string | null;
+  readonly minerTag: string | null;
   /** Local time the indexer connected the block (UNIX seconds). */
   readonly receivedAt: number;
 }

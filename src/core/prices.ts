@@ -4,7 +4,7 @@ export interface PriceQuote {
   readonly coin: string;
   /** Denominating currency acronym, e.g. USD, BTC. */
   readonly base: string;
-  /** Exchange name as shown to users, e.g. "Kraken". */
+  /** Exchange name as clients compare it: the lower-case source id, e.g. "kraken" (docs/market.md). */
   readonly exchange: string;
   readonly price: string;
   /** UNIX seconds when the exchange reported (or we observed) this price. */
@@ -39,7 +39,7 @@ export function isPricedCoin(coin: string): boolean {
 export const PRICE_SOURCE_IDS = ['binance', 'bitfinex', 'bitstamp', 'coinbase', 'gemini', 'kraken', 'okx'] as const;
 export type PriceSourceId = (typeof PRICE_SOURCE_IDS)[number];
 
-/** `[market]`: exchange price polling (docs/market.md), as config reads it and the market layer takes it. No sources: nothing polls. */
+/** `[market]`: exchange price polling (docs/market.md), as config reads it and the market layer takes it (default: all seven). No sources: nothing polls. */
 export interface MarketSettings {
   readonly sources: readonly PriceSourceId[];
   readonly intervalMs: number;
@@ -66,7 +66,7 @@ export interface PricePair {
  */
 export interface PriceSource {
   readonly id: PriceSourceId;
-  /** Exchange name as shown to users (PriceQuote.exchange). */
+  /** Exchange name as clients see and compare it (PriceQuote.exchange): the lower-case id, as SoChain spelled exchanges. */
   readonly name: string;
   readonly pairs: readonly PricePair[];
   fetch(signal: AbortSignal): Promise<PriceQuote[]>;

@@ -26,10 +26,12 @@ export interface ChainStore {
   accounts(): AccountStore;
 }
 
-/** A v3 plan: how many requests an account may make per UTC day. */
+/** A v3 plan: how many requests an account may make per UTC day, and how many at once. */
 export interface PlanRecord {
   readonly name: string;
   readonly maxDailyRequests: number;
+  /** Requests of one account in flight at once, across API processes; 0 = no limit. */
+  readonly maxConcurrentRequests: number;
   readonly updatedAt: number;
 }
 
@@ -75,8 +77,11 @@ export interface UsageIncrement {
  * the increments given (so several API processes can each add their own share).
  */
 export interface AccountStore {
-  /** Creates the plan or changes its daily limit. */
-  setPlan(name: string, maxDailyRequests: number, at: number): Promise<PlanRecord>;
+  /**
+   * Creates the plan or changes its limits. `maxConcurrentRequests` undefined keeps an existing plan's value
+   * (0, no limit, for a new plan). Resolves the plan as stored.
+   */
+  setPlan(name: string, maxDailyRequests: number, at: number, maxConcurrentRequests?: number): Promise<PlanRecord>;
   getPlan(name: string): Promise<PlanRecord | null>;
   listPlans(): Promise<PlanRecord[]>;
   /** Rejects with InvalidArgumentError (field email / plan) on a taken email or an unknown plan. */

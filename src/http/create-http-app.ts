@@ -9,11 +9,16 @@ import type { AccountStore, ShortAddressStore } from '../core/store.js';
 import { createServices } from '../services/create-services.js';
 import { createV3Services } from '../services/create-v3-services.js';
 import type { NetworkMap } from '../services/network-registry.js';
+import type { TlsCredentials } from './tls.js';
+import { missingSegmentMessage, RouteTable } from './missing-segment.js';
+import { installPerIpConcurrency } from './plugins/concurrency.plugin.js';
+import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from './plugins/concurrency-limiter.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
+import { RedisConcurrencyLimiter } from './plugins/redis-concurrency-limiter.js';
 import { shortLinkRoutes } from './short-link.routes.js';
 import { registerV3, V3_PREFIX } from './v3/register-v3.js';
 import { addressRoutes } from './v2/address.routes.js';
@@ -22,7 +27,7 @@ import { marketRoutes } from './v2/market.routes.js';
 import { sendTxRoutes } from './v2/send-tx.routes.js';
 import { txRoutes } from './v2/tx.routes.js';
 import type { V2Context } from './v2/v2-context.js';
-import { v2ErrorHandler } from './v2/v2-error-handler.js';
+import { v2ErrorHandler, v2Failure } from './v2/v2-error-handler.js';
 
 export interface HttpAppDeps {
   /** The networks this server indexes (regtest networks answer under their test acronym). */
@@ -33,6 +38,8 @@ export interface HttpAppDeps {
   readonly publicUrl: string;
   /** Per client IP; 0 disables the limit. */
   readonly rateLimitPerSecond: number;
+  /** v2 requests in flight at once per client IP; 0 (the default) disables the limit. */
+  readonly maxConcurrentPerIp?: number;
   /** Shares rate-limit counters across API processes; null keeps them per process. */
   readonly redisUrl: string | null;
   readonly logger: Logger;
@@ -47,6 +54,8 @@ export interface HttpAppDeps {
   readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
   /** The indexer's events: v3 recomputes mempool projections when the mempool changes. */
   readonly events?: EventBus;
+  /** Serve HTTPS (and wss for realtime on the same server) with this certificate; plain HTTP without. */
+  readonly tls?: TlsCredentials;
   /** v3 tuning (tests): key cache, usage flush interval, projection maximum age, in milliseconds. */
   readonly v3Timing?: { readonly keyCacheMs?: number; readonly usageFlushMs?: number; readonly mempoolMaxAgeMs?: number };
 }
@@ -61,7 +70,9 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     trustProxy: deps.trustProxy ?? false,
     // Stealth and bech32m addresses exceed find-my-way's default 100-character parameter limit.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-  });
+    // An https.Server emits the same request and upgrade events: routes and the realtime server need no change.
+    ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key } } : {}),
+  }) as unknown as FastifyInstance;
   const services = createServices({
     networks: deps.networks,
     prices: deps.prices,
@@ -76,10 +87,18 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   installJsonp(app, { exceptUnder: [V3_PREFIX] });
   installFormBody(app);
   installRateLimit(app, { perSecond: deps.rateLimitPerSecond, redisUrl: deps.redisUrl, logger: deps.logger });
+  // Requests in flight per client IP (v2) and per account (v3 plans), across processes when Redis is configured.
+  const limiter: ConcurrencyLimiter = deps.redisUrl ? new RedisConcurrencyLimiter(deps.redisUrl, deps.logger) : new MemoryConcurrencyLimiter();
+  app.addHook('onClose', async () => limiter.close());
+  installPerIpConcurrency(app, { perIp: deps.maxConcurrentPerIp ?? 0, limiter });
   app.setErrorHandler(v2ErrorHandler(deps.logger));
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ status: 'fail', data: { path: `no endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}` } }),
-  );
+  const v2Routes = new RouteTable(app, V2_PREFIX);
+  app.setNotFoundHandler((request, reply) => {
+    // `/api/v2/get_tx/BTC`: the operation's own shape, naming the missing key.
+    const missing = v2Routes.find(request.method, request.url);
+    if (missing) return v2Failure(reply, missing.config.v2Error ?? null, { status: 404, field: missing.key, message: missingSegmentMessage(missing) });
+    return reply.code(404).send({ status: 'fail', data: { path: `no endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}` } });
+  });
 
   await app.register(
     async (v2) => {
@@ -106,7 +125,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
       ...deps.v3Timing,
     });
     app.addHook('onClose', async () => v3.close());
-    await registerV3(app, { services, v3, now }, deps.logger);
+    await registerV3(app, { services, v3, now }, deps.logger, limiter);
   }
   return app;
 }

@@ -1,19 +1,21 @@
 import type { Block, ConnectedBlock, DomainEvent, NetworkId, PrevoutInfo, ScriptDelta, Transaction } from '../core/index.js';
+import type { NetworkParams } from '../chains/network-params.js';
 
 export type PrevoutLookup = (txid: string) => readonly (PrevoutInfo | null)[] | null;
-import { coinbaseText } from '../chains/parsing.js';
+import { blockMiner } from '../chains/parsing.js';
 
 /** The domain events of one connected block; address events only for txs not already announced from the mempool. */
 export function blockEvents(
-  network: NetworkId,
+  params: NetworkParams,
   block: Block,
   connected: ConnectedBlock,
   receivedAt: number,
   /** Prevouts of the block's txs for address events; null: no address events (initial sync). */
   prevoutsOf: PrevoutLookup | null,
 ): DomainEvent[] {
+  const network = params.id;
   const coinbase = block.txs[0];
-  const minerOutput = coinbase?.outputs.find((o) => o.value > 0n && o.script.length > 0 && o.script[0] !== 0x6a);
+  const miner = coinbase ? blockMiner(params, coinbase) : null;
   const events: DomainEvent[] = [
     {
       kind: 'block_connected',
@@ -26,8 +28,8 @@ export function blockEvents(
       bits: block.header.bits,
       size: connected.size,
       txCount: connected.txCount,
-      coinbaseText: coinbase ? coinbaseText(coinbase) : '',
-      minerScript: minerOutput?.script ?? null,
+      minerAddress: miner?.address ?? null,
+      minerTag: miner?.tag ?? null,
       receivedAt,
     },
   ];

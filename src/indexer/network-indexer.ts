@@ -257,7 +257,7 @@ export class NetworkIndexer {
         progress?.wrote(performance.now() - writeStarted);
         for (const [i, c] of connected.entries()) {
           const prevouts = this.caughtUp ? await this.prevoutsOfNewTxs(c) : null;
-          for (const event of blockEvents(params.id, batch.blocks[i]!, c, receivedAt, prevouts && ((txid) => prevouts.get(txid) ?? null))) {
+          for (const event of blockEvents(params, batch.blocks[i]!, c, receivedAt, prevouts && ((txid) => prevouts.get(txid) ?? null))) {
             bus.publish(event);
           }
         }

@@ -1,4 +1,4 @@
-import type { AccountRecord, ApiKeyRecord, ChainStore } from '../core/index.js';
+import type { AccountRecord, ApiKeyRecord, ChainStore, PlanRecord } from '../core/index.js';
 import { AccountService, currentPeriodEnd } from '../services/account-service.js';
 import { StoreUsageCounter } from '../services/usage-counter.js';
 import type { OptionValues } from './command.js';
@@ -36,6 +36,12 @@ export function integerOption(options: OptionValues, name: string): number | und
   return Number(text);
 }
 
+/** `starter: 10000 requests per day, 8 concurrent` (or "no concurrency limit"). */
+export function planLine(plan: PlanRecord): string {
+  const concurrent = plan.maxConcurrentRequests > 0 ? `${plan.maxConcurrentRequests} concurrent` : 'no concurrency limit';
+  return `${plan.name}: ${plan.maxDailyRequests} requests per day, ${concurrent}`;
+}
+
 const iso = (t: number | null) => (t === null ? '-' : new Date(t * 1000).toISOString().replace('.000Z', 'Z'));
 
 export function keyLine(key: ApiKeyRecord): string {
@@ -51,7 +57,7 @@ export async function describeAccount(accounts: AccountService, store: ChainStor
   const keys = await accounts.keys(account.id);
   return [
     `${account.email} (account ${account.id})`,
-    `  plan ${account.plan.name}: ${account.plan.maxDailyRequests} requests per day`,
+    `  plan ${planLine(account.plan)}`,
     `  period ends ${iso(currentPeriodEnd(account, now))}, ${account.willRenew ? 'renews' : 'does not renew'}`,
     `  requests today ${usage.today}, yesterday ${usage.yesterday} (UTC days)`,
     ...keys.map(keyLine),

@@ -35,6 +35,8 @@ to try. Ctrl-C stops everything it started and removes its temp files.
           OUTPOINT_HTTP_PORT: typeof options['port'] === 'string' ? options['port'] : '3000',
           OUTPOINT_NETWORKS_LTCTEST_CHAIN: 'regtest',
           OUTPOINT_NETWORKS_LTCTEST_RPC_URL: node.rpcUrl,
+          // The demo chain is a test network (its coin has no price) and must run offline: no exchange polling.
+          OUTPOINT_MARKET_SOURCES: '',
         },
       });
       runtime = await Runtime.create(config, logger);

@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { OutpointConfig } from '../config/index.js';
 import { MemoryEventBus, type ChainStore, type EventBus, type Logger, type NetworkId } from '../core/index.js';
 import { getNetworkParams } from '../chains/networks.js';
 import { createHttpApp } from '../http/create-http-app.js';
+import { replaceTlsCredentials, type TlsCredentials } from '../http/tls.js';
 import { createMarket, type Market } from '../market/create-market.js';
 import { RpcBroadcaster } from '../node/rpc-broadcaster.js';
 import { RpcMempoolSource } from '../node/rpc-mempool-source.js';
@@ -34,6 +36,7 @@ export class Runtime {
   private realtime: RealtimeHandle | null = null;
   private listeningUrl: string | null = null;
   private stopped = false;
+  private readonly reloadTls = (): void => this.onSighup();
 
   private constructor(
     readonly config: OutpointConfig,
@@ -86,6 +89,7 @@ export class Runtime {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    process.off('SIGHUP', this.reloadTls);
     // Realtime first: it closes its clients with a close frame before the HTTP server goes away.
     await this.realtime?.close();
     await this.app?.close();
@@ -102,12 +106,15 @@ export class Runtime {
       this.networks.map((n) => [n.config.id, { params: getNetworkParams(n.config.id, n.config.chain), reader: this.store.network(n.config.id) }]),
     );
     const rpcs = new Map<NetworkId, RpcClient>(this.networks.map((n) => [n.config.id, n.node.rpc]));
+    const tls = this.config.http.tls ? this.readTls() : null;
     const app = await createHttpApp({
+      ...(tls ? { tls } : {}),
       networks,
       prices: this.market.reader,
       broadcaster: new RpcBroadcaster(rpcs),
       publicUrl: this.config.http.publicUrl,
       rateLimitPerSecond: this.config.http.rateLimitPerSecond,
+      maxConcurrentPerIp: this.config.http.maxConcurrentPerIp,
       redisUrl: this.config.redis.url,
       logger: this.logger,
       shortLinks: this.store.shortAddresses(),
@@ -126,10 +133,29 @@ export class Runtime {
     await app.listen({ host: this.config.http.host, port: this.config.http.port });
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    if (this.config.http.port === 0 || this.config.http.publicUrl === `http://${this.config.http.host}:${this.config.http.port}`) {
-      this.listeningUrl = `http://${host}:${address.port}`;
+    const scheme = tls ? 'https' : 'http';
+    if (this.config.http.port === 0 || this.config.http.publicUrl === `${scheme}://${this.config.http.host}:${this.config.http.port}`) {
+      this.listeningUrl = `${scheme}://${host}:${address.port}`;
     }
-    this.logger.info('http listening', { url: `http://${host}:${address.port}` });
+    // A renewed certificate is taken on SIGHUP (e.g. by certbot's deploy hook), without a restart or dropped sockets.
+    if (tls) process.on('SIGHUP', this.reloadTls);
+    this.logger.info('http listening', { url: `${scheme}://${host}:${address.port}`, ...(tls ? { tls: this.config.http.tls } : {}) });
+  }
+
+  private readTls(): TlsCredentials {
+    const files = this.config.http.tls!;
+    return { cert: readFileSync(files.certFile), key: readFileSync(files.keyFile) };
+  }
+
+  /** Re-reads the PEM files; a failed reload keeps serving the current certificate and says why. */
+  private onSighup(): void {
+    if (!this.app) return;
+    try {
+      replaceTlsCredentials(this.app, this.readTls());
+      this.logger.info('tls: certificate reloaded', { certFile: this.config.http.tls!.certFile });
+    } catch (error) {
+      this.logger.error('tls: reload failed; still serving the previous certificate', { error: (error as Error).message });
+    }
   }
 }
 

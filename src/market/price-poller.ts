@@ -1,7 +1,9 @@
 /**
  * Polls every price source on its own timer. A source's request is aborted after timeoutMs; failures back off
  * exponentially per source; one slow or failing exchange never delays another (each has its own loop and no
- * loop awaits another).
+ * loop awaits another). An unreachable exchange is logged once when it starts failing and once when it
+ * recovers, not on every poll: with all seven exchanges on by default, a machine without internet access (or
+ * an exchange down for a day) must not fill the log.
  */
 import type { Logger } from '../core/logger.js';
 import type { PriceQuote, PriceSource } from '../core/prices.js';
@@ -21,6 +23,8 @@ export interface PricePollerOptions {
 interface SourceLoop {
   readonly source: PriceSource;
   failures: number;
+  /** When the current run of failures began (ms), for the recovery message. */
+  failingSince: number;
   timer: NodeJS.Timeout | null;
   abort: AbortController | null;
   running: Promise<void> | null;
@@ -33,7 +37,7 @@ export class PricePoller {
   private stopped = true;
 
   constructor(sources: readonly PriceSource[], private readonly options: PricePollerOptions) {
-    this.loops = sources.map((source) => ({ source, failures: 0, timer: null, abort: null, running: null, missing: '' }));
+    this.loops = sources.map((source) => ({ source, failures: 0, failingSince: 0, timer: null, abort: null, running: null, missing: '' }));
   }
 
   start(): void {
@@ -67,6 +71,9 @@ export class PricePoller {
     const timeout = setTimeout(() => abort.abort(new ExchangeError(`${source.name}: no answer within ${timeoutMs} ms`)), timeoutMs);
     try {
       const quotes = await untilAborted(source.fetch(abort.signal), abort.signal);
+      if (loop.failures > 0) {
+        logger.info('market: price source recovered', { source: source.id, failures: loop.failures, downSeconds: Math.round((Date.now() - loop.failingSince) / 1000) });
+      }
       loop.failures = 0;
       this.noteMissing(loop, quotes);
       try {
@@ -78,7 +85,10 @@ export class PricePoller {
       if (this.stopped) return;
       loop.failures++;
       retryAfter = err instanceof ExchangeError ? err.retryAfterMs : null;
-      logger.warn('market: price source failed', { source: source.id, failures: loop.failures, error: message(err) });
+      if (loop.failures === 1) {
+        loop.failingSince = Date.now();
+        logger.warn('market: price source failing; retrying with backoff, logged again when it recovers', { source: source.id, error: message(err) });
+      }
     } finally {
       clearTimeout(timeout);
       loop.abort = null;

@@ -1,25 +1,29 @@
 import { formatCoins, type AddressTouchedEvent, type PrevoutInfo, type Transaction } from '../core/index.js';
-import { classifyScript, getP2pkPubkey, pubkeyToP2pkhAddress, scriptToAddress, scriptToAsm, type NetworkParams } from '../chains/addressing.js';
+import { scriptToAsm, type NetworkParams } from '../chains/addressing.js';
+import { inputViews, outputViews } from '../services/tx-views.js';
+import { toHex } from './hex.js';
 
-/**
- * Inputs as in v2's get_tx: the spent output's address and value come with the event (the indexer
- * reads them once per announced tx), so the fan-out path never touches the store.
- */
+/** An input exactly as v2 get_tx shows it (src/http/v2/presenters/tx.presenter.ts; the e2e test compares them). */
 export interface TxSummaryInput {
   readonly input_no: number;
-  readonly from_output: { readonly txid: string; readonly output_no: number } | null;
-  /** "coinbase" for a newly generated-coin input (as in v2); null when the spent output pays no address. */
-  readonly address: string | null;
-  /** Value of the spent output; null for a coinbase input. */
-  readonly value: string | null;
+  /** The spent output's value; "0.00000000" for a coinbase input. */
+  readonly value: string;
+  /** "coinbase"; the spent output's address, or its script type when it pays none; "unknown" if not looked up. */
+  readonly address: string;
+  readonly type: string;
+  /** scriptSig assembly (a coinbase input: its data in hex). */
   readonly script: string;
+  /** A coinbase input points at 000…0 / 4294967295, as the transaction encodes it. */
+  readonly from_output: { readonly txid: string; readonly output_no: number };
+  readonly witness: readonly string[];
 }
 
+/** An output exactly as v2 get_tx shows it. */
 export interface TxSummaryOutput {
   readonly output_no: number;
   readonly value: string;
-  /** null for outputs no address pays (OP_RETURN, bare multisig, nonstandard). */
-  readonly address: string | null;
+  /** The address, or the script type for outputs no address pays (e.g. "nulldata"). */
+  readonly address: string;
   readonly type: string;
   readonly script: string;
 }
@@ -41,33 +45,28 @@ export interface BalanceUpdatePayload {
   };
 }
 
-function outputAddress(params: NetworkParams, script: Uint8Array): string | null {
-  const address = scriptToAddress(params, script);
-  if (address) return address;
-  const pubkey = getP2pkPubkey(script);
-  return pubkey ? pubkeyToP2pkhAddress(params, pubkey) : null;
-}
-
-/** Built once per event, shared by every spelling of the address that listens. */
+/**
+ * Built once per event, shared by every spelling of the address that listens. The items are v2 get_tx's, so a
+ * client handles one shape (the prevouts come with the event: the fan-out never touches the store).
+ */
 export function txSummary(tx: Transaction, params: NetworkParams, prevouts: readonly (PrevoutInfo | null)[] | null): TxSummary {
   return {
     txid: tx.txid,
-    inputs: tx.inputs.map((input, i) => {
-      const prevout = prevouts?.[i] ?? null;
-      return {
-        input_no: i,
-        from_output: tx.isCoinbase ? null : { txid: input.prevTxid, output_no: input.prevVout },
-        address: tx.isCoinbase ? 'coinbase' : prevout ? outputAddress(params, prevout.script) : null,
-        value: prevout ? formatCoins(prevout.value) : null,
-        script: scriptToAsm(input.scriptSig, { sighashDecode: true }),
-      };
-    }),
-    outputs: tx.outputs.map((output, i) => ({
-      output_no: i,
-      value: formatCoins(output.value),
-      address: outputAddress(params, output.script),
-      type: classifyScript(output.script, params.features),
-      script: scriptToAsm(output.script),
+    inputs: inputViews(params, tx, prevouts).map((i) => ({
+      input_no: i.index,
+      value: formatCoins(i.value ?? 0n),
+      address: i.coinbase ? 'coinbase' : i.prevDescription ? (i.prevDescription.address ?? i.prevDescription.type) : 'unknown',
+      type: i.coinbase ? 'coinbase' : (i.prevDescription?.type ?? 'unknown'),
+      script: i.coinbase ? toHex(i.scriptSig) : scriptToAsm(i.scriptSig, { sighashDecode: true }),
+      from_output: { txid: i.prevTxid, output_no: i.prevVout },
+      witness: i.witness.map(toHex),
+    })),
+    outputs: outputViews(params, tx, null).map((o) => ({
+      output_no: o.index,
+      value: formatCoins(o.value),
+      address: o.description.address ?? o.description.type,
+      type: o.description.type,
+      script: scriptToAsm(o.script),
     })),
   };
 }

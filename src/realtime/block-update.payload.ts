@@ -1,6 +1,5 @@
 import type { BlockConnectedEvent } from '../core/index.js';
-import { getP2pkPubkey, pubkeyToP2pkhAddress, scriptToAddress, type NetworkParams } from '../chains/addressing.js';
-import { difficultyFromBits } from '../chains/parsing.js';
+import { difficultyFromBits, formatDifficulty } from '../chains/parsing.js';
 
 export interface BlockUpdatePayload {
   readonly type: 'block';
@@ -14,26 +13,21 @@ export interface BlockUpdatePayload {
     readonly previous_blockhash: string;
     readonly merkleroot: string;
     readonly mined_by: string;
+    /** 8 decimals, as REST's mining_difficulty. */
     readonly mining_difficulty: string;
   };
 }
 
-/** Pool tag from the coinbase text if there is one, else who was paid, else "unknown". */
-export function minedBy(event: Pick<BlockConnectedEvent, 'coinbaseText' | 'minerScript'>, params: NetworkParams): string {
-  const tag = event.coinbaseText.trim();
-  if (tag !== '') return tag;
-  if (event.minerScript) {
-    const address = scriptToAddress(params, event.minerScript);
-    if (address) return address;
-    // Early blocks paid to a bare public key: explorers show that key's P2PKH address.
-    const pubkey = getP2pkPubkey(event.minerScript);
-    if (pubkey) return pubkeyToP2pkhAddress(params, pubkey);
-  }
-  return 'unknown';
+/**
+ * The miner's name: the pool's coinbase tag; without one, who was paid (the address v3 gives as `miner`), else
+ * "unknown". Both come from the indexer's one rule (chains blockMiner), so v3 and realtime agree on every block.
+ */
+export function minedBy(event: Pick<BlockConnectedEvent, 'minerTag' | 'minerAddress'>): string {
+  return event.minerTag ?? event.minerAddress ?? 'unknown';
 }
 
 /** `time` is when this service received the block (the spec's meaning), not the header time. */
-export function blockUpdatePayload(event: BlockConnectedEvent, params: NetworkParams): BlockUpdatePayload {
+export function blockUpdatePayload(event: BlockConnectedEvent): BlockUpdatePayload {
   return {
     type: 'block',
     value: {
@@ -44,8 +38,8 @@ export function blockUpdatePayload(event: BlockConnectedEvent, params: NetworkPa
       block_no: event.height,
       previous_blockhash: event.prevHash,
       merkleroot: event.merkleRoot,
-      mined_by: minedBy(event, params),
-      mining_difficulty: String(difficultyFromBits(event.bits)),
+      mined_by: minedBy(event),
+      mining_difficulty: formatDifficulty(difficultyFromBits(event.bits)),
     },
   };
 }

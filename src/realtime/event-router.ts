@@ -31,9 +31,8 @@ export class EventRouter {
   route(event: DomainEvent): void {
     switch (event.kind) {
       case 'block_connected': {
-        const params = this.networks.get(event.network);
         const channel = blockchainChannel(event.network);
-        if (params && this.registry.has(channel)) this.publish(channel, 'block_update', blockUpdatePayload(event, params));
+        if (this.networks.has(event.network) && this.registry.has(channel)) this.publish(channel, 'block_update', blockUpdatePayload(event));
         return;
       }
       case 'tx_accepted': {

@@ -1,4 +1,4 @@
-import type { TxAcceptedEvent } from '../core/index.js';
+import { formatCoins, type TxAcceptedEvent } from '../core/index.js';
 import { toHex } from './hex.js';
 
 export interface TxUpdatePayload {
@@ -9,14 +9,12 @@ export interface TxUpdatePayload {
     readonly total_outputs: string;
     readonly time: number;
     readonly tx_hex: string;
-    /** A JSON number of coins, as the spec has it: display precision, not an amount to compute with. */
+    /** A JSON number of coins, as the spec has it: the number nearest REST's 8-decimal string (display precision). */
     readonly sent_value: number;
     readonly txpm: number;
     readonly txid: string;
   };
 }
-
-const COIN = 100_000_000;
 
 export function txUpdatePayload(event: TxAcceptedEvent, txpm: number): TxUpdatePayload {
   const sent = event.tx.outputs.reduce((sum, o) => sum + o.value, 0n);
@@ -28,7 +26,7 @@ export function txUpdatePayload(event: TxAcceptedEvent, txpm: number): TxUpdateP
       total_outputs: String(event.tx.outputs.length),
       time: event.seenAt,
       tx_hex: toHex(event.tx.raw),
-      sent_value: Number(sent) / COIN,
+      sent_value: Number(formatCoins(sent)),
       txpm: Math.round(txpm * 100) / 100,
       txid: event.tx.txid,
     },

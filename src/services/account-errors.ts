@@ -17,3 +17,10 @@ export class QuotaExceededError extends OutpointError {
     super('QUOTA_EXCEEDED', `daily request quota of ${limit} exceeded; it resets at 00:00 UTC (in ${retryAfter} s)`);
   }
 }
+
+/** v3: the account already has its plan's max_concurrent_requests in flight (HTTP 429, retry when one is done). */
+export class ConcurrencyExceededError extends OutpointError {
+  constructor(readonly limit: number) {
+    super('CONCURRENCY_EXCEEDED', `too many concurrent requests: the plan allows ${limit} at once; retry when one has finished`);
+  }
+}

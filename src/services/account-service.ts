@@ -19,6 +19,13 @@ export interface IssuedKey {
   readonly record: ApiKeyRecord;
 }
 
+/** Limits to set on a plan; undefined keeps the current value. */
+export interface PlanLimits {
+  readonly maxDailyRequests?: number;
+  /** Requests of one account in flight at once across API processes; 0 = no limit. */
+  readonly maxConcurrentRequests?: number;
+}
+
 /** The account a request authenticated as, with its plan as of now. */
 export interface Principal {
   readonly account: AccountRecord;
@@ -42,11 +49,19 @@ export class AccountService {
     private readonly cacheMs = DEFAULT_KEY_CACHE_MS,
   ) {}
 
-  async setPlan(name: string, maxDailyRequests: number): Promise<PlanRecord> {
+  /**
+   * Creates a plan or changes its limits; a limit not given keeps the plan's current one. A new plan needs its daily
+   * limit; its concurrency limit defaults to 0 (none).
+   */
+  async setPlan(name: string, limits: PlanLimits): Promise<PlanRecord> {
     if (!PLAN_NAME.test(name)) throw new InvalidArgumentError('plan', 'plan names are 1-40 letters, digits, ".", "_" or "-"');
-    if (!Number.isSafeInteger(maxDailyRequests) || maxDailyRequests < 0) throw new InvalidArgumentError('max_daily_requests', 'max daily requests must be a non-negative integer');
+    for (const [field, value] of [['max_daily_requests', limits.maxDailyRequests], ['max_concurrent_requests', limits.maxConcurrentRequests]] as const) {
+      if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new InvalidArgumentError(field, `${field.replaceAll('_', ' ')} must be a non-negative integer`);
+    }
+    const daily = limits.maxDailyRequests ?? (await this.store.getPlan(name))?.maxDailyRequests;
+    if (daily === undefined) throw new InvalidArgumentError('max_daily_requests', `plan ${name} does not exist yet: give its max daily requests`);
     this.cache.clear();
-    return this.store.setPlan(name, maxDailyRequests, this.now());
+    return this.store.setPlan(name, daily, this.now(), limits.maxConcurrentRequests);
   }
 
   listPlans(): Promise<PlanRecord[]> {

@@ -1,7 +1,6 @@
-import { difficultyFromBits } from '../chains/parsing.js';
+import { blockMiner, difficultyFromBits, parseTransaction, type BlockMiner } from '../chains/parsing.js';
 import { NotFoundError } from '../core/errors.js';
 import type { BlockRecord, ChainTip } from '../core/store.js';
-import { minerOf } from './block-miner.js';
 import { estimateHashrate } from './hashrate.js';
 import type { MempoolProjection, MempoolProjector } from './mempool-projector.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
@@ -11,7 +10,8 @@ export const SUMMARY_BLOCKS = 10;
 
 export interface BlockSummary {
   readonly block: BlockRecord;
-  readonly miner: string;
+  /** From the coinbase by chains' blockMiner, the rule realtime's mined_by uses too; null when the coinbase is not stored. */
+  readonly miner: BlockMiner | null;
   readonly difficulty: number;
 }
 
@@ -49,7 +49,11 @@ export class ChainSummaryService {
     const heights = Array.from({ length: Math.min(SUMMARY_BLOCKS, tip.height + 1) }, (_, i) => tip.height - i);
     const blocks = (await Promise.all(heights.map((h) => ctx.reader.getBlockByHeight(h)))).filter((b): b is BlockRecord => b !== null);
     const coinbases = await Promise.all(blocks.map((b) => (b.txids[0] ? ctx.reader.getTransaction(b.txids[0]) : Promise.resolve(null))));
-    const value = blocks.map((block, i) => ({ block, miner: minerOf(ctx.params, coinbases[i]?.raw ?? null), difficulty: difficultyFromBits(block.bits) }));
+    const value = blocks.map((block, i) => {
+      const raw = coinbases[i]?.raw;
+      const miner = raw ? blockMiner(ctx.params, parseTransaction(raw, { mweb: ctx.params.features.mweb })) : null;
+      return { block, miner, difficulty: difficultyFromBits(block.bits) };
+    });
     this.summaries.set(key, { tip: tip.hash, value });
     return { network: ctx, blocks: value };
   }

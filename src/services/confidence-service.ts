@@ -1,6 +1,6 @@
 import type { TxRecord } from '../core/store.js';
 import { checkTxid } from './tx-service.js';
-import { confirmationsAt } from './confirmations.js';
+import { confirmationsAt, immatureCoinbaseConfidence, isConfirmedBySpec } from './confirmations.js';
 import { NotFoundError } from '../core/errors.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
 
@@ -8,9 +8,9 @@ export interface TxConfidence {
   readonly network: NetworkContext;
   readonly txid: string;
   readonly confirmations: number;
-  /** 1 when confirmed; 0 to 0.99 (two decimals: the spec's 1% margin) when not. */
+  /** 1 when confirmed (a coinbase: at 240 confirmations); 0 to 0.99 (two decimals: the spec's 1% margin) when not. */
   readonly confidence: number;
-  /** null when confirmed. */
+  /** null when confirmed (by the spec's rule). */
   readonly isDoubleSpend: boolean | null;
   /** Nodes known to hold the unconfirmed tx in their mempool (this server watches one per network); null when confirmed. */
   readonly nodes: number | null;
@@ -42,7 +42,13 @@ export class ConfidenceService {
     const [record, tip] = await Promise.all([ctx.reader.getTransaction(id), ctx.reader.getTip()]);
     if (!record) throw new NotFoundError('txid', `transaction ${id} is not known on ${ctx.id}`);
     if (record.status === 'confirmed') {
-      return { network: ctx, txid: id, confirmations: confirmationsAt(tip, record.height), confidence: 1, isDoubleSpend: null, nodes: null };
+      const confirmations = confirmationsAt(tip, record.height);
+      if (isConfirmedBySpec(record.isCoinbase, confirmations)) {
+        return { network: ctx, txid: id, confirmations, confidence: 1, isDoubleSpend: null, nodes: null };
+      }
+      // A coinbase below 240 confirmations is not confirmed by the spec's rule, so not 1.0 (as is_tx_confirmed says);
+      // it cannot be double spent (only orphaned), and the watched node has it in its chain.
+      return { network: ctx, txid: id, confirmations, confidence: immatureCoinbaseConfidence(confirmations), isDoubleSpend: false, nodes: 1 };
     }
     const live = record.status === 'mempool';
     if (!live || record.doubleSpent) {

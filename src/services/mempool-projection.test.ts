@@ -10,8 +10,12 @@ const tx = (n: number, fee: number, vsize: number, depends: number[] = []): Memp
 });
 const strip = (blocks: ReturnType<typeof naiveProjection>) => blocks.map(({ txids: _txids, ...rest }) => rest);
 
-void test('an empty mempool projects no blocks', () => {
-  assert.deepEqual(projectMempoolBlocks([], { maxBlockWeight: 4_000_000, blocks: 6, minFeeRate: 1 }), []);
+void test('always 6 blocks: an empty mempool projects 6 empty blocks, a small one fills the first', () => {
+  const empty = (blockNum: number) => ({ blockNum, minFeeRate: 0, maxFeeRate: 0, medianFeeRate: 0, minFeeRatePossible: 1.5, weight: 0, size: 0, numTxs: 0 });
+  assert.deepEqual(projectMempoolBlocks([], { maxBlockWeight: 4_000_000, blocks: 6, minFeeRate: 1.5 }), [1, 2, 3, 4, 5, 6].map(empty));
+  const small = projectMempoolBlocks([tx(1, 1_000, 100)], { maxBlockWeight: 4_000_000, blocks: 6, minFeeRate: 1.5 });
+  assert.deepEqual(small.map((b) => [b.blockNum, b.numTxs]), [[1, 1], [2, 0], [3, 0], [4, 0], [5, 0], [6, 0]]);
+  assert.deepEqual(small.slice(1), [2, 3, 4, 5, 6].map(empty));
 });
 
 void test('a child pays for its parent: the package goes first at its combined rate', () => {
@@ -28,7 +32,7 @@ void test('blocks respect the weight limit less the coinbase reserve; what does 
   const entries = [tx(1, 4_000, 1_000), tx(2, 3_000, 1_000), tx(3, 2_000, 1_000), tx(4, 600, 500), tx(5, 100, 100)];
   const blocks = projectMempoolBlocks(entries, { maxBlockWeight: 14_000, blocks: 6, minFeeRate: 1 });
   for (const b of blocks) assert.ok(b.weight <= 10_000, `block ${b.blockNum} weighs ${b.weight}`);
-  assert.deepEqual(blocks.map((b) => b.numTxs), [3, 2]);
+  assert.deepEqual(blocks.map((b) => b.numTxs), [3, 2, 0, 0, 0, 0]);
   assert.deepEqual(blocks[0], { blockNum: 1, minFeeRate: 1.2, maxFeeRate: 4, medianFeeRate: 3, minFeeRatePossible: 1.2, weight: 10_000, size: 2530, numTxs: 3 });
   assert.deepEqual(strip(naiveProjection(entries, 14_000, 6, 1)), blocks);
 });

@@ -30,7 +30,8 @@ export interface ProjectionOptions {
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 /**
- * Fills `blocks` blocks greedily by ancestor-package fee rate, as Core's block assembler does: the best
+ * Always `blocks` items (the spec: "array of 6 mempool block items for the next 6 blocks"); blocks the mempool
+ * does not fill have no txs, zero size, weight and rates. Fills them greedily by ancestor-package fee rate, as Core's block assembler does: the best
  * package (a tx with its not-yet-included mempool ancestors) goes in whole if it fits the weight limit,
  * else it waits for the next block; including a package lowers the package figures of its descendants.
  * Fees are numbers here: a fee (and any package's sum) is far below 2^53 base units.
@@ -134,7 +135,7 @@ export function projectMempoolBlocks(entries: readonly MempoolSourceEntry[], opt
     }
     // A deferred tx whose figures changed meanwhile is already queued under its newer version.
     for (const d of deferred) if (!included[d.tx] && version[d.tx] === d.version) heap.push(ancFee[d.tx]! / ancVsize[d.tx]!, d.tx, d.version);
-    if (rates.length === 0) break;
+    if (rates.length === 0) break; // nothing left that fits: the rest are empty blocks
     rates.sort((a, b) => a - b);
     const mid = rates.length >> 1;
     const median = rates.length % 2 === 1 ? rates[mid]! : (rates[mid - 1]! + rates[mid]!) / 2;
@@ -150,7 +151,13 @@ export function projectMempoolBlocks(entries: readonly MempoolSourceEntry[], opt
       numTxs: rates.length,
     });
   }
+  while (blocks.length < options.blocks) blocks.push(emptyBlock(blocks.length + 1, options.minFeeRate));
   return blocks;
+}
+
+/** A block the mempool does not fill: no txs, and any tx paying the mempool's minimum rate would enter it. */
+function emptyBlock(blockNum: number, minFeeRate: number): ProjectedBlock {
+  return { blockNum, minFeeRate: 0, maxFeeRate: 0, medianFeeRate: 0, minFeeRatePossible: round2(minFeeRate), weight: 0, size: 0, numTxs: 0 };
 }
 
 /**

@@ -1,6 +1,5 @@
-import { pubkeyToP2pkhAddress, scriptToAddress } from '../chains/addressing.js';
 import type { NetworkParams } from '../chains/network-params.js';
-import { classifyScript, getP2pkPubkey, type ScriptType } from '../chains/addressing.js';
+import { classifyScript, displayAddress, type ScriptType } from '../chains/addressing.js';
 
 /** What an output script is and whom it pays, as users see it. */
 export interface ScriptDescription {
@@ -31,10 +30,5 @@ export function describeScript(params: NetworkParams, script: Uint8Array): Scrip
 }
 
 function describeUncached(params: NetworkParams, script: Uint8Array): ScriptDescription {
-  const type = classifyScript(script, params.features);
-  if (type === 'pubkey') {
-    const pubkey = getP2pkPubkey(script);
-    return { type, address: pubkey ? pubkeyToP2pkhAddress(params, pubkey) : null };
-  }
-  return { type, address: scriptToAddress(params, script) };
+  return { type: classifyScript(script, params.features), address: displayAddress(params, script) };
 }

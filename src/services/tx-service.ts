@@ -2,35 +2,12 @@ import { parseTransaction } from '../chains/parsing.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Sats } from '../core/money.js';
 import type { Transaction } from '../core/chain-types.js';
-import type { ChainTip, OutputRecord, SpendRef, TxRecord } from '../core/store.js';
-import { confirmationsAt } from './confirmations.js';
+import type { ChainTip, OutputRecord, TxRecord } from '../core/store.js';
+import { confirmationsAt, isConfirmedBySpec } from './confirmations.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
-import { describeScript, type ScriptDescription } from './script-description.js';
+import { inputViews, outputViews, type TxInputView, type TxOutputView } from './tx-views.js';
 
-/** The spec's rule: a generated-coin transaction counts as confirmed at 240 confirmations. */
-export const COINBASE_CONFIRMATIONS = 240;
-
-export interface TxInputView {
-  readonly index: number;
-  readonly coinbase: boolean;
-  readonly prevTxid: string;
-  readonly prevVout: number;
-  /** null for a coinbase input. */
-  readonly value: Sats | null;
-  readonly prevScript: Uint8Array | null;
-  readonly prevDescription: ScriptDescription | null;
-  readonly scriptSig: Uint8Array;
-  readonly witness: readonly Uint8Array[];
-  readonly sequence: number;
-}
-
-export interface TxOutputView {
-  readonly index: number;
-  readonly value: Sats;
-  readonly script: Uint8Array;
-  readonly description: ScriptDescription;
-  readonly spentBy: SpendRef | null;
-}
+export type { TxInputView, TxOutputView } from './tx-views.js';
 
 export interface TxView {
   readonly network: NetworkContext;
@@ -106,29 +83,8 @@ export class TxService {
     const tx = parseTransaction(record.raw, { mweb: ctx.params.features.mweb });
     const confirmed = record.status === 'confirmed';
     const confirmations = confirmed ? confirmationsAt(tip, record.height) : 0;
-    const inputs = tx.inputs.map((input, index): TxInputView => {
-      const prev = record.prevouts[index] ?? null;
-      return {
-        index,
-        coinbase: tx.isCoinbase,
-        prevTxid: input.prevTxid,
-        prevVout: input.prevVout,
-        value: prev?.value ?? null,
-        prevScript: prev?.script ?? null,
-        prevDescription: prev ? describeScript(ctx.params, prev.script) : null,
-        scriptSig: input.scriptSig,
-        witness: input.witness,
-        sequence: input.sequence,
-      };
-    });
-    const spenders = new Map((stored ?? []).map((o) => [o.vout, o.spentBy]));
-    const outputs = tx.outputs.map((output, index): TxOutputView => ({
-      index,
-      value: output.value,
-      script: output.script,
-      description: describeScript(ctx.params, output.script),
-      spentBy: spenders.get(index) ?? null,
-    }));
+    const inputs = inputViews(ctx.params, tx, record.prevouts);
+    const outputs = outputViews(ctx.params, tx, new Map((stored ?? []).map((o) => [o.vout, o.spentBy])));
     const sentValue = tx.outputs.reduce((sum, o) => sum + o.value, 0n);
     return {
       network: ctx,
@@ -141,7 +97,7 @@ export class TxService {
       outputs,
       sentValue,
       fee: record.fee ?? 0n,
-      isConfirmed: record.isCoinbase ? confirmations >= COINBASE_CONFIRMATIONS : confirmations >= 1,
+      isConfirmed: isConfirmedBySpec(record.isCoinbase, confirmations),
     };
   }
 }

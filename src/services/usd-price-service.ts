@@ -6,7 +6,7 @@ export const V3_CURRENCY = 'USD';
 
 /**
  * USD prices of a network's coin for v3 price objects. Test networks' coins have no value, and before the
- * market data knows a price there is none: both give null (presented as `price: null`).
+ * market data knows a price there is none: both give null (presented as value "0.00000000", updated_at 0).
  */
 export class UsdPriceService {
   constructor(private readonly prices: PriceReader) {}

@@ -18,6 +18,7 @@ import { attachRealtime, type RealtimeHandle } from '../../src/realtime/attach-r
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { FixtureExchange, startFakeExchange, type FakeExchange } from '../helpers/fake-exchange.js';
 import { connected, pusherClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
 import { waitFor } from '../helpers/regtest-node.js';
 
 const KEY = 'market-e2e';
@@ -38,6 +39,7 @@ void describe('market prices end to end', () => {
   const events: PriceEvent[] = [];
   const fixtures = new Map<PriceSourceId, FixtureExchange>();
   const exchanges = new Map<PriceSourceId, FakeExchange>();
+  const log = recordingLogger();
   let market: Market;
   let app: FastifyInstance;
   let http: Server;
@@ -59,7 +61,7 @@ void describe('market prices end to end', () => {
     }
     market = createMarket(
       { sources: [...PRICE_SOURCE_IDS], intervalMs: 50, timeoutMs: 1000, maxAgeS: MAX_AGE_S, baseUrls },
-      store.prices(), bus, silentLogger, { now: () => clock, maxBackoffMs: 200 },
+      store.prices(), bus, log.logger, { now: () => clock, maxBackoffMs: 200 },
     );
     app = await createHttpApp({
       networks: new Map(), prices: market.reader, broadcaster: { broadcast: () => Promise.reject(new Error('unused')) },
@@ -100,13 +102,13 @@ void describe('market prices end to end', () => {
       const name = market.sources.find((s) => s.id === id)!.name;
       assert.equal(events.filter((e) => e.exchange === name).length, count, id);
     }
-    assert.deepEqual(events.find((e) => e.exchange === 'Bitfinex' && e.coin === 'DOGE' && e.base === 'BTC'),
-      { kind: 'price', coin: 'DOGE', base: 'BTC', exchange: 'Bitfinex', price: '0.00000242', time: START }, 'exponent JSON number kept exact');
+    assert.deepEqual(events.find((e) => e.exchange === 'bitfinex' && e.coin === 'DOGE' && e.base === 'BTC'),
+      { kind: 'price', coin: 'DOGE', base: 'BTC', exchange: 'bitfinex', price: '0.00000242', time: START }, 'exponent JSON number kept exact');
   });
 
   it('PriceReader: latest per exchange and the median at a time', async () => {
     const latest = await market.reader.latest('BTC', 'USD');
-    assert.deepEqual(latest.map((q) => `${q.exchange}:${q.price}`), ['Bitfinex:67010', 'Bitstamp:67010', 'Coinbase:67012.34', 'Gemini:67005.5', 'Kraken:67012.3']);
+    assert.deepEqual(latest.map((q) => `${q.exchange}:${q.price}`), ['bitfinex:67010', 'bitstamp:67010', 'coinbase:67012.34', 'gemini:67005.5', 'kraken:67012.3']);
     assert.deepEqual([...new Set((await market.reader.latest('DOGE')).map((q) => q.base))], ['BTC', 'EUR', 'GBP', 'USD', 'USDT']);
     assert.deepEqual(await market.reader.latest('DOGETEST'), [], 'test networks\' coins have no value');
     const at = await market.reader.at('BTC', 'USD', START);
@@ -120,10 +122,10 @@ void describe('market prices end to end', () => {
     const before = events.length;
     clock = START + 10;
     bitstamp()['btcusd']!.last = '67200.00';
-    const update = await ticker.next((e) => e.value.exchange === 'Bitstamp');
-    assert.deepEqual(update, { type: 'price', value: { time: START + 10, price: '67200.00000000', price_base: 'USD', symbol: 'BTC', exchange: 'Bitstamp' } });
+    const update = await ticker.next((e) => e.value.exchange === 'bitstamp');
+    assert.deepEqual(update, { type: 'price', value: { time: START + 10, price: '67200.00000000', price_base: 'USD', symbol: 'BTC', exchange: 'bitstamp' } });
     await morePolls(2);
-    assert.deepEqual(events.slice(before), [{ kind: 'price', coin: 'BTC', base: 'USD', exchange: 'Bitstamp', price: '67200', time: START + 10 }]);
+    assert.deepEqual(events.slice(before), [{ kind: 'price', coin: 'BTC', base: 'USD', exchange: 'bitstamp', price: '67200', time: START + 10 }]);
     assert.equal(ticker.events.length, 1);
     assert.equal(otherTicker.events.length, 0);
     assert.equal((await market.reader.at('BTC', 'USD', START + 5))?.price, '67010', 'history before the change');
@@ -137,7 +139,7 @@ void describe('market prices end to end', () => {
     assert.equal(body.status, 'success');
     assert.equal(body.data.network, 'BTC');
     assert.deepEqual(body.data.prices.map((p) => `${p.exchange}:${p.price}:${p.price_base}`),
-      ['Bitfinex:67010.00000000:USD', 'Bitstamp:67200.00000000:USD', 'Coinbase:67012.34000000:USD', 'Gemini:67005.50000000:USD', 'Kraken:67012.30000000:USD']);
+      ['bitfinex:67010.00000000:USD', 'bitstamp:67200.00000000:USD', 'coinbase:67012.34000000:USD', 'gemini:67005.50000000:USD', 'kraken:67012.30000000:USD']);
     assert.ok(body.data.prices.every((p) => p.time === START + 10), 'time = when each price was last confirmed');
     const test = JSON.parse((await app.inject({ method: 'GET', url: '/api/v2/get_price/BTCTEST' })).body) as { data: { prices: unknown[] } };
     assert.deepEqual(test.data.prices, []);
@@ -151,11 +153,18 @@ void describe('market prices end to end', () => {
     clock = START + 10 + MAX_AGE_S + 1;
     await morePolls(2);
     const names = (await market.reader.latest('BTC', 'USD')).map((q) => q.exchange);
-    assert.deepEqual(names, ['Bitfinex', 'Bitstamp', 'Coinbase', 'Gemini'], 'Kraken stale');
+    assert.deepEqual(names, ['bitfinex', 'bitstamp', 'coinbase', 'gemini'], 'Kraken stale');
+    const served = JSON.parse((await app.inject({ method: 'GET', url: '/api/v2/get_price/BTC/USD' })).body) as { data: { prices: { exchange: string }[] } };
+    assert.deepEqual(served.data.prices.map((p) => p.exchange), names, 'get_price keeps answering from the other exchanges');
     assert.equal((await market.reader.at('BTC', 'USD', clock))?.price, '67011.17', 'median without Kraken: (67010 + 67012.34) / 2');
     kraken().result['XXBTZUSD']!.c = ['67300.10000', '0.1'];
     krakenServer.reply = fixtures.get('kraken')!.reply;
-    await waitFor(() => events.some((e) => e.exchange === 'Kraken' && e.price === '67300.1'), 10_000, 'kraken back with a new price');
-    assert.ok((await market.reader.latest('BTC', 'USD')).some((q) => q.exchange === 'Kraken' && q.price === '67300.1'));
+    await waitFor(() => events.some((e) => e.exchange === 'kraken' && e.price === '67300.1'), 10_000, 'kraken back with a new price');
+    assert.ok((await market.reader.latest('BTC', 'USD')).some((q) => q.exchange === 'kraken' && q.price === '67300.1'));
+    const krakenLines = log.lines.filter((l) => l.fields?.['source'] === 'kraken').map((l) => `${l.level} ${l.message}`);
+    assert.deepEqual(krakenLines.filter((l) => !/polling prices/.test(l)), [
+      'warn market: price source failing; retrying with backoff, logged again when it recovers',
+      'info market: price source recovered',
+    ], 'one line when it starts failing and one when it recovers, however many polls failed');
   });
 });

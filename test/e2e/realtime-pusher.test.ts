@@ -8,7 +8,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { MemoryEventBus, silentLogger, type NetworkId } from '../../src/core/index.js';
+import type { FastifyInstance } from 'fastify';
+import { MemoryEventBus, noPrices, silentLogger, type NetworkId } from '../../src/core/index.js';
+import { createHttpApp } from '../../src/http/create-http-app.js';
 import { addressToScript, getNetworkParams, type NetworkParams } from '../../src/chains/addressing.js';
 import { encodeBase58Address } from '../../src/chains/address/base58-address.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
@@ -40,8 +42,8 @@ interface BalanceUpdate {
     balance_change: string;
     tx: {
       txid: string;
-      inputs: { input_no: number; from_output: { txid: string; output_no: number } | null; address: string | null; value: string | null }[];
-      outputs: { output_no: number; value: string; address: string | null }[];
+      inputs: { input_no: number; from_output: { txid: string; output_no: number }; address: string; value: string }[];
+      outputs: { output_no: number; value: string; address: string }[];
     };
   };
 }
@@ -49,6 +51,8 @@ interface BalanceUpdate {
 let node: RegtestNode;
 let engines: StoreEngines;
 let indexer: NetworkIndexer;
+/** The v2 REST API over the same index: realtime payloads must spell things as it does. */
+let rest: FastifyInstance;
 const bus = new MemoryEventBus();
 const servers: { http: Server; realtime: RealtimeHandle; port: number }[] = [];
 const clients: Pusher[] = [];
@@ -87,6 +91,8 @@ interface NodeTx {
 }
 
 const nodeTx = (txid: string): Promise<NodeTx> => node.rpc.call<NodeTx>('getrawtransaction', [txid, true]);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- REST bodies are compared field by field
+const restData = async (path: string): Promise<any> => (JSON.parse((await rest.inject(`/api/v2${path}`)).body) as { data: unknown }).data;
 
 /** The deprecated `3…` spelling of a Litecoin P2SH address (same script as its `M…`/`Q…` form). */
 function legacyP2sh(address: string): string {
@@ -101,6 +107,11 @@ before(async () => {
   engines = new StoreEngines();
   const test = await engines.create('sqlite');
   indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store: test.store.network('LTCTEST'), bus, logger: silentLogger });
+  rest = await createHttpApp({
+    networks: new Map([['LTCTEST', { params, reader: test.store.network('LTCTEST') }]]), prices: noPrices,
+    broadcaster: { broadcast: () => Promise.reject(new Error('unused')) }, publicUrl: 'https://outpoint.test', rateLimitPerSecond: 0,
+    redisUrl: null, logger: silentLogger, shortLinks: test.store.shortAddresses(),
+  });
   await sync();
   assert.ok(indexer.isCaughtUp);
   main = await serve();
@@ -108,6 +119,7 @@ before(async () => {
 });
 
 after(async () => {
+  await rest?.close();
   for (const c of clients) c.disconnect();
   for (const c of raws) c.close();
   for (const s of servers) {
@@ -123,6 +135,7 @@ describe('pusher-js against the realtime server', () => {
     const pusher = await client(main.port);
     const blocks = new Recorder<BlockUpdate>(await subscribed(pusher, 'blockchain_update_ltctest'), 'block_update');
     const miner = await node.newAddress('bech32');
+    const paid = new Recorder<BalanceUpdate>(await subscribed(pusher, `address_ltctest_${miner}`), 'balance_update');
     const [hash] = await node.mine(1, miner);
     const before = Math.floor(Date.now() / 1000);
     await sync();
@@ -138,8 +151,15 @@ describe('pusher-js against the realtime server', () => {
     assert.equal(payload.value.previous_blockhash, block.previousblockhash);
     assert.equal(payload.value.total_txs, block.nTx);
     assert.equal(payload.value.mined_by, miner, 'regtest coinbases carry no tag: the payout address');
-    assert.equal(typeof payload.value.mining_difficulty, 'string');
-    assert.ok(Math.abs(Number(payload.value.mining_difficulty) - block.difficulty) / block.difficulty < 1e-12);
+    // REST's spelling (8 decimals, never exponent form: regtest's difficulty is 4.66e-10).
+    assert.equal(payload.value.mining_difficulty, (await restData(`/get_block/LTCTEST/${hash}`)).mining_difficulty);
+    assert.match(payload.value.mining_difficulty, /^\d+\.\d{8}$/);
+    assert.equal(payload.value.mining_difficulty, block.difficulty.toFixed(8));
+    // The coinbase paid the subscribed address: its tx is shown as REST's get_tx shows it.
+    const coinbase = await paid.next();
+    const restTx = await restData(`/get_tx/LTCTEST/${coinbase.value.tx.txid}`);
+    assert.deepEqual([coinbase.value.tx.inputs, coinbase.value.tx.outputs], [restTx.inputs, restTx.outputs]);
+    assert.equal(coinbase.value.tx.inputs[0]!.address, 'coinbase');
     assert.ok(Number.isInteger(payload.value.time) && Math.abs(payload.value.time - before) <= 5, 'time the block was received');
   });
 
@@ -166,7 +186,8 @@ describe('pusher-js against the realtime server', () => {
       assert.equal(update.value.tx_hex, tx.hex);
       assert.equal(update.value.total_inputs, String(tx.vin.length));
       assert.equal(update.value.total_outputs, String(tx.vout.length));
-      assert.equal(typeof update.value.sent_value, 'number');
+      assert.equal(typeof update.value.sent_value, 'number', 'a JSON number, as the spec types it');
+      assert.equal(update.value.sent_value, Number((await restData(`/tx/LTCTEST/${txid}`)).sent_value), 'the number REST\'s string spells');
       assert.ok(Math.abs(update.value.sent_value - tx.vout.reduce((s, o) => s + o.value, 0)) < 1e-8);
       assert.equal(update.value.unconfirmed_txs, mempoolSize);
       assert.ok(typeof update.value.txpm === 'number' && update.value.txpm >= 1);
@@ -186,6 +207,8 @@ describe('pusher-js against the realtime server', () => {
       assert.equal(update.value.tx.txid, txid);
       const tx = await nodeTx(txid);
       assert.deepEqual(update.value.tx.inputs.map((i) => i.from_output), tx.vin.map((v) => ({ txid: v.txid, output_no: v.vout })));
+      const restTx = await restData(`/get_tx/LTCTEST/${txid}`);
+      assert.deepEqual([update.value.tx.inputs, update.value.tx.outputs], [restTx.inputs, restTx.outputs], 'inputs and outputs as REST\'s get_tx');
       const output = update.value.tx.outputs.find((o) => o.value === '1.23456780');
       assert.equal(output?.address, paid, `${address}: the output is shown at its canonical address`);
       assert.equal(update.value.tx.outputs.length, tx.vout.length);
@@ -250,10 +273,10 @@ describe('pusher-js against the realtime server', () => {
     const pusher = await client(main.port);
     const usd = new Recorder(await subscribed(pusher, 'ticker_ltc_usd'), 'price_update');
     const eur = new Recorder(await subscribed(pusher, 'ticker_ltc_eur'), 'price_update');
-    bus.publish({ kind: 'price', coin: 'LTC', base: 'USD', exchange: 'Kraken', price: '84.12000000', time: 1_700_000_000 });
+    bus.publish({ kind: 'price', coin: 'LTC', base: 'USD', exchange: 'kraken', price: '84.12000000', time: 1_700_000_000 });
     assert.deepEqual(await usd.next(), {
       type: 'price',
-      value: { time: 1_700_000_000, price: '84.12000000', price_base: 'USD', symbol: 'LTC', exchange: 'Kraken' },
+      value: { time: 1_700_000_000, price: '84.12000000', price_base: 'USD', symbol: 'LTC', exchange: 'kraken' },
     });
     await delay(100);
     assert.equal(eur.events.length, 0);

@@ -133,13 +133,13 @@ describe('outpoint serve scaled out over PostgreSQL and Redis', () => {
     type Prices = { data: { prices: { price: string; price_base: string; exchange: string }[] } };
     await waitFor(async () => ((await getJson(replica!.port, '/api/v2/get_price/BTC/USD')) as unknown as Prices).data.prices.length > 0, 15_000, 'a BTC/USD price');
     const prices = (await getJson(replica!.port, '/api/v2/get_price/BTC/USD')) as unknown as Prices;
-    assert.deepEqual(prices.data.prices.map((p) => [p.exchange, p.price, p.price_base]), [['Kraken', '67012.30000000', 'USD']]);
+    assert.deepEqual(prices.data.prices.map((p) => [p.exchange, p.price, p.price_base]), [['kraken', '67012.30000000', 'USD']]);
     const ticker = new Recorder<{ type: string; value: { price: string; exchange: string; symbol: string; price_base: string } }>(
       await subscribed(pusher!, 'ticker_btc_usd'),
       'price_update',
     );
     setKrakenBtcUsd('68000.50000');
     const update = await ticker.next((e) => e.value.price === '68000.50000000', 15_000);
-    assert.deepEqual([update.type, update.value.exchange, update.value.symbol, update.value.price_base], ['price', 'Kraken', 'BTC', 'USD']);
+    assert.deepEqual([update.type, update.value.exchange, update.value.symbol, update.value.price_base], ['price', 'kraken', 'BTC', 'USD']);
   });
 });

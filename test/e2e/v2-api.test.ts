@@ -319,19 +319,34 @@ describe('v2 transaction endpoints', () => {
     paymentsA.pop();
   });
 
-  it('is_tx_confirmed: 1 confirmation for a payment, 240 for a coinbase', async () => {
+  it('is_tx_confirmed and get_confidence agree: 1 confirmation for a payment, 240 for a coinbase', async () => {
     await node.mine(1);
     await sync(apps);
     const paid = await getBoth(apps, `${V2}/is_tx_confirmed/${N}/${spendTxid}`);
     assert.deepEqual(paid.body.data, { network: N, txid: spendTxid, confirmations: 1, is_confirmed: true });
+    // A coinbase with exactly 10 confirmations: not confirmed by the spec's rule, so its confidence is below 1.0.
+    const tip = await node.rpc.call<number>('getblockcount');
+    const tenDeep = await node.rpc.call<{ tx: string[] }>('getblock', [await node.rpc.call<string>('getblockhash', [tip - 9])]);
+    const tenConfirmed = await getBoth(apps, `${V2}/is_tx_confirmed/${N}/${tenDeep.tx[0]}`);
+    assert.deepEqual([tenConfirmed.body.data.confirmations, tenConfirmed.body.data.is_confirmed], [10, false]);
+    const tenConfidence = await getBoth(apps, `${V2}/get_confidence/${N}/${tenDeep.tx[0]}`);
+    assert.deepEqual(tenConfidence.body.data, { network: N, txid: tenDeep.tx[0], confidence: 0.04, confirmations: 10, nodes: 1, is_double_spend: false });
     const block1 = await node.rpc.call<{ tx: string[] }>('getblock', [await node.rpc.call<string>('getblockhash', [1])]);
     const young = await getBoth(apps, `${V2}/is_tx_confirmed/${N}/${block1.tx[0]}`);
     assert.equal(young.body.data.is_confirmed, false, `coinbase with ${young.body.data.confirmations} confirmations`);
-    await node.mine(240 - young.body.data.confirmations);
+    assert.ok((await getBoth(apps, `${V2}/get_confidence/${N}/${block1.tx[0]}`)).body.data.confidence < 1);
+    await node.mine(239 - young.body.data.confirmations);
+    await sync(apps);
+    const almost = await getBoth(apps, `${V2}/get_confidence/${N}/${block1.tx[0]}`);
+    assert.deepEqual([almost.body.data.confirmations, almost.body.data.confidence], [239, 0.99]);
+    assert.equal((await getBoth(apps, `${V2}/is_tx_confirmed/${N}/${block1.tx[0]}`)).body.data.is_confirmed, false);
+    await node.mine(1);
     await sync(apps);
     const old = await getBoth(apps, `${V2}/is_tx_confirmed/${N}/${block1.tx[0]}`);
     assert.equal(old.body.data.confirmations, 240);
     assert.equal(old.body.data.is_confirmed, true);
+    const sure = await getBoth(apps, `${V2}/get_confidence/${N}/${block1.tx[0]}`);
+    assert.deepEqual(sure.body.data, { network: N, txid: block1.tx[0], confidence: 1, confirmations: 240, nodes: null, is_double_spend: null });
   });
 
   it('tx display: fee, sent value, spenders, code/message', async () => {

@@ -158,6 +158,49 @@ describe('OpenAPI', () => {
   });
 });
 
+describe('a path that leaves out a segment', () => {
+  it('answers the operation\'s own error shape, naming the missing key', async () => {
+    const a = await app();
+    const txid = 'ab'.repeat(32);
+    const shapeA: [string, string, string[]][] = [
+      ['/api/v2/get_address_balance/LTC', 'address', ['network', 'address', 'confirmations']],
+      ['/api/v2/get_address_balance/LTCTEST/', 'address', ['network', 'address', 'confirmations']],
+      ['/api/v2/get_tx/BTC', 'txid', ['network', 'txid']],
+      ['/api/v2/get_tx', 'network', ['network', 'txid']],
+      ['/api/v2/get_tx_unspent/LTCTEST', 'address', ['network', 'address', 'after_tx']],
+      ['/api/v2/is_tx_spent/LTCTEST/' + txid, 'output_no', ['network', 'txid', 'output_no']],
+      ['/api/v2/get_tx_outputs/LTCTEST', 'txid', ['network', 'txid', 'output_no']],
+      ['/api/v2/get_blockhash/LTCTEST', 'block_no', ['network', 'block_no']],
+      ['/api/v2/get_block/LTCTEST', 'blockid', ['network', 'blockid']],
+      ['/api/v2/get_confidence/LTCTEST', 'txid', ['network', 'txid']],
+    ];
+    for (const [url, key, keys] of shapeA) {
+      const r = await a.inject(url);
+      assert.equal(r.statusCode, 404, url);
+      const body = JSON.parse(r.body) as { status: string; data: Record<string, string> };
+      assert.equal(body.status, 'fail', url);
+      assert.deepEqual(Object.keys(body.data), keys, url);
+      assert.match(body.data[key]!, new RegExp(`^${key} is missing from the path \\(/api/v2/`), url);
+    }
+    const post = await a.inject({ method: 'POST', url: '/api/v2/send_tx', payload: { tx_hex: '00' } });
+    assert.equal(post.statusCode, 404);
+    assert.deepEqual(Object.keys(JSON.parse(post.body).data), ['network', 'tx_hex']);
+    assert.match(JSON.parse(post.body).data.network, /network is missing/);
+    const display = await a.inject('/api/v2/address/LTCTEST');
+    assert.deepEqual([display.statusCode, JSON.parse(display.body)], [404, { status: 'fail', code: 404, message: 'address is missing from the path (/api/v2/address/{network}/{address})' }]);
+    const short = await a.inject('/api/v2/short/LTCTEST');
+    assert.equal(short.statusCode, 400, 'short answers its shape B with HTTP 400');
+    assert.equal(JSON.parse(short.body).code, 404);
+    const jsonp = await a.inject('/api/v2/get_tx/LTCTEST?callback=cb');
+    assert.match(jsonp.body, /^\/\*\*\/cb\(\{"status":"fail","data":\{"network":.*"txid":"txid is missing/);
+    for (const url of ['/api/v2/no_such_thing/LTC', '/api/v2', '/api/v2x/get_tx/LTC']) {
+      const r = await a.inject(url);
+      assert.equal(r.statusCode, 404, url);
+      assert.match(JSON.parse(r.body).data.path, /^no endpoint/, url);
+    }
+  });
+});
+
 describe('garbage input', () => {
   it('no path segment, body or query makes a v2 route answer 5xx', async () => {
     const a = await app();

@@ -97,7 +97,9 @@ describe('operator CLI', () => {
     const { path } = tempStore();
     const config = join(path, '..', 'outpoint.toml');
     writeFileSync(config, `[store]\nurl = "sqlite:${path}"\n`);
-    assert.match(await cli(config, 'plans', 'set', 'starter', '--max-daily-requests', '1000'), /plan starter: 1000 requests per day/);
+    assert.match(await cli(config, 'plans', 'set', 'starter', '--max-daily-requests', '1000'), /plan starter: 1000 requests per day, no concurrency limit/);
+    assert.match(await cli(config, 'plans', 'set', 'starter', '--max-concurrent-requests', '8'), /plan starter: 1000 requests per day, 8 concurrent/, 'the daily limit stays');
+    await assert.rejects(cli(config, 'plans', 'set', 'newplan', '--max-concurrent-requests', '8'), /does not exist yet: give its max daily requests/);
     const created = await cli(config, 'accounts', 'create', '--email', 'Ops@Example.com', '--plan', 'starter');
     const first = keyIn(created);
     assert.match(created, /created for ops@example.com on plan starter/);
@@ -123,12 +125,12 @@ describe('operator CLI', () => {
 
     await app.close(); // flush usage so `show` sees it: 3 requests passed the key check (401s are not counted)
     const shown = await cli(config, 'accounts', 'show', '--email', 'ops@example.com');
-    assert.match(shown, /plan starter: 1000 requests per day/);
+    assert.match(shown, /plan starter: 1000 requests per day, 8 concurrent/);
     assert.match(shown, /requests today 3,/);
     assert.match(shown, new RegExp(`key ${first.slice(0, 12)}….*revoked`));
     assert.match(shown, new RegExp(`key ${second.slice(0, 12)}….*active`));
     assert.match(await cli(config, 'keys', 'revoke', '--email', 'ops@example.com'), /revoked:/);
-    assert.match(await cli(config, 'plans', 'list'), /starter\t1000/);
+    assert.match(await cli(config, 'plans', 'list'), /starter\t1000 requests per day, 8 concurrent/);
     await store.close();
   });
 });

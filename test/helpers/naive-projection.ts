@@ -62,7 +62,11 @@ export function naiveProjection(entries: readonly MempoolSourceEntry[], maxBlock
         size += t.size ?? t.vsize;
       }
     }
-    if (rates.length === 0) break;
+    if (rates.length === 0) {
+      // The spec's projection always has `blocks` items: what the mempool does not fill is an empty block.
+      out.push({ blockNum: b, minFeeRate: 0, maxFeeRate: 0, medianFeeRate: 0, minFeeRatePossible: round2(minFeeRate), weight: 0, size: 0, numTxs: 0, txids: [] });
+      continue;
+    }
     const sorted = [...rates].sort((x, y) => x - y);
     const mid = sorted.length >> 1;
     const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

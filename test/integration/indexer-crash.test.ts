@@ -51,6 +51,8 @@ function startIndexProcess(storeUrl: string, env: Record<string, string> = {}): 
       OUTPOINT_NETWORKS_LTCTEST_POLL_MS: '100',
       // Small batches: many commits, so kills land between and inside them.
       OUTPOINT_NETWORKS_LTCTEST_SYNC_BATCH_TXS: '40',
+      // Tests never reach the internet: no exchange polling (prices are on by default).
+      OUTPOINT_MARKET_SOURCES: '',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -36,6 +36,8 @@ before(async () => {
 url = "${target.url}"
 [http]
 port = 0
+[market]
+sources = []
 [networks.BTCTEST]
 chain = "regtest"
 rpc_url = "${node.rpcUrl}"

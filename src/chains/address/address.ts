@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '../../core/errors.js';
 import { hash160 } from '../hash.js';
 import type { NetworkParams } from '../network-params.js';
-import { classifyScript, getWitnessProgram, isValidPubkeySize } from '../script/classify.js';
+import { classifyScript, getP2pkPubkey, getWitnessProgram, isValidPubkeySize } from '../script/classify.js';
 import { decodeBase58Address, encodeBase58Address, p2pkhScript, p2shScript } from './base58-address.js';
 import { decodeMwebAddress } from './mweb-address.js';
 import { decodeSegwitAddress, encodeSegwitAddress, witnessScript } from './segwit-address.js';
@@ -111,4 +111,15 @@ export function scriptToAddress(params: NetworkParams, script: Uint8Array): stri
 export function pubkeyToP2pkhAddress(params: NetworkParams, pubkey: Uint8Array): string {
   if (!isValidPubkeySize(pubkey)) throw new InvalidArgumentError('pubkey', 'not a 33-byte or 65-byte public key');
   return encodeBase58Address(params.pubkeyHashVersion, hash160(pubkey));
+}
+
+/**
+ * The address users see for an output script: Core's (scriptToAddress), or for a bare public key (P2PK, early
+ * coinbases) the P2PKH address of that key, as explorers show it; null when the script pays no address.
+ */
+export function displayAddress(params: NetworkParams, script: Uint8Array): string | null {
+  const address = scriptToAddress(params, script);
+  if (address !== null) return address;
+  const pubkey = getP2pkPubkey(script);
+  return pubkey ? pubkeyToP2pkhAddress(params, pubkey) : null;
 }

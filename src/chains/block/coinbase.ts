@@ -21,13 +21,8 @@ export function coinbaseHeight(tx: Transaction): number | null {
   return value <= Number.MAX_SAFE_INTEGER ? value : null;
 }
 
-/**
- * Printable-ASCII runs (at least minRun long) of the coinbase scriptSig, space-joined: miner tags
- * such as "/slush/" or "Mined by ...". Empty for non-coinbase txs.
- */
-export function coinbaseText(tx: Transaction, minRun = 4): string {
-  if (!tx.isCoinbase) return '';
-  const script = tx.inputs[0]!.scriptSig;
+/** The runs of printable ASCII (0x20–0x7e) in a script, at least `minRun` long, in order. */
+export function printableRuns(script: Uint8Array, minRun = 1): string[] {
   const runs: string[] = [];
   let run = '';
   for (const b of script) {
@@ -39,5 +34,5 @@ export function coinbaseText(tx: Transaction, minRun = 4): string {
     }
   }
   if (run.length >= minRun) runs.push(run);
-  return runs.join(' ');
+  return runs;
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Transaction } from '../../core/chain-types.js';
-import { coinbaseHeight, coinbaseText } from './coinbase.js';
+import { coinbaseHeight, printableRuns } from './coinbase.js';
 import { difficultyFromBits, targetFromBits, workFromBits } from './difficulty.js';
 
 void test('difficulty-1 target and its work (Core: genesis chainwork 0x100010001)', () => {
@@ -41,7 +41,8 @@ void test('coinbaseHeight reads BIP34 pushes, OP_N and rejects negatives', () =>
   assert.equal(coinbaseHeight(coinbaseWith([])), null);
 });
 
-void test('coinbaseText keeps printable runs', () => {
+void test('printableRuns keeps runs of printable ASCII of the minimum length', () => {
   const tag = [...Buffer.from('/slush/')];
-  assert.equal(coinbaseText(coinbaseWith([0x03, 0x05, 0x46, 0x08, ...tag, 0x00, 0x41, 0x42])), '/slush/');
+  assert.deepEqual(printableRuns(Uint8Array.from([0x03, 0x05, 0x46, 0x08, ...tag, 0x00, 0x41, 0x42])), ['F', '/slush/', 'AB']);
+  assert.deepEqual(printableRuns(Uint8Array.from([0x03, 0x05, 0x46, 0x08, ...tag, 0x00, 0x41, 0x42]), 4), ['/slush/']);
 });

@@ -32,6 +32,14 @@ export function difficultyFromBits(bits: number): number {
   return diff;
 }
 
+/**
+ * Difficulty as every API spells it (v2 mining_difficulty, v3 difficulty, realtime block_update): fixed to 8
+ * decimals, never exponent form (regtest's 4.66e-10 would print as "4.6565423739069247e-10" otherwise).
+ */
+export function formatDifficulty(value: number): string {
+  return Number.isFinite(value) ? value.toFixed(8) : '0.00000000';
+}
+
 const TWO_256 = 1n << 256n;
 
 /** Expected hashes for a block at this target, Core's GetBlockProof: 2^256 / (target + 1); 0n if invalid. */

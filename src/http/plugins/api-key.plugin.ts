@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { QuotaExceededError } from '../../services/account-errors.js';
+import { ConcurrencyExceededError, QuotaExceededError } from '../../services/account-errors.js';
 import type { AccountService, Principal } from '../../services/account-service.js';
 import type { UsageCounter } from '../../services/usage-counter.js';
 import { secondsToUtcMidnight } from '../../services/utc-day.js';
+import { releaseWhenDone, type ConcurrencyLimiter } from './concurrency-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,12 +21,15 @@ export interface ApiKeyOptions {
   readonly usage: UsageCounter;
   /** UNIX seconds. */
   readonly now: () => number;
+  /** Requests in flight per account (the plan's max_concurrent_requests), shared through Redis when configured. */
+  readonly limiter: ConcurrencyLimiter;
 }
 
 /**
  * Every request of the encapsulating context needs the `API-KEY` header: missing, unknown, revoked → 401
  * (UnauthorizedError). Authenticated requests are counted per account and UTC day; past the plan's
- * max_daily_requests → 429 until 00:00 UTC. Refused requests are counted too (they were made).
+ * max_daily_requests → 429 until 00:00 UTC. Refused requests are counted too (they were made). A plan with
+ * max_concurrent_requests > 0 also holds a slot per request until its answer is sent: one more → 429.
  */
 export function installApiKey(app: FastifyInstance, options: ApiKeyOptions): void {
   app.decorateRequest('v3Principal', null);
@@ -54,10 +58,22 @@ export function installApiKey(app: FastifyInstance, options: ApiKeyOptions): voi
     const judge = (used: number): void => {
       reply.header('X-Quota-Limit', String(limit));
       reply.header('X-Quota-Remaining', String(Math.max(0, limit - used)));
-      done(used > limit ? new QuotaExceededError(limit, secondsToUtcMidnight(now)) : undefined);
+      if (used > limit) return done(new QuotaExceededError(limit, secondsToUtcMidnight(now)));
+      holdSlot(reply, principal, done);
     };
     const used = options.usage.hitCached(principal.account.id, now);
     if (used !== null) return judge(used);
     options.usage.hit(principal.account.id, now).then(judge, (error: Error) => done(error));
+  }
+
+  /** Plans without a concurrency limit (0) skip this and its round trip. */
+  function holdSlot(reply: FastifyReply, principal: Principal, done: (error?: Error) => void): void {
+    const max = principal.account.plan.maxConcurrentRequests;
+    if (max <= 0) return done();
+    options.limiter.acquire(`account:${principal.account.id}`, max).then((release) => {
+      if (!release) return done(new ConcurrencyExceededError(max));
+      releaseWhenDone(reply, release);
+      done();
+    }, (error: Error) => done(error));
   }
 }

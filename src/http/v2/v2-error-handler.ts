@@ -4,7 +4,7 @@ import { OutpointError } from '../../core/errors.js';
 import { TxRejectedError } from '../../core/broadcaster.js';
 import { KEY_HINTS, type V2ErrorSpec } from './v2-error-spec.js';
 
-interface Failure {
+export interface Failure {
   readonly status: number;
   /** The parameter at fault (a shape-A key), when known. */
   readonly field: string | null;
@@ -20,13 +20,17 @@ const CLIENT_CODES = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'UNSUPPORTED_NETW
  */
 export function v2ErrorHandler(logger: Logger) {
   return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const spec = request.routeOptions.config.v2Error ?? null;
     const failure = classify(error);
     if (failure.status >= 500) {
       logger.error('request failed', { url: request.url.slice(0, 200), error: error.message });
     }
-    return reply.code(statusFor(spec, failure)).type('application/json; charset=utf-8').send(bodyFor(spec, failure));
+    return v2Failure(reply, request.routeOptions.config.v2Error ?? null, failure);
   };
+}
+
+/** Answers a failure in the route's declared shape (A or B); also used for paths that leave out a segment. */
+export function v2Failure(reply: FastifyReply, spec: V2ErrorSpec | null, failure: Failure): FastifyReply {
+  return reply.code(statusFor(spec, failure)).type('application/json; charset=utf-8').send(bodyFor(spec, failure));
 }
 
 function classify(error: FastifyError | Error): Failure {

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { V3_CURRENCY } from '../../services/usd-price-service.js';
 import { accountInfoData, networkInfoData } from './presenters/network.presenter.js';
 import { priceObject } from './presenters/price.presenter.js';
 import { accountInfoSchema, networkInfoSchema, priceSchema } from './schemas/network.schemas.js';
@@ -12,7 +11,7 @@ export function networkRoutes(app: FastifyInstance, { services, v3, now }: V3Con
     const ctx = services.networks.resolve(params.network);
     const time = parseTimestamp(params.timestamp);
     const quote = time === undefined ? await v3.usd.latest(ctx.params) : await v3.usd.at(ctx.params, time);
-    return { status: 'success', data: priceObject(quote) ?? { value: null, currency: V3_CURRENCY } };
+    return { status: 'success', data: priceObject(quote) };
   });
 
   app.get<{ Params: { network: string } }>('/network_info/:network', { schema: networkInfoSchema }, async ({ params }) => ({

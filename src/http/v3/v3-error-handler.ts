@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { TxRejectedError } from '../../core/broadcaster.js';
 import { OutpointError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { QuotaExceededError } from '../../services/account-errors.js';
+import { ConcurrencyExceededError, QuotaExceededError } from '../../services/account-errors.js';
 
 /** Errors whose message describes the caller's input (shown as is); anything else is an internal failure. */
 const NOT_FOUND_CODES = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'UNSUPPORTED_NETWORK', 'PARSE_ERROR']);
@@ -13,7 +13,7 @@ export function v3Failure(reply: FastifyReply, status: number, message: string):
 }
 
 /**
- * The one v3 error mapping: 401 authentication, 429 quota (with Retry-After), 404 for anything wrong with
+ * The one v3 error mapping: 401 authentication, 429 quota or concurrency (with Retry-After), 404 for anything wrong with
  * the request's network, address, hash, height, page or timestamp (and transactions the node rejects),
  * the framework's own 4xx for unreadable bodies, 503 when the node is down, 500 otherwise (no internals).
  */
@@ -21,6 +21,10 @@ export function v3ErrorHandler(logger: Logger) {
   return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     if (error instanceof QuotaExceededError) {
       reply.header('Retry-After', String(error.retryAfter));
+      return v3Failure(reply, 429, error.message);
+    }
+    if (error instanceof ConcurrencyExceededError) {
+      reply.header('Retry-After', '1');
       return v3Failure(reply, 429, error.message);
     }
     if (error instanceof TxRejectedError) return v3Failure(reply, 404, `transaction rejected by the network: ${error.reason}`);

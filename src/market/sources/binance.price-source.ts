@@ -25,7 +25,7 @@ export const BINANCE_PAIRS: readonly BinancePair[] = [
 ];
 
 export function binancePriceSource(options: SourceOptions = {}): PriceSource {
-  const name = 'Binance';
+  const name = 'binance';
   const base = baseUrlOf(options, BINANCE_BASE_URL);
   const now = options.now ?? unixNow;
   const symbols = encodeURIComponent(JSON.stringify(BINANCE_PAIRS.map((p) => p.symbol)));

@@ -32,7 +32,7 @@ export const BITFINEX_PAIRS: readonly BitfinexPair[] = [
 ];
 
 export function bitfinexPriceSource(options: SourceOptions = {}): PriceSource {
-  const name = 'Bitfinex';
+  const name = 'bitfinex';
   const base = baseUrlOf(options, BITFINEX_BASE_URL);
   const now = options.now ?? unixNow;
   const symbols = BITFINEX_PAIRS.map((p) => p.symbol).join(',');

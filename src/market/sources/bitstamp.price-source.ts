@@ -18,7 +18,7 @@ export const BITSTAMP_PAIRS: readonly PricePair[] = [
 ];
 
 export function bitstampPriceSource(options: SourceOptions = {}): PriceSource {
-  const name = 'Bitstamp';
+  const name = 'bitstamp';
   const base = baseUrlOf(options, BITSTAMP_BASE_URL);
   const now = options.now ?? unixNow;
   return {

@@ -19,7 +19,7 @@ export const COINBASE_PAIRS: readonly PricePair[] = [
 ];
 
 export function coinbasePriceSource(options: SourceOptions = {}): PriceSource {
-  const name = 'Coinbase';
+  const name = 'coinbase';
   const base = baseUrlOf(options, COINBASE_BASE_URL);
   const now = options.now ?? unixNow;
   return {

@@ -19,7 +19,7 @@ export const GEMINI_PAIRS: readonly PricePair[] = [
 ];
 
 export function geminiPriceSource(options: SourceOptions = {}): PriceSource {
-  const name = 'Gemini';
+  const name = 'gemini';
   const base = baseUrlOf(options, GEMINI_BASE_URL);
   const now = options.now ?? unixNow;
   return {

@@ -31,7 +31,7 @@ export const KRAKEN_PAIRS: readonly KrakenPair[] = [
 ];
 
 export function krakenPriceSource(options: SourceOptions = {}): PriceSource {
-  const name = 'Kraken';
+  const name = 'kraken';
   const base = baseUrlOf(options, KRAKEN_BASE_URL);
   const now = options.now ?? unixNow;
   const query = KRAKEN_PAIRS.map((p) => p.query).join(',');

@@ -20,7 +20,7 @@ export const OKX_PAIRS: readonly PricePair[] = [
 ];
 
 export function okxPriceSource(options: SourceOptions = {}): PriceSource {
-  const name = 'OKX';
+  const name = 'okx';
   const base = baseUrlOf(options, OKX_BASE_URL);
   const now = options.now ?? unixNow;
   return {

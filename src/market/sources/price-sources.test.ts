@@ -49,6 +49,8 @@ for (const id of PRICE_SOURCE_IDS) {
       const quotes = await source.fetch(signal());
       assert.deepEqual(quotes.map((q) => `${q.coin}/${q.base}=${q.price}`), EXPECTED[id]);
       assert.ok(quotes.every((q) => q.exchange === source.name && q.time === T));
+      // SoChain clients select an exchange by comparing lower-case names ("binance", "gemini", …).
+      assert.equal(source.name, id, 'the exchange is named by its lower-case id');
       assert.deepEqual(quotes.map((q) => `${q.coin}/${q.base}`), source.pairs.map((p) => `${p.coin}/${p.base}`), 'pairs lists what it quotes');
     });
 

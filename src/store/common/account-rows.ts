@@ -10,18 +10,24 @@ const intOrNull = (value: unknown): number | null => (value === null || value ==
 /** Accounts with their plan; both engines run this text (their placeholders come after it). */
 export const ACCOUNT_SELECT =
   'SELECT a.id, a.email, a.created_at, a.period_ends_at, a.will_renew, a.last_login_at, p.name AS plan_name, ' +
-  'p.max_daily_requests, p.updated_at AS plan_updated_at FROM accounts a JOIN plans p ON p.name = a.plan';
+  'p.max_daily_requests, p.max_concurrent_requests, p.updated_at AS plan_updated_at FROM accounts a JOIN plans p ON p.name = a.plan';
 
 export const toPlan = (r: StoredRow): PlanRecord => ({
   name: String(r['name']),
   maxDailyRequests: int(r['max_daily_requests']),
+  maxConcurrentRequests: int(r['max_concurrent_requests']),
   updatedAt: int(r['updated_at']),
 });
 
 export const toAccount = (r: StoredRow): AccountRecord => ({
   id: int(r['id']),
   email: String(r['email']),
-  plan: { name: String(r['plan_name']), maxDailyRequests: int(r['max_daily_requests']), updatedAt: int(r['plan_updated_at']) },
+  plan: {
+    name: String(r['plan_name']),
+    maxDailyRequests: int(r['max_daily_requests']),
+    maxConcurrentRequests: int(r['max_concurrent_requests']),
+    updatedAt: int(r['plan_updated_at']),
+  },
   createdAt: int(r['created_at']),
   periodEndsAt: int(r['period_ends_at']),
   // SQLite stores the flag as 0/1 (number or bigint), PostgreSQL as a boolean.
@@ -37,3 +43,4 @@ export const toKey = (r: StoredRow): ApiKeyRecord => ({
   createdAt: int(r['created_at']),
   revokedAt: intOrNull(r['revoked_at']),
 });
+

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { InvalidArgumentError } from '../../core/errors.js';
+import { SCHEMA_VERSION } from '../common/schema-version.js';
 import { withDb } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 
@@ -13,13 +14,13 @@ export function accountTests(harness: StoreHarness): void {
     await accounts.setPlan('free', 100, 1000);
     await accounts.setPlan('pro', 10_000, 1000);
     await accounts.setPlan('free', 150, 2000);
-    assert.deepEqual(await accounts.getPlan('free'), { name: 'free', maxDailyRequests: 150, updatedAt: 2000 });
+    assert.deepEqual(await accounts.getPlan('free'), { name: 'free', maxDailyRequests: 150, maxConcurrentRequests: 0, updatedAt: 2000 });
     assert.deepEqual((await accounts.listPlans()).map((p) => p.name), ['free', 'pro']);
     assert.equal(await accounts.getPlan('none'), null);
 
     const alice = await accounts.createAccount({ email: 'Alice@Example.com', plan: 'free', createdAt: 1000, periodEndsAt: 5000, willRenew: true });
     assert.equal(alice.email, 'alice@example.com');
-    assert.deepEqual(alice.plan, { name: 'free', maxDailyRequests: 150, updatedAt: 2000 });
+    assert.deepEqual(alice.plan, { name: 'free', maxDailyRequests: 150, maxConcurrentRequests: 0, updatedAt: 2000 });
     assert.equal(alice.willRenew, true);
     assert.equal(alice.lastLoginAt, null);
     await assert.rejects(accounts.createAccount({ email: 'alice@example.COM', plan: 'pro', createdAt: 1, periodEndsAt: 2, willRenew: false }),
@@ -33,6 +34,34 @@ export function accountTests(harness: StoreHarness): void {
     assert.deepEqual((await accounts.listAccounts()).map((a) => a.email), ['alice@example.com', 'bob@example.com']);
     assert.equal((await accounts.getAccount(bob.id))?.willRenew, false);
   }));
+
+  it('plans carry max concurrent requests: set with the daily limit or kept when not given, read with the account', () => withDb(harness, async (db) => {
+    const accounts = db.store.accounts();
+    assert.deepEqual(await accounts.setPlan('eight', 1000, 10, 8), { name: 'eight', maxDailyRequests: 1000, maxConcurrentRequests: 8, updatedAt: 10 });
+    assert.deepEqual(await accounts.setPlan('eight', 2000, 20), { name: 'eight', maxDailyRequests: 2000, maxConcurrentRequests: 8, updatedAt: 20 }, 'kept');
+    assert.deepEqual(await accounts.setPlan('eight', 2000, 30, 16), { name: 'eight', maxDailyRequests: 2000, maxConcurrentRequests: 16, updatedAt: 30 });
+    assert.deepEqual(await accounts.setPlan('eight', 2000, 40, 0), { name: 'eight', maxDailyRequests: 2000, maxConcurrentRequests: 0, updatedAt: 40 }, '0 = no limit');
+    await accounts.setPlan('eight', 2000, 50, 32);
+    const a = await accounts.createAccount({ email: 'c@x.io', plan: 'eight', createdAt: 1, periodEndsAt: 2, willRenew: true });
+    assert.equal(a.plan.maxConcurrentRequests, 32);
+    assert.equal((await accounts.getAccount(a.id))?.plan.maxConcurrentRequests, 32);
+    assert.deepEqual((await accounts.listPlans()).map((p) => p.maxConcurrentRequests), [32]);
+  }));
+
+  it('upgrading from schema version 5 keeps every plan, with no concurrency limit', async () => {
+    const db = await harness.create();
+    try {
+      // Version 5's layout, written as version 5 wrote it: no max_concurrent_requests column.
+      await db.store.migrate(5);
+      await db.exec("INSERT INTO plans (name, max_daily_requests, updated_at) VALUES ('old', 500, 1)");
+      const store = await db.reopen();
+      await store.migrate();
+      assert.equal(await store.schemaVersion(), SCHEMA_VERSION);
+      assert.deepEqual(await store.accounts().getPlan('old'), { name: 'old', maxDailyRequests: 500, maxConcurrentRequests: 0, updatedAt: 1 });
+    } finally {
+      await db.dispose();
+    }
+  });
 
   it('stores key hashes by prefix, rotates atomically and revokes once', () => withDb(harness, async (db) => {
     const accounts = db.store.accounts();

@@ -1,5 +1,5 @@
 /**
- * Schema version 6: the compact chain layout (docs/schema.md, "Compact chain layout"). The chain index of version 5 is
+ * Schema version 7: the compact chain layout (docs/schema.md, "Compact chain layout"). The chain index of version 6 is
  * dropped and every network starts over with an initial (bulk) sync: the old rows cannot be converted without the
  * node (raw blocks are needed to number transactions in chain order), and a bulk load rebuilds them faster than a
  * conversion could. Nothing that cannot be rebuilt from the node is touched: accounts, keys, plans, usage, prices and

@@ -6,9 +6,9 @@ type Step = string | ((engine: 'sqlite' | 'postgres') => string);
 /** Migrations in order: index i upgrades schema version i to i + 1. A function generates SQL the layout module owns. */
 const STEPS: Record<'sqlite' | 'postgres', readonly Step[]> = {
   sqlite: ['sqlite-001-initial.sql', 'sqlite-002-short-addresses.sql', 'sqlite-003-prices.sql', 'sqlite-004-accounts.sql', 'sqlite-005-mempool-removed-at.sql',
-    compactChainMigration],
+    'sqlite-006-plan-concurrency.sql', compactChainMigration],
   postgres: ['postgres-001-initial.sql', 'postgres-002-short-addresses.sql', 'postgres-003-prices.sql', 'postgres-004-accounts.sql',
-    'postgres-005-mempool-removed-at.sql', compactChainMigration],
+    'postgres-005-mempool-removed-at.sql', 'postgres-006-plan-concurrency.sql', compactChainMigration],
 };
 
 export function migrationSql(engine: 'sqlite' | 'postgres'): string[] {

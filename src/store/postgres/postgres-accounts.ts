@@ -15,13 +15,16 @@ function isUnique(error: unknown): boolean {
 export class PostgresAccounts implements AccountStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  async setPlan(name: string, maxDailyRequests: number, at: number): Promise<PlanRecord> {
-    await this.pool.query(
-      'INSERT INTO plans (name, max_daily_requests, updated_at) VALUES ($1, $2, $3) ' +
-        'ON CONFLICT (name) DO UPDATE SET max_daily_requests = excluded.max_daily_requests, updated_at = excluded.updated_at',
-      [name, maxDailyRequests, at],
+  async setPlan(name: string, maxDailyRequests: number, at: number, maxConcurrentRequests?: number): Promise<PlanRecord> {
+    // A null concurrency keeps an existing plan's value and gives a new plan 0 (no limit).
+    const row = await one(
+      this.pool,
+      'INSERT INTO plans (name, max_daily_requests, max_concurrent_requests, updated_at) VALUES ($1, $2, COALESCE($3::bigint, 0), $4) ' +
+        'ON CONFLICT (name) DO UPDATE SET max_daily_requests = excluded.max_daily_requests, ' +
+        'max_concurrent_requests = COALESCE($3::bigint, plans.max_concurrent_requests), updated_at = excluded.updated_at RETURNING *',
+      [name, maxDailyRequests, maxConcurrentRequests ?? null, at],
     );
-    return { name, maxDailyRequests, updatedAt: at };
+    return toPlan(row!);
   }
 
   async getPlan(name: string): Promise<PlanRecord | null> {

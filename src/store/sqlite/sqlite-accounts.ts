@@ -7,12 +7,14 @@ import { num, type Row, type Statements } from './sqlite-statements.js';
 export class SqliteAccounts implements AccountStore {
   constructor(private readonly st: Statements) {}
 
-  async setPlan(name: string, maxDailyRequests: number, at: number): Promise<PlanRecord> {
-    this.st.get(
-      'INSERT INTO plans (name, max_daily_requests, updated_at) VALUES (?, ?, ?) ' +
-        'ON CONFLICT (name) DO UPDATE SET max_daily_requests = excluded.max_daily_requests, updated_at = excluded.updated_at',
-    ).run(name, maxDailyRequests, at);
-    return { name, maxDailyRequests, updatedAt: at };
+  async setPlan(name: string, maxDailyRequests: number, at: number, maxConcurrentRequests?: number): Promise<PlanRecord> {
+    // A null concurrency keeps an existing plan's value and gives a new plan 0 (no limit).
+    const row = this.st.get(
+      'INSERT INTO plans (name, max_daily_requests, max_concurrent_requests, updated_at) VALUES (@name, @daily, COALESCE(@concurrent, 0), @at) ' +
+        'ON CONFLICT (name) DO UPDATE SET max_daily_requests = excluded.max_daily_requests, ' +
+        'max_concurrent_requests = COALESCE(@concurrent, plans.max_concurrent_requests), updated_at = excluded.updated_at RETURNING *',
+    ).get({ name, daily: maxDailyRequests, concurrent: maxConcurrentRequests ?? null, at }) as Row;
+    return toPlan(row);
   }
 
   async getPlan(name: string): Promise<PlanRecord | null> {

@@ -1,4 +1,5 @@
 import { scriptToAsm } from '../../../chains/addressing.js';
+import { formatDifficulty } from '../../../chains/parsing.js';
 import { formatCoins, type Sats } from '../../../core/money.js';
 import { formatPrice } from '../../../core/prices.js';
 import type { ScriptDescription } from '../../../services/script-description.js';
@@ -6,8 +7,8 @@ import type { ScriptDescription } from '../../../services/script-description.js'
 /** Every v2 amount: a string with exactly 8 decimals. */
 export const coins = (value: Sats): string => formatCoins(value);
 
-/** Difficulty as Core prints it, fixed to 8 decimals (a string, as the spec types it). */
-export const difficulty = (value: number): string => (Number.isFinite(value) ? value.toFixed(8) : '0.00000000');
+/** Difficulty as Core prints it, fixed to 8 decimals (a string, as the spec types it); realtime spells it the same. */
+export const difficulty = formatDifficulty;
 
 /** Prices as every API spells them (8 decimals). */
 export const decimal8 = formatPrice;

@@ -31,6 +31,8 @@ export function accountInfoData(account: AccountRecord, usage: UsageCounts, now:
     plan: {
       name: account.plan.name,
       max_daily_requests: account.plan.maxDailyRequests,
+      // Additive: requests in flight at once (0 = no limit), the limit a 429 "too many concurrent requests" refers to.
+      max_concurrent_requests: account.plan.maxConcurrentRequests,
       current_period_ends_at: currentPeriodEnd(account, now),
       will_renew_at_period_end: account.willRenew,
     },

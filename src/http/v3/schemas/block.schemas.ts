@@ -9,7 +9,7 @@ export const latestBlocksSchema = v3Route({
   params: netParams,
   data: obj({
     blocks: arr(obj({
-      height: int, miner: str, time: int, num_txs: int, difficulty: str, size: int, weight: int, version: int, reward_and_fees: amount, price: priceObject,
+      height: int, miner: str, miner_tag: nullable('string'), time: int, num_txs: int, difficulty: str, size: int, weight: int, version: int, reward_and_fees: amount, price: priceObject,
     })),
   }),
 });

@@ -1,11 +1,11 @@
-import { arr, nullable, num, obj } from '../../v2/schemas/schema-kit.js';
-import { int, str, V3P, v3Params, v3Route } from './v3-schema-kit.js';
+import { arr, num, obj } from '../../v2/schemas/schema-kit.js';
+import { int, priceObject, str, V3P, v3Params, v3Route } from './v3-schema-kit.js';
 
 export const priceSchema = v3Route({
-  summary: 'USD price of the coin at or before a UNIX time (default now); value null when none is known',
+  summary: 'USD price of the coin at or before a UNIX time (default now); value "0.00000000" and updated_at 0 when none is known',
   tag: 'market',
   params: v3Params({ network: V3P.network, timestamp: V3P.timestamp }, ['network']),
-  data: obj({ value: nullable('string'), currency: str }),
+  data: priceObject,
 });
 
 const mempoolBlock = obj({
@@ -24,7 +24,7 @@ export const networkInfoSchema = v3Route({
 
 const accountData = {
   last_login_at: int,
-  plan: obj({ name: str, max_daily_requests: int, current_period_ends_at: int, will_renew_at_period_end: { type: 'boolean' } }),
+  plan: obj({ name: str, max_daily_requests: int, max_concurrent_requests: int, current_period_ends_at: int, will_renew_at_period_end: { type: 'boolean' } }),
   num_requests_used: obj({ today: int, yesterday: int }),
 };
 

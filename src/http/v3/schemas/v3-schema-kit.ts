@@ -1,10 +1,14 @@
 /** v3 schema pieces on top of the v2 kit: the failure body, price objects, path parameters. */
-import { amount, int, nullableObj, obj, P, str, type Schema } from '../../v2/schemas/schema-kit.js';
+import { amount, int, obj, P, str, type Schema } from '../../v2/schemas/schema-kit.js';
 
 export const v3Fail: Schema = obj({ status: { type: 'string', enum: ['fail'] }, data: obj({ error_message: str }) });
 
-/** `{value, currency: "USD"}`, or null while no price is known (always on test networks). */
-export const priceObject: Schema = nullableObj({ value: str, currency: str });
+/** `{value, currency: "USD", updated_at}`: value "0.00000000" and updated_at 0 while no price is known (always on test networks). */
+export const priceObject: Schema = obj({
+  value: { type: 'string', description: 'USD per coin, 8 decimals; "0.00000000" when no price is known' },
+  currency: str,
+  updated_at: { type: 'integer', description: 'UNIX seconds of the quote; 0 when no price is known (test networks always)' },
+});
 
 export const V3P = {
   network: P.network,
