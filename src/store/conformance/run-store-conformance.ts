@@ -6,6 +6,7 @@ import type { StoreHarness } from './harness.js';
 import { mempoolTests } from './conformance-mempool.js';
 import { priceTests } from './conformance-prices.js';
 import { shortAddressTests } from './conformance-short-addresses.js';
+import { syncStatusTests } from './conformance-sync-status.js';
 
 /** The one suite every ChainStore driver must pass. */
 export function runStoreConformance(name: string, harness: StoreHarness): void {
@@ -16,5 +17,6 @@ export function runStoreConformance(name: string, harness: StoreHarness): void {
     void describe('short addresses', () => shortAddressTests(harness));
     void describe('prices', () => priceTests(harness));
     void describe('accounts', () => accountTests(harness));
+    void describe('sync status', () => syncStatusTests(harness));
   });
 }

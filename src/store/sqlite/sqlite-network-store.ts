@@ -6,6 +6,7 @@ import type {
   DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
   NetworkStore, OutputRecord, TxRecord, UnspentOptions, UnspentOutput,
 } from '../../core/store.js';
+import type { SyncStatus } from '../../core/sync-status.js';
 import { bytesToHex } from '../common/codec.js';
 import { networkCode } from '../common/network-codes.js';
 import { ScriptCache } from '../common/script-cache.js';
@@ -14,6 +15,7 @@ import { SqliteChainReader } from './sqlite-chain-reader.js';
 import { connectBlocksSync, disconnectTipSync, readTip } from './sqlite-chain-writer.js';
 import { addMempoolTxsSync, removeMempoolTxsSync } from './sqlite-mempool-writer.js';
 import type { Row, Statements } from './sqlite-statements.js';
+import { readSyncStatus, writeSyncStatus } from './sqlite-sync-status.js';
 
 export class SqliteNetworkStore implements NetworkStore {
   private readonly net: number;
@@ -75,6 +77,14 @@ export class SqliteNetworkStore implements NetworkStore {
     const result = this.st.get(`DELETE FROM mempool_txs WHERE rowid IN
       (SELECT rowid FROM mempool_txs WHERE net = ? AND removed = 1 AND removed_at < ? LIMIT ?)`).run(this.net, removedBefore, limit);
     return result.changes;
+  }
+
+  async setSyncStatus(status: SyncStatus | null): Promise<void> {
+    writeSyncStatus(this.st, this.net, status);
+  }
+
+  async getSyncStatus(): Promise<SyncStatus | null> {
+    return readSyncStatus(this.st, this.net);
   }
 
   async getTip(): Promise<ChainTip | null> {
