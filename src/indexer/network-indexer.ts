@@ -6,6 +6,7 @@ import { blockEvents, mempoolTxEvents } from './indexer-events.js';
 import { MempoolSync } from './mempool-sync.js';
 import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
 import { SyncProgress, type ProgressSink } from './sync-progress.js';
+import { quietWhileSyncing, SyncStatusWriter } from './sync-status-writer.js';
 
 export interface NetworkIndexerOptions {
   readonly params: NetworkParams;
@@ -22,6 +23,8 @@ export interface NetworkIndexerOptions {
   readonly fetchRequests?: number;
   /** Replaced / double-spent mempool txs are forgotten this long after removal (default 72 h; 0 keeps them). */
   readonly removedMempoolKeepSeconds?: number;
+  /** `--bulk`: load as an initial sync even when the index has a tip (the network answers no chain queries meanwhile). */
+  readonly bulk?: boolean;
 }
 
 /**
@@ -32,6 +35,10 @@ export class NetworkIndexer {
   private readonly fetcher: BlockFetcher;
   private readonly mempool: MempoolSync;
   private readonly pruner: RemovedMempoolPruner;
+  /** The initial-sync status (API processes answer 503 until ready) ... */
+  private readonly syncStatus: SyncStatusWriter;
+  /** ... and this network's events, unpublished until then. */
+  private readonly bus: EventBus;
   private readonly now: () => number;
   private running: Promise<void> | null = null;
   private dirty = false;
@@ -50,6 +57,8 @@ export class NetworkIndexer {
     });
     this.mempool = new MempoolSync(options.source, options.store, options.params.features.mweb, this.now);
     this.pruner = new RemovedMempoolPruner(options.store, options.logger, options.removedMempoolKeepSeconds ?? 72 * 3600);
+    this.syncStatus = new SyncStatusWriter(options.store, { bulk: options.bulk ?? false });
+    this.bus = quietWhileSyncing(options.bus, this.syncStatus);
   }
 
   get id(): string {
@@ -91,11 +100,11 @@ export class NetworkIndexer {
       // Subscribers see each input's address and value (balance_update): one read per announced tx.
       const prevouts = added.deltas.length > 0 ? ((await this.options.store.getTransaction(tx.txid))?.prevouts ?? null) : null;
       for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, info?.count ?? 0, prevouts)) {
-        this.options.bus.publish(event);
+        this.bus.publish(event);
       }
     }
     for (const txid of result.removed) {
-      this.options.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason: 'evicted' });
+      this.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason: 'evicted' });
     }
     await this.pruner.maybePrune();
     return { incomplete: result.incomplete };
@@ -151,8 +160,11 @@ export class NetworkIndexer {
   }
 
   private async syncBlocks(): Promise<ChainTip | null> {
-    const { source, store, bus, params } = this.options;
-    const { tip, disconnected } = await rollBackToNodeChain(source, store, await store.getTip());
+    const { source, store, params } = this.options;
+    const bus = this.bus;
+    const indexTip = await store.getTip();
+    await this.syncStatus.begin(indexTip);
+    const { tip, disconnected } = await rollBackToNodeChain(source, store, indexTip);
     for (const block of disconnected) {
       this.options.logger.warn('reorg: block disconnected', { network: params.id, height: block.height, hash: block.hash });
       bus.publish({ kind: 'block_disconnected', network: params.id, height: block.height, hash: block.hash });
@@ -162,6 +174,8 @@ export class NetworkIndexer {
     let current = tip;
     if (next > nodeHeight) {
       this.caughtUp = true;
+      // Also a restart killed between the last batch of an initial sync and its `ready`.
+      if (current) await this.syncStatus.ready(current.height, nodeHeight);
       return current;
     }
     // Following the tip block by block needs no progress report; catching up does.
@@ -200,12 +214,16 @@ export class NetworkIndexer {
         const last = connected[connected.length - 1]!;
         current = { height: last.height, hash: last.hash };
         progress?.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));
+        await this.syncStatus.progress(last.height, nodeHeight);
       }
     } finally {
       // Also after a reorg found mid-fetch or a failed write: the bar ends and the summary counts what was written.
       progress?.finish(current ? current.height : null);
     }
-    if (current && current.height >= nodeHeight) this.caughtUp = true;
+    if (current && current.height >= nodeHeight) {
+      this.caughtUp = true;
+      await this.syncStatus.ready(current.height, nodeHeight);
+    }
     return current;
   }
 }

@@ -17,7 +17,13 @@ export interface NetworkRuntime {
   readonly notifier: BlockNotifier;
 }
 
-export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, bus: EventBus, logger: Logger): NetworkRuntime {
+export function createNetworkRuntime(
+  config: NetworkConfig,
+  store: ChainStore,
+  bus: EventBus,
+  logger: Logger,
+  options: { readonly bulk: boolean } = { bulk: false },
+): NetworkRuntime {
   const params = getNetworkParams(config.id, config.chain);
   const rpc = new RpcClient({ url: config.rpcUrl, ...(config.rpcCookie ? { cookieFile: config.rpcCookie } : {}) });
   const node = new NodeClient(rpc);
@@ -30,6 +36,7 @@ export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, b
     batchTxTarget: config.syncBatchTxs,
     fetchRequests: config.syncRequests,
     removedMempoolKeepSeconds: config.mempoolRemovedKeepHours * 3600,
+    bulk: options.bulk,
     progressSink: process.stderr.isTTY ? { isTTY: true, write: (text) => process.stderr.write(text) } : null,
   });
   const notifier: BlockNotifier =
