@@ -2,8 +2,9 @@
  * What clients see while a network is in its initial sync, against `outpoint serve` as operators run it (both
  * engines), a litecoind whose getblock answers a proxy holds (the sync stops at a chosen height), and a bitcoind
  * that syncs freely: LTCTEST chain endpoints answer 503 in the spec's shapes with Retry-After, get_info and
- * network_info report `syncing`, send_tx / prices / validity / account_info / BTCTEST keep working, pusher-js hears
- * nothing of LTCTEST; once get_info reports the tip, the same endpoints answer and events flow.
+ * network_info report `syncing`, send_tx / broadcast_transaction / prices / validity / account_info / BTCTEST keep
+ * working, pusher-js hears nothing of LTCTEST; once get_info reports the tip, the same endpoints answer and events
+ * flow.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -145,14 +146,23 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       assert.equal((await get('/api/v3/price/LTCTEST')).status, 200);
       await waitFor(async () => (await get('/api/v2/get_price/BTC/USD')).body.data.prices.length > 0, 15_000, 'a BTC/USD price');
       const recipient = await ltc.newAddress('bech32');
-      const raw = await ltc.wallet.call<string>('createrawtransaction', [[], { [recipient]: '0.25' }]);
-      const fundedRaw = await ltc.wallet.call<{ hex: string }>('fundrawtransaction', [raw]);
-      const signed = await ltc.wallet.call<{ hex: string }>('signrawtransactionwithwallet', [fundedRaw.hex]);
-      const sent = await httpJson(serve.port, '/api/v2/send_tx/LTCTEST', {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tx_hex: signed.hex }),
-      });
+      const signedPayment = async (to: string): Promise<string> => {
+        const raw = await ltc.wallet.call<string>('createrawtransaction', [[], { [to]: '0.25' }]);
+        const fundedRaw = await ltc.wallet.call<{ hex: string }>('fundrawtransaction', [raw]);
+        const signed = await ltc.wallet.call<{ hex: string }>('signrawtransactionwithwallet', [fundedRaw.hex]);
+        // Locked so the second payment does not pick the same coins.
+        const decoded = await ltc.rpc.call<{ vin: { txid: string; vout: number }[] }>('decoderawtransaction', [signed.hex]);
+        await ltc.wallet.call('lockunspent', [false, decoded.vin.map(({ txid, vout }) => ({ txid, vout }))]);
+        return signed.hex;
+      };
+      const post = (path: string, hex: string) =>
+        httpJson(serve.port, path, { method: 'POST', headers: { 'content-type': 'application/json', 'API-KEY': apiKey }, body: JSON.stringify({ tx_hex: hex }) });
+      const sent = await post('/api/v2/send_tx/LTCTEST', await signedPayment(recipient));
       assert.equal(sent.status, 200, JSON.stringify(sent.body));
-      assert.ok((await ltc.rpc.call<string[]>('getrawmempool')).includes(sent.body.data.txid));
+      const broadcast = await post('/api/v3/broadcast_transaction/LTCTEST', await signedPayment(await ltc.newAddress('bech32')));
+      assert.equal(broadcast.status, 200, JSON.stringify(broadcast.body));
+      const mempool = await ltc.rpc.call<string[]>('getrawmempool');
+      assert.ok(mempool.includes(sent.body.data.txid) && mempool.includes(broadcast.body.data.hash));
       state.sentTxid = sent.body.data.txid;
       state.recipient = recipient;
 
