@@ -2,6 +2,7 @@ import type { Block, Transaction } from './chain-types.js';
 import type { Sats } from './money.js';
 import type { NetworkId } from './network.js';
 import type { PriceQuote } from './prices.js';
+import type { SyncStatus } from './sync-status.js';
 
 /**
  * The persistence boundary. One database holds every network; a NetworkStore is the view of one.
@@ -417,6 +418,8 @@ export interface NetworkReader {
   /** Live mempool txs (for fee-rate projections). */
   getMempoolEntries(): Promise<MempoolTxSummary[]>;
   getMempoolTxids(): Promise<string[]>;
+  /** The stored initial-sync status; null: none stored (never bulk-loaded, counts as ready). Needs no chain index. */
+  getSyncStatus(): Promise<SyncStatus | null>;
 }
 
 /** The indexer's side: exactly one writer per network (PostgreSQL enforces it with an advisory lock). */
@@ -438,6 +441,8 @@ export interface NetworkWriter {
    * many; `limit` keeps each call short (a first prune after a long retention may face millions of rows).
    */
   pruneRemovedMempool(removedBefore: number, limit: number): Promise<number>;
+  /** Replaces the network's sync status (null deletes it). Its own transaction; the indexer writes it between batches. */
+  setSyncStatus(status: SyncStatus | null): Promise<void>;
 }
 
 /** An initial (bulk) load in progress: `step` 0 while blocks are appended, then the last build step done. */

@@ -7,6 +7,7 @@ import { blockEvents, mempoolTxEvents } from './indexer-events.js';
 import { MempoolSync } from './mempool-sync.js';
 import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
 import { SyncProgress, type ProgressSink } from './sync-progress.js';
+import { quietWhileSyncing, SyncStatusWriter } from './sync-status-writer.js';
 
 export interface NetworkIndexerOptions {
   readonly params: NetworkParams;
@@ -38,6 +39,15 @@ export interface NetworkIndexerOptions {
 }
 
 /**
+ * Seconds left in the index build before `step` (1-based) of `steps`: on the bench chains the build takes about half as
+ * long as the load before it (docs/benchmarks.md, "Initial sync"), spread evenly over the steps. A rough figure, for
+ * the 503 message and the sync status, not a promise.
+ */
+function buildEta(loadSeconds: number, step: number, steps: number): number {
+  return Math.round(0.5 * Math.max(loadSeconds, 0) * ((steps - step + 1) / steps));
+}
+
+/**
  * The single writer of one network: catches up with the node's chain, follows reorgs and keeps the
  * mempool. Runs are serialised; notifications arriving mid-run cause exactly one more run.
  */
@@ -47,6 +57,10 @@ export class NetworkIndexer {
   private readonly rawFetcher: BlockFetcher;
   private readonly mempool: MempoolSync;
   private readonly pruner: RemovedMempoolPruner;
+  /** The initial-sync status (API processes answer 503 until ready) ... */
+  private readonly syncStatus: SyncStatusWriter;
+  /** ... and this network's events, unpublished until then. */
+  private readonly bus: EventBus;
   private readonly now: () => number;
   private running: Promise<void> | null = null;
   private dirty = false;
@@ -70,6 +84,8 @@ export class NetworkIndexer {
     this.mempool = new MempoolSync(options.source, options.store, options.params.features.mweb, this.now);
     this.pruner = new RemovedMempoolPruner(options.store, options.logger, options.removedMempoolKeepSeconds ?? 72 * 3600);
     this.rebuild = options.bulk ?? false;
+    this.syncStatus = new SyncStatusWriter(options.store, { bulk: options.bulk ?? false });
+    this.bus = quietWhileSyncing(options.bus, this.syncStatus);
   }
 
   get id(): string {
@@ -104,6 +120,8 @@ export class NetworkIndexer {
 
   /** One full pass: blocks to the node's tip, then the mempool. Used by the loop and by tests. */
   async syncOnce(): Promise<{ incomplete: boolean }> {
+    // First decision of the run: an initial sync (empty index, --bulk, or one a stopped process left) or ready.
+    await this.syncStatus.begin(await this.options.store.getTip());
     await this.initialLoad();
     // Stopped during the initial load: nothing else may touch the index before the load is finished.
     if (await this.options.store.getBulkLoad()) return { incomplete: false };
@@ -114,11 +132,11 @@ export class NetworkIndexer {
       // Subscribers see each input's address and value (balance_update): one read per announced tx.
       const prevouts = added.deltas.length > 0 ? ((await this.options.store.getTransaction(tx.txid))?.prevouts ?? null) : null;
       for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, info?.count ?? 0, prevouts)) {
-        this.options.bus.publish(event);
+        this.bus.publish(event);
       }
     }
     for (const { txid, reason } of result.removed) {
-      this.options.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason });
+      this.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason });
     }
     await this.pruner.maybePrune();
     return { incomplete: result.incomplete };
@@ -149,10 +167,21 @@ export class NetworkIndexer {
       state = { step: 0, startedAt: this.now() };
     }
     const loader = state.step === 0 ? (this.options.initialLoader?.() ?? inlineLoader(store, params.features)) : inlineLoader(store, params.features);
+    const loadStartedAt = state.startedAt;
+    let target: number | null = null;
     const ctx: InitialLoadContext = {
       network: params.id, source, store, fetcher: this.rawFetcher, loader, logger, progressSink: this.options.progressSink ?? null,
       stopping: () => this.stopping,
       ...(this.options.buildStepDelayMs ? { buildStepDelayMs: this.options.buildStepDelayMs } : {}),
+      onLoaded: async (height, nodeHeight, eta) => {
+        target = nodeHeight;
+        await this.syncStatus.progress(height, nodeHeight, 'loading', eta);
+      },
+      onBuildStep: async (step, steps) => {
+        const tip = await store.getTip();
+        target ??= await source.getBlockCount();
+        await this.syncStatus.progress(tip?.height ?? null, target, 'building-indexes', buildEta(this.now() - loadStartedAt, step, steps));
+      },
     };
     try {
       if (state.step === 0) {
@@ -163,6 +192,8 @@ export class NetworkIndexer {
       await loader.close();
     }
     await buildIndexes(ctx);
+    const tip = await store.getTip();
+    await this.syncStatus.progress(tip?.height ?? null, target ?? (await source.getBlockCount()), 'catching-up', null);
   }
 
   /** Prevouts of a block's txs that touch addresses and were not announced from the mempool already. */
@@ -215,8 +246,11 @@ export class NetworkIndexer {
   }
 
   private async syncBlocks(): Promise<ChainTip | null> {
-    const { source, store, bus, params } = this.options;
-    const { tip, disconnected } = await rollBackToNodeChain(source, store, await store.getTip());
+    const { source, store, params } = this.options;
+    const bus = this.bus;
+    const indexTip = await store.getTip();
+    await this.syncStatus.begin(indexTip);
+    const { tip, disconnected } = await rollBackToNodeChain(source, store, indexTip);
     for (const block of disconnected) {
       this.options.logger.warn('reorg: block disconnected', { network: params.id, height: block.height, hash: block.hash });
       bus.publish({ kind: 'block_disconnected', network: params.id, height: block.height, hash: block.hash });
@@ -226,6 +260,8 @@ export class NetworkIndexer {
     let current = tip;
     if (next > nodeHeight) {
       this.caughtUp = true;
+      // Also a restart killed between the last batch of an initial sync and its `ready`.
+      if (current) await this.syncStatus.ready(current.height, nodeHeight);
       return current;
     }
     // Following the tip block by block needs no progress report; catching up does.
@@ -264,12 +300,16 @@ export class NetworkIndexer {
         const last = connected[connected.length - 1]!;
         current = { height: last.height, hash: last.hash };
         progress?.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));
+        await this.syncStatus.progress(last.height, nodeHeight);
       }
     } finally {
       // Also after a reorg found mid-fetch or a failed write: the bar ends and the summary counts what was written.
       progress?.finish(current ? current.height : null);
     }
-    if (current && current.height >= nodeHeight) this.caughtUp = true;
+    if (current && current.height >= nodeHeight) {
+      this.caughtUp = true;
+      await this.syncStatus.ready(current.height, nodeHeight);
+    }
     return current;
   }
 }

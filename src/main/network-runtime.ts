@@ -24,7 +24,13 @@ function sqliteFile(storeUrl: string): string | null {
   return path && path !== ':memory:' ? path : null;
 }
 
-export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, bus: EventBus, logger: Logger, storeUrl: string): NetworkRuntime {
+export function createNetworkRuntime(
+  config: NetworkConfig,
+  store: ChainStore,
+  bus: EventBus,
+  logger: Logger,
+  options: { readonly storeUrl: string; readonly bulk: boolean },
+): NetworkRuntime {
   const params = getNetworkParams(config.id, config.chain);
   const rpc = new RpcClient({ url: config.rpcUrl, ...(config.rpcCookie ? { cookieFile: config.rpcCookie } : {}) });
   const node = new NodeClient(rpc);
@@ -37,10 +43,11 @@ export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, b
     batchTxTarget: config.syncBatchTxs,
     fetchRequests: config.syncRequests,
     removedMempoolKeepSeconds: config.mempoolRemovedKeepHours * 3600,
+    bulk: options.bulk,
     progressSink: process.stderr.isTTY ? { isTTY: true, write: (text) => process.stderr.write(text) } : null,
     // A testing aid only (crash tests stop the process between build steps); not a configuration key.
     buildStepDelayMs: Number(process.env['OUTPOINT_TEST_BUILD_STEP_DELAY_MS'] ?? 0),
-    ...(sqliteFile(storeUrl) ? { initialLoader: () => sqliteWorkerLoader({ path: sqliteFile(storeUrl)!, network: config.id, chain: config.chain }) } : {}),
+    ...(sqliteFile(options.storeUrl) ? { initialLoader: () => sqliteWorkerLoader({ path: sqliteFile(options.storeUrl)!, network: config.id, chain: config.chain }) } : {}),
   });
   const notifier: BlockNotifier =
     config.zmq === null

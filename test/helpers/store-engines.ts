@@ -99,12 +99,14 @@ export class StoreEngines {
 /**
  * Script ids are surrogate keys: PostgreSQL sequences advance even in rolled-back transactions, so
  * two equal indexes may number scripts differently. The digest compares scripts, not their ids.
+ * sync_status rows are compared without their wall-clock time (phase, heights and ETA must match).
  */
-function canonicalRow(row: Record<string, unknown>, scripts: Map<string, string>): string {
+function canonicalRow(table: string, row: Record<string, unknown>, scripts: Map<string, string>): string {
   return Object.keys(row)
     .sort()
     .flatMap((k) => {
       if (k === 'id' && 'script' in row) return [];
+      if (table === 'sync_status' && k === 'updated_at') return [];
       if (k === 'script_id') return [`script=${scripts.get(canonical(row[k])) ?? `?${canonical(row[k])}`}`];
       if (k === 'prevouts' && row[k] instanceof Uint8Array) {
         const prevouts = unpackPrevouts(row[k]).map((p) => (p ? `${p.txid}:${p.vout}:${p.value}:${scripts.get(String(p.scriptId))}` : 'coinbase'));
@@ -129,7 +131,7 @@ function sqliteDigest(path: string): string {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
     const scripts = new Map((db.prepare('SELECT id, script FROM scripts').all() as { id: unknown; script: unknown }[]).map((r) => [canonical(r.id), canonical(r.script)]));
     for (const { name } of tables) {
-      const rows = (db.prepare(`SELECT * FROM ${name}`).all() as Record<string, unknown>[]).map((row) => canonicalRow(row, scripts));
+      const rows = (db.prepare(`SELECT * FROM ${name}`).all() as Record<string, unknown>[]).map((row) => canonicalRow(name, row, scripts));
       rows.sort();
       hash.update(`${name}\n${rows.join('\n')}\n`);
     }
@@ -149,7 +151,7 @@ async function postgresDigest(url: string): Promise<string> {
     const scripts = new Map(scriptRows.map((r) => [canonical(r.id), canonical(r.script)]));
     for (const { tablename } of tables.rows as { tablename: string }[]) {
       const result = await client.query(`SELECT * FROM ${tablename}`);
-      const rows = (result.rows as Record<string, unknown>[]).map((row) => canonicalRow(row, scripts));
+      const rows = (result.rows as Record<string, unknown>[]).map((row) => canonicalRow(tablename, row, scripts));
       rows.sort();
       hash.update(`${tablename}\n${rows.join('\n')}\n`);
     }

@@ -9,6 +9,7 @@ import { shortAddressTests } from './conformance-short-addresses.js';
 import { bulkTests } from './conformance-bulk.js';
 import { scriptKeyTests } from './conformance-script-keys.js';
 import { upgradeTests } from './conformance-upgrade.js';
+import { syncStatusTests } from './conformance-sync-status.js';
 
 /** The one suite every ChainStore driver must pass. */
 export function runStoreConformance(name: string, harness: StoreHarness): void {
@@ -22,5 +23,6 @@ export function runStoreConformance(name: string, harness: StoreHarness): void {
     void describe('upgrade', () => upgradeTests(harness));
     void describe('script keys', () => scriptKeyTests(harness));
     void describe('bulk load', () => bulkTests(harness));
+    void describe('sync status', () => syncStatusTests(harness));
   });
 }

@@ -10,6 +10,7 @@ import type {
   DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
   NetworkStore, OutputRecord, TxRecord, UnspentOptions, UnspentOutput,
 } from '../../core/store.js';
+import type { SyncStatus } from '../../core/sync-status.js';
 import { networkCode } from '../common/network-codes.js';
 import { PostgresAddressReader } from './postgres-address-reader.js';
 import { PostgresChainReader } from './postgres-chain-reader.js';
@@ -17,6 +18,7 @@ import { connectBlocksTx, disconnectTipTx, readTip } from './postgres-chain-writ
 import { createStagingTables } from './postgres-staging.js';
 import { addMempoolTxsTx, removeMempoolTxsTx } from './postgres-mempool-writer.js';
 import { LOCK_NAMESPACE, one } from './postgres-sql.js';
+import { readSyncStatus, writeSyncStatus } from './postgres-sync-status.js';
 
 export class PostgresNetworkStore implements NetworkStore {
   private readonly net: number;
@@ -95,6 +97,15 @@ export class PostgresNetworkStore implements NetworkStore {
         (SELECT txid FROM mempool_txs WHERE net = $1 AND removed AND removed_at < $2 LIMIT $3)`, [this.net, removedBefore, limit]);
       return result.rowCount ?? 0;
     });
+  }
+
+  /** Through the writer session: only the network's one indexer (the advisory lock holder) writes its status. */
+  setSyncStatus(status: SyncStatus | null): Promise<void> {
+    return this.write((db) => writeSyncStatus(db, this.net, status));
+  }
+
+  getSyncStatus(): Promise<SyncStatus | null> {
+    return readSyncStatus(this.pool, this.net);
   }
 
   getTip(): Promise<ChainTip | null> {

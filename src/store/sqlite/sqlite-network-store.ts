@@ -6,6 +6,7 @@ import type {
   DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
   NetworkStore, OutputRecord, TxRecord, UnspentOptions, UnspentOutput,
 } from '../../core/store.js';
+import type { SyncStatus } from '../../core/sync-status.js';
 import { RecentKeys } from '../common/bulk-rows.js';
 import { ScriptCache } from '../common/script-cache.js';
 import { finishBulkLoad } from './sqlite-bulk-build.js';
@@ -16,6 +17,7 @@ import { connectBlocksSync, disconnectTipSync, readTip } from './sqlite-chain-wr
 import { addMempoolTxsSync, removeMempoolTxsSync } from './sqlite-mempool-writer.js';
 import { SqliteNet } from './sqlite-net.js';
 import type { Statements } from './sqlite-statements.js';
+import { readSyncStatus, writeSyncStatus } from './sqlite-sync-status.js';
 
 export class SqliteNetworkStore implements NetworkStore {
   private readonly n: SqliteNet;
@@ -103,6 +105,14 @@ export class SqliteNetworkStore implements NetworkStore {
   async resetChain(): Promise<void> {
     this.scripts.clear();
     this.write(() => resetChainSync(this.n));
+  }
+
+  async setSyncStatus(status: SyncStatus | null): Promise<void> {
+    writeSyncStatus(this.n.st, this.n.net, status);
+  }
+
+  async getSyncStatus(): Promise<SyncStatus | null> {
+    return readSyncStatus(this.n.st, this.n.net);
   }
 
   async getTip(): Promise<ChainTip | null> {
