@@ -1,7 +1,6 @@
 /** Conformance: mempool add/remove/confirm and double-spend recording. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { SCHEMA_VERSION } from '../common/schema-version.js';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
 import { withDb } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
