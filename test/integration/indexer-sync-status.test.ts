@@ -11,7 +11,7 @@ import { MemoryEventBus, silentLogger, type ChainSource, type DomainEvent, type 
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
-import { StoreEngines } from '../helpers/store-engines.js';
+import { StoreEngines, testEngines } from '../helpers/store-engines.js';
 
 const params = getNetworkParams('LTCTEST', 'regtest');
 let node: RegtestNode;
@@ -65,7 +65,7 @@ function indexer(store: NetworkStore, writes: SyncStatus[], events: DomainEvent[
 
 const blockEvents = (events: readonly DomainEvent[]): number[] => events.flatMap((e) => (e.kind === 'block_connected' ? [e.height] : []));
 
-for (const engine of ['sqlite', 'postgres'] as const) {
+for (const engine of testEngines()) {
   describe(`initial-sync status on ${engine}`, () => {
     let store: NetworkStore;
 
@@ -94,7 +94,11 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const resumed = indexer(store, resumedWrites, events);
       await resumed.syncOnce();
       assert.equal(resumedWrites[0]?.height, stopped?.height, 'the restart resumed the initial sync (not a queryable catch-up)');
-      assert.ok(resumedWrites.slice(0, -1).every((s) => s.phase === 'loading'));
+      // Loading to the tip, the index build step by step, catching up, ready.
+      const phases = resumedWrites.map((s) => s.phase).filter((p, i, all) => p !== all[i - 1]);
+      assert.deepEqual(phases, ['loading', 'building-indexes', 'catching-up', 'ready']);
+      const building = resumedWrites.filter((s) => s.phase === 'building-indexes');
+      assert.ok(building.length >= 5 && building.every((s) => s.height === tip && s.etaSeconds !== null), 'a status per build step, with an ETA');
       const ready = await store.getSyncStatus();
       assert.deepEqual(ready, { phase: 'ready', height: tip, targetHeight: tip, etaSeconds: 0, updatedAt: ready!.updatedAt });
       assert.deepEqual(resumedWrites.at(-1), ready);
@@ -119,13 +123,18 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(blockEvents(events), [from + 1, from + 2, from + 3], 'its events are published as it goes');
     });
 
-    it('bulk: an index with a tip is loaded as an initial sync', async () => {
+    it('bulk: an index with a tip is rebuilt from scratch as an initial sync', async () => {
       await node.mine(2);
       const from = (await store.getTip())!.height;
+      const tip = from + 2;
       const writes: SyncStatus[] = [];
       const events: DomainEvent[] = [];
       await indexer(store, writes, events, { bulk: true }).syncOnce();
-      assert.deepEqual(writes.map((s) => [s.phase, s.height]), [['loading', from], ['loading', from + 1], ['loading', from + 2], ['ready', from + 2]]);
+      assert.deepEqual(writes[0], { phase: 'loading', height: from, targetHeight: null, etaSeconds: null, updatedAt: writes[0]!.updatedAt });
+      const loaded = writes.slice(1).filter((s) => s.phase === 'loading').map((s) => s.height);
+      assert.deepEqual(loaded, Array.from({ length: tip + 1 }, (_, h) => h), 'every block loaded again from genesis');
+      assert.deepEqual(writes.map((s) => s.phase).filter((p, i, all) => p !== all[i - 1]), ['loading', 'building-indexes', 'catching-up', 'ready']);
+      assert.deepEqual(writes.at(-1)?.height, tip);
       assert.deepEqual(events, []);
     });
   });

@@ -15,16 +15,23 @@ export function upgradeTests(harness: StoreHarness): void {
     try {
       await db.store.migrate(5);
       assert.equal(await db.store.schemaVersion(), 5);
-      const accounts = db.store.accounts();
-      await accounts.setPlan('starter', 1000, 10);
-      const account = await accounts.createAccount({ email: 'ops@example.com', plan: 'starter', createdAt: 10, periodEndsAt: 99, willRenew: true });
-      const key = await accounts.addKey({ accountId: account.id, prefix: 'opk_Ab12Cd34', hash: new Uint8Array(32).fill(7), createdAt: 11 });
-      await accounts.addUsage([{ accountId: account.id, day: '2026-11-20', count: 42 }]);
-      await db.store.prices().record({ coin: 'LTC', base: 'USD', exchange: 'kraken', price: '81.5', time: 1000 });
-      const short = await db.store.shortAddresses().shortFor('LTC', 'ltc1qexampleaddress');
-      // A version-5 chain index: a tip and a block row in the old shared tables.
-      const blob = db.engine === 'sqlite' ? `x'${'ab'.repeat(32)}'` : `'\\x${'ab'.repeat(32)}'::bytea`;
-      await db.exec(`INSERT INTO tips (net, height, hash) VALUES (3, 7, ${blob})`);
+      // Rows as version 5 wrote them (today's code writes today's columns, so plain SQL of that layout).
+      const blob = (hex: string): string => (db.engine === 'sqlite' ? `x'${hex}'` : `'\\x${hex}'::bytea`);
+      const yes = db.engine === 'sqlite' ? '1' : 'TRUE';
+      await db.exec("INSERT INTO plans (name, max_daily_requests, updated_at) VALUES ('starter', 1000, 10)");
+      await db.exec(`INSERT INTO accounts (id, email, plan, created_at, period_ends_at, will_renew, last_login_at)
+        VALUES (5, 'ops@example.com', 'starter', 10, 99, ${yes}, NULL)`);
+      await db.exec(`INSERT INTO api_keys (id, account_id, prefix, key_hash, created_at, revoked_at)
+        VALUES (9, 5, 'opk_Ab12Cd34', ${blob('07'.repeat(32))}, 11, NULL)`);
+      await db.exec("INSERT INTO api_usage (account_id, day, count) VALUES (5, '2026-11-20', 42)");
+      await db.exec("INSERT INTO price_latest (coin, base, exchange, price, time, checked_at) VALUES ('LTC', 'USD', 'kraken', '81.5', 1000, 1000)");
+      await db.exec("INSERT INTO price_history (coin, base, exchange, time, price) VALUES ('LTC', 'USD', 'kraken', 1000, '81.5')");
+      await db.exec("INSERT INTO short_addresses (net, short, address, created_at) VALUES (3, 'Ab3', 'ltc1qexampleaddress', 12)");
+      const short = 'Ab3';
+      const account = { id: 5 };
+      const key = { id: 9 };
+      // A version-5 chain index: a tip in the old shared table.
+      await db.exec(`INSERT INTO tips (net, height, hash) VALUES (3, 7, ${blob('ab'.repeat(32))})`);
 
       const store = await db.reopen();
       await store.migrate();
