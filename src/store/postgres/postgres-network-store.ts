@@ -10,37 +10,45 @@ import type {
   DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
   NetworkStore, OutputRecord, TxRecord, UnspentOptions, UnspentOutput,
 } from '../../core/store.js';
-import { networkCode } from '../common/network-codes.js';
+import { ScriptCache } from '../common/script-cache.js';
 import { PostgresAddressReader } from './postgres-address-reader.js';
 import { PostgresChainReader } from './postgres-chain-reader.js';
 import { connectBlocksTx, disconnectTipTx, readTip } from './postgres-chain-writer.js';
-import { createStagingTables } from './postgres-staging.js';
 import { addMempoolTxsTx, removeMempoolTxsTx } from './postgres-mempool-writer.js';
+import { PgNet } from './postgres-net.js';
 import { LOCK_NAMESPACE, one } from './postgres-sql.js';
+import { createStagingTables } from './postgres-staging.js';
 
 export class PostgresNetworkStore implements NetworkStore {
-  private readonly net: number;
+  private readonly n: PgNet;
   private readonly address: PostgresAddressReader;
   private readonly chain: PostgresChainReader;
   private writer: Promise<pg.Client> | null = null;
   /** Serializes writes: they share one session, and BEGIN/COMMIT must not interleave. */
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Script rows between writes (this network's writer session only; see ScriptCache for the rules). Every change to
+   * this network's script rows goes through the session holding the lock, so the cache is cleared only when a new
+   * session takes the lock (another process may have written meanwhile) and when a block is disconnected.
+   */
+  private readonly scripts = new ScriptCache();
 
-  constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string) {
-    this.net = networkCode(id);
-    this.address = new PostgresAddressReader(pool, this.net);
-    this.chain = new PostgresChainReader(pool, this.net);
+  constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string, scriptKeyBits?: number) {
+    this.n = new PgNet(id, scriptKeyBits);
+    this.address = new PostgresAddressReader(pool, this.n);
+    this.chain = new PostgresChainReader(pool, this.n);
   }
 
   private async openWriter(): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: this.connectionString });
     await client.connect();
-    const row = await one(client, 'SELECT pg_try_advisory_lock($1, $2) AS locked', [LOCK_NAMESPACE, this.net]);
+    const row = await one(client, 'SELECT pg_try_advisory_lock($1, $2) AS locked', [LOCK_NAMESPACE, this.n.net]);
     if (!row?.locked) {
       await client.end();
       throw new StoreError(`another indexer already writes network ${this.id} (advisory lock held)`);
     }
-    await createStagingTables(client);
+    await createStagingTables(client, this.n.t);
+    this.scripts.clear();
     return client;
   }
 
@@ -55,8 +63,10 @@ export class PostgresNetworkStore implements NetworkStore {
       try {
         const result = await fn(client);
         await client.query('COMMIT');
+        this.scripts.commit();
         return result;
       } catch (error) {
+        this.scripts.abort();
         await client.query('ROLLBACK');
         throw error;
       }
@@ -73,32 +83,37 @@ export class PostgresNetworkStore implements NetworkStore {
   }
 
   connectBlocks(blocks: readonly BlockToConnect[]): Promise<ConnectedBlock[]> {
-    return this.write((db) => connectBlocksTx(db, this.net, blocks));
+    return this.write((db) => connectBlocksTx(db, this.n, blocks, this.scripts));
   }
 
   disconnectTip(expectedHash: string): Promise<DisconnectedBlock> {
-    return this.write((db) => disconnectTipTx(db, this.net, expectedHash));
+    return this.write((db) => {
+      // It changes totals behind the cache.
+      this.scripts.clear();
+      return disconnectTipTx(db, this.n, expectedHash);
+    });
   }
 
   addMempoolTxs(entries: readonly MempoolEntry[]): Promise<MempoolAddResult[]> {
-    return this.write((db) => addMempoolTxsTx(db, this.net, entries));
+    return this.write((db) => addMempoolTxsTx(db, this.n, entries, this.scripts));
   }
 
   removeMempoolTxs(txids: readonly string[], reason: MempoolRemoveReason): Promise<string[]> {
-    return this.write((db) => removeMempoolTxsTx(db, this.net, txids, reason));
+    return this.write((db) => removeMempoolTxsTx(db, this.n, txids, reason));
   }
 
   pruneRemovedMempool(removedBefore: number, limit: number): Promise<number> {
     // Removed rows have no outputs or spends left (removal deleted them), so the tx row is all there is.
+    const table = this.n.t.mempoolTxs;
     return this.write(async (db) => {
-      const result = await db.query(`DELETE FROM mempool_txs WHERE net = $1 AND txid IN
-        (SELECT txid FROM mempool_txs WHERE net = $1 AND removed AND removed_at < $2 LIMIT $3)`, [this.net, removedBefore, limit]);
+      const result = await db.query(`DELETE FROM ${table} WHERE txid IN
+        (SELECT txid FROM ${table} WHERE removed AND removed_at < $1 LIMIT $2)`, [removedBefore, limit]);
       return result.rowCount ?? 0;
     });
   }
 
   getTip(): Promise<ChainTip | null> {
-    return readTip(this.pool, this.net);
+    return readTip(this.pool, this.n);
   }
 
   getMainChainHash(height: number): Promise<string | null> {
