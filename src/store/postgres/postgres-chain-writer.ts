@@ -71,12 +71,17 @@ async function spendExternal(db: pg.ClientBase, n: PgNet, needs: BatchNeeds, txI
   for (const [i, op] of ext.entries()) staged.row().int4(i).hashHex(op.txid).int4(op.vout).int8(txIds[op.spender]!).int4(op.vin);
   await copyRows(db, STAGE.spends, staged);
   const { t } = n;
+  // Driven by the staged outpoints (the writer session joins by nested loops: see PostgresNetworkStore.openWriter), each
+  // probing txs and outputs by index, whatever their size. Of an outpoint's stored copies the unspent ones come
+  // first, then the newest: an order, not a condition, which would let the planner scan the partial index of all
+  // unspent outputs instead (it does while the table has no statistics: quadratic). The row found is updated by its
+  // ctid: no second probe of the key.
   const spent = await rows(db, `WITH found AS (
-      SELECT DISTINCT ON (k.n) k.n, k.spender, k.vin, o.id, o.vout FROM ${STAGE.spends} k
+      SELECT DISTINCT ON (k.n) k.n, k.spender, k.vin, o.ctid AS row, o.spent_by FROM ${STAGE.spends} k
         JOIN ${t.txs} tx ON substring(tx.txid from 1 for 8) = substring(k.txid from 1 for 8) AND tx.txid = k.txid
         JOIN ${t.outputs} o ON o.id = tx.id AND o.vout = k.vout
-      WHERE o.spent_by IS NULL ORDER BY k.n, tx.id DESC)
-    UPDATE ${t.outputs} o SET spent_by = f.spender, spent_vin = f.vin FROM found f WHERE o.id = f.id AND o.vout = f.vout
+      ORDER BY k.n, o.spent_by IS NULL DESC, tx.id DESC)
+    UPDATE ${t.outputs} o SET spent_by = f.spender, spent_vin = f.vin FROM found f WHERE o.ctid = f.row AND f.spent_by IS NULL
     RETURNING f.n, o.id, o.value, o.script`);
   const found = new Array<SpentOutput | undefined>(ext.length);
   for (const r of spent) found[num(r.n)] = { id: num(r.id), value: big(r.value), key: num(r.script) };
@@ -142,9 +147,11 @@ async function writeRows(db: pg.ClientBase, n: PgNet, b: BatchRows, again: boole
     outRows.row().int8(o.id[i]!).int4(o.vout[i]!).int8(o.value[i]!).int8(o.script[i]!).int8OrNull(o.spentBy[i]!).int4OrNull(o.spentVin[i]!);
   }
   await copyRows(db, `${t.outputs} (id, vout, value, script, spent_by, spent_vin)`, outRows);
+  // In key order: each leaf page of the history key is touched once per batch.
   const h = b.history;
+  const order = h.id.map((_, i) => i).sort((x, y) => h.script[x]! - h.script[y]! || h.id[x]! - h.id[y]!);
   const historyRows = new BinaryRows(3, 1 << 20);
-  for (let i = 0; i < h.id.length; i++) historyRows.row().int8(h.script[i]!).int8(h.id[i]!).int4(h.flags[i]!);
+  for (const i of order) historyRows.row().int8(h.script[i]!).int8(h.id[i]!).int4(h.flags[i]!);
   await copyRows(db, `${t.history} (script, id, flags)`, historyRows);
 }
 

@@ -47,6 +47,12 @@ export class PostgresNetworkStore implements NetworkStore {
       await client.end();
       throw new StoreError(`another indexer already writes network ${this.id} (advisory lock held)`);
     }
+    // Every statement of this session is driven by a batch's rows and probes the chain tables by index (one row or a
+    // short range each), so its cost follows the batch, not the tables. The planner, which prices a random index probe
+    // well above a sequential page and whose statistics lag behind tables that grow by every batch, would otherwise
+    // hash or merge join whole tables (every unspent output, every script) for every batch, or take bitmap scans for
+    // single rows. JIT compiling these statements (their estimated costs pass jit_above_cost) costs more than it saves.
+    await client.query('SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_bitmapscan = off; SET jit = off');
     await createStagingTables(client, this.n.t);
     this.scripts.clear();
     return client;
