@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { SCHEMA_VERSION } from '../common/schema-version.js';
 import { ChainBuilder, p2pkh } from './block-builder.js';
-import { withDb } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 
 export function upgradeTests(harness: StoreHarness): void {
