@@ -67,8 +67,13 @@ interface SpentOutput {
 async function spendExternal(db: pg.ClientBase, n: PgNet, needs: BatchNeeds, txIds: readonly number[]): Promise<SpentOutput[]> {
   const ext = needs.externalPrevouts;
   if (ext.length === 0) return [];
+  // In txid order: the probes walk the txid index from one end to the other (each leaf page read once per batch).
+  const order = ext.map((_, i) => i).sort((a, b) => (ext[a]!.txid < ext[b]!.txid ? -1 : ext[a]!.txid > ext[b]!.txid ? 1 : 0));
   const staged = new BinaryRows(5, 64 + ext.length * 66);
-  for (const [i, op] of ext.entries()) staged.row().int4(i).hashHex(op.txid).int4(op.vout).int8(txIds[op.spender]!).int4(op.vin);
+  for (const i of order) {
+    const op = ext[i]!;
+    staged.row().int4(i).hashHex(op.txid).int4(op.vout).int8(txIds[op.spender]!).int4(op.vin);
+  }
   await copyRows(db, STAGE.spends, staged);
   const { t } = n;
   // Driven by the staged outpoints (the writer session joins by nested loops: see PostgresNetworkStore.openWriter), each

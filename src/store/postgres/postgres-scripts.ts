@@ -85,7 +85,8 @@ export async function scriptsByKey(db: Queryable, n: PgNet, keys: Iterable<numbe
 export async function applyTotals(db: pg.ClientBase, n: PgNet, totals: readonly TotalsDelta[]): Promise<void> {
   if (totals.length === 0) return;
   const deltas = new BinaryRows(6, 1 << 16);
-  for (const t of totals) {
+  // In key order: the UPDATE probes the scripts' key from one end to the other.
+  for (const t of [...totals].sort((a, b) => a.scriptId - b.scriptId)) {
     deltas.row().int8(t.scriptId).numeric(t.received).numeric(t.sent).int8(t.txCount).int8(t.receivedCount).int8(t.sentCount);
   }
   await copyRows(db, STAGE.totals, deltas);
