@@ -147,3 +147,12 @@ for (const engine of testEngines()) {
     });
   });
 }
+
+if (testEngines().length === 2) {
+  describe('both engines', () => {
+    it('build identical indexes of the same chain (script keys compared by their scripts: each database has its own salt)', async () => {
+      // Both now, on the node's final chain (each kill test above mined blocks of its own).
+      assert.equal(await uninterruptedDigest('sqlite'), await uninterruptedDigest('postgres'));
+    });
+  });
+}

@@ -4,6 +4,7 @@
  * tx-effects code, so the two can never disagree.
  */
 import { StoreError } from '../../core/errors.js';
+import { packPrevouts } from './codec.js';
 import type { ScriptDelta } from '../../core/store.js';
 import { TotalsAccumulator, toDelta, txEffects, type EffectInput, type EffectOutput, type TotalsDelta } from './tx-effects.js';
 
@@ -67,4 +68,35 @@ export function planUndo(
     }
   }
   return { totals: totals.values(), history, deltas };
+}
+
+/** What an orphaned tx keeps on its row: what its inputs spent (the mempool prevouts encoding) and its fee. */
+export interface OrphanRow {
+  readonly id: number;
+  readonly prevouts: Buffer;
+  /** null for the coinbase. */
+  readonly fee: bigint | null;
+}
+
+/**
+ * An orphaned tx's inputs become unspent, so what they spent is written on its row for the tx display, with its fee;
+ * both are cleared if its block is connected again. `txidOf`: the txid of the tx with that id.
+ */
+export function orphanRows(
+  txs: readonly { id: number }[], inputs: readonly UndoInput[], outputs: readonly UndoOutput[], txidOf: (id: number) => string,
+): OrphanRow[] {
+  const byTx = new Map<number, UndoInput[]>();
+  for (const i of inputs) {
+    const list = byTx.get(i.spender);
+    if (list) list.push(i);
+    else byTx.set(i.spender, [i]);
+  }
+  const outputSums = new Map<number, bigint>();
+  for (const o of outputs) outputSums.set(o.id, (outputSums.get(o.id) ?? 0n) + o.value);
+  return txs.map((tx, position) => {
+    if (position === 0) return { id: tx.id, prevouts: packPrevouts([null]), fee: null };
+    const spent = (byTx.get(tx.id) ?? []).sort((a, b) => a.vin - b.vin);
+    const prevouts = spent.map((i) => ({ txid: txidOf(i.id), vout: i.vout, value: i.value, scriptId: i.scriptKey }));
+    return { id: tx.id, prevouts: packPrevouts(prevouts), fee: spent.reduce((s, i) => s + i.value, 0n) - (outputSums.get(tx.id) ?? 0n) };
+  });
 }

@@ -136,3 +136,15 @@ export class RecentKeys {
     return true;
   }
 }
+
+/** The largest element of ascending `firsts` that is <= id: the first tx id of the block holding tx `id`. */
+export function blockFirstTx(firsts: readonly number[], id: number): number {
+  let lo = 0;
+  let hi = firsts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (firsts[mid]! <= id) lo = mid;
+    else hi = mid - 1;
+  }
+  return firsts[lo]!;
+}

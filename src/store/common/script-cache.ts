@@ -11,6 +11,7 @@
  * - `complete` means every script row of the network is in the cache (the network had none when the cache
  *   started and nothing was evicted), so a miss is a new script without asking the database.
  */
+import { scriptKey } from './codec.js';
 import type { TotalsDelta } from './tx-effects.js';
 
 export interface CachedScript {
@@ -116,4 +117,9 @@ export function withDelta(entry: CachedScript, t: TotalsDelta): CachedScript {
     received: entry.received + t.received, sent: entry.sent + t.sent,
     txCount: entry.txCount + t.txCount, receivedCount: entry.receivedCount + t.receivedCount, sentCount: entry.sentCount + t.sentCount,
   };
+}
+
+/** A script row with zero totals (a script the batch creates). */
+export function emptyScript(key: number, script: Uint8Array): CachedScript {
+  return { id: key, key: scriptKey(script), received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 };
 }

@@ -1,5 +1,6 @@
 /** Turns what a driver read about one transaction into a TxRecord, the same way for every engine. */
-import type { PrevoutInfo, TxRecord } from '../../core/store.js';
+import type { BlockRecord, PrevoutInfo, TxRecord } from '../../core/store.js';
+import { bytesToHex } from './codec.js';
 import type { StoredPrevout } from './codec.js';
 
 /** A row as a driver returns it: integers may be number, bigint or string, flags 0/1 or booleans. */
@@ -23,6 +24,25 @@ export interface ChainTxRow {
   readonly size: number;
   readonly weight: number;
   readonly firstSeen: number | null;
+}
+
+/** The columns of a txs row that every engine reads alike. */
+export function storedChainTxRow(row: StoredRow): ChainTxRow {
+  return {
+    id: int(row['id']), raw: row['raw'] as Uint8Array | null, size: int(row['size']), weight: int(row['weight']),
+    firstSeen: row['first_seen'] === null ? null : int(row['first_seen']),
+  };
+}
+
+/** A blocks row with its txids (in order) and the hash of the main-chain block after it. */
+export function storedBlockRecord(row: StoredRow, txids: string[], nextHash: string | null): BlockRecord {
+  return {
+    hash: bytesToHex(row['hash'] as Uint8Array), height: int(row['height']), prevHash: bytesToHex(row['prev_hash'] as Uint8Array),
+    merkleRoot: bytesToHex(row['merkle_root'] as Uint8Array), version: int(row['version']), time: int(row['time']), bits: int(row['bits']),
+    nonce: int(row['nonce']), size: int(row['size']), strippedSize: int(row['stripped_size']), weight: int(row['weight']),
+    txCount: int(row['tx_count']), txids, isOrphan: flag(row['is_orphan']), nextHash,
+    fees: BigInt(row['fees'] as string), reward: BigInt(row['reward'] as string), valueOut: BigInt(row['value_out'] as string),
+  };
 }
 
 /** A tx of a block: confirmed when the block is on the main chain, else orphaned. */

@@ -19,17 +19,16 @@ export function upgradeTests(harness: StoreHarness): void {
       const blob = (hex: string): string => (db.engine === 'sqlite' ? `x'${hex}'` : `'\\x${hex}'::bytea`);
       const yes = db.engine === 'sqlite' ? '1' : 'TRUE';
       await db.exec("INSERT INTO plans (name, max_daily_requests, updated_at) VALUES ('starter', 1000, 10)");
-      await db.exec(`INSERT INTO accounts (id, email, plan, created_at, period_ends_at, will_renew, last_login_at)
-        VALUES (5, 'ops@example.com', 'starter', 10, 99, ${yes}, NULL)`);
-      await db.exec(`INSERT INTO api_keys (id, account_id, prefix, key_hash, created_at, revoked_at)
-        VALUES (9, 5, 'opk_Ab12Cd34', ${blob('07'.repeat(32))}, 11, NULL)`);
-      await db.exec("INSERT INTO api_usage (account_id, day, count) VALUES (5, '2026-11-20', 42)");
+      await db.exec(`INSERT INTO accounts (email, plan, created_at, period_ends_at, will_renew, last_login_at)
+        VALUES ('ops@example.com', 'starter', 10, 99, ${yes}, NULL)`);
+      const accountId = "(SELECT id FROM accounts WHERE email = 'ops@example.com')";
+      await db.exec(`INSERT INTO api_keys (account_id, prefix, key_hash, created_at, revoked_at)
+        VALUES (${accountId}, 'opk_Ab12Cd34', ${blob('07'.repeat(32))}, 11, NULL)`);
+      await db.exec(`INSERT INTO api_usage (account_id, day, count) VALUES (${accountId}, '2026-11-20', 42)`);
       await db.exec("INSERT INTO price_latest (coin, base, exchange, price, time, checked_at) VALUES ('LTC', 'USD', 'kraken', '81.5', 1000, 1000)");
       await db.exec("INSERT INTO price_history (coin, base, exchange, time, price) VALUES ('LTC', 'USD', 'kraken', 1000, '81.5')");
       await db.exec("INSERT INTO short_addresses (net, short, address, created_at) VALUES (3, 'Ab3', 'ltc1qexampleaddress', 12)");
       const short = 'Ab3';
-      const account = { id: 5 };
-      const key = { id: 9 };
       // A version-5 chain index: a tip in the old shared table.
       await db.exec(`INSERT INTO tips (net, height, hash) VALUES (3, 7, ${blob('ab'.repeat(32))})`);
 
@@ -39,8 +38,8 @@ export function upgradeTests(harness: StoreHarness): void {
       assert.equal(await store.network('LTC').getTip(), null, 'the chain index starts over');
       const kept = await store.accounts().findAccountByEmail('ops@example.com');
       assert.equal(kept?.plan.name, 'starter');
-      assert.equal((await store.accounts().findKeyByPrefix('opk_Ab12Cd34'))?.id, key.id);
-      assert.deepEqual(await store.accounts().getUsage(account.id, ['2026-11-20']), [42]);
+      assert.equal((await store.accounts().findKeyByPrefix('opk_Ab12Cd34'))?.accountId, kept?.id);
+      assert.deepEqual(await store.accounts().getUsage(kept!.id, ['2026-11-20']), [42]);
       assert.equal((await store.prices().latest('LTC', 'USD'))[0]?.price, '81.5');
       assert.equal(await store.shortAddresses().addressFor('LTC', short), 'ltc1qexampleaddress');
       // And the new layout works.

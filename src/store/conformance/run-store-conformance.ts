@@ -5,6 +5,7 @@ import { chainTests } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 import { mempoolTests } from './conformance-mempool.js';
 import { priceTests } from './conformance-prices.js';
+import { reorgTests } from './conformance-reorg.js';
 import { shortAddressTests } from './conformance-short-addresses.js';
 import { bulkTests } from './conformance-bulk.js';
 import { scriptKeyTests } from './conformance-script-keys.js';
@@ -15,6 +16,7 @@ import { syncStatusTests } from './conformance-sync-status.js';
 export function runStoreConformance(name: string, harness: StoreHarness): void {
   void describe(`${name} store conformance`, () => {
     void describe('chain', () => chainTests(harness));
+    void describe('reorgs', () => reorgTests(harness));
     void describe('mempool', () => mempoolTests(harness));
     void describe('addresses', () => addressTests(harness));
     void describe('short addresses', () => shortAddressTests(harness));

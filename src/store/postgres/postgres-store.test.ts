@@ -24,11 +24,11 @@ after(async () => {
 });
 
 const harness: StoreHarness = {
-  async create(): Promise<TestDatabase> {
+  async create(options = {}): Promise<TestDatabase> {
     const name = `outpoint_test_${process.pid}_${++counter}`;
     await admin.query(`CREATE DATABASE ${name}`);
     const url = server.urlFor(name);
-    let store = new PostgresStore({ connectionString: url, maxConnections: 4 });
+    let store = new PostgresStore({ connectionString: url, maxConnections: 4, ...options });
     return {
       get store() { return store; },
       engine: 'postgres',
@@ -48,7 +48,7 @@ const harness: StoreHarness = {
       },
       async reopen() {
         await store.close();
-        store = new PostgresStore({ connectionString: url, maxConnections: 4 });
+        store = new PostgresStore({ connectionString: url, maxConnections: 4, ...options });
         return store;
       },
       async dispose() {

@@ -6,6 +6,7 @@
 import { StoreError } from '../../core/errors.js';
 import type { BulkBuildStep } from '../../core/store.js';
 import { parseTransaction } from '../../chains/tx/tx-parser.js';
+import { blockFirstTx } from '../common/bulk-rows.js';
 import { deferredIndexes } from '../common/chain-tables.js';
 import { nextKey } from '../common/script-keys.js';
 import { readBulkLoad } from './sqlite-bulk-load.js';
@@ -40,7 +41,7 @@ function resolvePending(n: SqliteNet): void {
     RETURNING ${t.outputs}.spent_by AS spender, ${t.outputs}.value AS value`);
   let count = 0;
   for (const row of marked.iterate() as IterableIterator<Row>) {
-    const first = floor(blocks, num(row.spender));
+    const first = blockFirstTx(blocks, num(row.spender));
     inputs.set(first, (inputs.get(first) ?? 0n) + big(row.value));
     count++;
   }
@@ -58,18 +59,6 @@ function resolvePending(n: SqliteNet): void {
     write.run((spent - (BigInt(b.value_out as string) - BigInt(b.reward as string))).toString(), first);
   }
   st.db.exec('DROP TABLE temp.bulk_resolved');
-}
-
-/** The largest element of sorted `firsts` that is <= id. */
-function floor(firsts: readonly number[], id: number): number {
-  let lo = 0;
-  let hi = firsts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (firsts[mid]! <= id) lo = mid;
-    else hi = mid - 1;
-  }
-  return firsts[lo]!;
 }
 
 /**

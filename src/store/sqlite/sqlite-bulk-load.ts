@@ -7,7 +7,7 @@
 import { StoreError } from '../../core/errors.js';
 import type { BlockToConnect, BulkLoadState, ChainTip } from '../../core/store.js';
 import { assertExtendsTip, collectBatchNeeds } from '../common/batch-needs.js';
-import { buildBulkRows, type BulkRows, type RecentKeys } from '../common/bulk-rows.js';
+import { blockFirstTx, buildBulkRows, type BulkRows, type RecentKeys } from '../common/bulk-rows.js';
 import { deferredIndexes } from '../common/chain-tables.js';
 import { BulkInsert } from './sqlite-bulk.js';
 import { readNextTx, readTip, writeTip } from './sqlite-chain-writer.js';
@@ -46,11 +46,11 @@ function writeBulkRows(n: SqliteNet, rows: BulkRows, firstId: number): void {
   // During a bulk load `fees` holds the sum of the block's inputs known so far (spends of outputs created by the same
   // batch); the build adds the pending ones and subtracts the outputs (sqlite-bulk-build.ts, block fees).
   const inputs = new Map<number, bigint>();
-  const blockOf = blockIndex(rows);
+  const firsts = rows.blocks.map((b) => b.firstTx);
   for (let i = 0; i < rows.outputs.id.length; i++) {
     const spender = rows.outputs.spentBy[i];
     if (spender === null || spender === undefined) continue;
-    const first = blockOf(spender);
+    const first = blockFirstTx(firsts, spender);
     inputs.set(first, (inputs.get(first) ?? 0n) + rows.outputs.value[i]!);
   }
   const block = st.get(`INSERT INTO ${t.blocks} (hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce,
@@ -91,21 +91,6 @@ function writeBulkRows(n: SqliteNet, rows: BulkRows, firstId: number): void {
     v[o] = s.key; v[o + 1] = s.firstId; v[o + 2] = s.script;
   }
   scripts.finish();
-}
-
-/** The first tx id of the batch block holding tx `id`. */
-function blockIndex(rows: BulkRows): (id: number) => number {
-  const firsts = rows.blocks.map((b) => b.firstTx);
-  return (id) => {
-    let lo = 0;
-    let hi = firsts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (firsts[mid]! <= id) lo = mid;
-      else hi = mid - 1;
-    }
-    return firsts[lo]!;
-  };
 }
 
 /** Forgets the network's chain index and mempool (the start of a rebuild from scratch). */

@@ -1,7 +1,7 @@
 /** Transaction, output, block and mempool reads for SQLite (compact chain layout). */
 import type { BlockRecord, MempoolInfo, MempoolTxSummary, OutputRecord, PrevoutInfo, SpendRef, TxRecord } from '../../core/store.js';
 import { bytesToHex, hexToBytes, unpackPrevouts } from '../common/codec.js';
-import { mempoolTxRecord, type BlockOfTx, type ChainTxRow, chainTxRecord } from '../common/tx-record.js';
+import { chainTxRecord, mempoolTxRecord, storedBlockRecord, storedChainTxRow, type BlockOfTx } from '../common/tx-record.js';
 import { txIdsOf } from './sqlite-chain-writer.js';
 import type { SqliteNet } from './sqlite-net.js';
 import { scriptsByKey } from './sqlite-scripts.js';
@@ -53,7 +53,7 @@ export class SqliteChainReader {
       const coinbase = id === chain.block.firstTx;
       const prevouts = coinbase ? [null] : this.spentBy(id);
       const fee = coinbase ? null : prevouts.reduce((s, p) => s + p!.value, 0n) - this.outputSum(id);
-      return chainTxRecord(txid, chainRow(chain.row), chain.block, prevouts, fee);
+      return chainTxRecord(txid, storedChainTxRow(chain.row), chain.block, prevouts, fee);
     }
     // A confirmed tx's mempool row was deleted on confirmation (its first-seen time moved to txs).
     const m = this.n.st.get(`SELECT * FROM ${this.n.t.mempoolTxs} WHERE txid = ?`).get(key) as Row | undefined;
@@ -68,7 +68,7 @@ export class SqliteChainReader {
     const scripts = scriptsByKey(this.n, stored.flatMap((p) => (p ? [p.scriptId] : [])));
     const prevouts = stored.map((p) => (p ? { txid: p.txid, vout: p.vout, value: p.value, script: scripts.get(p.scriptId)! } : null));
     const fee = chain.row.orphan_fee === null ? null : big(chain.row.orphan_fee);
-    return chainTxRecord(txid, chainRow(chain.row), chain.block, prevouts, fee);
+    return chainTxRecord(txid, storedChainTxRow(chain.row), chain.block, prevouts, fee);
   }
 
   outputs(txid: string): OutputRecord[] | null {
@@ -100,13 +100,7 @@ export class SqliteChainReader {
     const first = num(row.first_tx);
     const txids = (this.n.st.get(`SELECT txid FROM ${this.n.t.txs} WHERE id BETWEEN ? AND ? ORDER BY id`).all(first, first + num(row.tx_count) - 1) as Row[])
       .map((r) => bytesToHex(r.txid as Buffer));
-    return {
-      hash: bytesToHex(row.hash as Buffer), height, prevHash: bytesToHex(row.prev_hash as Buffer),
-      merkleRoot: bytesToHex(row.merkle_root as Buffer), version: num(row.version), time: num(row.time), bits: num(row.bits),
-      nonce: num(row.nonce), size: num(row.size), strippedSize: num(row.stripped_size), weight: num(row.weight),
-      txCount: num(row.tx_count), txids, isOrphan, nextHash: next ? bytesToHex(next.hash as Buffer) : null,
-      fees: BigInt(row.fees as string), reward: BigInt(row.reward as string), valueOut: BigInt(row.value_out as string),
-    };
+    return storedBlockRecord(row, txids, next ? bytesToHex(next.hash as Buffer) : null);
   }
 
   blockByHash(hash: string): BlockRecord | null {
@@ -139,12 +133,4 @@ export class SqliteChainReader {
     return (this.n.st.get(`SELECT txid FROM ${this.n.t.mempoolTxs} WHERE removed = 0 ORDER BY seen_at, txid`).all() as Row[])
       .map((r) => bytesToHex(r.txid as Buffer));
   }
-}
-
-/** The columns of a txs row that every engine reads alike. */
-function chainRow(row: Row): ChainTxRow {
-  return {
-    id: num(row.id), raw: row.raw as Buffer | null, size: num(row.size), weight: num(row.weight),
-    firstSeen: row.first_seen === null ? null : num(row.first_seen),
-  };
 }

@@ -3,8 +3,8 @@ import { StoreError } from '../../core/errors.js';
 import type { BlockToConnect, ChainTip, ConnectedBlock, DisconnectedBlock } from '../../core/store.js';
 import { assertExtendsTip, collectBatchNeeds, missingPrevoutError, spentOutpoints, type BatchNeeds } from '../common/batch-needs.js';
 import { buildBatchRows, type BatchRows, type ResolvedOutput } from '../common/block-rows.js';
-import { planUndo, type UndoInput, type UndoOutput } from '../common/block-undo.js';
-import { bytesToHex, hexToBytes, packPrevouts } from '../common/codec.js';
+import { orphanRows, planUndo, type UndoInput, type UndoOutput } from '../common/block-undo.js';
+import { bytesToHex, hexToBytes } from '../common/codec.js';
 import type { ScriptCache } from '../common/script-cache.js';
 import { BulkInsert } from './sqlite-bulk.js';
 import { mempoolIsEmpty, removeMempoolTx } from './sqlite-mempool-removal.js';
@@ -163,22 +163,11 @@ function writeRows(n: SqliteNet, rows: BatchRows): void {
   history.finish();
 }
 
-/**
- * An orphaned tx's inputs become unspent, so what they spent is written on its row (the mempool prevouts encoding)
- * for the tx display, with its fee; both are cleared if its block is connected again.
- */
+/** An orphaned tx keeps what its inputs spent and its fee on its row (orphanRows). */
 function keepOrphanPrevouts(n: SqliteNet, txs: readonly { id: number }[], inputs: readonly UndoInput[], outputs: readonly UndoOutput[]): void {
   const txidOf = n.st.get(`SELECT txid FROM ${n.t.txs} WHERE id = ?`);
   const update = n.st.get(`UPDATE ${n.t.txs} SET orphan_prevouts = ?, orphan_fee = ? WHERE id = ?`);
-  const byTx = new Map<number, UndoInput[]>();
-  for (const i of inputs) byTx.set(i.spender, [...(byTx.get(i.spender) ?? []), i]);
-  for (const [position, tx] of txs.entries()) {
-    const spent = (byTx.get(tx.id) ?? []).sort((a, b) => a.vin - b.vin);
-    const prevouts = spent.map((i) => ({ txid: bytesToHex((txidOf.get(i.id) as Row).txid as Buffer), vout: i.vout, value: i.value, scriptId: i.scriptKey }));
-    const out = outputs.filter((o) => o.id === tx.id).reduce((s, o) => s + o.value, 0n);
-    const fee = position === 0 ? null : spent.reduce((s, i) => s + i.value, 0n) - out;
-    update.run(position === 0 ? packPrevouts([null]) : packPrevouts(prevouts), fee, tx.id);
-  }
+  for (const r of orphanRows(txs, inputs, outputs, (id) => bytesToHex((txidOf.get(id) as Row).txid as Buffer))) update.run(r.prevouts, r.fee, r.id);
 }
 
 export function disconnectTipSync(n: SqliteNet, expectedHash: string): DisconnectedBlock {

@@ -4,8 +4,8 @@
  * SQLite keeps either as given; an overflowing INTEGER would silently become a float).
  */
 import { StoreError } from '../../core/errors.js';
-import { scriptKey } from '../common/codec.js';
-import { withDelta, type CachedScript, type ScriptCache } from '../common/script-cache.js';
+import { sameBytes, scriptKey } from '../common/codec.js';
+import { emptyScript, withDelta, type CachedScript, type ScriptCache } from '../common/script-cache.js';
 import { nextKey } from '../common/script-keys.js';
 import type { TotalsDelta } from '../common/tx-effects.js';
 import { BulkInsert } from './sqlite-bulk.js';
@@ -30,10 +30,6 @@ export function cachedRow(row: Row): CachedScript {
     id: num(row.key), key: scriptKey(script), received: readTotal(row.received), sent: readTotal(row.sent),
     txCount: num(row.tx_count), receivedCount: num(row.received_count), sentCount: num(row.sent_count),
   };
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
 }
 
 /** The stored row of a script (probing from its base key), or null with the first free key of its probe sequence. */
@@ -180,8 +176,4 @@ export class ScriptBook {
     }
     insert.finish();
   }
-}
-
-function emptyScript(key: number, script: Uint8Array): CachedScript {
-  return { id: key, key: scriptKey(script), received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 };
 }
