@@ -105,6 +105,7 @@ export class SqliteNetworkStore implements NetworkStore {
   async resetChain(): Promise<void> {
     this.scripts.clear();
     this.write(() => resetChainSync(this.n));
+    this.db.pragma('incremental_vacuum');
   }
 
   async setSyncStatus(status: SyncStatus | null): Promise<void> {
