@@ -19,6 +19,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface ChainTables {
   readonly blocks: string;
   readonly txs: string;
+  /** Raw bytes of confirmed txs, apart from `txs` so that reading many txs' ids and txids reads small rows. */
+  readonly txRaws: string;
   readonly outputs: string;
   readonly history: string;
   readonly scripts: string;
@@ -34,7 +36,7 @@ export interface ChainTables {
 export function chainTables(id: NetworkId): ChainTables {
   const n = id.toLowerCase();
   return {
-    blocks: `blocks_${n}`, txs: `txs_${n}`, outputs: `outputs_${n}`, history: `history_${n}`, scripts: `scripts_${n}`,
+    blocks: `blocks_${n}`, txs: `txs_${n}`, txRaws: `tx_raws_${n}`, outputs: `outputs_${n}`, history: `history_${n}`, scripts: `scripts_${n}`,
     mempoolTxs: `mempool_txs_${n}`, mempoolOutputs: `mempool_outputs_${n}`, mempoolSpends: `mempool_spends_${n}`,
     bulkPending: `bulk_pending_${n}`, bulkScripts: `bulk_scripts_${n}`,
   };
@@ -66,8 +68,9 @@ CREATE UNIQUE INDEX ${t.blocks}_main_by_height ON ${t.blocks} (height) WHERE ${e
 CREATE UNIQUE INDEX ${t.blocks}_by_first_tx ON ${t.blocks} (first_tx);
 CREATE TABLE ${t.txs} (
   id ${big} NOT NULL${engine === 'sqlite' ? ' PRIMARY KEY' : ''}, txid ${blob} NOT NULL, size ${int} NOT NULL, weight ${int} NOT NULL,
-  first_seen ${big}, orphan_prevouts ${blob}, orphan_fee ${big}, raw ${blob}
+  first_seen ${big}, orphan_prevouts ${blob}, orphan_fee ${big}
 );
+CREATE TABLE ${t.txRaws} (id ${big} NOT NULL${engine === 'sqlite' ? ' PRIMARY KEY' : ''}, raw ${blob} NOT NULL);
 CREATE TABLE ${t.outputs} (
   id ${big} NOT NULL, vout ${int} NOT NULL, value ${big} NOT NULL, script ${big} NOT NULL, spent_by ${big}, spent_vin ${int}${
   engine === 'sqlite' ? ',\n  PRIMARY KEY (id, vout)' : ''}
@@ -125,5 +128,5 @@ export function deferredIndexes(engine: Engine, id: NetworkId): DeferredIndex[] 
   const unspent = index(`${t.outputs}_unspent`, `CREATE INDEX ${t.outputs}_unspent ON ${t.outputs} (script, id, vout, value) WHERE spent_by IS NULL`);
   const bySpender = index(`${t.outputs}_by_spender`, `CREATE INDEX ${t.outputs}_by_spender ON ${t.outputs} (spent_by, spent_vin) WHERE spent_by IS NOT NULL`);
   if (engine === 'sqlite') return [byTxid, bySpender, unspent];
-  return [key(t.txs, 'id'), byTxid, key(t.outputs, 'id, vout'), bySpender, unspent, key(t.history, 'script, id'), key(t.scripts, 'key')];
+  return [key(t.txs, 'id'), key(t.txRaws, 'id'), byTxid, key(t.outputs, 'id, vout'), bySpender, unspent, key(t.history, 'script, id'), key(t.scripts, 'key')];
 }

@@ -97,7 +97,7 @@ async function settleScriptKeys(db: pg.ClientBase, n: PgNet): Promise<void> {
     for (const s of scripts) await db.query(`UPDATE ${distinct} SET key = $1 WHERE key = $2 AND script = $3`, [s.key, base, s.script]);
   }
   // One scan of the outputs for every colliding base key (there is no index of all outputs by script).
-  const affected = await rows(db, `SELECT o.id, o.vout, o.script, x.raw FROM ${t.outputs} o JOIN ${t.txs} x ON x.id = o.id
+  const affected = await rows(db, `SELECT o.id, o.vout, o.script, x.raw FROM ${t.outputs} o LEFT JOIN ${t.txRaws} x ON x.id = o.id
     WHERE o.script = ANY($1::bigint[])`, [[...moved.keys()]]);
   for (const o of affected) {
     const raw = o.raw as Buffer | null;
@@ -138,7 +138,7 @@ async function buildScripts(db: pg.ClientBase, n: PgNet): Promise<void> {
 }
 
 export const BUILD_STEPS: readonly Step[] = [
-  { name: 'txid index', run: (db, n) => createIndexes(db, n, `${n.t.txs}_pkey`, `${n.t.txs}_by_txid`) },
+  { name: 'txid index', run: (db, n) => createIndexes(db, n, `${n.t.txs}_pkey`, `${n.t.txRaws}_pkey`, `${n.t.txs}_by_txid`) },
   { name: 'spends of older outputs', run: resolvePending },
   { name: 'script keys', run: settleScriptKeys },
   { name: 'spender index', run: (db, n) => createIndexes(db, n, `${n.t.outputs}_by_spender`) },

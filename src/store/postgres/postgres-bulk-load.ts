@@ -71,9 +71,12 @@ async function writeBulkRows(db: pg.ClientBase, n: PgNet, rows: BulkRows, firstI
     bl.map((x) => x.time), bl.map((x) => x.bits), bl.map((x) => x.nonce), bl.map((x) => x.size), bl.map((x) => x.strippedSize),
     bl.map((x) => x.weight), bl.map((x) => x.txCount), bl.map((x) => x.firstTx), dec(bl.map((x) => inputs.get(x.firstTx) ?? 0n)),
     dec(bl.map((x) => x.reward)), dec(bl.map((x) => x.valueOut))]);
-  const txRows = new BinaryRows(5, 1 << 20);
-  rows.txs.forEach((x, i) => txRows.row().int8(firstId + i).bytea(x.txid).int4(x.size).int4(x.weight).bytea(x.raw));
-  await copyRows(db, `${t.txs} (id, txid, size, weight, raw)`, txRows);
+  const txRows = new BinaryRows(4, 1 << 20);
+  rows.txs.forEach((x, i) => txRows.row().int8(firstId + i).bytea(x.txid).int4(x.size).int4(x.weight));
+  await copyRows(db, `${t.txs} (id, txid, size, weight)`, txRows);
+  const rawRows = new BinaryRows(2, 1 << 20);
+  rows.txs.forEach((x, i) => rawRows.row().int8(firstId + i).bytea(x.raw));
+  await copyRows(db, `${t.txRaws} (id, raw)`, rawRows);
   const outRows = new BinaryRows(6, 1 << 20);
   for (let i = 0; i < out.id.length; i++) {
     outRows.row().int8(out.id[i]!).int4(out.vout[i]!).int8(out.value[i]!).int8(out.script[i]!).int8OrNull(out.spentBy[i] ?? null).int4OrNull(out.spentVin[i] ?? null);
@@ -95,7 +98,7 @@ async function writeBulkRows(db: pg.ClientBase, n: PgNet, rows: BulkRows, firstI
 /** Forgets the network's chain index and mempool (the start of a rebuild from scratch); the indexes are restored. */
 export async function resetChainTx(db: pg.ClientBase, n: PgNet): Promise<void> {
   const { t } = n;
-  await db.query(`TRUNCATE ${[t.blocks, t.txs, t.outputs, t.history, t.scripts, t.mempoolTxs, t.mempoolOutputs, t.mempoolSpends].join(', ')}`);
+  await db.query(`TRUNCATE ${[t.blocks, t.txs, t.txRaws, t.outputs, t.history, t.scripts, t.mempoolTxs, t.mempoolOutputs, t.mempoolSpends].join(', ')}`);
   await db.query(`DROP TABLE IF EXISTS ${t.bulkPending}, ${t.bulkScripts}, ${t.bulkScripts}_distinct, ${t.bulkScripts}_pairs, ${t.bulkPending}_resolved`);
   for (const index of deferredIndexes('postgres', n.id)) {
     await db.query(index.drop);

@@ -22,8 +22,8 @@ export function txidIs(alias: string, param = '$1'): string {
 
 /** The stored copy of a txid to answer with: in a main-chain block if any, else the newest orphaned one. */
 export async function chainRow(db: Queryable, n: PgNet, txid: Buffer): Promise<{ row: Row; block: BlockOfTx } | null> {
-  const row = await one(db, `SELECT t.*, b.hash AS block_hash, b.height AS block_height, b.time AS block_time, b.is_orphan, b.first_tx
-    FROM ${n.t.txs} t ${blockOfTx(n.t.blocks, 't.id')}
+  const row = await one(db, `SELECT t.*, r.raw, b.hash AS block_hash, b.height AS block_height, b.time AS block_time, b.is_orphan, b.first_tx
+    FROM ${n.t.txs} t LEFT JOIN ${n.t.txRaws} r ON r.id = t.id ${blockOfTx(n.t.blocks, 't.id')}
     WHERE ${txidIs('t')} AND t.id < b.first_tx + b.tx_count ORDER BY b.is_orphan, t.id DESC LIMIT 1`, [txid]);
   if (!row) return null;
   const block = {

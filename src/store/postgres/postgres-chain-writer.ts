@@ -134,17 +134,22 @@ async function writeRows(db: pg.ClientBase, n: PgNet, b: BatchRows, again: boole
     bl.map((x) => x.time), bl.map((x) => x.bits), bl.map((x) => x.nonce), bl.map((x) => x.size), bl.map((x) => x.strippedSize),
     bl.map((x) => x.weight), bl.map((x) => x.txCount), bl.map((x) => x.firstTx), dec(bl.map((x) => x.fees)),
     dec(bl.map((x) => x.reward)), dec(bl.map((x) => x.valueOut))]);
-  const txRows = new BinaryRows(6, 1 << 20);
-  for (const x of b.txs) txRows.row().int8(x.id).bytea(x.txid).int4(x.size).int4(x.weight).int8OrNull(x.firstSeen).bytea(x.raw);
-  const txColumns = '(id, txid, size, weight, first_seen, raw)';
+  const txRows = new BinaryRows(5, 1 << 20);
+  for (const x of b.txs) txRows.row().int8(x.id).bytea(x.txid).int4(x.size).int4(x.weight).int8OrNull(x.firstSeen);
+  const txColumns = '(id, txid, size, weight, first_seen)';
+  const rawRows = new BinaryRows(2, 1 << 20);
   if (again) {
-    // A block connected again finds its tx rows still there (only the first-seen time may be new).
+    // A block connected again finds its tx rows still there (only the first-seen time may be new), raw bytes too.
     await copyRows(db, `${STAGE.txs} ${txColumns}`, txRows);
     await db.query(`INSERT INTO ${t.txs} SELECT * FROM ${STAGE.txs} ON CONFLICT (id) DO UPDATE
       SET first_seen = coalesce(excluded.first_seen, ${t.txs}.first_seen), orphan_prevouts = NULL, orphan_fee = NULL`);
+    const known = new Set((await rows(db, `SELECT id FROM ${t.txRaws} WHERE id = ANY($1::bigint[])`, [b.txs.map((x) => x.id)])).map((r) => num(r.id)));
+    for (const x of b.txs) if (!known.has(x.id)) rawRows.row().int8(x.id).bytea(x.raw);
   } else {
     await copyRows(db, `${t.txs} ${txColumns}`, txRows);
+    for (const x of b.txs) rawRows.row().int8(x.id).bytea(x.raw);
   }
+  if (rawRows.rows > 0) await copyRows(db, `${t.txRaws} (id, raw)`, rawRows);
   // Outputs and history rows of a disconnected block were deleted with it: these never conflict.
   const o = b.outputs;
   const outRows = new BinaryRows(6, 1 << 20);
@@ -169,7 +174,8 @@ export async function disconnectTipTx(db: pg.ClientBase, n: PgNet, expectedHash:
   const height = num(block.height);
   const first = num(block.first_tx);
   const last = first + num(block.tx_count) - 1;
-  const txs = (await rows(db, `SELECT id, txid, raw FROM ${t.txs} WHERE id BETWEEN $1 AND $2 ORDER BY id`, [first, last]))
+  const txs = (await rows(db, `SELECT t.id, t.txid, r.raw FROM ${t.txs} t LEFT JOIN ${t.txRaws} r ON r.id = t.id
+    WHERE t.id BETWEEN $1 AND $2 ORDER BY t.id`, [first, last]))
     .map((r) => ({ id: num(r.id), txid: bytesToHex(r.txid as Buffer), raw: r.raw as Buffer | null }));
   const txidOf = new Map<number, string>();
   const inputs: UndoInput[] = (await rows(db, `SELECT o.id, o.vout, o.value, o.script, o.spent_by, o.spent_vin, tx.txid FROM ${t.outputs} o

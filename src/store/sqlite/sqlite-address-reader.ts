@@ -30,18 +30,30 @@ export class SqliteAddressReader {
     return rows.map((r) => ({ txid: bytesToHex(r.txid as Buffer), height: null, position: null, time: num(r.time), io: num(r.io), n: num(r.n), value: big(r.value) }));
   }
 
-  /** The io rows of one confirmed tx for one script: its outputs paying it, its inputs spending from it. */
-  private confirmedIo(key: number, id: number): IoRow[] {
+  /**
+   * The io rows of confirmed txs (ids in page order) for one script: their outputs paying it, their inputs spending
+   * from it. Three statements for the whole page (each id list passed as one JSON array), not three per tx.
+   */
+  private confirmedIo(key: number, ids: readonly number[]): IoRow[] {
+    if (ids.length === 0) return [];
     const { st, t } = this.n;
-    const block = this.chain.blockOfTx(id)!;
-    const txid = bytesToHex((st.get(`SELECT txid FROM ${t.txs} WHERE id = ?`).get(id) as Row).txid as Buffer);
-    const base = { txid, height: block.height, position: id - block.firstTx, time: block.time };
-    const funding = st.get(`SELECT vout AS n, value FROM ${t.outputs} WHERE id = ? AND script = ?`).all(id, key) as Row[];
-    const spending = st.get(`SELECT spent_vin AS n, value FROM ${t.outputs} WHERE spent_by = ? AND script = ?`).all(id, key) as Row[];
-    return [
-      ...funding.map((r) => ({ ...base, io: 0, n: num(r.n), value: big(r.value) })),
-      ...spending.map((r) => ({ ...base, io: 1, n: num(r.n), value: big(r.value) })),
-    ];
+    const list = JSON.stringify(ids);
+    const txids = new Map((st.get(`SELECT id, txid FROM ${t.txs} WHERE id IN (SELECT value FROM json_each(?))`).all(list) as Row[])
+      .map((r) => [num(r.id), bytesToHex(r.txid as Buffer)]));
+    const byTx = new Map<number, IoRow[]>(ids.map((id) => [id, []]));
+    const base = new Map<number, Omit<IoRow, 'io' | 'n' | 'value'>>();
+    for (const id of ids) {
+      const block = this.chain.blockOfTx(id)!;
+      base.set(id, { txid: txids.get(id)!, height: block.height, position: id - block.firstTx, time: block.time });
+    }
+    for (const r of st.get(`SELECT id, vout AS n, value FROM ${t.outputs} WHERE id IN (SELECT value FROM json_each(?)) AND script = ?`).all(list, key) as Row[]) {
+      byTx.get(num(r.id))!.push({ ...base.get(num(r.id))!, io: 0, n: num(r.n), value: big(r.value) });
+    }
+    for (const r of st.get(`SELECT spent_by AS id, spent_vin AS n, value FROM ${t.outputs}
+        WHERE spent_by IN (SELECT value FROM json_each(?)) AND script = ?`).all(list, key) as Row[]) {
+      byTx.get(num(r.id))!.push({ ...base.get(num(r.id))!, io: 1, n: num(r.n), value: big(r.value) });
+    }
+    return ids.flatMap((id) => byTx.get(id)!);
   }
 
   totals(script: Uint8Array, options: AddressTotalsOptions = {}): AddressTotals {
@@ -57,8 +69,8 @@ export class SqliteAddressReader {
     if (tip) {
       const cutoff = this.firstTxAbove(tip.height - minConf + 1);
       if (cutoff !== null) {
-        const recent = (this.n.st.get(`SELECT id FROM ${this.n.t.history} WHERE script = ? AND id >= ?`).all(key, cutoff) as Row[])
-          .flatMap((r) => this.confirmedIo(key, num(r.id)));
+        const ids = (this.n.st.get(`SELECT id FROM ${this.n.t.history} WHERE script = ? AND id >= ?`).all(key, cutoff) as Row[]).map((r) => num(r.id));
+        const recent = this.confirmedIo(key, ids);
         confirmed = withoutRecent(confirmed, recent);
       }
     }
@@ -94,7 +106,7 @@ export class SqliteAddressReader {
       confirmed: async (limit, offset) => {
         const ids = this.n.st.get(`SELECT id FROM ${this.n.t.history} WHERE script = ?${kind}${cmp} ORDER BY id ${desc ? 'DESC' : ''} LIMIT ? OFFSET ?`)
           .all(...args, limit, offset) as Row[];
-        return groupIoRows(ids.flatMap((r) => this.confirmedIo(key, num(r.id))));
+        return groupIoRows(this.confirmedIo(key, ids.map((r) => num(r.id))));
       },
       confirmedCount: async () => num((this.n.st.get(`SELECT COUNT(*) AS c FROM ${this.n.t.history} WHERE script = ?${kind}${cmp}`).get(...args) as Row).c),
       mempool: async () => sortMempoolEntries(groupIoRows(this.mempoolIo(key))).filter((e) => matchesKind(e, o.kind)),

@@ -91,11 +91,11 @@ function settleScriptKeys(n: SqliteNet): void {
   for (const [base, scripts] of moved) for (const s of scripts) setKey.run(s.key, base, s.script);
   // One scan of the outputs for every colliding base key (there is no index of all outputs by script).
   const rekey = st.get(`UPDATE ${t.outputs} SET script = ? WHERE id = ? AND vout = ?`);
-  const rawOf = st.get(`SELECT raw FROM ${t.txs} WHERE id = ?`);
+  const rawOf = st.get(`SELECT raw FROM ${t.txRaws} WHERE id = ?`);
   const bases = [...moved.keys()];
   const affected = st.db.prepare(`SELECT id, vout, script FROM ${t.outputs} WHERE script IN (${bases.map(() => '?').join(', ')})`).all(...bases) as Row[];
   for (const o of affected) {
-    const raw = (rawOf.get(o.id) as Row).raw as Buffer | null;
+    const raw = ((rawOf.get(o.id) as Row | undefined)?.raw ?? null) as Buffer | null;
     if (!raw) throw new StoreError(`bulk load: colliding script keys need the raw tx of id ${num(o.id)}`);
     const script = Buffer.from(parseTransaction(raw, { mweb: true }).outputs[num(o.vout)]!.script);
     const target = moved.get(num(o.script))!.find((s) => s.script.equals(script));

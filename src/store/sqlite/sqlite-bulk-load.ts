@@ -60,14 +60,21 @@ function writeBulkRows(n: SqliteNet, rows: BulkRows, firstId: number): void {
     block.run(b.hash, b.height, b.prevHash, b.merkleRoot, b.version, b.time, b.bits, b.nonce, b.size, b.strippedSize,
       b.weight, b.txCount, b.firstTx, (inputs.get(b.firstTx) ?? 0n).toString(), b.reward.toString(), b.valueOut.toString());
   }
-  const tx = new BulkInsert(st, `INSERT INTO ${t.txs} (id, txid, size, weight, raw)`, 5);
+  const tx = new BulkInsert(st, `INSERT INTO ${t.txs} (id, txid, size, weight)`, 4);
   let v = tx.values;
   for (let i = 0; i < rows.txs.length; i++) {
     const r = rows.txs[i]!;
     const o = tx.next();
-    v[o] = firstId + i; v[o + 1] = r.txid; v[o + 2] = r.size; v[o + 3] = r.weight; v[o + 4] = r.raw;
+    v[o] = firstId + i; v[o + 1] = r.txid; v[o + 2] = r.size; v[o + 3] = r.weight;
   }
   tx.finish();
+  const raw = new BulkInsert(st, `INSERT INTO ${t.txRaws} (id, raw)`, 2);
+  v = raw.values;
+  for (let i = 0; i < rows.txs.length; i++) {
+    const o = raw.next();
+    v[o] = firstId + i; v[o + 1] = rows.txs[i]!.raw;
+  }
+  raw.finish();
   const out = rows.outputs;
   const output = new BulkInsert(st, `INSERT INTO ${t.outputs} (id, vout, value, script, spent_by, spent_vin)`, 6);
   v = output.values;
@@ -96,7 +103,7 @@ function writeBulkRows(n: SqliteNet, rows: BulkRows, firstId: number): void {
 /** Forgets the network's chain index and mempool (the start of a rebuild from scratch). */
 export function resetChainSync(n: SqliteNet): void {
   const { t } = n;
-  for (const table of [t.blocks, t.txs, t.outputs, t.history, t.scripts, t.mempoolTxs, t.mempoolOutputs, t.mempoolSpends]) {
+  for (const table of [t.blocks, t.txs, t.txRaws, t.outputs, t.history, t.scripts, t.mempoolTxs, t.mempoolOutputs, t.mempoolSpends]) {
     n.st.db.exec(`DELETE FROM ${table}`);
   }
   n.st.db.exec(`DROP TABLE IF EXISTS ${t.bulkPending}; DROP TABLE IF EXISTS ${t.bulkScripts};`);

@@ -24,7 +24,7 @@ export class SqliteChainReader {
     for (const id of txIdsOf(this.n, txid)) {
       const block = this.blockOfTx(id);
       if (!block) continue;
-      const row = this.n.st.get(`SELECT * FROM ${this.n.t.txs} WHERE id = ?`).get(id) as Row;
+      const row = this.n.st.get(`SELECT t.*, r.raw FROM ${this.n.t.txs} t LEFT JOIN ${this.n.t.txRaws} r ON r.id = t.id WHERE t.id = ?`).get(id) as Row;
       if (!block.isOrphan) return { row, block };
       orphan ??= { row, block };
     }

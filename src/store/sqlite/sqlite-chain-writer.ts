@@ -135,14 +135,21 @@ function writeRows(n: SqliteNet, rows: BatchRows): void {
       b.weight, b.txCount, b.firstTx, b.fees.toString(), b.reward.toString(), b.valueOut.toString());
   }
   // A block connected again finds its tx rows still there (only the first-seen time may be new).
-  const tx = new BulkInsert(st, `INSERT INTO ${t.txs} (id, txid, size, weight, first_seen, raw)`, 6,
+  const tx = new BulkInsert(st, `INSERT INTO ${t.txs} (id, txid, size, weight, first_seen)`, 5,
     ' ON CONFLICT (id) DO UPDATE SET first_seen = coalesce(excluded.first_seen, first_seen), orphan_prevouts = NULL, orphan_fee = NULL');
   let v = tx.values;
   for (const r of rows.txs) {
     const o = tx.next();
-    v[o] = r.id; v[o + 1] = r.txid; v[o + 2] = r.size; v[o + 3] = r.weight; v[o + 4] = r.firstSeen; v[o + 5] = r.raw;
+    v[o] = r.id; v[o + 1] = r.txid; v[o + 2] = r.size; v[o + 3] = r.weight; v[o + 4] = r.firstSeen;
   }
   tx.finish();
+  const raw = new BulkInsert(st, `INSERT OR IGNORE INTO ${t.txRaws} (id, raw)`, 2);
+  v = raw.values;
+  for (const r of rows.txs) {
+    const o = raw.next();
+    v[o] = r.id; v[o + 1] = r.raw;
+  }
+  raw.finish();
   const out = rows.outputs;
   const output = new BulkInsert(st, `INSERT INTO ${t.outputs} (id, vout, value, script, spent_by, spent_vin)`, 6);
   v = output.values;
@@ -179,7 +186,7 @@ export function disconnectTipSync(n: SqliteNet, expectedHash: string): Disconnec
   const height = num(block.height);
   const first = num(block.first_tx);
   const last = first + num(block.tx_count) - 1;
-  const txs = (st.get(`SELECT id, txid, raw FROM ${t.txs} WHERE id BETWEEN ? AND ? ORDER BY id`).all(first, last) as Row[])
+  const txs = (st.get(`SELECT t.id, t.txid, r.raw FROM ${t.txs} t LEFT JOIN ${t.txRaws} r ON r.id = t.id WHERE t.id BETWEEN ? AND ? ORDER BY t.id`).all(first, last) as Row[])
     .map((r) => ({ id: num(r.id), txid: bytesToHex(r.txid as Buffer), raw: r.raw as Buffer | null }));
   const inputs: UndoInput[] = (st.get(`SELECT id, vout, value, script, spent_by, spent_vin FROM ${t.outputs} WHERE spent_by BETWEEN ? AND ?`)
     .all(first, last) as Row[]).map((r) => ({ spender: num(r.spent_by), vin: num(r.spent_vin), id: num(r.id), vout: num(r.vout), value: big(r.value), scriptKey: num(r.script) }));
