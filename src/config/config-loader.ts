@@ -203,7 +203,7 @@ function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
 function buildZmq(id: NetworkId, chain: ChainKind, table: Raw, zmqUrl: string | null): ZmqConfig | null {
   const path = `networks.${id}.zmq_topics`;
   const reconcileMs = table['zmq_reconcile_ms'] === undefined ? null : int(table, 'zmq_reconcile_ms', NETWORK_KEYS['zmq_reconcile_ms']!, 0, `networks.${id}.zmq_reconcile_ms`);
-  const written = table['zmq_topics'] === undefined ? null : list(table, 'zmq_topics', NETWORK_KEYS['zmq_topics']!, path);
+  const written = table['zmq_topics'] === undefined ? null : list(table, 'zmq_topics', NETWORK_KEYS['zmq_topics']!, path, []);
   if (written === null && zmqUrl === null) return null;
   const entries = written ?? getNetworkParams(id, chain).zmqTopics;
   const endpoints: Partial<Record<ZmqTopic, string>> = {};
