@@ -42,7 +42,7 @@ export function accountTests(harness: StoreHarness): void {
     await assert.rejects(accounts.addKey({ accountId: a.id, prefix: 'opk_aaaa', hash: hash(2), createdAt: 11 }),
       (e: unknown) => e instanceof InvalidArgumentError && e.field === 'prefix');
     const found = await accounts.findKeyByPrefix('opk_aaaa');
-    assert.deepEqual(found, { id: k1.id, accountId: a.id, prefix: 'opk_aaaa', hash: hash(1), createdAt: 10, revokedAt: null });
+    assert.deepEqual(found, { id: k1.id, accountId: a.id, prefix: 'opk_aaaa', hash: hash(1), createdAt: 10, revokedAt: null, name: null, lastUsedAt: null, expiresAt: null });
     const k2 = await accounts.rotateKey(k1.id, { accountId: a.id, prefix: 'opk_bbbb', hash: hash(3), createdAt: 20 }, 20);
     assert.equal((await accounts.findKeyByPrefix('opk_aaaa'))?.revokedAt, 20);
     assert.equal((await accounts.findKeyByPrefix('opk_bbbb'))?.id, k2.id);

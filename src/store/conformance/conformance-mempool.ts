@@ -1,8 +1,10 @@
 /** Conformance: mempool add/remove/confirm and double-spend recording. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { SCHEMA_VERSION } from '../common/schema-version.js';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
 import { withDb } from './conformance-chain.js';
+import { downgradeTo } from './schema-downgrade.js';
 import type { StoreHarness } from './harness.js';
 
 export function mempoolTests(harness: StoreHarness): void {
@@ -140,12 +142,10 @@ export function mempoolTests(harness: StoreHarness): void {
     await net.addMempoolTxs([{ tx: replaced, seenAt: 10 }]);
     await net.removeMempoolTxs([replaced.txid], 'replaced');
     // Version 4's layout: no removed_at, no index on it.
-    await db.exec('DROP INDEX mempool_removed_by_time');
-    await db.exec('ALTER TABLE mempool_txs DROP COLUMN removed_at');
-    await db.setSchemaVersion(4);
+    await downgradeTo(db, SCHEMA_VERSION, 4);
     const store = await db.reopen();
     await store.migrate();
-    assert.equal(await store.schemaVersion(), 5);
+    assert.equal(await store.schemaVersion(), SCHEMA_VERSION);
     const upgraded = store.network('LTCTEST');
     const now = Math.floor(Date.now() / 1000);
     assert.equal(await upgraded.pruneRemovedMempool(now - 3600, 100), 0);
