@@ -10,3 +10,5 @@ export * from './logger.js';
 export * from './prices.js';
 export * from './broadcaster.js';
 export * from './mempool-source.js';
+export * from './mailer.js';
+export * from './attempt-counter.js';

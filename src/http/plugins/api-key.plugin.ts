@@ -56,8 +56,8 @@ export function installApiKey(app: FastifyInstance, options: ApiKeyOptions): voi
       reply.header('X-Quota-Remaining', String(Math.max(0, limit - used)));
       done(used > limit ? new QuotaExceededError(limit, secondsToUtcMidnight(now)) : undefined);
     };
-    const used = options.usage.hitCached(principal.account.id, now);
+    const used = options.usage.hitCached(principal.account.id, now, principal.keyId);
     if (used !== null) return judge(used);
-    options.usage.hit(principal.account.id, now).then(judge, (error: Error) => done(error));
+    options.usage.hit(principal.account.id, now, principal.keyId).then(judge, (error: Error) => done(error));
   }
 }
