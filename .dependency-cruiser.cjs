@@ -20,6 +20,9 @@ const forbidden = [
   { name: 'http-entry', severity: 'error', from: { path: layer('http') }, to: { path: '^src/(?!core/|chains/|services/|http/)' } },
   { name: 'realtime-entry', severity: 'error', from: { path: layer('realtime') }, to: { path: '^src/(?!core/|chains/|services/|realtime/)' } },
   { name: 'web-entry', severity: 'error', from: { path: layer('web') }, to: { path: '^src/(?!core/|chains/|services/|web/)' } },
+  // The browser bundle (src/web/client) runs in the page: it may use its own files, the pure shared helpers and npm packages only.
+  { name: 'web-client-browser-only', severity: 'error', from: { path: '^src/web/client/' }, to: { path: '^src/(?!web/client/|web/shared/)' } },
+  { name: 'web-shared-pure', severity: 'error', from: { path: '^src/web/shared/' }, to: { path: '^src/(?!web/shared/)' } },
   { name: 'nothing-imports-main', severity: 'error', from: { path: '^src/(?!main/)' }, to: { path: layer('main') } },
   { name: 'src-not-tests', severity: 'error', from: { path: '^src/', pathNot: '\\.test\\.ts$' }, to: { path: '^(test|bench)/|\\.test\\.ts$' } },
 ];

@@ -102,6 +102,7 @@ function buildConfig(raw: Raw): OutpointConfig {
   const spec = (s: string, k: string): KeySpec => SECTION_KEYS[s]![k]!;
   const host = str(section('http'), 'host', spec('http', 'host'), '127.0.0.1', 'http.host');
   const port = int(section('http'), 'port', spec('http', 'port'), 3000, 'http.port');
+  const rateLimitPerSecond = int(section('http'), 'rate_limit_per_second', spec('http', 'rate_limit_per_second'), 5, 'http.rate_limit_per_second');
   const storeUrl = str(section('store'), 'url', spec('store', 'url'), `sqlite:${join(dataDir, 'outpoint.db')}`, 'store.url');
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(storeUrl)) {
     throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${storeUrl}"`);
@@ -116,7 +117,10 @@ function buildConfig(raw: Raw): OutpointConfig {
       host,
       port,
       publicUrl,
-      rateLimitPerSecond: int(section('http'), 'rate_limit_per_second', spec('http', 'rate_limit_per_second'), 5, 'http.rate_limit_per_second'),
+      rateLimitPerSecond,
+    },
+    web: {
+      rateLimitPerSecond: int(section('web'), 'rate_limit_per_second', spec('web', 'rate_limit_per_second'), rateLimitPerSecond, 'web.rate_limit_per_second'),
     },
     realtime: {
       appKey: str(section('realtime'), 'app_key', spec('realtime', 'app_key'), 'outpoint', 'realtime.app_key'),

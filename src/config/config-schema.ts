@@ -56,6 +56,9 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     public_url: { type: 'url', doc: 'base of explorer links (default http://<host>:<port>)' },
     rate_limit_per_second: { type: 'integer', min: 0, max: 1_000_000, doc: 'v2 public limit per client IP (default 5, 0 = off)' },
   },
+  web: {
+    rate_limit_per_second: { type: 'integer', min: 0, max: 1_000_000, doc: 'explorer pages, search and CSV exports per second per client IP, counted apart from v2 (default: [http] rate_limit_per_second, 0 = off)' },
+  },
   realtime: {
     app_key: { type: 'string', doc: 'Pusher application key clients connect with (default outpoint)' },
     send_threads: { type: 'integer', min: 1, max: 16, doc: 'threads that write one event to a channel\'s sockets (default: half the cores, at least 1)' },

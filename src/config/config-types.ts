@@ -50,6 +50,8 @@ export interface OutpointConfig {
     readonly publicUrl: string;
     readonly rateLimitPerSecond: number;
   };
+  /** The explorer (src/web): its own per-IP page limit. */
+  readonly web: { readonly rateLimitPerSecond: number };
   readonly realtime: { readonly appKey: string; readonly sendThreads: number };
   readonly redis: { readonly url: string | null };
   readonly market: MarketConfig;

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TxBroadcaster } from '../core/broadcaster.js';
 import type { EventBus } from '../core/events.js';
 import type { Logger } from '../core/logger.js';
@@ -6,15 +6,14 @@ import type { MempoolSource } from '../core/mempool-source.js';
 import type { NetworkId } from '../core/network.js';
 import type { PriceReader } from '../core/prices.js';
 import type { AccountStore, ShortAddressStore } from '../core/store.js';
-import { createServices } from '../services/create-services.js';
-import { createV3Services } from '../services/create-v3-services.js';
+import { createServices, type Services } from '../services/create-services.js';
+import { createV3Services, type V3Services } from '../services/create-v3-services.js';
 import type { NetworkMap } from '../services/network-registry.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
-import { shortLinkRoutes } from './short-link.routes.js';
 import { registerV3, V3_PREFIX } from './v3/register-v3.js';
 import { addressRoutes } from './v2/address.routes.js';
 import { blockRoutes } from './v2/block.routes.js';
@@ -23,6 +22,21 @@ import { sendTxRoutes } from './v2/send-tx.routes.js';
 import { txRoutes } from './v2/tx.routes.js';
 import type { V2Context } from './v2/v2-context.js';
 import { v2ErrorHandler } from './v2/v2-error-handler.js';
+
+/** The services this app builds once, shared with the other entry layers it serves. */
+export interface SharedServices {
+  readonly services: Services;
+  /** null when the app serves no v3 (no account store). */
+  readonly v3: V3Services | null;
+}
+
+/** Another entry layer served by this app on the same port (the web explorer), wired by main. */
+export interface HttpExtension {
+  /** Registers its routes, in its own plugin context, after the APIs. */
+  register(app: FastifyInstance, shared: SharedServices): Promise<void>;
+  /** Answers unknown paths outside /api/ (the explorer's HTML 404); paths under /api/ keep the JSON 404. */
+  notFound?(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+}
 
 export interface HttpAppDeps {
   /** The networks this server indexes (regtest networks answer under their test acronym). */
@@ -49,6 +63,8 @@ export interface HttpAppDeps {
   readonly events?: EventBus;
   /** v3 tuning (tests): key cache, usage flush interval, projection maximum age, in milliseconds. */
   readonly v3Timing?: { readonly keyCacheMs?: number; readonly usageFlushMs?: number; readonly mempoolMaxAgeMs?: number };
+  /** Entry layers served beside the APIs (main passes the explorer). */
+  readonly extensions?: readonly HttpExtension[];
 }
 
 const V2_PREFIX = '/api/v2';
@@ -77,9 +93,12 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   installFormBody(app);
   installRateLimit(app, { perSecond: deps.rateLimitPerSecond, redisUrl: deps.redisUrl, logger: deps.logger });
   app.setErrorHandler(v2ErrorHandler(deps.logger));
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ status: 'fail', data: { path: `no endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}` } }),
-  );
+  const pages = deps.extensions?.find((e) => e.notFound !== undefined);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    if (pages?.notFound && path !== '/api' && !path.startsWith('/api/')) return pages.notFound(request, reply);
+    return reply.code(404).send({ status: 'fail', data: { path: `no endpoint ${request.method} ${path.slice(0, 200)}` } });
+  });
 
   await app.register(
     async (v2) => {
@@ -91,10 +110,10 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     },
     { prefix: V2_PREFIX },
   );
-  shortLinkRoutes(app, services);
+  let v3: V3Services | null = null;
   if (deps.accounts) {
     const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
-    const v3 = createV3Services({
+    v3 = createV3Services({
       networks: services.networks,
       accounts: deps.accounts,
       prices: deps.prices,
@@ -105,8 +124,10 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
       now,
       ...deps.v3Timing,
     });
-    app.addHook('onClose', async () => v3.close());
+    const created = v3;
+    app.addHook('onClose', async () => created.close());
     await registerV3(app, { services, v3, now }, deps.logger);
   }
+  for (const extension of deps.extensions ?? []) await extension.register(app, { services, v3 });
   return app;
 }

@@ -12,6 +12,7 @@ import type { NetworkMap } from '../services/network-registry.js';
 import { attachRealtime, type RealtimeHandle } from '../realtime/attach-realtime.js';
 import { createRedisEventBus } from '../realtime/redis-event-bus.js';
 import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
+import { createWebLayer } from './web-layer.js';
 import { openStore } from './open-store.js';
 
 export interface RuntimeOptions {
@@ -99,6 +100,7 @@ export class Runtime {
       accounts: this.store.accounts(),
       mempoolSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolSource(n.node)])),
       events: this.bus,
+      extensions: [await createWebLayer(this.config, this.logger)],
     });
     this.app = app;
     this.realtime = attachRealtime(app.server, {
