@@ -100,7 +100,7 @@ export class Runtime {
       accounts: this.store.accounts(),
       mempoolSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolSource(n.node)])),
       events: this.bus,
-      extensions: [await createWebLayer(this.config, this.logger)],
+      extensions: [await createWebLayer(this.config, this.store, this.logger)],
     });
     this.app = app;
     this.realtime = attachRealtime(app.server, {

@@ -64,6 +64,10 @@ export class RedisUsageCounter implements UsageCounter {
     }
   }
 
+  touchKey(keyId: number, now: number): void {
+    this.local.touchKey(keyId, now);
+  }
+
   /** Per-key counts are not shared live: each process adds its own to the store every flush interval. */
   readKeys(keyIds: readonly number[], now: number): Promise<number[]> {
     return this.local.readKeys(keyIds, now);

@@ -10,7 +10,7 @@ import type { AccountRecord, InviteRecord } from '../core/store.js';
 import { InvalidCredentialsError } from './account-errors.js';
 import { VERIFY_HOURS } from './account-mail.js';
 import { isEmail } from './account-service.js';
-import { ipSubject } from './attempt-limiter.js';
+import { emailSubject, ipSubject } from './attempt-limiter.js';
 import type { AuthContext } from './auth-context.js';
 import type { InviteService } from './invite-service.js';
 import { isTokenShaped, newToken, tokenHash } from './one-time-token.js';
@@ -67,6 +67,12 @@ export class RegistrationService {
     await this.ctx.auth.createToken({ tokenHash: hash, purpose: 'verify', accountId: account.id, email: account.email, createdAt: now, expiresAt: now + VERIFY_HOURS * 3600 });
     this.ctx.mail.verification(account.email, token);
     return true;
+  }
+
+  /** The user asks for the link again: limited like reset mails (3 an hour per address), against mail bombing. */
+  async resendVerification(account: AccountRecord): Promise<boolean> {
+    await this.ctx.limiter.take([[this.ctx.limits.resetAccount, emailSubject(account.email)]]);
+    return this.sendVerification(account);
   }
 
   /** Confirms the address a verification link was sent to (if it is still the account's). */

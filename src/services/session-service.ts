@@ -41,6 +41,11 @@ export class SessionService {
     return this.deps.idleSeconds;
   }
 
+  /** A session's absolute lifetime (the cookie lives as long). */
+  get maxSeconds(): number {
+    return this.deps.maxSeconds;
+  }
+
   /** Signs the account in: a fresh session (its id is returned once) and last_login_at = now. */
   async start(account: AccountRecord, client: ClientInfo): Promise<{ token: string; active: ActiveSession }> {
     const now = this.deps.now();
@@ -52,8 +57,23 @@ export class SessionService {
     return { token, active: { session, account: updated } };
   }
 
-  /** The signed-in account of a cookie value, or null (absent, unknown, ended, or the account disabled or gone). */
+  /**
+   * The signed-in account of a cookie value, or null (absent, unknown, ended, or the account disabled or gone).
+   * A dashboard visit: refreshes the session's last use and last_login_at (at most once a minute).
+   */
   async resume(token: string | undefined): Promise<ActiveSession | null> {
+    const found = await this.peek(token);
+    if (!found) return null;
+    const now = this.deps.now();
+    const { session } = found;
+    let { account } = found;
+    if (now - session.lastSeenAt >= TOUCH_SECONDS) await this.deps.auth.touchSession(session.id, now);
+    if (now - (account.lastLoginAt ?? 0) >= TOUCH_SECONDS) account = (await this.deps.accounts.updateAccount(account.id, { lastLoginAt: now })) ?? account;
+    return { session, account };
+  }
+
+  /** Like resume without counting as a visit (the explorer's header asks who is signed in). */
+  async peek(token: string | undefined): Promise<ActiveSession | null> {
     if (!isTokenShaped(token)) return null;
     const now = this.deps.now();
     const session = await this.deps.auth.findSession(tokenHash(token));
@@ -62,11 +82,8 @@ export class SessionService {
       await this.deps.auth.deleteSession(session.accountId, session.id);
       return null;
     }
-    let account = await this.deps.accounts.getAccount(session.accountId);
-    if (!account || account.disabledAt !== null) return null;
-    if (now - session.lastSeenAt >= TOUCH_SECONDS) await this.deps.auth.touchSession(session.id, now);
-    if (now - (account.lastLoginAt ?? 0) >= TOUCH_SECONDS) account = (await this.deps.accounts.updateAccount(account.id, { lastLoginAt: now })) ?? account;
-    return { session, account };
+    const account = await this.deps.accounts.getAccount(session.accountId);
+    return account && account.disabledAt === null ? { session, account } : null;
   }
 
   list(accountId: number): Promise<SessionRecord[]> {

@@ -19,6 +19,8 @@ export interface UsageCounter {
   read(accountId: number, now: number): Promise<UsageCounts>;
   /** Each key's requests today (the store's count plus this process's unflushed ones), in the same order. */
   readKeys(keyIds: readonly number[], now: number): Promise<number[]>;
+  /** Records a use of the key that is not counted (account_info): only its last use moves. */
+  touchKey(keyId: number, now: number): void;
   /** Writes pending increments to the store (also done every flush interval and on close). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -73,12 +75,16 @@ export class StoreUsageCounter implements UsageCounter {
     return entry.stored + entry.pending;
   }
 
-  /** Counts one request of the key (written with the next flush). */
-  keyHit(keyId: number, day: string): void {
+  /** Counts one request of the key (or with 0, only its use), written with the next flush. */
+  keyHit(keyId: number, day: string, count = 1): void {
     const id = `${keyId}:${day}`;
     const entry = this.keyDays.get(id);
-    if (entry) entry.pending++;
-    else this.keyDays.set(id, { keyId, day, pending: 1 });
+    if (entry) entry.pending += count;
+    else this.keyDays.set(id, { keyId, day, pending: count });
+  }
+
+  touchKey(keyId: number, now: number): void {
+    this.keyHit(keyId, utcDay(now), 0);
   }
 
   async readKeys(keyIds: readonly number[], now: number): Promise<number[]> {
@@ -164,6 +170,7 @@ export class StoreUsageCounter implements UsageCounter {
     }
     for (const { entry, taken } of batch) {
       entry.pending -= taken;
+      // A use recorded during the write (count 0) is lost to this flush; the next request of the key records it again.
       if (entry.pending === 0) this.keyDays.delete(`${entry.keyId}:${entry.day}`);
     }
   }

@@ -48,8 +48,11 @@ export function installApiKey(app: FastifyInstance, options: ApiKeyOptions): voi
 
   function count(request: FastifyRequest, reply: FastifyReply, principal: Principal, done: (error?: Error) => void): void {
     request.v3Principal = principal;
-    if (request.routeOptions.config.quotaFree) return done();
     const now = options.now();
+    if (request.routeOptions.config.quotaFree) {
+      options.usage.touchKey(principal.keyId, now);
+      return done();
+    }
     const limit = principal.account.plan.maxDailyRequests;
     const judge = (used: number): void => {
       reply.header('X-Quota-Limit', String(limit));

@@ -133,7 +133,8 @@ export abstract class SqlAccountMethods {
     if (increments.length === 0) return;
     const keys = [...new Set(increments.map((i) => i.keyId))];
     await this.sql.batch([
-      ...increments.map((i) => ({
+      // A use without a count (account_info) only moves last_used_at.
+      ...increments.filter((i) => i.count > 0).map((i) => ({
         sql: 'INSERT INTO api_key_usage (key_id, day, count) VALUES (?, ?, ?) ON CONFLICT (key_id, day) DO UPDATE SET count = api_key_usage.count + excluded.count',
         params: [i.keyId, i.day, i.count],
       })),

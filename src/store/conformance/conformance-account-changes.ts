@@ -103,6 +103,9 @@ export function accountChangeTests(harness: StoreHarness): void {
     assert.deepEqual(await accounts.getKeyUsage([k1.id, k2.id], '2024-01-01'), [3, 1]);
     assert.equal((await accounts.findKeyByPrefix('opk_k1'))?.lastUsedAt, 600, 'last use only moves forward');
     assert.equal((await accounts.findKeyByPrefix('opk_k2'))?.lastUsedAt, 500);
+    await accounts.addKeyUsage([{ keyId: k2.id, day: '2024-01-09', count: 0 }], 700);
+    assert.equal((await accounts.findKeyByPrefix('opk_k2'))?.lastUsedAt, 700, 'a use without a count moves the last use');
+    assert.equal((await db.dump())['api_key_usage']!.filter((r) => r['day'] === '2024-01-09').length, 0, 'and makes no count row');
 
     await accounts.addUsage([{ accountId: a.id, day: '2024-01-01', count: 4 }, { accountId: a.id, day: '2024-03-01', count: 7 }]);
     assert.deepEqual(await accounts.listUsage('2024-01-01', '2024-02-28'), [{ accountId: a.id, day: '2024-01-01', count: 4 }]);
