@@ -1,6 +1,6 @@
 /**
  * The account dashboard as a web module: its pages under /dashboard in their own plugin (CSRF guard on every
- * POST, no-store and no-referrer on every answer, errors logged without query strings, which may hold one-time
+ * POST, no-store and a same-origin referrer policy on every answer, errors logged without query strings, which may hold one-time
  * codes) and the account links in the shared header. Served when the app has v3 accounts.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -37,8 +37,9 @@ export function dashboardModule(options: DashboardWebOptions): WebModule {
     shell.addHeaderSlot(headerLinks(ctx));
     await app.register(async (dash) => {
       dash.addHook('onSend', async (_request, reply, payload) => {
-        // Pages with keys, codes and account data: never stored by a browser or proxy, never named in a Referer.
-        reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+        // Pages with keys, codes and account data: never stored by a browser or proxy, never named in a Referer
+        // to another site. (Not no-referrer: with it browsers send `Origin: null` on this site's own form posts.)
+        reply.header('cache-control', 'no-store').header('referrer-policy', 'same-origin');
         return payload;
       });
       dash.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

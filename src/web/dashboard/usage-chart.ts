@@ -46,7 +46,10 @@ ${days.map((d, i) => {
   return html`<rect class="bar${i === days.length - 1 ? ' today' : ''}" x="${x.toFixed(1)}" y="${(TOP + plotH - h).toFixed(1)}" width="${(slot * 0.7).toFixed(1)}" height="${Math.max(h, d.count > 0 ? 1 : 0).toFixed(1)}"><title>${d.day}: ${d.count.toLocaleString('en-US')} requests</title></rect>`;
 })}
 ${showLimit && html`<line class="limit" x1="${LEFT}" y1="${y(limit).toFixed(1)}" x2="${WIDTH - 4}" y2="${y(limit).toFixed(1)}"/><text class="tick limit-label" x="${WIDTH - 6}" y="${(y(limit) - 4).toFixed(1)}" text-anchor="end">limit ${limit.toLocaleString('en-US')}</text>`}
-${[0, Math.floor(days.length / 2), days.length - 1].map((i) => html`<text class="tick" x="${(LEFT + i * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 6}" text-anchor="middle">${short(days[i]!.day)}</text>`)}
+${([[0, 'start'], [Math.floor(days.length / 2), 'middle'], [days.length - 1, 'end']] as const).map(([i, anchor]) => {
+  const x = anchor === 'start' ? LEFT + i * slot : anchor === 'end' ? LEFT + (i + 1) * slot : LEFT + i * slot + slot / 2;
+  return html`<text class="tick" x="${x.toFixed(1)}" y="${HEIGHT - 6}" text-anchor="${anchor}">${short(days[i]!.day)}</text>`;
+})}
 </svg>
 <figcaption>${summary}</figcaption>
 </figure>`;
