@@ -7,6 +7,7 @@ const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./api-v2.bench.js'),
   () => import('./api-v3.bench.js'),
   () => import('./realtime.bench.js'),
+  () => import('./password-hash.bench.js'),
 ];
 
 for (const load of benches) {

@@ -46,7 +46,7 @@ describe('password hasher', () => {
     clearInterval(watch);
     assert.equal(peak, 2);
     const refused = results.filter((r) => r instanceof BusyError);
-    assert.equal(refused.length, 40 - 2 - 32, 'two running, 2 × 16 queued, the rest refused at once');
+    assert.equal(refused.length, 40 - 2 - 16, 'two running, 2 × 8 queued, the rest refused at once');
     assert.match((refused[0] as BusyError).message, /busy/);
     assert.deepEqual(hasher.load, { active: 0, waiting: 0 });
   });

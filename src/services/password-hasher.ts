@@ -21,8 +21,8 @@ const HASH_BYTES = 32;
 /** Stored strings with larger costs are refused rather than computed (a corrupted or hostile row must not take gigabytes). */
 const MAX_LN = 20;
 const PATTERN = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]{16,})\$([A-Za-z0-9+/]{16,})$/;
-/** Queue places per concurrent hash: beyond this a request is refused at once. */
-const QUEUE_PER_SLOT = 16;
+/** Queue places per running hash: the last in line waits about 8 hash times (seconds); beyond this a request is refused at once. */
+const QUEUE_PER_SLOT = 8;
 
 /** scrypt needs 128·N·r bytes (times p); node refuses more than maxmem, so maxmem says what we allow. */
 export function scryptMaxmem(params: ScryptParams): number {
