@@ -1,5 +1,5 @@
 import { InvalidArgumentError, NotFoundError } from '../core/errors.js';
-import type { AccountRecord, AccountStore, ApiKeyRecord, PlanRecord } from '../core/store.js';
+import type { AccountRecord, AccountStore, ApiKeyRecord, NewAccount, PlanRecord } from '../core/store.js';
 import { UnauthorizedError } from './account-errors.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey, sameHash } from './api-keys.js';
 
@@ -37,16 +37,10 @@ export interface Principal {
   readonly keyExpiresAt: number | null;
 }
 
-export interface NewAccountOptions {
+/** The store's optional account fields (a password already hashed), plus the period in days. */
+export interface NewAccountOptions extends Pick<NewAccount, 'isAdmin' | 'passwordHash' | 'emailVerifiedAt' | 'inviteId'> {
   readonly periodDays?: number;
   readonly willRenew?: boolean;
-  readonly isAdmin?: boolean;
-  /** Already hashed (PasswordHasher). */
-  readonly passwordHash?: string | null;
-  /** The operator's CLI vouches for the address; sign-ups are verified by mail. */
-  readonly emailVerifiedAt?: number | null;
-  /** Sign-up through an invite: used up in the same transaction. */
-  readonly inviteId?: number;
 }
 
 /** When the account's current period ends: renewing periods roll forward past `now`, others stay where they ended. */

@@ -13,7 +13,9 @@ import { MemoryAttemptCounter } from '../../src/services/memory-attempt-counter.
 import { PasswordHasher } from '../../src/services/password-hasher.js';
 import type { ClientInfo } from '../../src/services/session-service.js';
 import { StoreUsageCounter } from '../../src/services/usage-counter.js';
-import type { SmtpSink } from './smtp-sink.js';
+import { after, before } from 'node:test';
+import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
+import { StoreEngines, type EngineName } from './store-engines.js';
 
 export const SETTINGS: DashboardSettings = {
   registration: 'open', defaultPlan: 'free', keyGraceSeconds: 600, sessionIdleSeconds: 3600, sessionMaxSeconds: 86_400, usageKeepDays: 400,
@@ -64,4 +66,35 @@ export function totpCode(secret: string, atSeconds: number): string {
 /** The value of a query parameter of a link from a mail. */
 export function linkParam(link: string, name: string): string {
   return new URL(link).searchParams.get(name)!;
+}
+
+export interface DashboardFixtures {
+  /** A fixture on a fresh store of the engine; `withMail` sends through the file's SMTP sink. */
+  fixture(engine: EngineName, options?: { withMail?: boolean; mailUrl?: string; settings?: Partial<DashboardSettings> }): Promise<DashboardFixture>;
+  /** The loopback SMTP server of the file (started in its before hook). */
+  smtp(): SmtpSink;
+}
+
+/** For a test file: registers before/after hooks that start an SMTP sink and close every store and fixture made. */
+export function dashboardFixtures(logger: Logger): DashboardFixtures {
+  const engines = new StoreEngines();
+  const made: DashboardFixture[] = [];
+  let sink: SmtpSink | null = null;
+  before(async () => {
+    sink = await startSmtpSink();
+  });
+  after(async () => {
+    for (const f of made) await f.close();
+    await engines.close();
+    await sink?.stop();
+  });
+  return {
+    async fixture(engine, options = {}) {
+      const mail = options.mailUrl !== undefined ? { ...sink!, url: options.mailUrl } : options.withMail ? sink! : undefined;
+      const f = dashboardFixture((await engines.create(engine)).store, logger, { ...(mail ? { smtp: mail } : {}), ...(options.settings ? { settings: options.settings } : {}) });
+      made.push(f);
+      return f;
+    },
+    smtp: () => sink!,
+  };
 }

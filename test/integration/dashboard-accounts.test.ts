@@ -4,41 +4,21 @@
  * still do.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { UnauthorizedError, ForbiddenError, InvalidCredentialsError } from '../../src/services/account-errors.js';
 import { tokenHash } from '../../src/services/one-time-token.js';
 import { utcDay } from '../../src/services/utc-day.js';
-import { CLIENT, dashboardFixture, type DashboardFixture } from '../helpers/dashboard-fixture.js';
+import { CLIENT, dashboardFixtures, type DashboardFixture } from '../helpers/dashboard-fixture.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
-import { StoreEngines, type EngineName } from '../helpers/store-engines.js';
 
 const PASSWORD = 'a long enough password';
-const engines = new StoreEngines();
-const fixtures: DashboardFixture[] = [];
-let smtp: SmtpSink;
-
-async function fixture(engine: EngineName, withMail = false): Promise<DashboardFixture> {
-  const f = dashboardFixture((await engines.create(engine)).store, recordingLogger().logger, withMail ? { smtp } : {});
-  fixtures.push(f);
-  return f;
-}
+const { fixture, smtp } = dashboardFixtures(recordingLogger().logger);
 
 async function user(f: DashboardFixture, email: string) {
   return f.d.registration.signUp({ email, password: PASSWORD }, CLIENT);
 }
 
 const refusal = (p: Promise<unknown>) => p.then(() => '', (e: unknown) => (e as Error).message);
-
-before(async () => {
-  smtp = await startSmtpSink();
-});
-
-after(async () => {
-  for (const f of fixtures) await f.close();
-  await engines.close();
-  await smtp?.stop();
-});
 
 for (const engine of ['sqlite', 'postgres'] as const) {
   describe(`dashboard accounts (${engine})`, () => {
@@ -172,15 +152,15 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     });
 
     it('email change: password confirmed, verification to the new address, a notice to the old; deletion stops the keys', async () => {
-      const f = await fixture(engine, true);
+      const f = await fixture(engine, { withMail: true });
       const old = `old-${engine}@x.io`;
       const { active } = await user(f, old);
       const key = await f.d.keys.create((await f.store.accounts().updateAccount(active.account.id, { emailVerifiedAt: 1 }))!, 'k');
       assert.match(await refusal(f.d.settings.changeEmail(active.account, 'wrong', `new-${engine}@x.io`, CLIENT)), /current password/);
       const changed = await f.d.settings.changeEmail(active.account, PASSWORD, `New-${engine}@x.io`, CLIENT);
       assert.deepEqual([changed.email, changed.emailVerifiedAt], [`new-${engine}@x.io`, null]);
-      await smtp.waitFor((m) => m.to === old && /was changed/.test(m.subject));
-      await smtp.waitFor((m) => m.to === `new-${engine}@x.io` && /Confirm/.test(m.subject));
+      await smtp().waitFor((m) => m.to === old && /was changed/.test(m.subject));
+      await smtp().waitFor((m) => m.to === `new-${engine}@x.io` && /Confirm/.test(m.subject));
       assert.match(await refusal(f.d.settings.deleteAccount(changed, 'wrong', CLIENT)), /current password/);
       await f.d.settings.deleteAccount(changed, PASSWORD, CLIENT);
       await assert.rejects(f.accounts.authenticate(key.key), /invalid API key/);

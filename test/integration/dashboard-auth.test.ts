@@ -4,38 +4,17 @@
  * received mails. Every security rule of docs/dashboard.md has a case here or in dashboard-accounts.test.ts.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { InvalidArgumentError } from '../../src/core/index.js';
 import { InvalidCredentialsError, TooManyAttemptsError } from '../../src/services/account-errors.js';
-import { CLIENT, dashboardFixture, linkParam, totpCode, type DashboardFixture } from '../helpers/dashboard-fixture.js';
+import { CLIENT, dashboardFixtures, linkParam, totpCode } from '../helpers/dashboard-fixture.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
-import { StoreEngines, type EngineName } from '../helpers/store-engines.js';
 
 const PASSWORD = 'a long enough password';
-const engines = new StoreEngines();
-let smtp: SmtpSink;
-const fixtures: DashboardFixture[] = [];
 const secrets = new Set<string>([PASSWORD]);
 const { logger, lines } = recordingLogger();
-
-async function fixture(engine: EngineName, options: Parameters<typeof dashboardFixture>[2] = {}): Promise<DashboardFixture> {
-  const f = dashboardFixture((await engines.create(engine)).store, logger, options);
-  fixtures.push(f);
-  return f;
-}
-
+const { fixture, smtp: sink } = dashboardFixtures(logger);
 const error = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as Error);
-
-before(async () => {
-  smtp = await startSmtpSink();
-});
-
-after(async () => {
-  for (const f of fixtures) await f.close();
-  await engines.close();
-  await smtp?.stop();
-});
 
 for (const engine of ['sqlite', 'postgres'] as const) {
   describe(`dashboard sign-up and sign-in (${engine})`, () => {
@@ -89,11 +68,11 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     });
 
     it('with mail: the verification link from the received mail confirms the address; keys wait for it', async () => {
-      const f = await fixture(engine, { smtp });
+      const f = await fixture(engine, { withMail: true });
       const { active } = await f.d.registration.signUp({ email: `verify-${engine}@x.io`, password: PASSWORD }, CLIENT);
       assert.match(f.d.keys.blocker(active.account)!, /Confirm your email/);
       assert.ok((await error(f.d.keys.create(active.account, ''))) instanceof InvalidArgumentError);
-      const mail = await smtp.waitFor((m) => m.to === `verify-${engine}@x.io` && /Confirm/.test(m.subject));
+      const mail = await sink().waitFor((m) => m.to === `verify-${engine}@x.io` && /Confirm/.test(m.subject));
       assert.equal(mail.from, '"Outpoint" <outpoint@outpoint.test>');
       const link = mail.links.find((l) => l.includes('/dashboard/verify?token='))!;
       secrets.add(linkParam(link, 'token'));
@@ -169,15 +148,15 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     });
 
     it('forgot password: a mail for known addresses only, the same answer for unknown; the link works once and ends sessions', async () => {
-      const f = await fixture(engine, { smtp });
+      const f = await fixture(engine, { withMail: true });
       const email = `reset-${engine}@x.io`;
       const { token: before } = await f.d.registration.signUp({ email, password: PASSWORD }, CLIENT);
       const known = await f.d.passwords.requestReset(email, CLIENT);
       const unknown = await f.d.passwords.requestReset(`nobody-${engine}@x.io`, CLIENT);
       assert.deepEqual(known, unknown);
-      const mail = await smtp.waitFor((m) => m.to === email && /Reset/.test(m.subject));
+      const mail = await sink().waitFor((m) => m.to === email && /Reset/.test(m.subject));
       await f.d.mail!.settled();
-      assert.ok(!smtp.mails.some((m) => m.to === `nobody-${engine}@x.io`));
+      assert.ok(!sink().mails.some((m) => m.to === `nobody-${engine}@x.io`));
       const token = linkParam(mail.links.find((l) => l.includes('/dashboard/reset?token='))!, 'token');
       secrets.add(token);
       assert.equal(await f.d.passwords.resetTokenValid(token), true);
@@ -204,8 +183,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
 
 describe('dashboard logs', () => {
   it('a failed mail is logged without its link, and no password, key, token or code ever reaches the log', async () => {
-    const dead = { ...smtp, url: 'smtp://outpoint:mail-secret@127.0.0.1:1' } as SmtpSink;
-    const f = await fixture('sqlite', { smtp: dead });
+    const f = await fixture('sqlite', { mailUrl: 'smtp://outpoint:mail-secret@127.0.0.1:1' });
     await f.d.registration.signUp({ email: 'dead@x.io', password: PASSWORD }, CLIENT);
     await f.d.mail!.settled();
     assert.ok(lines.some((l) => l.message === 'account mail not sent'));
