@@ -8,6 +8,7 @@ import type { PriceReader } from '../core/prices.js';
 import type { AccountStore, ShortAddressStore } from '../core/store.js';
 import { createServices, type Services } from '../services/create-services.js';
 import { createV3Services, type V3Services } from '../services/create-v3-services.js';
+import type { RawBlockSource } from '../services/auxpow-parent-service.js';
 import type { NetworkMap } from '../services/network-registry.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
@@ -63,6 +64,8 @@ export interface HttpAppDeps {
   readonly events?: EventBus;
   /** v3 tuning (tests): key cache, usage flush interval, projection maximum age, in milliseconds. */
   readonly v3Timing?: { readonly keyCacheMs?: number; readonly usageFlushMs?: number; readonly mempoolMaxAgeMs?: number };
+  /** Per network, the node's raw blocks: the explorer shows AuxPoW parents from them. */
+  readonly rawBlocks?: ReadonlyMap<NetworkId, RawBlockSource>;
   /** Entry layers served beside the APIs (main passes the explorer). */
   readonly extensions?: readonly HttpExtension[];
 }
@@ -84,6 +87,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     broadcaster: deps.broadcaster,
     shortLinks: deps.shortLinks,
     ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.rawBlocks ? { rawBlocks: deps.rawBlocks } : {}),
   });
   const context: V2Context = { services, publicUrl: deps.publicUrl };
 

@@ -6,6 +6,7 @@ import { getNetworkParams } from '../chains/networks.js';
 import { createHttpApp } from '../http/create-http-app.js';
 import { createMarket, type Market } from '../market/create-market.js';
 import { RpcBroadcaster } from '../node/rpc-broadcaster.js';
+import { RpcChainSource } from '../node/rpc-chain-source.js';
 import { RpcMempoolSource } from '../node/rpc-mempool-source.js';
 import type { RpcClient } from '../node/rpc-client.js';
 import type { NetworkMap } from '../services/network-registry.js';
@@ -100,6 +101,7 @@ export class Runtime {
       accounts: this.store.accounts(),
       mempoolSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolSource(n.node)])),
       events: this.bus,
+      rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
       extensions: [await createWebLayer(this.config, this.logger)],
     });
     this.app = app;

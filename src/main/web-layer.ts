@@ -1,6 +1,7 @@
 import type { OutpointConfig } from '../config/index.js';
 import type { Logger } from '../core/logger.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../web/build/web-build.js';
+import { explorerModule } from '../web/explorer/explorer-module.js';
 import { createWeb, type Web } from '../web/register-web.js';
 import { WebAssets } from '../web/shell/assets.js';
 
@@ -20,6 +21,6 @@ export async function createWebLayer(config: OutpointConfig, logger: Logger): Pr
       logger,
       assets: new WebAssets(manifest, DEFAULT_ASSET_DIR),
     },
-    [],
+    [explorerModule],
   );
 }

@@ -46,12 +46,22 @@ export class ChainSummaryService {
     const key = ctx.id;
     const cached = this.summaries.get(key);
     if (cached?.tip === tip.hash) return { network: ctx, blocks: cached.value };
-    const heights = Array.from({ length: Math.min(SUMMARY_BLOCKS, tip.height + 1) }, (_, i) => tip.height - i);
-    const blocks = (await Promise.all(heights.map((h) => ctx.reader.getBlockByHeight(h)))).filter((b): b is BlockRecord => b !== null);
-    const coinbases = await Promise.all(blocks.map((b) => (b.txids[0] ? ctx.reader.getTransaction(b.txids[0]) : Promise.resolve(null))));
-    const value = blocks.map((block, i) => ({ block, miner: minerOf(ctx.params, coinbases[i]?.raw ?? null), difficulty: difficultyFromBits(block.bits) }));
+    const value = await this.summarise(ctx, tip.height, SUMMARY_BLOCKS);
     this.summaries.set(key, { tip: tip.hash, value });
     return { network: ctx, blocks: value };
+  }
+
+  /** Main-chain blocks from `top` down, `count` of them at most (fewer near the genesis or above the tip), with their miners. */
+  async blocksDown(network: string, top: number, count: number): Promise<{ network: NetworkContext; tip: ChainTip; blocks: readonly BlockSummary[] }> {
+    const { network: ctx, tip } = await this.tip(network);
+    return { network: ctx, tip, blocks: await this.summarise(ctx, Math.min(top, tip.height), count) };
+  }
+
+  private async summarise(ctx: NetworkContext, top: number, count: number): Promise<BlockSummary[]> {
+    const heights = Array.from({ length: Math.max(0, Math.min(count, top + 1)) }, (_, i) => top - i);
+    const blocks = (await Promise.all(heights.map((h) => ctx.reader.getBlockByHeight(h)))).filter((b): b is BlockRecord => b !== null);
+    const coinbases = await Promise.all(blocks.map((b) => (b.txids[0] ? ctx.reader.getTransaction(b.txids[0]) : Promise.resolve(null))));
+    return blocks.map((block, i) => ({ block, miner: minerOf(ctx.params, coinbases[i]?.raw ?? null), difficulty: difficultyFromBits(block.bits) }));
   }
 
   async status(network: string): Promise<NetworkStatus> {

@@ -4,6 +4,7 @@
  *   <div id="X" data-live-on="CHANNEL:EVENT …" data-live-src="URL">  on any of those events, fetch URL (an HTML
  *                                                                     fragment rendered by the server, same id)
  *                                                                     and put it in place of the element
+ *        data-live-min-ms="N"                                        (optional) refresh at most every N ms
  *   <span data-live-field="CHANNEL:EVENT:FIELD">                     set to the event's value[FIELD]
  * Rows with a data-key not seen before a replacement are highlighted. The server renders (and escapes) every
  * fragment, so the page looks the same as after a reload. Events only trigger reads: nothing is polled.
@@ -17,6 +18,7 @@ interface RegionState {
   running: boolean;
   again: boolean;
   timer: ReturnType<typeof setTimeout> | null;
+  lastRun: number;
 }
 
 export function startLive(root: Document): void {
@@ -73,17 +75,20 @@ function onEvent(root: Document, states: Map<string, RegionState>, topic: string
 
 function schedule(root: Document, states: Map<string, RegionState>, id: string): void {
   let state = states.get(id);
-  if (!state) states.set(id, (state = { running: false, again: false, timer: null }));
+  if (!state) states.set(id, (state = { running: false, again: false, timer: null, lastRun: 0 }));
   if (state.running) {
     state.again = true;
     return;
   }
   if (state.timer) return;
   const current = state;
+  const minInterval = Number(root.getElementById(id)?.dataset['liveMinMs'] ?? 0) || 0;
+  const wait = Math.max(COALESCE_MS, current.lastRun + minInterval - Date.now());
   current.timer = setTimeout(() => {
     current.timer = null;
+    current.lastRun = Date.now();
     void refresh(root, states, id, current);
-  }, COALESCE_MS);
+  }, wait);
 }
 
 async function refresh(root: Document, states: Map<string, RegionState>, id: string, state: RegionState): Promise<void> {
