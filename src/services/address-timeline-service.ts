@@ -12,6 +12,8 @@ import type { NetworkContext, NetworkRegistry } from './network-registry.js';
  */
 export type TimelineCursor =
   | { readonly kind: 'newest' }
+  /** The `count` newest txs (a page that ends just before a mempool tx of another page). */
+  | { readonly kind: 'top'; readonly count: number }
   | { readonly kind: 'older'; readonly txid: string }
   | { readonly kind: 'newer'; readonly txid: string }
   | { readonly kind: 'skip'; readonly count: number }
@@ -56,39 +58,31 @@ export class AddressTimelineService {
 
   async page(network: string, address: string, cursor: TimelineCursor, size: number): Promise<TimelinePage> {
     const { ctx, canonical, script } = this.resolve(network, address);
-    const limit = Math.max(1, Math.min(MAX_TIMELINE_PAGE, size));
+    const limit = Math.max(1, Math.min(MAX_TIMELINE_PAGE, cursor.kind === 'top' ? cursor.count : size));
     if (!script) return { network: ctx, address: canonical, entries: [], older: null, newer: null };
     const read = (options: HistoryOptions): Promise<AddressHistoryEntry[]> => ctx.reader.getAddressHistory(script, options);
     const [tip, found] = await Promise.all([ctx.reader.getTip(), this.read(read, cursor, limit + 1)]);
     const more = found.length > limit;
     // Reads run away from the cursor; the extra row only says whether there is more in that direction.
     const kept = more ? found.slice(0, limit) : found;
-    const rows = cursor.kind === 'newer' || cursor.kind === 'oldest' ? kept.reverse() : kept;
-    const entries = rows.map((e) => entryOf(tip, e));
+    const ascending = cursor.kind === 'newer' || cursor.kind === 'oldest';
+    const entries = (ascending ? kept.reverse() : kept).map((e) => entryOf(tip, e));
     const first = entries[0];
     const last = entries[entries.length - 1];
+    // Mempool txs cannot be cursors: around them, pages are counted from the newest tx.
+    const newerThan = (count: number): TimelineCursor | null =>
+      count <= 0 ? null : count > size ? { kind: 'skip', count: count - size } : count === size ? { kind: 'newest' } : { kind: 'top', count };
     let older: TimelineCursor | null = null;
     let newer: TimelineCursor | null = null;
-    switch (cursor.kind) {
-      case 'newest':
-      case 'skip': {
-        const skipped = cursor.kind === 'skip' ? cursor.count : 0;
-        if (more && last) older = last.height === null ? { kind: 'skip', count: skipped + entries.length } : { kind: 'older', txid: last.txid };
-        if (skipped > 0) newer = skipped <= limit ? { kind: 'newest' } : { kind: 'skip', count: skipped - limit };
-        break;
-      }
-      case 'older':
-        if (more && last) older = { kind: 'older', txid: last.txid };
-        if (first) newer = { kind: 'newer', txid: first.txid };
-        break;
-      case 'newer':
-        // Read oldest first from the cursor: `more` means newer txs exist beyond this page.
-        if (last) older = { kind: 'older', txid: last.txid };
-        if (more && first) newer = first.height === null ? { kind: 'newest' } : { kind: 'newer', txid: first.txid };
-        break;
-      case 'oldest':
-        if (more && first) newer = first.height === null ? { kind: 'newest' } : { kind: 'newer', txid: first.txid };
-        break;
+    if (!ascending) {
+      const skipped = cursor.kind === 'skip' ? cursor.count : 0;
+      if (more && last) older = last.height === null ? { kind: 'skip', count: skipped + entries.length } : { kind: 'older', txid: last.txid };
+      newer = cursor.kind === 'older' ? (first ? { kind: 'newer', txid: first.txid } : null) : newerThan(skipped);
+    } else {
+      const mempoolShown = entries.filter((e) => e.height === null).length;
+      const unconfirmed = mempoolShown > 0 ? (await ctx.reader.getAddressTotals(script)).unconfirmedTxCount : 0;
+      if (cursor.kind === 'newer' && last) older = last.height === null ? { kind: 'skip', count: unconfirmed } : { kind: 'older', txid: last.txid };
+      if (more && first) newer = first.height === null ? newerThan(unconfirmed - mempoolShown) : { kind: 'newer', txid: first.txid };
     }
     return { network: ctx, address: canonical, entries, older, newer };
   }
@@ -119,6 +113,7 @@ export class AddressTimelineService {
   private read(read: (o: HistoryOptions) => Promise<AddressHistoryEntry[]>, cursor: TimelineCursor, limit: number): Promise<AddressHistoryEntry[]> {
     switch (cursor.kind) {
       case 'newest':
+      case 'top':
         return read({ direction: 'desc', limit });
       case 'skip':
         return read({ direction: 'desc', limit, offset: cursor.count });

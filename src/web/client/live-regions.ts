@@ -44,8 +44,13 @@ export function startLive(root: Document): void {
     const [channel = '', event = ''] = topic.split(':');
     channels.set(channel, (channels.get(channel) ?? new Set()).add(event));
   }
+  // <html data-live="ready"> once every channel is subscribed: from then on no event is missed (tests wait for it).
+  let pending = channels.size;
   for (const [name, events] of channels) {
     const channel = pusher.subscribe(name);
+    channel.bind('pusher:subscription_succeeded', () => {
+      if (--pending === 0) root.documentElement.dataset['live'] = 'ready';
+    });
     for (const event of events) channel.bind(event, (data: unknown) => onEvent(root, states, `${name}:${event}`, data));
   }
   // After a lost connection, events may have been missed: bring every region up to date once.

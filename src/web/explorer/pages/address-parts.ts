@@ -32,6 +32,8 @@ export function cursorQuery(cursor: TimelineCursor): Record<string, string | num
       return { newer: cursor.txid };
     case 'skip':
       return { skip: cursor.count };
+    case 'top':
+      return { top: cursor.count };
     case 'oldest':
       return { oldest: 1 };
   }
@@ -43,6 +45,7 @@ export function cursorFrom(query: Readonly<Record<string, string | undefined>>):
   if (query['older'] && TXID.test(query['older'])) return { kind: 'older', txid: query['older'].toLowerCase() };
   if (query['newer'] && TXID.test(query['newer'])) return { kind: 'newer', txid: query['newer'].toLowerCase() };
   if (query['skip'] && /^\d{1,9}$/.test(query['skip']) && Number(query['skip']) > 0) return { kind: 'skip', count: Number(query['skip']) };
+  if (query['top'] && /^\d{1,3}$/.test(query['top']) && Number(query['top']) > 0) return { kind: 'top', count: Number(query['top']) };
   if (query['oldest'] === '1') return { kind: 'oldest' };
   return { kind: 'newest' };
 }
@@ -63,7 +66,7 @@ export function addressHistory(page: TimelinePage, cursor: TimelineCursor, now: 
 <td class="num ${e.received >= e.sent ? 'delta-in' : 'delta-out'}">${amount(e.received - e.sent, coin)}</td>
 </tr>`,
   );
-  const live = cursor.kind === 'newest';
+  const live = cursor.kind === 'newest' || cursor.kind === 'top';
   const attrs = live ? html` data-live-on="${addressChannel(net, address)}:balance_update ${blockchainChannel(net)}:block_update" data-live-src="${base}?part=history"` : '';
   const href = (c: TimelineCursor | null): string | null => (c === null ? null : withQuery(base, cursorQuery(c)));
   return html`<div id="address-history"${attrs}>
