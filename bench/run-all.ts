@@ -6,6 +6,7 @@ const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./sqlite-floor.bench.js'),
   () => import('./api-v2.bench.js'),
   () => import('./api-v3.bench.js'),
+  () => import('./web.bench.js'),
   () => import('./realtime.bench.js'),
 ];
 

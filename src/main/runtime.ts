@@ -118,7 +118,7 @@ export class Runtime {
     if (this.config.http.port === 0 || this.config.http.publicUrl === `http://${this.config.http.host}:${this.config.http.port}`) {
       this.listeningUrl = `http://${host}:${address.port}`;
     }
-    this.logger.info('http listening', { url: `http://${host}:${address.port}` });
+    this.logger.info('http listening', { url: `http://${host}:${address.port}`, explorer: `${this.publicUrl}/` });
   }
 }
 

@@ -42,7 +42,7 @@ async function walk(page: Page, problems: string[]): Promise<void> {
   await page.goto(`${serve.url}/`);
   const card = page.locator(`#net-${SLUG}`);
   assert.equal(digits(await card.locator('dt:text-is("Height") + dd').innerText()), String(await rpc.call<number>('getblockcount')));
-  assert.equal(digits(await card.locator('dt:text-is("Mempool") + dd a').innerText()), String((await rpc.call<string[]>('getrawmempool')).length));
+  assert.equal(digits(await card.locator('dt:text-is("Unconfirmed txs") + dd a').innerText()), String((await rpc.call<string[]>('getrawmempool')).length));
 
   // → the payment's block, from the latest-blocks table
   await card.locator('table').getByRole('link', { name: String(paymentHeight), exact: true }).click();

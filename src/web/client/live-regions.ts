@@ -5,6 +5,7 @@
  *                                                                     fragment rendered by the server, same id)
  *                                                                     and put it in place of the element
  *        data-live-min-ms="N"                                        (optional) refresh at most every N ms
+ *        data-live-delay-ms="N"                                      (optional) refresh N ms after the event
  *   <span data-live-field="CHANNEL:EVENT:FIELD">                     set to the event's value[FIELD]
  * Rows with a data-key not seen before a replacement are highlighted. The server renders (and escapes) every
  * fragment, so the page looks the same as after a reload. Events only trigger reads: nothing is polled.
@@ -87,8 +88,10 @@ function schedule(root: Document, states: Map<string, RegionState>, id: string):
   }
   if (state.timer) return;
   const current = state;
-  const minInterval = Number(root.getElementById(id)?.dataset['liveMinMs'] ?? 0) || 0;
-  const wait = Math.max(COALESCE_MS, current.lastRun + minInterval - Date.now());
+  const region = root.getElementById(id);
+  const minInterval = Number(region?.dataset['liveMinMs'] ?? 0) || 0;
+  const delay = Number(region?.dataset['liveDelayMs'] ?? 0) || 0;
+  const wait = Math.max(COALESCE_MS, delay, current.lastRun + minInterval - Date.now());
   current.timer = setTimeout(() => {
     current.timer = null;
     current.lastRun = Date.now();

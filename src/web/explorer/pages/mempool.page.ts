@@ -4,6 +4,7 @@ import { html } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { ago, amount, bytes, count, feeRate, hash, link, table, when } from '../format.js';
+import { PROJECTION_SETTLE_MS } from '../parts/network-card.js';
 import { syncBanner } from '../parts/sync-banner.js';
 import { mempoolPath, txPath, blockchainChannel } from '../paths.js';
 import { syncStateOf } from '../sync-state.js';
@@ -24,7 +25,7 @@ export async function mempoolPage(deps: ExplorerDeps, network: NetworkContext, r
   const coin = network.params.coin;
   const channel = blockchainChannel(network.id);
   const projection = status.mempool;
-  const region = html`<div id="mempool" data-live-on="${channel}:tx_update ${channel}:block_update" data-live-src="${mempoolPath(network.id)}?part=mempool" data-live-min-ms="${String(REFRESH_MIN_MS)}">
+  const region = html`<div id="mempool" data-live-on="${channel}:tx_update ${channel}:block_update" data-live-src="${mempoolPath(network.id)}?part=mempool" data-live-min-ms="${String(REFRESH_MIN_MS)}" data-live-delay-ms="${String(PROJECTION_SETTLE_MS)}">
 <dl class="kv">
 <dt>Unconfirmed txs</dt><dd>${count(projection.txCount)}</dd>
 <dt>Size</dt><dd>${bytes(projection.bytes)}</dd>

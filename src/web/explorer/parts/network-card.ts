@@ -13,6 +13,8 @@ import { syncBanner } from './sync-banner.js';
 /** Latest blocks on a network's card (the network page lists more). */
 const CARD_BLOCKS = 5;
 export const PRICE_CURRENCY = 'USD';
+/** The mempool projection is recomputed 500 ms after the events that change it: refresh after that. */
+export const PROJECTION_SETTLE_MS = 700;
 
 export type Overview =
   | { readonly kind: 'syncing'; readonly network: NetworkContext; readonly sync: Extract<SyncState, { kind: 'syncing' }> }
@@ -55,12 +57,12 @@ ${title}${syncBanner(overview.sync)}</section>`;
   }
   const { status, latest, price } = overview;
   const tipBlock = latest[0]?.block;
-  return html`<section class="card" id="${id}" aria-label="${network.params.name}" data-live-on="${channel}:block_update" data-live-src="${src}">
+  return html`<section class="card" id="${id}" aria-label="${network.params.name}" data-live-on="${channel}:block_update" data-live-src="${src}" data-live-delay-ms="${String(PROJECTION_SETTLE_MS)}">
 ${title}
 <dl class="kv">
 <dt>Height</dt><dd>${link(blockPath(network.id, status.tip.hash), count(status.tip.height))}</dd>
 ${tipBlock ? html`<dt>Last block</dt><dd>${when(tipBlock.time, now)}</dd>` : ''}
-<dt>Mempool</dt><dd><a href="${mempoolPath(network.id)}"><span data-live-field="${channel}:tx_update:unconfirmed_txs">${count(status.mempool.txCount)}</span> unconfirmed txs</a> · ${bytes(status.mempool.bytes)}</dd>
+<dt>Unconfirmed txs</dt><dd><a href="${mempoolPath(network.id)}"><span data-live-field="${channel}:tx_update:unconfirmed_txs">${count(status.mempool.txCount)}</span></a> · ${bytes(status.mempool.bytes)}</dd>
 ${network.params.chain === 'main' ? html`<dt>Price</dt><dd>${price ? html`<span class="amount">${formatPrice(price.price)}</span> ${price.base} <span class="muted">(${price.exchange})</span>` : html`<span class="muted">not known yet</span>`}</dd>` : ''}
 </dl>
 ${withBlocks ? html`<h3>Latest blocks</h3>

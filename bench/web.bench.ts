@@ -1,0 +1,84 @@
+/**
+ * Explorer pages beside the v2 JSON they show, on the same server in the same run (autocannon, 32 connections,
+ * BENCH_SECONDS each, default 10): `/` vs get_info, a tx page vs v2 tx, a block page vs v2 block, the page of
+ * the address with the longest history (1,000+ txs) vs v2 address, and that address's history 1,000 txs deep by
+ * cursor (no cap: it costs what the first page costs). Pages rotate over 2,000 txids and every block. Chain:
+ * bench/bench-chain.ts. Target: each page at least 50 % of its JSON route's req/s (printed as a ratio).
+ */
+import { cpus } from 'node:os';
+import autocannon from 'autocannon';
+import { addressToScript } from '../src/chains/addressing.js';
+import { noPrices, silentLogger } from '../src/core/index.js';
+import { createHttpApp } from '../src/http/create-http-app.js';
+import { RpcBroadcaster } from '../src/node/rpc-broadcaster.js';
+import { DEFAULT_ASSET_DIR, freshWebAssets } from '../src/web/build/web-build.js';
+import { explorerModule } from '../src/web/explorer/explorer-module.js';
+import { createWeb } from '../src/web/register-web.js';
+import { WebAssets } from '../src/web/shell/assets.js';
+import { benchChain, benchParams, NTX } from './bench-chain.js';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const CONNECTIONS = 32;
+
+async function measure(label: string, url: string, paths: readonly string[]): Promise<number> {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
+  });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  console.log(
+    `${label.padEnd(44)} ${result.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms` +
+      (bad ? `   (${bad} failed)` : ''),
+  );
+  return result.requests.average;
+}
+
+export async function run(): Promise<void> {
+  const { store, network, rpc, hot, txids, blocks, close } = await benchChain();
+  try {
+    const deep = await network.getAddressHistory(addressToScript(benchParams, hot.address), { direction: 'desc', limit: 1, offset: 1_000, includeMempool: false });
+    const { manifest } = await freshWebAssets();
+    const web = createWeb(
+      { publicUrl: 'http://127.0.0.1', realtimeKey: 'bench', rateLimitPerSecond: 0, redisUrl: null, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
+      [explorerModule],
+    );
+    const app = await createHttpApp({
+      networks: new Map([['LTCTEST', { params: benchParams, reader: network }]]),
+      prices: noPrices,
+      broadcaster: new RpcBroadcaster(new Map([['LTCTEST', rpc]])),
+      publicUrl: 'http://127.0.0.1',
+      rateLimitPerSecond: 0,
+      redisUrl: null,
+      logger: silentLogger,
+      shortLinks: store.shortAddresses(),
+      extensions: [web],
+    });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      console.log(`web bench: ${NTX} txs, ${CONNECTIONS} connections, ${SECONDS} s each, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);
+      const pairs: [string, readonly string[], string, readonly string[]][] = [
+        ['/ (home)', ['/'], 'v2 get_info', ['/api/v2/get_info/LTCTEST']],
+        ['tx page', txids.map((t) => `/ltctest/tx/${t}`), 'v2 tx (display data)', txids.map((t) => `/api/v2/tx/LTCTEST/${t}`)],
+        ['block page', blocks.map((b) => `/ltctest/block/${b}`), 'v2 block (display data)', blocks.map((b) => `/api/v2/block/LTCTEST/${b}`)],
+        [`address page (${hot.txs} txs)`, [`/ltctest/address/${hot.address}`], 'v2 address (display data)', [`/api/v2/address/LTCTEST/${hot.address}`]],
+      ];
+      if (deep[0]) pairs.push([`address page 1,000 txs deep (cursor)`, [`/ltctest/address/${hot.address}?older=${deep[0].txid}`], 'v2 address (display data)', [`/api/v2/address/LTCTEST/${hot.address}`]]);
+      const ratios: string[] = [];
+      for (const [pageLabel, pagePaths, jsonLabel, jsonPaths] of pairs) {
+        const html = await measure(`HTML ${pageLabel}`, base, pagePaths);
+        const json = await measure(`JSON ${jsonLabel}`, base, jsonPaths);
+        ratios.push(`${pageLabel}: ${((html / json) * 100).toFixed(0)} % of its JSON route`);
+      }
+      for (const line of ratios) console.log(line);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
