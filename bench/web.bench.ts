@@ -1,6 +1,6 @@
 /**
  * Explorer pages beside the v2 JSON they show, on the same server in the same run (autocannon, 32 connections,
- * BENCH_SECONDS each, default 10): `/` vs get_info, a tx page vs v2 tx, a block page vs v2 block, the page of
+ * BENCH_SECONDS per pair and side, default 10, in 4 alternating slices): `/` vs get_info, a tx page vs v2 tx, a block page vs v2 block, the page of
  * the address with the longest history (1,000+ txs) vs v2 address, and that address's history 1,000 txs deep by
  * cursor (no cap: it costs what the first page costs). Pages rotate over 2,000 txids and every block. Chain:
  * bench/bench-chain.ts. Target: each page at least 50 % of its JSON route's req/s (printed as a ratio).
@@ -19,21 +19,46 @@ import { benchChain, benchParams, NTX } from './bench-chain.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = 32;
+/** Each pair runs in alternating slices (HTML, JSON, HTML, …): load from elsewhere hits both sides alike. */
+const SLICES = 4;
 
-async function measure(label: string, url: string, paths: readonly string[]): Promise<number> {
+interface Side {
+  requests: number;
+  seconds: number;
+  failed: number;
+  p99: number;
+}
+
+async function slice(url: string, paths: readonly string[], headers: Record<string, string>, side: Side): Promise<void> {
   let i = 0;
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: SECONDS / SLICES,
+    headers,
     requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
   });
-  const bad = result.non2xx + result.errors + result.timeouts;
-  console.log(
-    `${label.padEnd(44)} ${result.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms` +
-      (bad ? `   (${bad} failed)` : ''),
-  );
-  return result.requests.average;
+  side.requests += result.requests.total;
+  side.seconds += SECONDS / SLICES;
+  side.failed += result.non2xx + result.errors + result.timeouts;
+  side.p99 = Math.max(side.p99, result.latency.p99);
+}
+
+function report(label: string, side: Side): number {
+  const rps = side.requests / side.seconds;
+  console.log(`${label.padEnd(48)} ${rps.toFixed(0).padStart(7)} req/s   p99 ${String(side.p99).padStart(5)} ms${side.failed ? `   (${side.failed} failed)` : ''}`);
+  return rps;
+}
+
+/** HTML page(s) and JSON route(s) measured in alternating slices; returns HTML req/s over JSON req/s. */
+async function pair(url: string, page: [string, readonly string[]], json: [string, readonly string[]], headers: Record<string, string> = {}): Promise<number> {
+  const html: Side = { requests: 0, seconds: 0, failed: 0, p99: 0 };
+  const api: Side = { requests: 0, seconds: 0, failed: 0, p99: 0 };
+  for (let k = 0; k < SLICES; k++) {
+    await slice(url, page[1], headers, html);
+    await slice(url, json[1], headers, api);
+  }
+  return report(`HTML ${page[0]}`, html) / report(`JSON ${json[0]}`, api);
 }
 
 export async function run(): Promise<void> {
@@ -68,10 +93,12 @@ export async function run(): Promise<void> {
       if (deep[0]) pairs.push([`address page 1,000 txs deep (cursor)`, [`/ltctest/address/${hot.address}?older=${deep[0].txid}`], 'v2 address (display data)', [`/api/v2/address/LTCTEST/${hot.address}`]]);
       const ratios: string[] = [];
       for (const [pageLabel, pagePaths, jsonLabel, jsonPaths] of pairs) {
-        const html = await measure(`HTML ${pageLabel}`, base, pagePaths);
-        const json = await measure(`JSON ${jsonLabel}`, base, jsonPaths);
-        ratios.push(`${pageLabel}: ${((html / json) * 100).toFixed(0)} % of its JSON route`);
+        const ratio = await pair(base, [pageLabel, pagePaths], [jsonLabel, jsonPaths]);
+        ratios.push(`${pageLabel}: ${(ratio * 100).toFixed(0)} % of its JSON route`);
       }
+      // What browsers get: pages compressed per request (brotli 4), JSON as the API sends it (uncompressed).
+      const compressed = await pair(base, ['tx page, Accept-Encoding: br', pairs[1]![1]], ['v2 tx (display data), same header', pairs[1]![3]], { 'accept-encoding': 'br, gzip' });
+      ratios.push(`tx page compressed with brotli: ${(compressed * 100).toFixed(0)} % of its JSON route`);
       for (const line of ratios) console.log(line);
     } finally {
       await app.close();

@@ -40,9 +40,13 @@ export class ChainSummaryService {
     return { network: ctx, tip };
   }
 
-  /** Newest first; cached until the tip moves. */
-  async latestBlocks(network: string): Promise<{ network: NetworkContext; blocks: readonly BlockSummary[] }> {
-    const { network: ctx, tip } = await this.tip(network);
+  private tipOr(network: string, at: ChainTip | undefined): Promise<{ network: NetworkContext; tip: ChainTip }> {
+    return at ? Promise.resolve({ network: this.networks.resolve(network), tip: at }) : this.tip(network);
+  }
+
+  /** Newest first; cached until the tip moves. `at`: a tip the caller has just read (saves reading it again). */
+  async latestBlocks(network: string, at?: ChainTip): Promise<{ network: NetworkContext; blocks: readonly BlockSummary[] }> {
+    const { network: ctx, tip } = await this.tipOr(network, at);
     const key = ctx.id;
     const cached = this.summaries.get(key);
     if (cached?.tip === tip.hash) return { network: ctx, blocks: cached.value };
@@ -64,8 +68,8 @@ export class ChainSummaryService {
     return blocks.map((block, i) => ({ block, miner: minerOf(ctx.params, coinbases[i]?.raw ?? null), difficulty: difficultyFromBits(block.bits) }));
   }
 
-  async status(network: string): Promise<NetworkStatus> {
-    const { network: ctx, tip } = await this.tip(network);
+  async status(network: string, at?: ChainTip): Promise<NetworkStatus> {
+    const { network: ctx, tip } = await this.tipOr(network, at);
     const cached = this.hashrates.get(ctx.id);
     const hashrate = cached?.tip === tip.hash ? cached.value : await estimateHashrate(ctx.reader, tip);
     this.hashrates.set(ctx.id, { tip: tip.hash, value: hashrate });

@@ -3,6 +3,7 @@ import type { ChainSummaryService } from '../../services/chain-summary-service.j
 import type { Services } from '../../services/create-services.js';
 import type { MempoolProjector } from '../../services/mempool-projector.js';
 import type { NetworkContext } from '../../services/network-registry.js';
+import type { SafeHtml } from '../shell/html.js';
 import type { WebShell } from '../shell/web-shell.js';
 
 /**
@@ -19,6 +20,8 @@ export interface ExplorerDeps {
   readonly publicUrl: string;
   /** UNIX seconds. */
   readonly now: () => number;
+  /** Rendered network cards by state (parts/network-card.ts). */
+  readonly cards: Map<string, { key: string; html: SafeHtml }>;
 }
 
 /** The configured networks in the order the operator configured them. */

@@ -26,7 +26,7 @@ function explorerDeps(app: FastifyInstance, { shell, options, shared, now }: Web
     projector = own;
     chain = new ChainSummaryService(shared.services.networks, own);
   }
-  return { services: shared.services, chain, projector, shell, publicUrl: options.publicUrl.replace(/\/+$/, ''), now };
+  return { services: shared.services, chain, projector, shell, publicUrl: options.publicUrl.replace(/\/+$/, ''), now, cards: new Map() };
 }
 
 function networkRoutes(app: FastifyInstance, deps: ExplorerDeps, network: NetworkContext): void {

@@ -26,8 +26,11 @@ export function ago(time: number, now: number): SafeHtml {
   return html`<time datetime="${iso}" title="${utcTime(time)}"><span data-rel="${time}">${relativeTime(time, now)}</span></time>`;
 }
 
+const GROUPED = new Intl.NumberFormat('en-US');
+
+/** A count with thousands separators (never an amount: amounts are written as the APIs write them). */
 export function count(value: number): string {
-  return value.toLocaleString('en-US');
+  return GROUPED.format(value);
 }
 
 /** Bytes with a binary-free decimal unit, as block explorers show sizes. */

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import { configuredNetworks, type ExplorerDeps } from '../explorer-deps.js';
-import { networkCard, overviewOf } from '../parts/network-card.js';
+import { cachedNetworkCard, overviewOf } from '../parts/network-card.js';
 
 /** `/`: every configured network side by side, each card live on its own network's blocks. */
 export async function homePage(deps: ExplorerDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -11,7 +11,7 @@ export async function homePage(deps: ExplorerDeps, request: FastifyRequest, repl
   const now = deps.now();
   const body = html`<h1>Blocks, transactions and addresses</h1>
 ${networks.length === 0 ? html`<p>No network is configured. Add a <code>[networks.X]</code> table to the configuration (see the README).</p>` : ''}
-<div class="grid">${overviews.map((o) => networkCard(o, now))}</div>
+<div class="grid">${overviews.map((o) => cachedNetworkCard(deps.cards, o, now))}</div>
 ${apiLinks(
   deps.publicUrl,
   networks.flatMap((n) => [

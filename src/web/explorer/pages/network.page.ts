@@ -5,7 +5,7 @@ import { html, withQuery, type SafeHtml } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { blocksTable } from '../parts/blocks-table.js';
-import { networkCard, overviewOf } from '../parts/network-card.js';
+import { cachedNetworkCard, overviewOf } from '../parts/network-card.js';
 import { syncBanner } from '../parts/sync-banner.js';
 import { pager } from '../pager.js';
 import { blockchainChannel, mempoolPath, networkPath } from '../paths.js';
@@ -19,7 +19,7 @@ export async function networkPage(deps: ExplorerDeps, network: NetworkContext, r
   const now = deps.now();
   const overview = await overviewOf(deps, network);
   const part = request.query.part;
-  if (part === 'card' || part === 'summary') return deps.shell.fragment(request, reply, networkCard(overview, now, part === 'card'));
+  if (part === 'card' || part === 'summary') return deps.shell.fragment(request, reply, cachedNetworkCard(deps.cards, overview, now, part === 'card'));
   if (overview.kind === 'syncing') {
     const body = html`<h1>${network.params.name}</h1>${syncBanner(overview.sync)}`;
     return deps.shell.page(request, reply, { title: network.params.name, body, live: true });
@@ -42,7 +42,7 @@ export async function networkPage(deps: ExplorerDeps, network: NetworkContext, r
     { label: 'Older', href: lowest > 0 ? withQuery(base, { from: lowest - 1 }) : null, rel: 'next' },
   ]);
   const body = html`<h1>${network.params.name}</h1>
-${networkCard(overview, now, false)}
+${cachedNetworkCard(deps.cards, overview, now, false)}
 ${section}
 ${nav}
 <p><a href="${mempoolPath(network.id)}">Mempool and projected blocks</a></p>

@@ -30,11 +30,30 @@ export async function overviewOf(deps: ExplorerDeps, network: NetworkContext): P
   const sync = await syncStateOf(deps, network);
   if (sync.kind === 'syncing') return { kind: 'syncing', network, sync };
   const [latest, status, price] = await Promise.all([
-    deps.chain.latestBlocks(network.id),
-    deps.chain.status(network.id),
+    deps.chain.latestBlocks(network.id, sync.tip),
+    deps.chain.status(network.id, sync.tip),
     network.params.chain === 'main' ? deps.services.prices.newest(network.params.coin, PRICE_CURRENCY) : Promise.resolve(null),
   ]);
   return { kind: 'ready', network, latest: latest.blocks.slice(0, CARD_BLOCKS), status, price };
+}
+
+/** Relative times on a cached card are at most this old (the client script rewrites them every 15 s as well). */
+const CARD_TIME_STEP_S = 15;
+
+/**
+ * The card, rendered once per state: the same tip, mempool projection, price and 15-second step give the same
+ * markup, so `/` (every network's card, on every visit and every live refresh) renders each card rarely.
+ */
+export function cachedNetworkCard(cache: Map<string, { key: string; html: SafeHtml }>, overview: Overview, now: number, withBlocks = true): SafeHtml {
+  if (overview.kind === 'syncing') return networkCard(overview, now, withBlocks);
+  const { status, price } = overview;
+  const slot = `${overview.network.id}:${withBlocks}`;
+  const key = [status.tip.hash, status.mempool.updatedAt, status.mempool.txCount, status.mempool.bytes, price?.time, price?.price, Math.floor(now / CARD_TIME_STEP_S)].join('|');
+  const hit = cache.get(slot);
+  if (hit?.key === key) return hit.html;
+  const html = networkCard(overview, now, withBlocks);
+  cache.set(slot, { key, html });
+  return html;
 }
 
 export function cardId(network: NetworkContext): string {
