@@ -9,12 +9,22 @@ export interface NewestMempool {
   readonly txs: readonly MempoolTxSummary[];
 }
 
-/** How long one read of the mempool serves every request (the explorer's mempool page reads the whole list). */
+/** Longest time one read of the whole mempool serves requests while the mempool's count and bytes stay the same. */
 const MAX_AGE_MS = 2_000;
 
-/** The newest unconfirmed txs of a network: one store read per network per two seconds, shared by concurrent requests. */
+interface Snapshot {
+  readonly at: number;
+  readonly count: number;
+  readonly bytes: number;
+  readonly sorted: Promise<MempoolTxSummary[]>;
+}
+
+/**
+ * The newest unconfirmed txs of a network. Reading the whole mempool list is the expensive part, so it is shared
+ * by requests while the mempool's size (one aggregate read) is unchanged, for at most two seconds.
+ */
 export class MempoolListService {
-  private readonly cache = new Map<string, { at: number; read: Promise<MempoolTxSummary[]> }>();
+  private readonly snapshots = new Map<string, Snapshot>();
 
   constructor(
     private readonly networks: NetworkRegistry,
@@ -23,14 +33,16 @@ export class MempoolListService {
 
   async newest(network: string, limit: number): Promise<NewestMempool> {
     const ctx = this.networks.resolve(network);
-    let entry = this.cache.get(ctx.id);
-    if (!entry || this.nowMs() - entry.at > MAX_AGE_MS) {
-      const read = ctx.reader.getMempoolEntries().then((txs) => txs.sort((a, b) => b.seenAt - a.seenAt || (a.txid < b.txid ? -1 : 1)));
-      entry = { at: this.nowMs(), read };
-      this.cache.set(ctx.id, entry);
-      read.catch(() => this.cache.delete(ctx.id));
+    const info = await ctx.reader.getMempoolInfo();
+    let snapshot = this.snapshots.get(ctx.id);
+    if (!snapshot || snapshot.count !== info.count || snapshot.bytes !== info.bytes || this.nowMs() - snapshot.at > MAX_AGE_MS) {
+      const sorted = ctx.reader.getMempoolEntries().then((txs) => txs.sort((a, b) => b.seenAt - a.seenAt || (a.txid < b.txid ? -1 : 1)));
+      snapshot = { at: this.nowMs(), count: info.count, bytes: info.bytes, sorted };
+      const current = snapshot;
+      this.snapshots.set(ctx.id, current);
+      sorted.catch(() => this.snapshots.get(ctx.id) === current && this.snapshots.delete(ctx.id));
     }
-    const sorted = await entry.read;
+    const sorted = await snapshot.sorted;
     return { network: ctx, count: sorted.length, txs: sorted.slice(0, limit) };
   }
 }

@@ -200,6 +200,15 @@ describe('explorer pages and answers', () => {
     }
   });
 
+  it('raw hex on demand equals the node\'s; the address QR code is an inline SVG of its BIP21 URI', async () => {
+    const page = await (await fetch(`${chain.serve.url}/${SLUG}/tx/${chain.paymentTxid}?hex=1`)).text();
+    const hex = await chain.node.rpc.call<string>('getrawtransaction', [chain.paymentTxid]);
+    assert.ok(page.includes(`<pre id="raw-hex">${hex}</pre>`));
+    assert.ok(!(await (await fetch(`${chain.serve.url}/${SLUG}/tx/${chain.paymentTxid}`)).text()).includes(hex), 'not without asking');
+    const address = await (await fetch(`${chain.serve.url}/${SLUG}/address/${chain.addresses.p2sh}`)).text();
+    assert.match(address, new RegExp(`<svg class="qr" viewBox="0 0 (\\d+) \\1" role="img" aria-label="QR code of litecoin:${chain.addresses.p2sh}"[^>]*><path fill="currentColor" d="(M\\d+ \\d+h1v1h-1z)+"/></svg>`));
+  });
+
   it('CSV export streams the whole history with a running balance', async () => {
     const response = await fetch(`${chain.serve.url}/${SLUG}/address/${chain.addresses.legacy}/history.csv`);
     assert.equal(response.status, 200);
