@@ -8,8 +8,10 @@ const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./api-v3.bench.js'),
   () => import('./concurrency-limit.bench.js'),
   () => import('./sync-gate.bench.js'),
+  () => import('./web.bench.js'),
   () => import('./realtime.bench.js'),
   () => import('./node-follow.bench.js'),
+  () => import('./password-hash.bench.js'),
 ];
 
 for (const load of benches) {

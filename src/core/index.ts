@@ -11,3 +11,5 @@ export * from './prices.js';
 export * from './broadcaster.js';
 export * from './mempool-source.js';
 export * from './sync-status.js';
+export * from './mailer.js';
+export * from './attempt-counter.js';

@@ -1,16 +1,21 @@
 import type { TxBroadcaster } from '../core/broadcaster.js';
+import type { NetworkId } from '../core/network.js';
 import type { PriceReader } from '../core/prices.js';
 import type { ShortAddressStore } from '../core/store.js';
 import type { SyncStatusSource } from '../core/sync-status.js';
 import { AddressDisplayService } from './address-display-service.js';
 import { AddressHistoryService } from './address-history-service.js';
 import { AddressService } from './address-service.js';
+import { AddressTimelineService } from './address-timeline-service.js';
+import { AuxPowParentService, type RawBlockSource } from './auxpow-parent-service.js';
 import { BlockService } from './block-service.js';
 import { BroadcastService } from './broadcast-service.js';
 import { ConfidenceService } from './confidence-service.js';
+import { MempoolListService } from './mempool-list-service.js';
 import { NetworkInfoService } from './network-info-service.js';
 import { NetworkRegistry, type NetworkMap } from './network-registry.js';
 import { PriceService } from './price-service.js';
+import { SearchService } from './search-service.js';
 import { ShortAddressService } from './short-address-service.js';
 import { SyncGate } from './sync-gate.js';
 import { storeSyncStatusSource, SyncStatusCache } from './sync-status-cache.js';
@@ -25,6 +30,8 @@ export interface ServiceDeps {
   readonly now?: () => number;
   /** Where each network's initial-sync status comes from; default the store (each reader's getSyncStatus). */
   readonly syncStatus?: SyncStatusSource;
+  /** Per network, the node's raw blocks (AuxPoW parents are not indexed); without one they are not shown. */
+  readonly rawBlocks?: ReadonlyMap<NetworkId, RawBlockSource>;
 }
 
 /** Every read operation the APIs share, built once per process. */
@@ -40,6 +47,11 @@ export interface Services {
   readonly prices: PriceService;
   readonly shorts: ShortAddressService;
   readonly broadcast: BroadcastService;
+  /** Explorer reads: whole histories with stable cursors, search across networks, the newest mempool txs. */
+  readonly timeline: AddressTimelineService;
+  readonly search: SearchService;
+  readonly mempoolList: MempoolListService;
+  readonly auxpow: AuxPowParentService;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -59,5 +71,9 @@ export function createServices(deps: ServiceDeps): Services {
     prices,
     shorts: new ShortAddressService(networks, deps.shortLinks),
     broadcast: new BroadcastService(networks, deps.broadcaster),
+    timeline: new AddressTimelineService(networks),
+    search: new SearchService(networks, deps.shortLinks),
+    mempoolList: new MempoolListService(networks),
+    auxpow: new AuxPowParentService(deps.rawBlocks ?? new Map()),
   };
 }

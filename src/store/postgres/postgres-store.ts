@@ -2,12 +2,14 @@
 import pg from 'pg';
 import { StoreError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
-import type { AccountStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
+import type { AccountStore, AuthStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
+import { SqlAuthStore } from '../common/sql-auth-store.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresNetworkStore } from './postgres-network-store.js';
 import { PostgresPrices } from './postgres-prices.js';
+import { PostgresRunner } from './postgres-runner.js';
 import { PostgresShortAddresses } from './postgres-short-addresses.js';
 import { LOCK_NAMESPACE, one } from './postgres-sql.js';
 
@@ -24,6 +26,7 @@ export class PostgresStore implements ChainStore {
   private shorts: PostgresShortAddresses | null = null;
   private accountStore: PostgresAccounts | null = null;
   private priceStore: PostgresPrices | null = null;
+  private authStore: SqlAuthStore | null = null;
 
   constructor(private readonly options: PostgresStoreOptions) {
     this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
@@ -86,6 +89,11 @@ export class PostgresStore implements ChainStore {
   accounts(): AccountStore {
     this.accountStore ??= new PostgresAccounts(this.pool);
     return this.accountStore;
+  }
+
+  auth(): AuthStore {
+    this.authStore ??= new SqlAuthStore(new PostgresRunner(this.pool));
+    return this.authStore;
   }
 
   async close(): Promise<void> {

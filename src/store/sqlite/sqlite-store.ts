@@ -2,12 +2,14 @@
 import Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
-import type { AccountStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
+import type { AccountStore, AuthStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
 import { migrationSql } from '../migrations/migration-files.js';
+import { SqlAuthStore } from '../common/sql-auth-store.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteNetworkStore } from './sqlite-network-store.js';
 import { SqlitePrices } from './sqlite-prices.js';
+import { SqliteRunner } from './sqlite-runner.js';
 import { SqliteShortAddresses } from './sqlite-short-addresses.js';
 import { Statements, type Row } from './sqlite-statements.js';
 
@@ -26,6 +28,7 @@ export class SqliteStore implements ChainStore {
   private shorts: SqliteShortAddresses | null = null;
   private accountStore: SqliteAccounts | null = null;
   private priceStore: SqlitePrices | null = null;
+  private authStore: SqlAuthStore | null = null;
 
   constructor(private readonly options: SqliteStoreOptions) {
     this.db = new Database(options.path, { readonly: options.readonly ?? false });
@@ -104,6 +107,11 @@ export class SqliteStore implements ChainStore {
   accounts(): AccountStore {
     this.accountStore ??= new SqliteAccounts(this.st);
     return this.accountStore;
+  }
+
+  auth(): AuthStore {
+    this.authStore ??= new SqlAuthStore(new SqliteRunner(this.st));
+    return this.authStore;
   }
 
   async close(): Promise<void> {
