@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
-import { withDb, withDbAt } from './conformance-chain.js';
+import { withDb } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 
 export function mempoolTests(harness: StoreHarness): void {
