@@ -71,7 +71,7 @@ function printEngine(engine: Engine, small: IncrementalPair, big: BigRun): void 
   console.log(`    phases logged: ${big.phases.length ? big.phases.map((p) => `${p.phase} ${n((p.to - p.from) / 1000)} s`).join(', ') : 'none (one incremental sync, no bulk phases)'}` +
     (big.finished ? `; sync finished line: ${['seconds', 'txPerSecond', 'waitingSeconds', 'writingSeconds'].map((k) => `${k}=${big.finished![k]}`).join(' ')}` : ''));
   curve.perMillion.forEach((m, i) => {
-    console.log(`    million ${i + 1}${m.txs < 1_000_000 ? ` (${n(m.txs)} txs)` : ''}: ${n(m.txPerSecond)} tx/s (load ${m.loadSeconds.toFixed(1)} s + index build share ${m.buildSeconds.toFixed(1)} s)`);
+    console.log(`    million ${i + 1}${m.txs !== 1_000_000 ? ` (${n(m.txs)} txs)` : ''}: ${n(m.txPerSecond)} tx/s (load ${m.loadSeconds.toFixed(1)} s + index build share ${m.buildSeconds.toFixed(1)} s)`);
   });
   const full = curve.perMillion.filter((m) => m.txs >= 500_000);
   if (full.length >= 2) {

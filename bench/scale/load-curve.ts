@@ -52,7 +52,9 @@ export function loadCurve(samples: readonly HeightSample[], phases: readonly Pha
   };
   const perMillion: MillionFigure[] = [];
   for (let from = 0; from < tipTxs; from += chunk) {
-    const to = Math.min(from + chunk, tipTxs);
+    // A remainder under half a chunk joins the last chunk (a chain is cut at a block boundary, just past the count).
+    let to = Math.min(from + chunk, tipTxs);
+    if (tipTxs - to < chunk / 2) to = tipTxs;
     const loadSeconds = (timeAt(to) - timeAt(from)) / 1000;
     const buildSeconds = ((buildMs / 1000) * (to - from)) / tipTxs;
     perMillion.push({
@@ -62,6 +64,7 @@ export function loadCurve(samples: readonly HeightSample[], phases: readonly Pha
       txPerSecond: (to - from) / (loadSeconds + buildSeconds),
       loadTxPerSecond: (to - from) / loadSeconds,
     });
+    from = to - chunk;
   }
   return { perMillion, buildSeconds: buildMs / 1000, totalSeconds: readyAt / 1000, txs: tipTxs };
 }

@@ -58,6 +58,9 @@ describe('scale bench log reading', () => {
     assert.equal(curve.totalSeconds, 80);
     assert.deepEqual(curve.perMillion.map((m) => m.txs), [1_000_000, 1_000_000, 500_000]);
     assert.deepEqual(curve.perMillion.map((m) => Math.round(m.loadSeconds * 1000) / 1000), [10, 20, 25]);
+    // A remainder under half a million joins the last million.
+    const cut = loadCurve(samples.slice(0, 2), [], txsThrough, 31_000, 2_100_000);
+    assert.deepEqual(cut.perMillion.map((m) => m.txs), [1_000_000, 1_100_000]);
     assert.deepEqual(curve.perMillion.map((m) => m.buildSeconds), [10, 10, 5]);
     assert.equal(Math.round(curve.perMillion[0]!.txPerSecond), 50_000);
     // Every second of the run is in exactly one million's figure.
