@@ -107,9 +107,17 @@ export interface ConnectedBlock {
   readonly valueOut: Sats;
   /** Per (script, txid): what the block's transactions received/sent. */
   readonly deltas: readonly ScriptDelta[];
+  /**
+   * Per tx of the block, in input order: the output each input spent (a coinbase: [null]). The writer resolves them
+   * anyway, so the indexer's address events need no read-back of the txs it has just written.
+   */
+  readonly prevouts: ReadonlyMap<string, readonly (PrevoutInfo | null)[]>;
   /** Mempool txs that this block confirmed (removed from the mempool as 'confirmed'). */
   readonly confirmedFromMempool: readonly string[];
-  /** Mempool txs (and their descendants) that conflict with the block: marked double-spent and removed. */
+  /**
+   * Mempool txs (and their descendants) that conflict with the block: marked double-spent and removed. A batch of
+   * several blocks reports them once, with its last block.
+   */
   readonly conflicted: readonly string[];
 }
 

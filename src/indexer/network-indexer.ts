@@ -1,4 +1,4 @@
-import type { ChainSource, ChainTip, ConnectedBlock, EventBus, Logger, NetworkStore, PrevoutInfo } from '../core/index.js';
+import type { ChainSource, ChainTip, EventBus, Logger, NetworkStore } from '../core/index.js';
 import type { NetworkParams } from '../chains/network-params.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
@@ -197,17 +197,6 @@ export class NetworkIndexer {
   }
 
   /** Prevouts of a block's txs that touch addresses and were not announced from the mempool already. */
-  private async prevoutsOfNewTxs(connected: ConnectedBlock): Promise<Map<string, readonly (PrevoutInfo | null)[]>> {
-    const announced = new Set(connected.confirmedFromMempool);
-    const result = new Map<string, readonly (PrevoutInfo | null)[]>();
-    for (const { txid } of connected.deltas) {
-      if (announced.has(txid) || result.has(txid)) continue;
-      const record = await this.options.store.getTransaction(txid);
-      if (record) result.set(txid, record.prevouts);
-    }
-    return result;
-  }
-
   private async loop(): Promise<void> {
     const idle = this.options.idleResyncMs ?? 5000;
     while (!this.stopped) {
@@ -292,8 +281,9 @@ export class NetworkIndexer {
         const connected = await store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
         progress?.wrote(performance.now() - writeStarted);
         for (const [i, c] of connected.entries()) {
-          const prevouts = this.caughtUp ? await this.prevoutsOfNewTxs(c) : null;
-          for (const event of blockEvents(params, batch.blocks[i]!, c, receivedAt, prevouts && ((txid) => prevouts.get(txid) ?? null))) {
+          // Address events only once following the tip (a catch-up publishes blocks, not every address they touch).
+          const prevoutsOf = this.caughtUp ? (txid: string) => c.prevouts.get(txid) ?? null : null;
+          for (const event of blockEvents(params, batch.blocks[i]!, c, receivedAt, prevoutsOf)) {
             bus.publish(event);
           }
         }

@@ -8,7 +8,7 @@
  */
 import { StoreError } from '../../core/errors.js';
 import type { Block, TxInput, TxOutput } from '../../core/chain-types.js';
-import type { BlockToConnect, ChainTip, ConnectedBlock, ScriptDelta } from '../../core/store.js';
+import type { BlockToConnect, ChainTip, ConnectedBlock, PrevoutInfo, ScriptDelta } from '../../core/store.js';
 import { missingPrevoutError, type BatchNeeds } from './batch-needs.js';
 import { hexToBytes, viewBytes } from './codec.js';
 import { FUNDS, ScriptTally, SPENDS, TxEffectSlots, type TotalsDelta } from './tx-effects.js';
@@ -120,10 +120,13 @@ class BatchBuilder {
     let reward = 0n;
     let valueOut = 0n;
     const deltas: ScriptDelta[] = [];
+    const prevouts = new Map<string, readonly (PrevoutInfo | null)[]>();
     for (const tx of block.txs) {
       const id = this.keys.txIds[this.txIndex]!;
       this.effects.begin();
-      const inputValue = tx.isCoinbase ? 0n : this.spendInputs(tx.inputs, id);
+      const spent: (PrevoutInfo | null)[] = tx.isCoinbase ? [null] : [];
+      prevouts.set(tx.txid, spent);
+      const inputValue = tx.isCoinbase ? 0n : this.spendInputs(tx.inputs, id, spent);
       this.inputAt += tx.inputs.length;
       const outputValue = this.addOutputs(tx.outputs, tx.txid, id);
       if (tx.isCoinbase) reward += outputValue;
@@ -142,6 +145,7 @@ class BatchBuilder {
     });
     this.rows.summaries.push({
       hash: h.hash, height, prevHash: h.prevHash, time: h.time, size: block.size, txCount: block.txs.length, fees, reward, valueOut, deltas,
+      prevouts,
     });
     this.rows.newTip = { height, hash: h.hash };
   }
@@ -151,8 +155,11 @@ class BatchBuilder {
     return this.rows;
   }
 
-  /** Marks in-batch prevouts spent and adds every input's value to its script's effect; returns their sum. */
-  private spendInputs(inputs: readonly TxInput[], id: number): bigint {
+  /**
+   * Marks in-batch prevouts spent, adds every input's value to its script's effect and what it spent to `spent`;
+   * returns their sum.
+   */
+  private spendInputs(inputs: readonly TxInput[], id: number, spent: (PrevoutInfo | null)[]): bigint {
     const { out } = this;
     const sources = this.needs.inputSources;
     let inputValue = 0n;
@@ -174,6 +181,7 @@ class BatchBuilder {
         local = this.externalLocals[-1 - source]!;
       }
       this.effects.spend(local, value);
+      spent.push({ txid: inputs[vin]!.prevTxid, vout: inputs[vin]!.prevVout, value, script: this.tally.scripts[local]! });
       inputValue = vin === 0 ? value : inputValue + value;
     }
     return inputValue;
@@ -213,4 +221,17 @@ class BatchBuilder {
       deltas.push({ script: tally.scripts[local]!, txid, received, sent });
     }
   }
+}
+
+/**
+ * The batch's per-block results with the mempool txs it removed: each confirmed tx with the block that holds it, the
+ * conflicted ones once, with the last block (a batch of several blocks must not report a removal twice).
+ */
+export function connectedBlocks(rows: BatchRows, confirmed: readonly string[], conflicted: readonly string[]): ConnectedBlock[] {
+  const last = rows.summaries.length - 1;
+  return rows.summaries.map((s, i) => ({
+    ...s,
+    confirmedFromMempool: rows.summaries.length === 1 ? confirmed : confirmed.filter((txid) => s.prevouts.has(txid)),
+    conflicted: i === last ? conflicted : [],
+  }));
 }

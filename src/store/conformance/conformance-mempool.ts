@@ -145,4 +145,35 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.equal((await net.getAddressTotals(p2pkh(2))).unconfirmedReceived, 90n);
     assert.equal((await net.getAddressTotals(p2pkh(1))).confirmedBalance, 100n);
   }));
+
+  it('a batch of blocks reports per block what each tx spent and which mempool txs left, each once', () => withDb(harness, async (db) => {
+    const net = db.store.network('LTC');
+    const chain = new ChainBuilder();
+    const alice = p2pkh(1);
+    const coins = [chain.add(alice, 50n), chain.add(alice, 50n), chain.add(alice, 50n)].map((b) => ({ txid: b.block.txs[0]!.txid, vout: 0 }));
+    await net.connectBlocks(chain.blocks);
+    const a = spend([coins[0]!], [{ script: p2pkh(2), value: 49n }]);
+    const b = spend([coins[1]!], [{ script: p2pkh(3), value: 49n }]);
+    const loser = spend([coins[2]!], [{ script: p2pkh(4), value: 49n }]);
+    await net.addMempoolTxs([a, b, loser].map((tx) => ({ tx, seenAt: 10 })));
+    const winner = spend([coins[2]!], [{ script: p2pkh(5), value: 48n }]);
+    const b3 = chain.add(p2pkh(6), 51n, [a]);
+    const b4 = chain.add(p2pkh(6), 53n, [b, winner]);
+    const [s3, s4] = await net.connectBlocks([b3, b4]);
+    assert.deepEqual(s3!.confirmedFromMempool, [a.txid]);
+    assert.deepEqual(s4!.confirmedFromMempool, [b.txid]);
+    assert.deepEqual(s3!.conflicted, []);
+    assert.deepEqual(s4!.conflicted, [loser.txid]);
+    // What the writer resolved is what a read of the stored tx says it spent.
+    const hex = (p: { txid: string; vout: number; value: bigint; script: Uint8Array } | null): unknown =>
+      p && { txid: p.txid, vout: p.vout, value: p.value, script: Buffer.from(p.script).toString('hex') };
+    assert.deepEqual(s4!.prevouts.get(winner.txid)?.map(hex), [{ ...coins[2]!, value: 50n, script: Buffer.from(alice).toString('hex') }]);
+    for (const [summary, block] of [[s3!, b3], [s4!, b4]] as const) {
+      assert.deepEqual([...summary.prevouts.keys()], block.block.txs.map((t) => t.txid));
+      for (const tx of block.block.txs) {
+        assert.deepEqual(summary.prevouts.get(tx.txid)?.map(hex), (await net.getTransaction(tx.txid))!.prevouts.map(hex));
+      }
+    }
+    assert.deepEqual(s3!.prevouts.get(b3.block.txs[0]!.txid), [null]);
+  }));
 }

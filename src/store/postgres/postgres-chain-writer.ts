@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { StoreError } from '../../core/errors.js';
 import type { BlockToConnect, ChainTip, ConnectedBlock, DisconnectedBlock } from '../../core/store.js';
 import { assertExtendsTip, collectBatchNeeds, missingPrevoutError, type BatchNeeds } from '../common/batch-needs.js';
-import { buildBatchRows, type BatchRows, type ResolvedOutput } from '../common/block-rows.js';
+import { buildBatchRows, connectedBlocks, type BatchRows, type ResolvedOutput } from '../common/block-rows.js';
 import { orphanRows, planUndo, type UndoInput, type UndoOutput } from '../common/block-undo.js';
 import { bytesToHex, hexToBytes } from '../common/codec.js';
 import type { ScriptCache } from '../common/script-cache.js';
@@ -115,7 +115,7 @@ export async function connectBlocksTx(db: pg.ClientBase, n: PgNet, blocks: reado
   await db.query(`INSERT INTO tips (net, height, hash, next_tx) VALUES ($1, $2, $3, $4)
     ON CONFLICT (net) DO UPDATE SET height = excluded.height, hash = excluded.hash, next_tx = excluded.next_tx`,
   [n.net, batch.newTip.height, hexToBytes(batch.newTip.hash), nextTx]);
-  return batch.summaries.map((s) => ({ ...s, confirmedFromMempool: confirmed, conflicted }));
+  return connectedBlocks(batch, confirmed, conflicted);
 }
 
 /** `again`: some block was connected before, so some of its tx rows exist (upserted through staging). */

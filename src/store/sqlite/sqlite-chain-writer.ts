@@ -2,7 +2,7 @@
 import { StoreError } from '../../core/errors.js';
 import type { BlockToConnect, ChainTip, ConnectedBlock, DisconnectedBlock } from '../../core/store.js';
 import { assertExtendsTip, collectBatchNeeds, missingPrevoutError, spentOutpoints, type BatchNeeds } from '../common/batch-needs.js';
-import { buildBatchRows, type BatchRows, type ResolvedOutput } from '../common/block-rows.js';
+import { buildBatchRows, connectedBlocks, type BatchRows, type ResolvedOutput } from '../common/block-rows.js';
 import { orphanRows, planUndo, type UndoInput, type UndoOutput } from '../common/block-undo.js';
 import { bytesToHex, hexToBytes } from '../common/codec.js';
 import type { ScriptCache } from '../common/script-cache.js';
@@ -95,7 +95,7 @@ export function connectBlocksSync(n: SqliteNet, blocks: readonly BlockToConnect[
   writeRows(n, rows);
   scripts.write(rows.totals);
   writeTip(n, rows.newTip, nextTx);
-  return rows.summaries.map((s) => ({ ...s, confirmedFromMempool: confirmed, conflicted }));
+  return connectedBlocks(rows, confirmed, conflicted);
 }
 
 /** Confirmed txs leave the mempool; mempool txs spending what the batch spends are double spends. */
