@@ -8,6 +8,7 @@ import { PollNotifier } from '../node/poll-notifier.js';
 import { RpcChainSource } from '../node/rpc-chain-source.js';
 import { RpcClient } from '../node/rpc-client.js';
 import { ZmqNotifier } from '../node/zmq-notifier.js';
+import { sqliteWorkerLoader } from './worker-loader.js';
 
 /** One configured network: its node client, change notifier and indexer. */
 export interface NetworkRuntime {
@@ -17,7 +18,19 @@ export interface NetworkRuntime {
   readonly notifier: BlockNotifier;
 }
 
-export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, bus: EventBus, logger: Logger): NetworkRuntime {
+/** The file of an on-disk SQLite store (an initial load then parses and writes on a worker thread), else null. */
+function sqliteFile(storeUrl: string): string | null {
+  const path = storeUrl.startsWith('sqlite:') ? storeUrl.slice('sqlite:'.length) : null;
+  return path && path !== ':memory:' ? path : null;
+}
+
+export function createNetworkRuntime(
+  config: NetworkConfig,
+  store: ChainStore,
+  bus: EventBus,
+  logger: Logger,
+  options: { readonly storeUrl: string; readonly bulk: boolean },
+): NetworkRuntime {
   const params = getNetworkParams(config.id, config.chain);
   const rpc = new RpcClient({ url: config.rpcUrl, ...(config.rpcCookie ? { cookieFile: config.rpcCookie } : {}) });
   const node = new NodeClient(rpc);
@@ -30,7 +43,11 @@ export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, b
     batchTxTarget: config.syncBatchTxs,
     fetchRequests: config.syncRequests,
     removedMempoolKeepSeconds: config.mempoolRemovedKeepHours * 3600,
+    bulk: options.bulk,
     progressSink: process.stderr.isTTY ? { isTTY: true, write: (text) => process.stderr.write(text) } : null,
+    // A testing aid only (crash tests stop the process between build steps); not a configuration key.
+    buildStepDelayMs: Number(process.env['OUTPOINT_TEST_BUILD_STEP_DELAY_MS'] ?? 0),
+    ...(sqliteFile(options.storeUrl) ? { initialLoader: () => sqliteWorkerLoader({ path: sqliteFile(options.storeUrl)!, network: config.id, chain: config.chain }) } : {}),
   });
   const notifier: BlockNotifier =
     config.zmq === null
