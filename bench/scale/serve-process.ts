@@ -20,6 +20,8 @@ export interface ServeOptions {
   readonly pollMs: number;
   /** Every log line also goes here. */
   readonly logPath: string;
+  /** The network served (default BTCTEST, the scale chain's). */
+  readonly network?: string;
 }
 
 export interface LogLine {
@@ -51,7 +53,7 @@ export class ServeProcess {
         'host = "127.0.0.1"',
         `port = ${options.httpPort}`,
         'rate_limit_per_second = 0',
-        '[networks.BTCTEST]',
+        `[networks.${options.network ?? 'BTCTEST'}]`,
         'chain = "regtest"',
         `rpc_url = "${options.rpcUrl}"`,
         `poll_ms = ${options.pollMs}`,

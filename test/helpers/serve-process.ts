@@ -32,12 +32,13 @@ export interface ServeOptions {
 }
 
 const REPO = new URL('../..', import.meta.url).pathname;
+// bin/outpoint.js as users run it: the compiled build when `npm run build` made it from these sources, else tsx.
 
 /** Serves with the configuration file `config`; the port comes from OUTPOINT_HTTP_PORT (public_url stays the file's). */
 export async function startServe(config: string, options: ServeOptions = {}): Promise<ServeProcess> {
   const port = options.port ?? (await freePort());
   const log: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--config', config, ...(options.apiOnly ? ['--api-only'] : [])], {
+  const child = spawn(process.execPath, ['bin/outpoint.js', 'serve', '--config', config, ...(options.apiOnly ? ['--api-only'] : [])], {
     cwd: REPO,
     env: { ...process.env, ...options.env, OUTPOINT_HTTP_PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../core/package-root.js';
 import { compactChainMigration } from './compact-chain-migration.js';
 
 type Step = string | ((engine: 'sqlite' | 'postgres') => string);
@@ -15,5 +17,5 @@ const STEPS: Record<'sqlite' | 'postgres', readonly Step[]> = {
 };
 
 export function migrationSql(engine: 'sqlite' | 'postgres'): string[] {
-  return STEPS[engine].map((step) => (typeof step === 'string' ? readFileSync(new URL(step, import.meta.url), 'utf8') : step(engine)));
+  return STEPS[engine].map((step) => (typeof step === 'string' ? readFileSync(join(packageRoot(), 'src', 'store', 'migrations', step), 'utf8') : step(engine)));
 }
