@@ -9,6 +9,7 @@ const forbidden = [
   { name: 'chains-only-core', severity: 'error', from: { path: layer('chains') }, to: { path: '^src/(?!core/|chains/)' } },
   { name: 'config-only-core', severity: 'error', from: { path: layer('config') }, to: { path: '^src/(?!core/|chains/|config/)' } },
   { name: 'node-driver', severity: 'error', from: { path: layer('node') }, to: { path: '^src/(?!core/|chains/|node/)' } },
+  { name: 'p2p-driver', severity: 'error', from: { path: layer('p2p') }, to: { path: '^src/(?!core/|chains/|p2p/)' } },
   { name: 'market-driver', severity: 'error', from: { path: layer('market') }, to: { path: '^src/(?!core/|chains/|market/)' } },
   { name: 'store-driver', severity: 'error', from: { path: layer('store') }, to: { path: '^src/(?!core/|chains/|store/)' } },
   { name: 'sqlite-not-postgres', severity: 'error', from: { path: '^src/store/sqlite/' }, to: { path: '^src/store/postgres/' } },
