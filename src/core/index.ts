@@ -12,3 +12,4 @@ export * from './broadcaster.js';
 export * from './mempool-source.js';
 export * from './sync-status.js';
 export * from './peer-network.js';
+export * from './tx-sightings.js';
