@@ -10,6 +10,8 @@ const forbidden = [
   { name: 'config-only-core', severity: 'error', from: { path: layer('config') }, to: { path: '^src/(?!core/|chains/|config/)' } },
   { name: 'node-driver', severity: 'error', from: { path: layer('node') }, to: { path: '^src/(?!core/|chains/|node/)' } },
   { name: 'p2p-driver', severity: 'error', from: { path: layer('p2p') }, to: { path: '^src/(?!core/|chains/|p2p/)' } },
+  { name: 'redis-driver', severity: 'error', from: { path: layer('redis') }, to: { path: '^src/(?!core/|redis/)' } },
+  { name: 'mail-driver', severity: 'error', from: { path: layer('mail') }, to: { path: '^src/(?!core/|mail/)' } },
   { name: 'market-driver', severity: 'error', from: { path: layer('market') }, to: { path: '^src/(?!core/|chains/|market/)' } },
   { name: 'store-driver', severity: 'error', from: { path: layer('store') }, to: { path: '^src/(?!core/|chains/|store/)' } },
   { name: 'sqlite-not-postgres', severity: 'error', from: { path: '^src/store/sqlite/' }, to: { path: '^src/store/postgres/' } },
@@ -19,6 +21,9 @@ const forbidden = [
   { name: 'http-entry', severity: 'error', from: { path: layer('http') }, to: { path: '^src/(?!core/|chains/|services/|http/)' } },
   { name: 'realtime-entry', severity: 'error', from: { path: layer('realtime') }, to: { path: '^src/(?!core/|chains/|services/|realtime/)' } },
   { name: 'web-entry', severity: 'error', from: { path: layer('web') }, to: { path: '^src/(?!core/|chains/|services/|web/)' } },
+  // The browser bundle (src/web/client) runs in the page: it may use its own files, the pure shared helpers and npm packages only.
+  { name: 'web-client-browser-only', severity: 'error', from: { path: '^src/web/client/' }, to: { path: '^src/(?!web/client/|web/shared/)' } },
+  { name: 'web-shared-pure', severity: 'error', from: { path: '^src/web/shared/' }, to: { path: '^src/(?!web/shared/)' } },
   { name: 'nothing-imports-main', severity: 'error', from: { path: '^src/(?!main/)' }, to: { path: layer('main') } },
   { name: 'src-not-tests', severity: 'error', from: { path: '^src/', pathNot: '\\.test\\.ts$' }, to: { path: '^(test|bench)/|\\.test\\.ts$' } },
 ];

@@ -9,6 +9,7 @@ const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./concurrency-limit.bench.js'),
   () => import('./realtime.bench.js'),
   () => import('./node-follow.bench.js'),
+  () => import('./password-hash.bench.js'),
 ];
 
 for (const load of benches) {

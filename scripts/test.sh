@@ -8,5 +8,6 @@ npx eslint .
 npx depcruise src --config .dependency-cruiser.cjs
 echo "== typecheck"
 npx tsc --noEmit -p tsconfig.json
+npx tsc --noEmit -p src/web/client/tsconfig.json
 echo "== tests"
 bash scripts/run-tests.sh "$@"

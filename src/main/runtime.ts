@@ -15,6 +15,7 @@ import { attachRealtime, type RealtimeHandle } from '../realtime/attach-realtime
 import { createRedisEventBus } from '../realtime/redis-event-bus.js';
 import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
 import { waitForConfiguredNode } from './node-check.js';
+import { createWebLayer } from './web-layer.js';
 import { openStore } from './open-store.js';
 
 export interface RuntimeOptions {
@@ -121,6 +122,7 @@ export class Runtime {
       accounts: this.store.accounts(),
       mempoolSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolSource(n.node)])),
       events: this.bus,
+      extensions: [await createWebLayer(this.config, this.store, this.logger)],
     });
     this.app = app;
     this.realtime = attachRealtime(app.server, {
