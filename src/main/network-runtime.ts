@@ -8,13 +8,15 @@ import { PollNotifier } from '../node/poll-notifier.js';
 import { RpcChainSource } from '../node/rpc-chain-source.js';
 import { RpcClient } from '../node/rpc-client.js';
 import { ZmqNotifier } from '../node/zmq-notifier.js';
+import { P2pRuntime } from './p2p-runtime.js';
 
-/** One configured network: its node client, change notifier and indexer. */
+/** One configured network: its node client, change notifier, indexer and P2P side (sightings, listener). */
 export interface NetworkRuntime {
   readonly config: NetworkConfig;
   readonly node: NodeClient;
   readonly indexer: NetworkIndexer;
   readonly notifier: BlockNotifier;
+  readonly p2p: P2pRuntime;
 }
 
 export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, bus: EventBus, logger: Logger): NetworkRuntime {
@@ -40,5 +42,6 @@ export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, b
   notifier.on('tip', () => indexer.poke());
   notifier.on('mempool', () => indexer.poke());
   notifier.on('error', (err) => logger.warn('node notifications failed; retrying', { network: config.id, error: err.message }));
-  return { config, node, indexer, notifier };
+  const p2p = new P2pRuntime(config, params, store.network(config.id), bus, node, logger);
+  return { config, node, indexer, notifier, p2p };
 }

@@ -2,15 +2,21 @@ import type { NetworkParams } from '../chains/network-params.js';
 import { UnsupportedNetworkError } from '../core/errors.js';
 import { isNetworkId, type NetworkId } from '../core/network.js';
 import type { NetworkReader } from '../core/store.js';
+import type { TxSightings } from '../core/tx-sightings.js';
 
 /** One network this server answers for: its parameters and the index it reads. */
 export interface NetworkContext {
   readonly id: NetworkId;
   readonly params: NetworkParams;
   readonly reader: NetworkReader;
+  /** What the P2P listener saw (announcements, peer-only txs, conflicts); null where this process runs none. */
+  readonly sightings: TxSightings | null;
 }
 
-export type NetworkMap = ReadonlyMap<NetworkId, { readonly params: NetworkParams; readonly reader: NetworkReader }>;
+export type NetworkMap = ReadonlyMap<
+  NetworkId,
+  { readonly params: NetworkParams; readonly reader: NetworkReader; readonly sightings?: TxSightings | null }
+>;
 
 /**
  * Resolves API acronyms to configured networks. Acronyms are matched exactly as the spec writes
@@ -20,7 +26,7 @@ export class NetworkRegistry {
   private readonly contexts = new Map<NetworkId, NetworkContext>();
 
   constructor(networks: NetworkMap) {
-    for (const [id, { params, reader }] of networks) this.contexts.set(id, { id, params, reader });
+    for (const [id, { params, reader, sightings }] of networks) this.contexts.set(id, { id, params, reader, sightings: sightings ?? null });
   }
 
   resolve(acronym: string): NetworkContext {

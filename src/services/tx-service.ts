@@ -4,6 +4,8 @@ import type { Sats } from '../core/money.js';
 import type { Transaction } from '../core/chain-types.js';
 import type { ChainTip, OutputRecord, TxRecord } from '../core/store.js';
 import { confirmationsAt, isConfirmedBySpec } from './confirmations.js';
+import { doubleSpendVerdict, type DoubleSpendVerdict } from './double-spend-verdict.js';
+import { peerOnlyRecord } from './peer-only-record.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
 import { inputViews, outputViews, type TxInputView, type TxOutputView } from './tx-views.js';
 
@@ -25,6 +27,8 @@ export interface TxView {
   readonly fee: Sats;
   /** Confirmed by the spec's rule (coinbase: 240 confirmations). */
   readonly isConfirmed: boolean;
+  /** Known only from P2P peers: our node's mempool never held it (its record is shaped by peerOnlyRecord). */
+  readonly peerOnly: boolean;
 }
 
 const TXID = /^[0-9a-fA-F]{64}$/;
@@ -78,13 +82,22 @@ export class TxService {
     return cached ? Promise.resolve(cached) : ctx.reader.getTransaction(id);
   }
 
-  private build(ctx: NetworkContext, id: string, record: TxRecord | null, tip: ChainTip | null, stored: OutputRecord[] | null): TxView {
+  /** Whether the tx's coins are spent by another (index and peers) and by which txs: tx displays name them. */
+  doubleSpend(view: TxView): Promise<DoubleSpendVerdict> {
+    if (view.record.status === 'confirmed' || view.record.status === 'orphaned') return Promise.resolve({ doubleSpent: false, conflictingTxids: [] });
+    return doubleSpendVerdict(view.network, view.tx, view.peerOnly ? null : view.record);
+  }
+
+  private build(ctx: NetworkContext, id: string, stored: TxRecord | null, tip: ChainTip | null, storedOutputs: OutputRecord[] | null): TxView {
+    // Not in the index: a tx relayed by peers that our node never took (the other side of a double spend, say).
+    const peer = stored ? null : ctx.sightings?.peerTx(id);
+    const record = stored ?? (peer ? peerOnlyRecord(peer, (ctx.sightings?.conflicts(id).length ?? 0) > 0) : null);
     if (!record) throw new NotFoundError('txid', `transaction ${id} is not known on ${ctx.id}`);
-    const tx = parseTransaction(record.raw, { mweb: ctx.params.features.mweb });
+    const tx = peer?.tx ?? parseTransaction(record.raw, { mweb: ctx.params.features.mweb });
     const confirmed = record.status === 'confirmed';
     const confirmations = confirmed ? confirmationsAt(tip, record.height) : 0;
     const inputs = inputViews(ctx.params, tx, record.prevouts);
-    const outputs = outputViews(ctx.params, tx, new Map((stored ?? []).map((o) => [o.vout, o.spentBy])));
+    const outputs = outputViews(ctx.params, tx, new Map((storedOutputs ?? []).map((o) => [o.vout, o.spentBy])));
     const sentValue = tx.outputs.reduce((sum, o) => sum + o.value, 0n);
     return {
       network: ctx,
@@ -98,6 +111,7 @@ export class TxService {
       sentValue,
       fee: record.fee ?? 0n,
       isConfirmed: isConfirmedBySpec(record.isCoinbase, confirmations),
+      peerOnly: !stored,
     };
   }
 }
