@@ -23,7 +23,8 @@ export interface PeerSummary {
 /** What the listener reports; handlers run synchronously on the listener's event loop turn, so they must be quick. */
 export interface PeerNetworkEvents {
   peerConnected(peer: PeerSummary): void;
-  peerDisconnected(peer: PeerSummary, reason: string): void;
+  /** `misbehaved`: dropped for breaking the protocol (its announcements are worth nothing). */
+  peerDisconnected(peer: PeerSummary, reason: string, misbehaved: boolean): void;
   /** Transaction ids (display hex) the peer announced in one inv message. */
   txAnnounced(peerId: number, txids: readonly string[]): void;
   /** A transaction we asked for, parsed (a peer sending one our parser rejects is dropped before this). */

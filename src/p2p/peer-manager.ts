@@ -176,7 +176,7 @@ export class PeerManager implements PeerNetwork {
       if (misbehaved) this.options.logger.warn('p2p: peer dropped for misbehaviour', fields);
       else if (ready && reason !== 'stopping') this.options.logger.info('p2p: peer disconnected', fields);
       const summary = ready ? connection.summary() : null;
-      if (summary) this.options.events.peerDisconnected(summary, reason);
+      if (summary) this.options.events.peerDisconnected(summary, reason, misbehaved);
       // Replace it now rather than at the next tick: a dropped peer's slot should not stay empty.
       if (!this.stopped) setImmediate(() => this.fill());
     },

@@ -10,6 +10,9 @@ import { peerOnlyRecord } from './peer-only-record.js';
 import { NotFoundError } from '../core/errors.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
 
+/** Unconfirmed parents whose score caps a child's, at most. */
+const MAX_PARENTS = 20;
+
 export interface TxConfidence {
   readonly network: NetworkContext;
   readonly txid: string;
@@ -66,28 +69,38 @@ export class ConfidenceService {
       const nodes = announced ? announced.announcedBy : live ? 1 : 0;
       return { ...base, confirmations: 0, confidence: 0, isDoubleSpend: verdict.doubleSpent, nodes, conflictingTxids: verdict.conflictingTxids };
     }
-    const score = await this.score(ctx, tx, record);
+    const score = await this.score(ctx, tx, record, !stored);
     return { ...base, confirmations: 0, confidence: score.confidence, isDoubleSpend: false, nodes: score.nodes, conflictingTxids: verdict.conflictingTxids };
   }
 
   /** The network model when peers sampled the tx, capped by its unconfirmed parents; else the local model. */
-  private async score(ctx: NetworkContext, tx: Transaction, record: TxRecord): Promise<{ confidence: number; nodes: number }> {
-    const own = this.networkScore(ctx, tx.txid);
+  private async score(ctx: NetworkContext, tx: Transaction, record: TxRecord, peerOnly: boolean): Promise<{ confidence: number; nodes: number }> {
+    const own = this.networkScore(ctx, tx.txid, !peerOnly);
     if (own === null) return { confidence: await localConfidence(ctx, record, this.now()), nodes: 1 };
     let confidence = own.confidence;
-    for (const parent of new Set(tx.inputs.map((i) => i.prevTxid))) {
-      const parentScore = this.networkScore(ctx, parent);
+    for (const parent of [...new Set(tx.inputs.map((i) => i.prevTxid))].slice(0, MAX_PARENTS)) {
+      const parentRecord = await ctx.reader.getTransaction(parent);
+      if (parentRecord?.status === 'confirmed') continue;
+      const parentScore = this.networkScore(ctx, parent, parentRecord?.status === 'mempool');
       if (parentScore) confidence = Math.min(confidence, parentScore.confidence);
     }
     return { confidence, nodes: own.nodes };
   }
 
-  /** null when no peer could have announced the tx (no P2P, or none connected since it was first seen). */
-  private networkScore(ctx: NetworkContext, txid: string): { confidence: number; nodes: number } | null {
+  /**
+   * null when no peer could have announced the tx (no P2P, or none connected since it was first seen). Our own node
+   * is one more sample, holding the tx when its mempool does.
+   */
+  private networkScore(ctx: NetworkContext, txid: string, inOurMempool: boolean): { confidence: number; nodes: number } | null {
     const seen = ctx.sightings?.sighting(txid);
     if (!seen || seen.sampled === 0) return null;
     const ageSeconds = (this.now() * 1000 - seen.firstSeenMs) / 1000;
-    const confidence = networkConfidence({ announcedBy: seen.announcedBy, sampled: seen.sampled, ageSeconds, propagationSeconds: ctx.params.txPropagationSeconds });
+    const confidence = networkConfidence({
+      holders: seen.announcedBy + (inOurMempool ? 1 : 0),
+      sampled: seen.sampled + 1,
+      ageSeconds,
+      propagationSeconds: ctx.params.txPropagationSeconds,
+    });
     return { confidence, nodes: seen.announcedBy };
   }
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { networkConfidence } from './network-confidence.js';
 
-const at = (announcedBy: number, sampled: number, ageSeconds: number): number => networkConfidence({ announcedBy, sampled, ageSeconds, propagationSeconds: 10 });
+const at = (holders: number, sampled: number, ageSeconds: number): number => networkConfidence({ holders, sampled, ageSeconds, propagationSeconds: 10 });
 
 describe('network confidence model', () => {
   it('grows with the share of sampled peers that announced the tx and with its age, capped at 0.99', () => {
@@ -11,6 +11,7 @@ describe('network confidence model', () => {
     assert.equal(at(4, 4, 10), 0.99);
     assert.equal(at(4, 4, 1e6), 0.99);
     assert.equal(at(2, 4, 10), 0.5);
+    assert.equal(at(8, 9, 60), 0.88);
     assert.equal(at(7, 8, 60), 0.87);
     assert.equal(at(1, 8, 0), 0.11);
     assert.equal(at(0, 8, 60), 0);

@@ -66,6 +66,16 @@ export class AnnouncementBook {
     return this.entries.get(txid)?.inIndex ?? false;
   }
 
+  /** Withdraws everything a peer announced (it was dropped for misbehaving): txids only it announced go. */
+  forgetPeer(peerId: number): void {
+    for (const [txid, entry] of this.entries) {
+      const at = entry.peers.indexOf(peerId);
+      if (at < 0) continue;
+      entry.peers.splice(at, 1);
+      if (entry.peers.length === 0 && !entry.inIndex) this.entries.delete(txid);
+    }
+  }
+
   forget(txid: string): void {
     this.entries.delete(txid);
   }

@@ -23,6 +23,11 @@ describe('announcement book', () => {
     assert.deepEqual(book.sighting(id(1)), { firstSeenMs: 2000, announcedBy: 2, sampled: 3 });
     book.peerDisconnected(2);
     assert.deepEqual(book.sighting(id(1)), { firstSeenMs: 2000, announcedBy: 2, sampled: 2 }, 'a peer that left is no longer a sample');
+    book.announce(id(3), 3, 6000);
+    book.forgetPeer(3);
+    assert.equal(book.sighting(id(3)), null, 'what only a dropped peer announced is withdrawn');
+    assert.equal(book.sighting(id(1))!.announcedBy, 1);
+    book.announce(id(1), 3, 6000);
     book.markInIndex(id(2), 7000);
     assert.deepEqual(book.sighting(id(2)), { firstSeenMs: 7000, announcedBy: 0, sampled: 2 });
     assert.equal(book.isInIndex(id(2)), true);

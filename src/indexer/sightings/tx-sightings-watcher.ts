@@ -108,8 +108,9 @@ export class TxSightingsWatcher implements TxSightings, PeerNetworkEvents {
     this.announcements.peerConnected(peer.id, peer.connectedAtMs);
   }
 
-  peerDisconnected(peer: PeerSummary): void {
+  peerDisconnected(peer: PeerSummary, _reason: string, misbehaved: boolean): void {
     this.announcements.peerDisconnected(peer.id);
+    if (misbehaved) this.announcements.forgetPeer(peer.id);
     this.fetcher?.peerGone(peer.id, this.nowMs());
   }
 
