@@ -8,6 +8,7 @@ import type { PriceReader } from '../core/prices.js';
 import type { AccountStore, ShortAddressStore } from '../core/store.js';
 import { createServices, type Services } from '../services/create-services.js';
 import { createV3Services, type V3Services } from '../services/create-v3-services.js';
+import type { RawBlockSource } from '../services/auxpow-parent-service.js';
 import type { NetworkMap } from '../services/network-registry.js';
 import type { TlsCredentials } from './tls.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
@@ -19,7 +20,6 @@ import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
 import { RedisConcurrencyLimiter } from './plugins/redis-concurrency-limiter.js';
-import { shortLinkRoutes } from './short-link.routes.js';
 import { registerV3, V3_PREFIX } from './v3/register-v3.js';
 import { addressRoutes } from './v2/address.routes.js';
 import { blockRoutes } from './v2/block.routes.js';
@@ -73,6 +73,8 @@ export interface HttpAppDeps {
   readonly tls?: TlsCredentials;
   /** v3 tuning (tests): key cache, usage flush interval, projection maximum age, in milliseconds. */
   readonly v3Timing?: { readonly keyCacheMs?: number; readonly usageFlushMs?: number; readonly mempoolMaxAgeMs?: number };
+  /** Per network, the node's raw blocks: the explorer shows AuxPoW parents from them. */
+  readonly rawBlocks?: ReadonlyMap<NetworkId, RawBlockSource>;
   /** Entry layers served beside the APIs (main passes the explorer). */
   readonly extensions?: readonly HttpExtension[];
 }
@@ -96,6 +98,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     broadcaster: deps.broadcaster,
     shortLinks: deps.shortLinks,
     ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.rawBlocks ? { rawBlocks: deps.rawBlocks } : {}),
   });
   const context: V2Context = { services, publicUrl: deps.publicUrl };
 
@@ -130,8 +133,6 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     },
     { prefix: V2_PREFIX },
   );
-  // Until the explorer serves `/s/…` as a page, the v2 `short` link leads to the address's display data.
-  shortLinkRoutes(app, services);
   let v3: V3Services | null = null;
   if (deps.accounts) {
     const now = deps.now ?? (() => Math.floor(Date.now() / 1000));

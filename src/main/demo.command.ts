@@ -47,7 +47,11 @@ to try. Ctrl-C stops everything it started and removes its temp files.
       const base = runtime.publicUrl;
       const [a, b] = traffic.addresses;
       process.stdout.write(`
-Outpoint demo is running (network LTCTEST on a private regtest chain). Try:
+Outpoint demo is running (network LTCTEST on a private regtest chain).
+Open the explorer in a browser (live: a block every 5 s):
+  ${base}/
+  ${base}/ltctest/address/${a}
+The APIs, for example:
   ${base}/api/v2/get_info/LTCTEST
   ${base}/api/v2/get_address_balance/LTCTEST/${a}
   ${base}/api/v2/get_tx_unspent/LTCTEST/${b}

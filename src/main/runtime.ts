@@ -8,6 +8,7 @@ import { createHttpApp } from '../http/create-http-app.js';
 import { replaceTlsCredentials, type TlsCredentials } from '../http/tls.js';
 import { createMarket, type Market } from '../market/create-market.js';
 import { RpcBroadcaster } from '../node/rpc-broadcaster.js';
+import { RpcChainSource } from '../node/rpc-chain-source.js';
 import { RpcMempoolSource } from '../node/rpc-mempool-source.js';
 import type { RpcClient } from '../node/rpc-client.js';
 import type { NetworkMap } from '../services/network-registry.js';
@@ -132,6 +133,7 @@ export class Runtime {
       accounts: this.store.accounts(),
       mempoolSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolSource(n.node)])),
       events: this.bus,
+      rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
       extensions: [await createWebLayer(this.config, this.store, this.logger)],
     });
     this.app = app;
@@ -151,7 +153,7 @@ export class Runtime {
     }
     // A renewed certificate is taken on SIGHUP (e.g. by certbot's deploy hook), without a restart or dropped sockets.
     if (tls) process.on('SIGHUP', this.reloadTls);
-    this.logger.info('http listening', { url: `${scheme}://${host}:${address.port}`, ...(tls ? { tls: this.config.http.tls } : {}) });
+    this.logger.info('http listening', { url: `${scheme}://${host}:${address.port}`, explorer: `${this.publicUrl}/`, ...(tls ? { tls: this.config.http.tls } : {}) });
   }
 
   private readTls(): TlsCredentials {

@@ -3,6 +3,7 @@ import type { ChainStore } from '../core/index.js';
 import type { Logger } from '../core/logger.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../web/build/web-build.js';
 import { dashboardModule } from '../web/dashboard/dashboard-module.js';
+import { explorerModule } from '../web/explorer/explorer-module.js';
 import { createWeb, type Web } from '../web/register-web.js';
 import { WebAssets } from '../web/shell/assets.js';
 import { buildDashboard } from './dashboard-wiring.js';
@@ -25,7 +26,7 @@ export async function createWebLayer(config: OutpointConfig, store: ChainStore, 
       logger,
       assets: new WebAssets(manifest, DEFAULT_ASSET_DIR),
     },
-    [dashboardModule({ services: (v3) => buildDashboard({ config, store, accounts: v3.accounts, usage: v3.usage, logger, now }) })],
+    [explorerModule, dashboardModule({ services: (v3) => buildDashboard({ config, store, accounts: v3.accounts, usage: v3.usage, logger, now }) })],
   );
 }
 

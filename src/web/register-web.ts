@@ -79,7 +79,7 @@ export function createWeb(options: WebOptions, modules: readonly WebModule[]): W
             shell,
           );
           pages.setErrorHandler(webErrorHandler(shell, options.logger));
-          themeRoutes(pages);
+          themeRoutes(pages, options.publicUrl);
           for (const module of modules) await module(pages, { shell, options, shared, now });
         });
       });

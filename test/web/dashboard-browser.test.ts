@@ -216,7 +216,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
 
     it('the service log holds none of the secrets the test saw', async () => {
       await user.context.close();
-      const log = site.serve.log();
+      const log = site.serve.log.join('');
       assert.ok(log.includes('http listening'));
       for (const secret of site.secrets) assert.ok(!log.includes(secret), `a secret (${secret.slice(0, 4)}…) is in the log`);
       assert.doesNotMatch(log, /token=|invite=|opk_[A-Za-z0-9_-]{20}/);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PasswordHasher } from '../../src/services/password-hasher.js';
 import { assertAccessible, launchChromium, screenshot } from '../helpers/browser.js';
-import { startServe, type ServeProcess } from '../helpers/serve-process.js';
+import { startServeWithBody, type ServeProcess } from '../helpers/serve-process.js';
 import type { SmtpSink } from '../helpers/smtp-sink.js';
 import type { EngineName, StoreEngines } from '../helpers/store-engines.js';
 
@@ -33,7 +33,7 @@ export async function startSite(engine: EngineName, engines: StoreEngines, smtp:
     passwordHash: await new PasswordHasher().hash(ADMIN.password),
   });
   await store.store.close();
-  const serve = await startServe(`[store]
+  const serve = await startServeWithBody(`[store]
 url = "${store.url}"
 [web]
 rate_limit_per_second = 0
@@ -42,7 +42,7 @@ registration = "open"
 key_grace_seconds = ${GRACE_SECONDS}
 [smtp]
 url = "${smtp.url}"
-from = "Outpoint <no-reply@outpoint.test>"`);
+from = "Outpoint <no-reply@outpoint.test>"`, { readyPath: '/dashboard/sign-in' });
   const browser = await launchChromium();
   return {
     engine, serve, browser, secrets: new Set([ADMIN.password]),

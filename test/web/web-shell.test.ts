@@ -111,6 +111,7 @@ describe('web shell', () => {
     assert.equal(set.headers.location, '/shell-echo?q=1');
     const cookie = String(set.headers['set-cookie']).split(';')[0]!;
     assert.equal(cookie, 'outpoint_theme=dark');
+    assert.doesNotMatch(String(set.headers['set-cookie']), /Secure/, 'plain HTTP: a Secure cookie would be dropped (over HTTPS: test/e2e/https.test.ts)');
     const dark = await app.inject({ method: 'GET', url: '/shell-echo', headers: { cookie } });
     assert.match(dark.body, /<html lang="en" data-theme="dark">/);
     assert.match(dark.body, /value="dark" aria-pressed="true"/);

@@ -4,6 +4,8 @@
  *   <div id="X" data-live-on="CHANNEL:EVENT …" data-live-src="URL">  on any of those events, fetch URL (an HTML
  *                                                                     fragment rendered by the server, same id)
  *                                                                     and put it in place of the element
+ *        data-live-min-ms="N"                                        (optional) refresh at most every N ms
+ *        data-live-delay-ms="N"                                      (optional) refresh N ms after the event
  *   <span data-live-field="CHANNEL:EVENT:FIELD">                     set to the event's value[FIELD]
  * Rows with a data-key not seen before a replacement are highlighted. The server renders (and escapes) every
  * fragment, so the page looks the same as after a reload. Events only trigger reads: nothing is polled.
@@ -17,6 +19,7 @@ interface RegionState {
   running: boolean;
   again: boolean;
   timer: ReturnType<typeof setTimeout> | null;
+  lastRun: number;
 }
 
 export function startLive(root: Document): void {
@@ -42,8 +45,13 @@ export function startLive(root: Document): void {
     const [channel = '', event = ''] = topic.split(':');
     channels.set(channel, (channels.get(channel) ?? new Set()).add(event));
   }
+  // <html data-live="ready"> once every channel is subscribed: from then on no event is missed (tests wait for it).
+  let pending = channels.size;
   for (const [name, events] of channels) {
     const channel = pusher.subscribe(name);
+    channel.bind('pusher:subscription_succeeded', () => {
+      if (--pending === 0) root.documentElement.dataset['live'] = 'ready';
+    });
     for (const event of events) channel.bind(event, (data: unknown) => onEvent(root, states, `${name}:${event}`, data));
   }
   // After a lost connection, events may have been missed: bring every region up to date once.
@@ -73,17 +81,22 @@ function onEvent(root: Document, states: Map<string, RegionState>, topic: string
 
 function schedule(root: Document, states: Map<string, RegionState>, id: string): void {
   let state = states.get(id);
-  if (!state) states.set(id, (state = { running: false, again: false, timer: null }));
+  if (!state) states.set(id, (state = { running: false, again: false, timer: null, lastRun: 0 }));
   if (state.running) {
     state.again = true;
     return;
   }
   if (state.timer) return;
   const current = state;
+  const region = root.getElementById(id);
+  const minInterval = Number(region?.dataset['liveMinMs'] ?? 0) || 0;
+  const delay = Number(region?.dataset['liveDelayMs'] ?? 0) || 0;
+  const wait = Math.max(COALESCE_MS, delay, current.lastRun + minInterval - Date.now());
   current.timer = setTimeout(() => {
     current.timer = null;
+    current.lastRun = Date.now();
     void refresh(root, states, id, current);
-  }, COALESCE_MS);
+  }, wait);
 }
 
 async function refresh(root: Document, states: Map<string, RegionState>, id: string, state: RegionState): Promise<void> {

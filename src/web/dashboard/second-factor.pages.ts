@@ -7,11 +7,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DASHBOARD_PATH } from '../../services/dashboard-links.js';
 import type { Enrolment } from '../../services/totp-service.js';
 import { html, type SafeHtml } from '../shell/html.js';
+import { qrCode } from '../shell/qr-code.js';
 import { actionButton, csrfField, field, notice } from './forms.js';
 import { formField, requireUser, type DashboardContext, type SignedIn } from './dashboard-context.js';
 import { sendPage } from './dashboard-page.js';
 import { handleForm, type FormError } from './form-errors.js';
-import { qrCode } from './qr-code.js';
 
 const TOTP = `${DASHBOARD_PATH}/security/2fa`;
 

@@ -27,14 +27,18 @@ export function localPath(value: unknown, fallback = '/'): string {
  * POST /theme (theme=auto|light|dark, back=/path): stores the choice in a cookie and goes back to the page. A
  * plain form, so it works without JavaScript; the next page is rendered in the chosen theme, with no flash.
  */
-export function themeRoutes(app: FastifyInstance): void {
+export function themeRoutes(app: FastifyInstance, publicUrl: string): void {
+  // Secure as the dashboard's cookies are when the public URL is https (TLS may end at a proxy in front), and
+  // whenever this request itself came over TLS.
+  const httpsSite = publicUrl.startsWith('https:');
   app.post<{ Body: Record<string, unknown> | undefined }>('/theme', async (request, reply) => {
     const chosen = request.body?.['theme'];
     const theme: Theme = chosen === 'light' || chosen === 'dark' ? chosen : 'auto';
+    const secure = httpsSite || request.protocol === 'https' ? '; Secure' : '';
     const cookie =
       theme === 'auto'
-        ? `${THEME_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`
-        : `${THEME_COOKIE}=${theme}; Path=/; Max-Age=${ONE_YEAR_S}; SameSite=Lax`;
+        ? `${THEME_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${secure}`
+        : `${THEME_COOKIE}=${theme}; Path=/; Max-Age=${ONE_YEAR_S}; SameSite=Lax${secure}`;
     return reply.header('set-cookie', cookie).redirect(localPath(request.body?.['back']), 303);
   });
 }

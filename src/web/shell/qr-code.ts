@@ -1,11 +1,11 @@
-/**
- * A QR code as inline SVG drawn on the server (one path of unit squares in currentColor; the shared `.qr` class
- * gives it black on white in both themes), here for the second factor's otpauth:// URI. The explorer's
- * payment-URI QR (web/explorer/parts/qr-code.ts, built in parallel) draws the same way: one of the two can go.
- */
 import { encode } from 'uqr';
-import { html, type SafeHtml } from '../shell/html.js';
+import { html, type SafeHtml } from './html.js';
 
+/**
+ * A QR code as inline SVG drawn on the server: one path of unit squares in currentColor (no style attribute,
+ * nothing fetched, works without JavaScript; the `.qr` class gives it black on white in both themes). Medium
+ * error correction, a 2-module quiet zone. The explorer's payment URIs and the dashboard's otpauth:// URIs.
+ */
 export function qrCode(text: string, label: string): SafeHtml {
   const { data, size } = encode(text, { ecc: 'M', border: 2 });
   let d = '';
