@@ -44,8 +44,10 @@ export interface TxConflict {
   /** This tx's input. */
   readonly vin: number;
   readonly txid: string;
-  /** The other spender is in a main-chain block (else it is in the mempool). */
+  /** The other spender is in a main-chain block (else it is in a mempool). */
   readonly confirmed: boolean;
+  /** Known only from P2P peers: our node's mempool never held it. */
+  readonly peerOnly: boolean;
 }
 
 /** How many confirmed views without spenders to remember (each holds the tx's raw bytes and parse). */
@@ -88,18 +90,26 @@ export class TxService {
 
   /**
    * The txs that spend this tx's outpoints instead of it (none for confirmed and coinbase txs): for a replaced or
-   * double-spent tx, what won or competes. One read per distinct parent.
+   * double-spent tx, what won or competes; from the index (one read per distinct parent) and from P2P peers.
    */
   async conflicts(view: TxView): Promise<TxConflict[]> {
     if (view.record.status === 'confirmed' || view.tx.isCoinbase) return [];
     const parents = [...new Set(view.inputs.map((i) => i.prevTxid))];
     const outputs = new Map(await Promise.all(parents.map(async (p) => [p, await view.network.reader.getOutputs(p)] as const)));
-    const found: TxConflict[] = [];
+    const found = new Map<string, TxConflict>();
     for (const input of view.inputs) {
       const spentBy = outputs.get(input.prevTxid)?.find((o) => o.vout === input.prevVout)?.spentBy;
-      if (spentBy && spentBy.txid !== view.record.txid) found.push({ vin: input.index, txid: spentBy.txid, confirmed: spentBy.confirmed });
+      if (spentBy && spentBy.txid !== view.record.txid && !found.has(spentBy.txid)) {
+        found.set(spentBy.txid, { vin: input.index, txid: spentBy.txid, confirmed: spentBy.confirmed, peerOnly: false });
+      }
     }
-    return found;
+    for (const seen of view.network.sightings?.conflicts(view.record.txid) ?? []) {
+      if (found.has(seen.txid)) continue;
+      const vin = view.inputs.find((i) => i.prevTxid === seen.outpoint.txid && i.prevVout === seen.outpoint.vout)?.index ?? 0;
+      const stored = await view.network.reader.getTransaction(seen.txid);
+      found.set(seen.txid, { vin, txid: seen.txid, confirmed: stored?.status === 'confirmed', peerOnly: stored === null });
+    }
+    return [...found.values()];
   }
 
   private cachedOrRead(ctx: NetworkContext, id: string, key: string): Promise<TxRecord | null | { tipHash: string; view: TxView }> {

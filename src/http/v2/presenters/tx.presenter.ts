@@ -87,5 +87,6 @@ export const confidenceData = (c: TxConfidence) => ({
   confidence: c.confidence,
   confirmations: c.confirmations,
   nodes: c.nodes,
+  nodes_sampled: c.nodesSampled,
   is_double_spend: c.isDoubleSpend,
 });

@@ -9,7 +9,7 @@ export const confidenceSchema = routeSchema({
   summary: 'Confidence that a transaction confirms (1.0 when confirmed)',
   tag: 'transaction',
   params: txParams,
-  ok: success(obj({ network: str, txid: str, confidence: num, confirmations: int, nodes: nullable('integer'), is_double_spend: nullable('boolean') })),
+  ok: success(obj({ network: str, txid: str, confidence: num, confirmations: int, nodes: nullable('integer'), nodes_sampled: nullable('integer'), is_double_spend: nullable('boolean') })),
   fail: failA,
 });
 
