@@ -9,6 +9,7 @@ import { RpcChainSource } from '../node/rpc-chain-source.js';
 import { RpcClient } from '../node/rpc-client.js';
 import { ZmqNotifier } from '../node/zmq-notifier.js';
 import { P2pRuntime } from './p2p-runtime.js';
+import { sqliteWorkerLoader } from './worker-loader.js';
 
 /** One configured network: its node client, change notifier, indexer and P2P side (sightings, listener). */
 export interface NetworkRuntime {
@@ -19,7 +20,19 @@ export interface NetworkRuntime {
   readonly p2p: P2pRuntime;
 }
 
-export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, bus: EventBus, logger: Logger): NetworkRuntime {
+/** The file of an on-disk SQLite store (an initial load then parses and writes on a worker thread), else null. */
+function sqliteFile(storeUrl: string): string | null {
+  const path = storeUrl.startsWith('sqlite:') ? storeUrl.slice('sqlite:'.length) : null;
+  return path && path !== ':memory:' ? path : null;
+}
+
+export function createNetworkRuntime(
+  config: NetworkConfig,
+  store: ChainStore,
+  bus: EventBus,
+  logger: Logger,
+  options: { readonly storeUrl: string; readonly bulk: boolean },
+): NetworkRuntime {
   const params = getNetworkParams(config.id, config.chain);
   const rpc = new RpcClient({ url: config.rpcUrl, ...(config.rpcCookie ? { cookieFile: config.rpcCookie } : {}) });
   const node = new NodeClient(rpc);
@@ -32,7 +45,11 @@ export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, b
     batchTxTarget: config.syncBatchTxs,
     fetchRequests: config.syncRequests,
     removedMempoolKeepSeconds: config.mempoolRemovedKeepHours * 3600,
+    bulk: options.bulk,
     progressSink: process.stderr.isTTY ? { isTTY: true, write: (text) => process.stderr.write(text) } : null,
+    // A testing aid only (crash tests stop the process between build steps); not a configuration key.
+    buildStepDelayMs: Number(process.env['OUTPOINT_TEST_BUILD_STEP_DELAY_MS'] ?? 0),
+    ...(sqliteFile(options.storeUrl) ? { initialLoader: () => sqliteWorkerLoader({ path: sqliteFile(options.storeUrl)!, network: config.id, chain: config.chain }) } : {}),
   });
   const notifier: BlockNotifier =
     config.zmq === null
@@ -42,6 +59,6 @@ export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, b
   notifier.on('tip', () => indexer.poke());
   notifier.on('mempool', () => indexer.poke());
   notifier.on('error', (err) => logger.warn('node notifications failed; retrying', { network: config.id, error: err.message }));
-  const p2p = new P2pRuntime(config, params, store.network(config.id), bus, node, logger);
+  const p2p = new P2pRuntime(config, params, store.network(config.id), bus, node, logger, () => indexer.isSyncing);
   return { config, node, indexer, notifier, p2p };
 }

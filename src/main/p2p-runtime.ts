@@ -25,8 +25,10 @@ export class P2pRuntime {
     private readonly bus: EventBus,
     private readonly node: NodeClient,
     private readonly logger: Logger,
+    /** The network's initial sync is under way (the indexer's): no store checks, no events until it is done. */
+    syncing: () => boolean,
   ) {
-    this.watcher = new TxSightingsWatcher({ network: config.id, mweb: params.features.mweb, reader, bus, logger });
+    this.watcher = new TxSightingsWatcher({ network: config.id, mweb: params.features.mweb, reader, bus, logger, syncing });
   }
 
   /** The listener, once started (tests and benchmarks look at its connections). */

@@ -24,6 +24,8 @@ export interface RuntimeOptions {
   readonly indexers?: boolean;
   /** Serve the HTTP APIs (default true; `outpoint index` turns it off). */
   readonly http?: boolean;
+  /** `--bulk`: every indexer loads as an initial sync even when its index has a tip (docs/indexer.md). */
+  readonly bulk?: boolean;
 }
 
 /**
@@ -47,7 +49,7 @@ export class Runtime {
     readonly bus: EventBus & { close?(): Promise<void> },
   ) {
     this.store = openStore(config.store.url);
-    this.networks = config.networks.map((n) => createNetworkRuntime(n, this.store, this.bus, logger));
+    this.networks = config.networks.map((n) => createNetworkRuntime(n, this.store, this.bus, logger, { storeUrl: config.store.url, bulk: options.bulk ?? false }));
     this.market = createMarket(config.market, this.store.prices(), this.bus, logger);
   }
 

@@ -411,10 +411,11 @@ describe('v2 block, price and info endpoints', () => {
     assert.equal(d.name, 'Litecoin Regtest');
     assert.ok(BigInt(d.hashrate) > 0n, d.hashrate);
     assert.equal(d.mining_difficulty, Number(await node.rpc.call<number>('getdifficulty')).toFixed(8));
+    assert.equal(d.syncing, false, 'an index that reached the node has no sync status to report');
     const doge = await getBoth(apps, `${V2}/get_info`);
     assert.deepEqual(doge.body.data, {
       name: 'Dogecoin', acronym: 'DOGE', network: 'DOGE', symbol_htmlcode: '&#272;', url: 'https://dogecoin.com/', mining_difficulty: '0.00000000',
-      unconfirmed_txs: 0, blocks: 0, price: '0.00000000', price_base: 'USD', price_update_time: 0, hashrate: '0',
+      unconfirmed_txs: 0, blocks: 0, price: '0.00000000', price_base: 'USD', price_update_time: 0, hashrate: '0', syncing: false,
     });
     assert.equal((await getBoth(apps, `${V2}/get_info/BTC`)).body.data.name, 'Bitcoin');
   });

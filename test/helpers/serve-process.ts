@@ -90,3 +90,15 @@ export async function startServeWithBody(body: string, options: ServeOptions = {
     throw error;
   }
 }
+
+export interface HttpReply {
+  readonly status: number;
+  readonly headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked field by field
+  readonly body: any;
+}
+
+export async function httpJson(port: number, path: string, init: RequestInit = {}): Promise<HttpReply> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, init);
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}

@@ -38,7 +38,7 @@ afterEach(async () => {
   current = null;
 });
 
-function setup(): Setup {
+function setup(syncing: () => boolean = () => false): Setup {
   const index = new MemoryIndex();
   const bus = new MemoryEventBus((err) => {
     throw err;
@@ -46,7 +46,7 @@ function setup(): Setup {
   const events: DomainEvent[] = [];
   bus.subscribe((e) => events.push(e));
   const clock = { ms: 1_000_000 };
-  const watcher = new TxSightingsWatcher({ network: NET, mweb: false, reader: index.reader(), bus, logger: silentLogger, nowMs: () => clock.ms, fetchDelayMs: 0 });
+  const watcher = new TxSightingsWatcher({ network: NET, mweb: false, reader: index.reader(), bus, logger: silentLogger, nowMs: () => clock.ms, fetchDelayMs: 0, syncing });
   const peers = new FakePeers();
   watcher.attach(peers);
   watcher.start();
@@ -157,6 +157,26 @@ describe('tx sightings watcher', () => {
     s.bus.publish({ kind: 'tx_removed', network: NET, txid: before.txid, reason: 'replaced' });
     await waitFor(() => doubleSpends(s.events).length === 2, 2_000, 'replacement announced');
     assert.deepEqual(doubleSpends(s.events).map((e) => [e.txid, e.conflictingTxids, e.reason]).at(-1), [before.txid, [after.txid], 'replaced']);
+  });
+
+  it('while the initial sync runs: announcements are recorded, nothing is fetched, checked or published; afterwards it is', async () => {
+    const sync = { running: true };
+    const s = setup(() => sync.running);
+    const fund = s.index.fund(100_000n);
+    const ours = makeTx([{ txid: fund.txid, vout: 0 }], [{ value: 90_000n, script: script('merchant') }]);
+    const theirs = makeTx([{ txid: fund.txid, vout: 0 }], [{ value: 95_000n, script: script('attacker') }]);
+    s.index.put(ours, 'mempool');
+    s.watcher.txAnnounced(2, [theirs.txid]);
+    s.watcher.txReceived(2, theirs);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(s.peers.asked, [], 'no getdata into a half-built index');
+    assert.equal(s.watcher.peerTx(theirs.txid), null, 'a delivered tx is not checked either');
+    assert.equal(s.watcher.sighting(theirs.txid)?.announcedBy, 1, 'but the announcement counts');
+    assert.deepEqual(s.events.filter((e) => e.kind === 'double_spend' || e.kind === 'address_touched'), []);
+    sync.running = false;
+    accepted(s, ours);
+    await relayed(s, theirs, 3);
+    assert.deepEqual(doubleSpends(s.events).map((e) => e.txid).sort(), [ours.txid, theirs.txid].sort());
   });
 
   it('does not fetch what the index stored before the fetch delay, and counts every announcer', async () => {

@@ -18,6 +18,7 @@ import { ConflictDetector } from './conflict-detector.js';
 import { DoubleSpendNotifier } from './double-spend-notifier.js';
 import { FetchScheduler } from './fetch-scheduler.js';
 import { PeerTxPool } from './peer-tx-pool.js';
+import { quietWhileSyncing } from '../sync-status-writer.js';
 
 export interface TxSightingsWatcherOptions {
   readonly network: NetworkId;
@@ -26,6 +27,12 @@ export interface TxSightingsWatcherOptions {
   readonly bus: EventBus;
   readonly logger: Logger;
   readonly nowMs?: () => number;
+  /**
+   * The network's initial sync is under way (NetworkIndexer.isSyncing): announcements are still recorded, but nothing
+   * is fetched or checked against the half-built index (its secondary indexes may not exist yet) and no event is
+   * published, as the indexer publishes none then. Default: never.
+   */
+  readonly syncing?: () => boolean;
   readonly fetchDelayMs?: number;
   /** Bounds (defaults in each structure's file); tests make them small. */
   readonly maxAnnounced?: number;
@@ -42,6 +49,7 @@ export class TxSightingsWatcher implements TxSightings, PeerNetworkEvents {
   private readonly detector: ConflictDetector;
   private readonly notifier: DoubleSpendNotifier;
   private readonly nowMs: () => number;
+  private readonly syncing: () => boolean;
   private peers: PeerNetwork | null = null;
   private fetcher: FetchScheduler | null = null;
   private queue: Promise<void> = Promise.resolve();
@@ -53,8 +61,11 @@ export class TxSightingsWatcher implements TxSightings, PeerNetworkEvents {
 
   constructor(private readonly options: TxSightingsWatcherOptions) {
     this.nowMs = options.nowMs ?? Date.now;
+    const syncing = options.syncing ?? (() => false);
+    this.syncing = syncing;
     this.announcements = new AnnouncementBook(options.maxAnnounced);
-    this.notifier = new DoubleSpendNotifier(options.network, options.bus, (txid) => this.detector.facts(txid), () => Math.floor(this.nowMs() / 1000));
+    const quiet = quietWhileSyncing(options.bus, { get syncing() { return syncing(); } });
+    this.notifier = new DoubleSpendNotifier(options.network, quiet, (txid) => this.detector.facts(txid), () => Math.floor(this.nowMs() / 1000));
     this.detector = new ConflictDetector(new PeerTxPool(options.maxPoolTxs), new ConflictBook(), options.reader, this.notifier, options.mweb, this.nowMs);
   }
 
@@ -116,16 +127,17 @@ export class TxSightingsWatcher implements TxSightings, PeerNetworkEvents {
 
   txAnnounced(peerId: number, txids: readonly string[]): void {
     const now = this.nowMs();
+    const fetching = this.fetcher !== null && !this.syncing();
     for (const txid of txids) {
       this.announcements.announce(txid, peerId, now);
-      if (!this.announcements.isInIndex(txid) && !this.detector.pool.has(txid)) this.fetcher?.announced(txid, peerId, now);
+      if (fetching && !this.announcements.isInIndex(txid) && !this.detector.pool.has(txid)) this.fetcher!.announced(txid, peerId, now);
     }
   }
 
   txReceived(_peerId: number, tx: Transaction): void {
     this.fetcher?.done(tx.txid);
     // Requests are bounded, so this only fills when the index answers slower than peers deliver: shed, do not hoard.
-    if (this.queued >= MAX_QUEUED) return;
+    if (this.queued >= MAX_QUEUED || this.syncing()) return;
     const firstSeenMs = this.announcements.sighting(tx.txid)?.firstSeenMs ?? this.nowMs();
     this.enqueue(() => this.detector.peerTx(tx, firstSeenMs).then(() => undefined));
   }
