@@ -11,6 +11,8 @@ const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./web.bench.js'),
   () => import('./realtime.bench.js'),
   () => import('./node-follow.bench.js'),
+  () => import('./p2p-listener.bench.js'),
+  () => import('./p2p-propagation.bench.js'),
   () => import('./password-hash.bench.js'),
 ];
 

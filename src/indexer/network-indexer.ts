@@ -92,6 +92,14 @@ export class NetworkIndexer {
     return this.options.params.id;
   }
 
+  /**
+   * True until the first pass has decided, and through an initial sync: the network answers no chain queries and
+   * publishes no events (the P2P side holds back its store checks and events too).
+   */
+  get isSyncing(): boolean {
+    return this.syncStatus.syncing;
+  }
+
   /** True once the index has reached the node's tip at least once. */
   get isCaughtUp(): boolean {
     return this.caughtUp;

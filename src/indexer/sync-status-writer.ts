@@ -86,7 +86,7 @@ export class SyncStatusWriter {
 }
 
 /** The bus a network's indexer publishes on: nothing of the network goes out while its initial sync runs. */
-export function quietWhileSyncing(bus: EventBus, writer: SyncStatusWriter): EventBus {
+export function quietWhileSyncing(bus: EventBus, writer: { readonly syncing: boolean }): EventBus {
   return {
     publish: (event) => {
       if (!writer.syncing) bus.publish(event);

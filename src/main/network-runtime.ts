@@ -8,14 +8,16 @@ import { PollNotifier } from '../node/poll-notifier.js';
 import { RpcChainSource } from '../node/rpc-chain-source.js';
 import { RpcClient } from '../node/rpc-client.js';
 import { ZmqNotifier } from '../node/zmq-notifier.js';
+import { P2pRuntime } from './p2p-runtime.js';
 import { sqliteWorkerLoader } from './worker-loader.js';
 
-/** One configured network: its node client, change notifier and indexer. */
+/** One configured network: its node client, change notifier, indexer and P2P side (sightings, listener). */
 export interface NetworkRuntime {
   readonly config: NetworkConfig;
   readonly node: NodeClient;
   readonly indexer: NetworkIndexer;
   readonly notifier: BlockNotifier;
+  readonly p2p: P2pRuntime;
 }
 
 /** The file of an on-disk SQLite store (an initial load then parses and writes on a worker thread), else null. */
@@ -57,5 +59,6 @@ export function createNetworkRuntime(
   notifier.on('tip', () => indexer.poke());
   notifier.on('mempool', () => indexer.poke());
   notifier.on('error', (err) => logger.warn('node notifications failed; retrying', { network: config.id, error: err.message }));
-  return { config, node, indexer, notifier };
+  const p2p = new P2pRuntime(config, params, store.network(config.id), bus, node, logger, () => indexer.isSyncing);
+  return { config, node, indexer, notifier, p2p };
 }

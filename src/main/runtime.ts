@@ -82,6 +82,7 @@ export class Runtime {
         this.logger.info('indexing', { network: network.config.id, chain: network.config.chain, node: redact(network.config.rpcUrl) });
         network.indexer.start();
         await network.notifier.start();
+        await network.p2p.start();
       }
     } catch (err) {
       await this.stop();
@@ -98,6 +99,7 @@ export class Runtime {
     await this.realtime?.close();
     await this.app?.close();
     await this.market.stop();
+    for (const network of this.networks) await network.p2p.stop();
     for (const network of this.networks) await network.notifier.stop();
     for (const network of this.networks) await network.indexer.stop();
     for (const network of this.networks) network.node.rpc.close();
@@ -107,7 +109,15 @@ export class Runtime {
 
   private async startHttp(): Promise<void> {
     const networks: NetworkMap = new Map(
-      this.networks.map((n) => [n.config.id, { params: getNetworkParams(n.config.id, n.config.chain), reader: this.store.network(n.config.id) }]),
+      this.networks.map((n) => [
+        n.config.id,
+        {
+          params: getNetworkParams(n.config.id, n.config.chain),
+          reader: this.store.network(n.config.id),
+          // Sightings live in the process that indexes (and listens); API-only replicas answer with the local model.
+          sightings: this.options.indexers === false ? null : n.p2p.watcher,
+        },
+      ]),
     );
     const rpcs = new Map<NetworkId, RpcClient>(this.networks.map((n) => [n.config.id, n.node.rpc]));
     const tls = this.config.http.tls ? this.readTls() : null;

@@ -3,6 +3,7 @@ import { UnsupportedNetworkError } from '../core/errors.js';
 import { isNetworkId, type NetworkId } from '../core/network.js';
 import type { NetworkReader } from '../core/store.js';
 import type { SyncStatus } from '../core/sync-status.js';
+import type { TxSightings } from '../core/tx-sightings.js';
 import { GatedNetworkReader } from './gated-reader.js';
 import type { SyncGate } from './sync-gate.js';
 
@@ -12,9 +13,14 @@ export interface NetworkContext {
   readonly params: NetworkParams;
   /** Gated: its chain reads reject with IndexSyncingError while the network is in its initial sync. */
   readonly reader: NetworkReader;
+  /** What the P2P listener saw (announcements, peer-only txs, conflicts); null where this process runs none. */
+  readonly sightings: TxSightings | null;
 }
 
-export type NetworkMap = ReadonlyMap<NetworkId, { readonly params: NetworkParams; readonly reader: NetworkReader }>;
+export type NetworkMap = ReadonlyMap<
+  NetworkId,
+  { readonly params: NetworkParams; readonly reader: NetworkReader; readonly sightings?: TxSightings | null }
+>;
 
 /**
  * Resolves API acronyms to configured networks. Acronyms are matched exactly as the spec writes
@@ -24,7 +30,9 @@ export class NetworkRegistry {
   private readonly contexts = new Map<NetworkId, NetworkContext>();
 
   constructor(networks: NetworkMap, private readonly gate: SyncGate) {
-    for (const [id, { params, reader }] of networks) this.contexts.set(id, { id, params, reader: new GatedNetworkReader(id, reader, gate) });
+    for (const [id, { params, reader, sightings }] of networks) {
+      this.contexts.set(id, { id, params, reader: new GatedNetworkReader(id, reader, gate), sightings: sightings ?? null });
+    }
   }
 
   /** Null when the network answers chain queries; else its initial-sync status as of now (the gate's own snapshot). */
