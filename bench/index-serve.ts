@@ -75,6 +75,7 @@ export async function serveRun(o: ServeRunOptions): Promise<ServeFigures> {
     peakRssBytes = serve.peakRssBytes();
     exitCode = await serve.stop();
   }
+  if (process.env['INDEX_BENCH_VERBOSE'] === '1') for (const l of serve.lines) console.log(`    ${(l.at / 1000).toFixed(2).padStart(7)} s  ${l.text.slice(25, 200)}`);
   const built = serve.lines.map((l) => /indexes built .*seconds=([\d.]+)/.exec(l.text)).find((m) => m !== null);
   const dbPath = o.storeUrl.startsWith('sqlite:') ? o.storeUrl.slice('sqlite:'.length) : null;
   const fileBytes = dbPath ? [dbPath, `${dbPath}-wal`, `${dbPath}-shm`].reduce((s, p) => s + (existsSync(p) ? statSync(p).size : 0), 0) : null;

@@ -189,6 +189,5 @@ export async function finishBulkLoad(n: SqliteNet, onStep?: (step: BulkBuildStep
   } finally {
     n.st.db.pragma('temp_store = MEMORY');
   }
-  // Give the staging tables' pages back to the file system (auto_vacuum = INCREMENTAL, sqlite-store.ts).
-  n.st.db.pragma('incremental_vacuum');
+  // The staging tables' pages are given back to the file system in the background (sqlite-page-return.ts).
 }

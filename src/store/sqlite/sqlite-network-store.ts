@@ -30,7 +30,11 @@ export class SqliteNetworkStore implements NetworkStore {
   /** Script keys a bulk load staged lately (bounded; see RecentKeys). */
   private recentScripts = new RecentKeys();
 
-  constructor(readonly id: NetworkId, private readonly db: Database.Database, st: Statements, scriptKeyBits?: number) {
+  /** `pagesFreed`: told when a build or reset has freed many pages (the store gives them back in the background). */
+  constructor(
+    readonly id: NetworkId, private readonly db: Database.Database, st: Statements, scriptKeyBits?: number,
+    private readonly pagesFreed: () => void = () => undefined,
+  ) {
     this.n = new SqliteNet(st, id, scriptKeyBits);
     this.address = new SqliteAddressReader(this.n);
     this.chain = new SqliteChainReader(this.n);
@@ -100,12 +104,13 @@ export class SqliteNetworkStore implements NetworkStore {
   async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>): Promise<void> {
     await finishBulkLoad(this.n, onStep);
     this.scripts.clear();
+    this.pagesFreed();
   }
 
   async resetChain(): Promise<void> {
     this.scripts.clear();
     this.write(() => resetChainSync(this.n));
-    this.db.pragma('incremental_vacuum');
+    this.pagesFreed();
   }
 
   async setSyncStatus(status: SyncStatus | null): Promise<void> {

@@ -8,6 +8,7 @@ import { SqlAuthStore } from '../common/sql-auth-store.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteNetworkStore } from './sqlite-network-store.js';
+import { PageReturner } from './sqlite-page-return.js';
 import { SqlitePrices } from './sqlite-prices.js';
 import { SqliteRunner } from './sqlite-runner.js';
 import { SqliteShortAddresses } from './sqlite-short-addresses.js';
@@ -29,6 +30,8 @@ export class SqliteStore implements ChainStore {
   private accountStore: SqliteAccounts | null = null;
   private priceStore: SqlitePrices | null = null;
   private authStore: SqlAuthStore | null = null;
+  /** Gives free pages back after an initial load or a chain reset (null: read-only or in memory). */
+  private readonly pageReturner: PageReturner | null;
 
   constructor(private readonly options: SqliteStoreOptions) {
     this.db = new Database(options.path, { readonly: options.readonly ?? false });
@@ -49,6 +52,7 @@ export class SqliteStore implements ChainStore {
     // Every integer comes back as bigint: output values exceed 2^53 and must not be rounded on read.
     this.db.defaultSafeIntegers(true);
     this.st = new Statements(this.db);
+    this.pageReturner = options.readonly || options.path === ':memory:' ? null : new PageReturner(this.db);
   }
 
   async schemaVersion(): Promise<number> {
@@ -71,6 +75,7 @@ export class SqliteStore implements ChainStore {
       }).immediate();
     }
     this.enableIncrementalVacuum();
+    this.pageReturner?.start();
   }
 
   /**
@@ -88,7 +93,7 @@ export class SqliteStore implements ChainStore {
   network(id: NetworkId): NetworkStore {
     let store = this.networks.get(id);
     if (!store) {
-      store = new SqliteNetworkStore(id, this.db, this.st, this.options.scriptKeyBits);
+      store = new SqliteNetworkStore(id, this.db, this.st, this.options.scriptKeyBits, () => this.pageReturner?.start());
       this.networks.set(id, store);
     }
     return store;
@@ -115,6 +120,7 @@ export class SqliteStore implements ChainStore {
   }
 
   async close(): Promise<void> {
+    this.pageReturner?.stop();
     this.db.close();
   }
 
