@@ -52,10 +52,10 @@ export class DumpReader {
     return start;
   }
 
-  /** Up to `max` rows of the current table; an empty list at its end. */
+  /** Up to `max` rows of the current table; an empty list once it has ended. */
   async rows(max: number): Promise<DumpValue[][]> {
     const cur = this.current;
-    if (!cur) throw new Error('rows() outside a table');
+    if (!cur) return [];
     const out: DumpValue[][] = [];
     const width = cur.start.columns.length;
     while (out.length < max) {
