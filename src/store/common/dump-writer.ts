@@ -22,7 +22,8 @@ export class DumpWriter {
 
   constructor(private readonly path: string, level = 3) {
     this.partial = `${path}.partial`;
-    this.file = createWriteStream(this.partial);
+    // Owner-only: a backup holds password and key hashes, a snapshot the store's secret script-key salt.
+    this.file = createWriteStream(this.partial, { mode: 0o600 });
     // Level 3: most of a chain is hashes and raw txs, which compress little; higher levels cost time for a few %.
     this.gzip = createGzip({ level });
     this.gzip.pipe(this.file);
