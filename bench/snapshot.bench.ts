@@ -48,11 +48,11 @@ try {
   }
   const height = await rpc.call<number>('getblockcount');
   const source = configs.write(`sqlite:${join(dir, 'source.db')}`, rpcUrl);
-  let started = performance.now();
+  const started = performance.now();
   const serve = await startServe(source, { readyPath: '/api/v2/get_info/LTCTEST' });
   for (;;) {
     const info = await httpJson(serve.port, '/api/v2/get_info/LTCTEST');
-    if (info.body.data?.blocks === height && info.body.data?.syncing !== true) break;
+    if (info.body.data?.blocks === height && info.body.data?.syncing === false) break;
     await delay(200);
   }
   const sync = (performance.now() - started) / 1000;

@@ -30,7 +30,11 @@ async function serveAtTip(config: string): Promise<ServeProcess> {
   const serve = await startServe(config);
   serves.push(serve);
   const height = await node.rpc.call<number>('getblockcount');
-  await waitFor(async () => (await httpJson(serve.port, '/api/v2/get_info/LTCTEST')).body.data?.blocks === height, 60_000, 'serve at the node tip');
+  // At the tip and out of the initial sync (chain endpoints answer 503 until then).
+  await waitFor(async () => {
+    const info = (await httpJson(serve.port, '/api/v2/get_info/LTCTEST')).body.data as { blocks?: number; syncing?: unknown } | undefined;
+    return info?.blocks === height && info.syncing === false;
+  }, 60_000, 'serve at the node tip');
   return serve;
 }
 

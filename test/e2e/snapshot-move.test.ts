@@ -25,7 +25,11 @@ const txids: string[] = [];
 
 async function atTip(serve: ServeProcess): Promise<void> {
   const height = await node.rpc.call<number>('getblockcount');
-  await waitFor(async () => (await httpJson(serve.port, '/api/v2/get_info/LTCTEST')).body.data?.blocks === height, 60_000, 'serve at the node tip');
+  // At the tip and out of the initial sync (chain endpoints answer 503 until then).
+  await waitFor(async () => {
+    const info = (await httpJson(serve.port, '/api/v2/get_info/LTCTEST')).body.data as { blocks?: number; syncing?: unknown } | undefined;
+    return info?.blocks === height && info.syncing === false;
+  }, 60_000, 'serve at the node tip');
 }
 
 /** Some payments to each address type, then spends of them (history with both directions, change, unspent left). */

@@ -9,8 +9,8 @@ import type { DumpTable, DumpValue } from './dump-rows.js';
 export type SqlRow = Record<string, unknown>;
 
 export interface DumpSource {
-  /** The table's rows in its canonical order, values in dump form. */
-  rows(table: DumpTable): AsyncIterable<DumpValue[]>;
+  /** The table's rows in its canonical order, values in dump form, in pages (one async step per page, not per row). */
+  rows(table: DumpTable): AsyncIterable<DumpValue[][]>;
   /** Rows of a small query (no parameters: callers inline integers only). */
   all(sql: string): Promise<SqlRow[]>;
 }

@@ -5,7 +5,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, type ZlibOptions } from 'node:zlib';
 import { DUMP_MAGIC, DumpError, type DumpManifest, type TableDigest } from './dump-format.js';
 import { decodeRow, type DumpColumn, type DumpValue } from './dump-rows.js';
 
@@ -23,10 +23,13 @@ export class DumpReader {
   private manifestSeen: DumpManifest | null = null;
   private headerSha = '';
   private lastFrame: Buffer = Buffer.alloc(0);
+  /** Start of the current table's row bytes not hashed yet (-1 outside a table): hashed in spans, not per row. */
+  private hashFrom = -1;
 
   constructor(private readonly path: string) {
-    const gunzip = createGunzip();
-    const file = createReadStream(path);
+    // Room to decompress ahead (zlib runs on the thread pool) while the caller inserts the last rows.
+    const gunzip = createGunzip({ readableHighWaterMark: 8 << 20 } as ZlibOptions); // passed on to the Transform (untyped)
+    const file = createReadStream(path, { highWaterMark: 1 << 20 });
     file.on('error', (err) => gunzip.destroy(err)); // pipe() does not pass a read error on
     this.chunks = file.pipe(gunzip)[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   }
@@ -49,6 +52,7 @@ export class DumpReader {
     if (typeof frame.table !== 'string' || !Array.isArray(frame.columns)) throw this.corrupt('expected a table');
     const start = { table: frame.table, columns: frame.columns };
     this.current = { start, hash: createHash('sha256'), rows: 0 };
+    this.hashFrom = this.pos;
     return start;
   }
 
@@ -62,6 +66,8 @@ export class DumpReader {
       await this.need(4);
       const len = this.buf.readUInt32BE(this.pos);
       if (len === 0) {
+        cur.hash.update(this.buf.subarray(this.hashFrom, this.pos));
+        this.hashFrom = -1;
         this.pos += 4;
         const end = (await this.json()) as { end?: string; rows?: number };
         if (end.end !== cur.start.table || end.rows !== cur.rows) throw this.corrupt(`table ${cur.start.table} ends wrongly`);
@@ -70,10 +76,8 @@ export class DumpReader {
         break;
       }
       await this.need(4 + len);
-      const frame = this.buf.subarray(this.pos, this.pos + 4 + len);
-      cur.hash.update(frame);
       try {
-        out.push(decodeRow(frame.subarray(4), width));
+        out.push(decodeRow(this.buf.subarray(this.pos + 4, this.pos + 4 + len), width));
       } catch (err) {
         throw this.corrupt(`bad row in ${cur.start.table}: ${(err as Error).message}`);
       }
@@ -143,6 +147,10 @@ export class DumpReader {
         throw this.corrupt((err as Error).message);
       }
       if (next.done) throw this.corrupt('unexpected end of file');
+      if (this.hashFrom >= 0) {
+        this.current!.hash.update(this.buf.subarray(this.hashFrom, this.pos));
+        this.hashFrom = 0;
+      }
       this.buf = this.pos === this.buf.length ? next.value : Buffer.concat([this.buf.subarray(this.pos), next.value]);
       this.pos = 0;
     }

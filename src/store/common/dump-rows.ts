@@ -117,7 +117,7 @@ export function decodeRow(payload: Buffer, width: number): DumpValue[] {
         const text = bytes.toString('latin1');
         if (!/^-?\d+$/.test(text)) throw new Error('malformed decimal');
         out[i] = BigInt(text);
-      } else out[i] = tag === TEXT ? bytes.toString('utf8') : Buffer.from(bytes);
+      } else out[i] = tag === TEXT ? bytes.toString('utf8') : bytes; // a view of the stream's chunk, which is never reused
       at = end;
     } else throw new Error(`unknown value tag ${tag}`);
   }

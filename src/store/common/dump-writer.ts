@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { createGzip, type Gzip } from 'node:zlib';
+import { createGzip, type Gzip, type ZlibOptions } from 'node:zlib';
 import { DUMP_MAGIC, jsonFrame, type DumpManifest, type TableDigest } from './dump-format.js';
 import { RowEncoder, type DumpTable, type DumpValue } from './dump-rows.js';
 
@@ -25,7 +25,8 @@ export class DumpWriter {
     // Owner-only: a backup holds password and key hashes, a snapshot the store's secret script-key salt.
     this.file = createWriteStream(this.partial, { mode: 0o600 });
     // Level 3: most of a chain is hashes and raw txs, which compress little; higher levels cost time for a few %.
-    this.gzip = createGzip({ level });
+    // Room for a few chunks: reading the next rows overlaps compressing the last ones (zlib runs on the thread pool).
+    this.gzip = createGzip({ level, writableHighWaterMark: 8 << 20 } as ZlibOptions); // passed on to the Transform (untyped)
     this.gzip.pipe(this.file);
   }
 
@@ -36,7 +37,7 @@ export class DumpWriter {
   }
 
   /** Writes one table's rows (already in canonical order) and returns its count and digest. */
-  async table(table: DumpTable, rows: AsyncIterable<readonly DumpValue[]>): Promise<TableDigest> {
+  async table(table: DumpTable, pages: AsyncIterable<readonly (readonly DumpValue[])[]>): Promise<TableDigest> {
     await this.write(jsonFrame({ table: table.name, columns: table.columns }));
     const hash = createHash('sha256');
     const enc = new RowEncoder();
@@ -47,9 +48,9 @@ export class DumpWriter {
       enc.reset();
       await this.write(bytes);
     };
-    for await (const row of rows) {
-      enc.row(row);
-      count++;
+    for await (const page of pages) {
+      for (const row of page) enc.row(row);
+      count += page.length;
       if (enc.at >= FLUSH_BYTES) await flush();
     }
     await flush();

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { StoreError } from '../../core/errors.js';
 import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump-engine.js';
 import { normalize, type ColumnKind, type DumpTable, type DumpValue } from '../common/dump-rows.js';
+import { DumpCopier } from './postgres-dump-copy.js';
 import { LOCK_NAMESPACE } from './postgres-sql.js';
 
 const PAGE = 5_000;
@@ -68,7 +69,7 @@ export class PostgresDump implements DumpEngine {
         try {
           for (;;) {
             const page = await client.query({ text: `FETCH ${PAGE} FROM dump_rows`, rowMode: 'array' });
-            for (const raw of page.rows as unknown[][]) yield raw.map((v, i) => normalize(v, cols[i]!.kind));
+            yield (page.rows as unknown[][]).map((raw) => raw.map((v, i) => normalize(v, cols[i]!.kind)));
             if (page.rows.length < PAGE) break;
           }
         } finally {
@@ -83,6 +84,7 @@ export class PostgresDump implements DumpEngine {
 
   private sink(): DumpSink {
     const client = this.client;
+    const copier = new DumpCopier(client);
     return {
       ...this.source(),
       async exec(sql: string) {
@@ -90,6 +92,8 @@ export class PostgresDump implements DumpEngine {
       },
       async insert(table: DumpTable, rows: readonly DumpValue[][]) {
         if (rows.length === 0) return;
+        // Binary COPY for the big tables; identity columns (backup tables, small) need OVERRIDING SYSTEM VALUE.
+        if (!table.identity) return copier.copy(table, rows);
         const cols = table.columns;
         // One statement per page of rows: a column array each (bigints as decimal text, bytea as Buffers).
         const arrays = cols.map((c, i) => rows.map((r) => param(r[i]!, c.kind)));

@@ -59,11 +59,11 @@ export class SqliteDump implements DumpEngine {
         for (const raw of stmt.iterate() as IterableIterator<unknown[]>) {
           batch.push(raw.map((v, i) => normalize(v, cols[i]!.kind)));
           if (batch.length === BATCH) {
-            yield* batch;
+            yield batch;
             batch = [];
           }
         }
-        yield* batch;
+        if (batch.length > 0) yield batch;
       },
       async all(sql: string) {
         return db.prepare(sql).all() as SqlRow[];
