@@ -131,7 +131,7 @@ describe('snapshot export and import', () => {
       const store = configs.path(`${name}.db`);
       const result = await runCli(['snapshot', 'import', bad, '--config', configs.write(`sqlite:${store}`, node.rpcUrl)]);
       assert.notEqual(result.code, 0, name);
-      assert.match(result.stderr, /is corrupt or truncated \(.+\); nothing was loaded|not an Outpoint dump|does not hold the tables/, `${name}: ${result.stderr}`);
+      assert.match(result.stderr, /is corrupt or truncated \(.+\); nothing was loaded/, `${name}: ${result.stderr}`);
       assert.ok(chainIsEmpty(store), `${name}: the store stays empty`);
     }
   });

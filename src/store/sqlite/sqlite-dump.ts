@@ -3,7 +3,9 @@
  * in WAL mode its first read fixes a snapshot that the indexer's later commits do not change, and readers never block
  * the writer. Writes run in one BEGIN IMMEDIATE transaction (the database's write lock; an indexer waits for it).
  */
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { StoreError } from '../../core/errors.js';
 import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump-engine.js';
 import { normalize, type DumpTable, type DumpValue } from '../common/dump-rows.js';
 import { storedTotal } from './sqlite-scripts.js';
@@ -15,7 +17,8 @@ export class SqliteDump implements DumpEngine {
   private readonly db: Database.Database;
 
   constructor(path: string) {
-    this.db = new Database(path, { fileMustExist: true });
+    if (!existsSync(path)) throw new StoreError(`no SQLite store at ${path}`);
+    this.db = new Database(path);
     this.db.pragma('busy_timeout = 30000');
     this.db.pragma('temp_store = MEMORY');
     this.db.pragma('cache_size = -262144');
