@@ -136,6 +136,28 @@ describe('snapshot export and import', () => {
     }
   });
 
+  it('refuses a store whose other networks hold script keys under another salt, and a network an indexer is writing', async () => {
+    const other = configs.path('other.db');
+    const config = configs.write(`sqlite:${other}`, node.rpcUrl);
+    assert.equal((await runCli(['migrate', '--config', config])).code, 0);
+    const db = new Database(other);
+    db.prepare("INSERT INTO scripts_btc (key, script, received, sent, tx_count, received_count, sent_count) VALUES (1, X'51', 0, 0, 0, 0, 0)").run();
+    db.close();
+    const salted = await runCli(['snapshot', 'import', file, '--no-node-check', '--config', config]);
+    assert.notEqual(salted.code, 0);
+    assert.match(salted.stderr, /already indexes BTC under another script-key salt/);
+    assert.ok(chainIsEmpty(other));
+
+    const pg = await engines.create('postgres');
+    await pg.store.close();
+    const busy = configs.write(pg.url, node.rpcUrl);
+    const indexing = await startServe(busy);
+    serves.push(indexing);
+    const locked = await runCli(['snapshot', 'import', file, '--no-node-check', '--config', busy]);
+    assert.notEqual(locked.code, 0);
+    assert.match(locked.stderr, /an indexer is running for this network \(advisory lock held\)/);
+  });
+
   it('refuses a tip the node does not have, and an unreachable node unless --no-node-check', async () => {
     const header = (await readManifest(file)).header as { tip: { hash: string } };
     const unreachable = configs.write(`sqlite:${configs.path('offline.db')}`, 'http://u:p@127.0.0.1:9/');
