@@ -49,3 +49,19 @@ test('free pages go back in chunks, not during a bulk load, and the file shrinks
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a clean stop gives back a small remainder at once, not a large one', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'outpoint-pages-'));
+  const db = fileWithFreePages(join(dir, 'f.db'));
+  try {
+    const returner = new PageReturner(db);
+    const free = returner.freePages();
+    returner.finish(free - 1);
+    assert.equal(returner.freePages(), free, 'more than the bound: left for the next start');
+    returner.finish(free);
+    assert.equal(returner.freePages(), 0);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

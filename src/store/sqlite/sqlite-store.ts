@@ -120,7 +120,7 @@ export class SqliteStore implements ChainStore {
   }
 
   async close(): Promise<void> {
-    this.pageReturner?.stop();
+    this.pageReturner?.finish();
     this.db.close();
   }
 
