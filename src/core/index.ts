@@ -13,3 +13,4 @@ export * from './mempool-source.js';
 export * from './sync-status.js';
 export * from './mailer.js';
 export * from './attempt-counter.js';
+export * from './raw-txs.js';

@@ -1,6 +1,7 @@
 import type { NetworkParams } from '../chains/network-params.js';
 import { UnsupportedNetworkError } from '../core/errors.js';
 import { isNetworkId, type NetworkId } from '../core/network.js';
+import type { RawTxSource } from '../core/raw-txs.js';
 import type { NetworkReader } from '../core/store.js';
 import type { SyncStatus } from '../core/sync-status.js';
 import { GatedNetworkReader } from './gated-reader.js';
@@ -12,9 +13,11 @@ export interface NetworkContext {
   readonly params: NetworkParams;
   /** Gated: its chain reads reject with IndexSyncingError while the network is in its initial sync. */
   readonly reader: NetworkReader;
+  /** Raw bytes of confirmed txs the store does not keep (raw_txs = "node"); read them through raw-tx-reader.ts. */
+  readonly rawTxs: RawTxSource | null;
 }
 
-export type NetworkMap = ReadonlyMap<NetworkId, { readonly params: NetworkParams; readonly reader: NetworkReader }>;
+export type NetworkMap = ReadonlyMap<NetworkId, { readonly params: NetworkParams; readonly reader: NetworkReader; readonly rawTxs?: RawTxSource }>;
 
 /**
  * Resolves API acronyms to configured networks. Acronyms are matched exactly as the spec writes
@@ -24,7 +27,9 @@ export class NetworkRegistry {
   private readonly contexts = new Map<NetworkId, NetworkContext>();
 
   constructor(networks: NetworkMap, private readonly gate: SyncGate) {
-    for (const [id, { params, reader }] of networks) this.contexts.set(id, { id, params, reader: new GatedNetworkReader(id, reader, gate) });
+    for (const [id, { params, reader, rawTxs }] of networks) {
+      this.contexts.set(id, { id, params, reader: new GatedNetworkReader(id, reader, gate), rawTxs: rawTxs ?? null });
+    }
   }
 
   /** Null when the network answers chain queries; else its initial-sync status as of now (the gate's own snapshot). */

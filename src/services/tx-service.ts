@@ -5,6 +5,7 @@ import type { Transaction } from '../core/chain-types.js';
 import type { ChainTip, OutputRecord, TxRecord } from '../core/store.js';
 import { confirmationsAt, isConfirmedBySpec } from './confirmations.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
+import { rawTxOf } from './raw-tx-reader.js';
 import { inputViews, outputViews, type TxInputView, type TxOutputView } from './tx-views.js';
 
 export type { TxInputView, TxOutputView } from './tx-views.js';
@@ -12,6 +13,8 @@ export type { TxInputView, TxOutputView } from './tx-views.js';
 export interface TxView {
   readonly network: NetworkContext;
   readonly record: TxRecord;
+  /** The tx's raw bytes (from the store, or from the node with raw_txs = "node"). */
+  readonly raw: Uint8Array;
   readonly tx: Transaction;
   readonly confirmations: number;
   /** The confirming main-chain block; null at 0 confirmations (orphaned and mempool txs). */
@@ -74,7 +77,7 @@ export class TxService {
       this.confirmedViews.delete(key);
       return this.get(network, txid, options);
     }
-    const view = this.build(ctx, id, record, tip, stored);
+    const view = await this.build(ctx, id, record, tip, stored);
     if (!withSpenders && view.record.status === 'confirmed' && tip) {
       if (this.confirmedViews.size >= VIEW_CACHE_LIMIT) this.confirmedViews.delete(this.confirmedViews.keys().next().value!);
       this.confirmedViews.set(key, { tipHash: tip.hash, view });
@@ -103,9 +106,23 @@ export class TxService {
     return cached ? Promise.resolve(cached) : ctx.reader.getTransaction(id);
   }
 
-  private build(ctx: NetworkContext, id: string, record: TxRecord | null, tip: ChainTip | null, stored: OutputRecord[] | null): TxView {
+  /**
+   * What needs no raw bytes (is_tx_confirmed): answers while the node that keeps them (raw_txs = "node") is down.
+   * `isConfirmed` follows the spec's rule (a coinbase needs 240 confirmations).
+   */
+  async status(network: string, txid: string): Promise<{ network: NetworkContext; record: TxRecord; confirmations: number; isConfirmed: boolean }> {
+    const ctx = this.networks.resolve(network);
+    const id = checkTxid(txid);
+    const [record, tip] = await Promise.all([ctx.reader.getTransaction(id), ctx.reader.getTip()]);
     if (!record) throw new NotFoundError('txid', `transaction ${id} is not known on ${ctx.id}`);
-    const tx = parseTransaction(record.raw, { mweb: ctx.params.features.mweb });
+    const confirmations = record.status === 'confirmed' ? confirmationsAt(tip, record.height) : 0;
+    return { network: ctx, record, confirmations, isConfirmed: isConfirmedBySpec(record.isCoinbase, confirmations) };
+  }
+
+  private async build(ctx: NetworkContext, id: string, record: TxRecord | null, tip: ChainTip | null, stored: OutputRecord[] | null): Promise<TxView> {
+    if (!record) throw new NotFoundError('txid', `transaction ${id} is not known on ${ctx.id}`);
+    const raw = await rawTxOf(ctx, record);
+    const tx = parseTransaction(raw, { mweb: ctx.params.features.mweb });
     const confirmed = record.status === 'confirmed';
     const confirmations = confirmed ? confirmationsAt(tip, record.height) : 0;
     const inputs = inputViews(ctx.params, tx, record.prevouts);
@@ -114,6 +131,7 @@ export class TxService {
     return {
       network: ctx,
       record,
+      raw,
       tx,
       confirmations,
       blockHash: confirmations > 0 ? record.blockHash : null,

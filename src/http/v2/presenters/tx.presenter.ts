@@ -42,7 +42,7 @@ export const txData = (v: TxView) => ({
   time: v.record.time,
   inputs: v.inputs.map(withWitness),
   outputs: v.outputs.map(outputItem),
-  tx_hex: hex(v.record.raw),
+  tx_hex: hex(v.raw),
   size: v.record.size,
   version: v.tx.version,
   locktime: v.tx.locktime,
@@ -59,10 +59,10 @@ export const txDisplayData = (v: TxView) => ({
   fee: coins(v.fee),
   inputs: v.inputs.map(withWitness),
   outputs: v.outputs.map(withSpent),
-  tx_hex: hex(v.record.raw),
+  tx_hex: hex(v.raw),
 });
 
-export const confirmedData = (v: TxView) => ({
+export const confirmedData = (v: { network: { id: string }; record: { txid: string }; confirmations: number; isConfirmed: boolean }) => ({
   network: v.network.id,
   txid: v.record.txid,
   confirmations: v.confirmations,
