@@ -25,6 +25,6 @@ export interface RawTxSource {
    * no longer has the block (pruned); never answers with other bytes than the txid's.
    */
   rawTxs(locations: readonly RawTxLocation[]): Promise<Uint8Array[]>;
-  /** Txs the caller already has (the indexer, of blocks it just connected): kept in the source's cache, if any. */
-  remember?(txs: readonly { readonly txid: string; readonly raw: Uint8Array }[]): void;
+  /** A block's txs (in order) the caller already has (the indexer, of a block it just connected): kept in the source's cache. */
+  remember?(blockHash: string, txs: readonly { readonly txid: string; readonly raw: Uint8Array }[]): void;
 }

@@ -1,4 +1,4 @@
-import type { ChainSource, ChainTip, ConnectedBlock, EventBus, Logger, NetworkStore, PrevoutInfo } from '../core/index.js';
+import type { ChainSource, ChainTip, ConnectedBlock, EventBus, Logger, NetworkStore, PrevoutInfo, RawTxSource } from '../core/index.js';
 import type { NetworkParams } from '../chains/network-params.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
@@ -36,6 +36,11 @@ export interface NetworkIndexerOptions {
    * stores a worker-thread loader, so that parsing and SQLite's synchronous writes run beside the fetching.
    */
   readonly initialLoader?: () => RawBlockLoader;
+  /**
+   * raw_txs = "node": the node's raw txs, for the bulk build's rare reads, and told the txs of each block connected while
+   * following the tip (the "recent" half of its cache: new txs are the most asked for).
+   */
+  readonly rawTxs?: RawTxSource;
 }
 
 /**
@@ -173,6 +178,7 @@ export class NetworkIndexer {
       network: params.id, source, store, fetcher: this.rawFetcher, loader, logger, progressSink: this.options.progressSink ?? null,
       stopping: () => this.stopping,
       ...(this.options.buildStepDelayMs ? { buildStepDelayMs: this.options.buildStepDelayMs } : {}),
+      ...(this.options.rawTxs ? { rawTxs: this.options.rawTxs } : {}),
       onLoaded: async (height, nodeHeight, eta) => {
         target = nodeHeight;
         await this.syncStatus.progress(height, nodeHeight, 'loading', eta);
@@ -292,6 +298,7 @@ export class NetworkIndexer {
         const connected = await store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
         progress?.wrote(performance.now() - writeStarted);
         for (const [i, c] of connected.entries()) {
+          if (this.caughtUp) this.options.rawTxs?.remember?.(c.hash, batch.blocks[i]!.txs.map((tx) => ({ txid: tx.txid, raw: tx.raw })));
           const prevouts = this.caughtUp ? await this.prevoutsOfNewTxs(c) : null;
           for (const event of blockEvents(params, batch.blocks[i]!, c, receivedAt, prevouts && ((txid) => prevouts.get(txid) ?? null))) {
             bus.publish(event);
