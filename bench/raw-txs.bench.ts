@@ -1,0 +1,100 @@
+/**
+ * `[store] raw_txs = "store"` vs `"node"` on the bench chain (bench/bench-chain.ts, 100,000 txs, litecoind without
+ * -txindex unless OUTPOINT_BENCH_TXINDEX=1): bytes per tx of the SQLite file both ways (each copy VACUUMed INTO a fresh
+ * file, so free pages do not count), then v2 get_tx, the explorer's tx page and v3 unspent_outputs (hot address, pages
+ * 1..20) through three apps in the same run: store mode, node mode with the default 64 MiB cache (warm after the first
+ * pass over the rotation) and node mode without a cache (every request asks the node: the cold worst case).
+ * autocannon, 32 connections, BENCH_SECONDS (default 8) per case and app; ratios are node / store.
+ */
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { silentLogger, type NetworkId, type NetworkReader } from '../src/core/index.js';
+import type { NetworkParams } from '../src/chains/addressing.js';
+import { createHttpApp } from '../src/http/create-http-app.js';
+import { NodeClient } from '../src/node/node-client.js';
+import { NodeRawTxSource } from '../src/node/node-raw-tx-source.js';
+import { AccountService } from '../src/services/account-service.js';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { DEFAULT_ASSET_DIR, freshWebAssets } from '../src/web/build/web-build.js';
+import { explorerModule } from '../src/web/explorer/explorer-module.js';
+import { createWeb } from '../src/web/register-web.js';
+import { WebAssets } from '../src/web/shell/assets.js';
+import { benchAppDeps, benchChain, benchParams, BENCH_INDEX, NTX } from './bench-chain.js';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 8);
+const CONNECTIONS = 32;
+
+async function measure(url: string, paths: readonly string[], headers: Record<string, string>): Promise<{ rps: number; p99: number; failed: number }> {
+  let i = 0;
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers, requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }] });
+  return { rps: r.requests.average, p99: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts };
+}
+
+/** Bytes of the file a VACUUM INTO writes (the live pages only). */
+function vacuumedBytes(store: SqliteStore, dir: string, name: string): number {
+  const file = join(dir, name);
+  store.connection.exec(`VACUUM INTO '${file}'`);
+  return statSync(file).size;
+}
+
+export async function run(): Promise<void> {
+  const chain = await benchChain();
+  const dir = mkdtempSync(join(tmpdir(), 'outpoint-rawtxs-bench-'));
+  const servers: { close(): Promise<unknown> }[] = [];
+  const nodeStore = (() => {
+    chain.store.connection.pragma('wal_checkpoint(TRUNCATE)');
+    copyFileSync(BENCH_INDEX, join(dir, 'node.db'));
+    return new SqliteStore({ path: join(dir, 'node.db'), rawTxs: 'node' });
+  })();
+  try {
+    await nodeStore.migrate();
+    const { deleted } = await nodeStore.applyRawTxMode('node');
+    const storeBytes = vacuumedBytes(chain.store, dir, 'store-vacuumed.db');
+    const nodeBytes = vacuumedBytes(nodeStore, dir, 'node-vacuumed.db');
+    console.log(`raw-txs bench: ${NTX} txs, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${CONNECTIONS} connections, ${SECONDS} s each`);
+    console.log(`disk: store ${(storeBytes / NTX).toFixed(0)} B/tx, node ${(nodeBytes / NTX).toFixed(0)} B/tx (${deleted} raw txs deleted; ratio ${(nodeBytes / storeBytes).toFixed(2)})`);
+
+    const rpc = new NodeClient(chain.rpc);
+    const warm = new NodeRawTxSource(rpc, { network: 'LTCTEST', features: benchParams.features });
+    const cold = new NodeRawTxSource(rpc, { network: 'LTCTEST', features: benchParams.features, cacheBytes: 0 });
+    const { manifest } = await freshWebAssets();
+    const deps = benchAppDeps(chain);
+    const apps: { label: string; url: string; key: string; source: NodeRawTxSource | null }[] = [];
+    for (const [label, store, source] of [['store', chain.store, null], ['node, 64 MiB cache', nodeStore, warm], ['node, no cache', nodeStore, cold]] as const) {
+      const accounts = new AccountService(store.accounts());
+      await accounts.setPlan('bench', { maxDailyRequests: 1_000_000_000 });
+      const { key } = await accounts.createAccount(`bench-${label.replace(/\W/g, '')}-${Date.now()}@outpoint.test`, 'bench');
+      const reader = store.network('LTCTEST');
+      const networks = new Map<NetworkId, { params: NetworkParams; reader: NetworkReader; rawTxs?: NodeRawTxSource }>([['LTCTEST', { params: benchParams, reader, ...(source ? { rawTxs: source } : {}) }]]);
+      const web = createWeb({ publicUrl: 'http://127.0.0.1', realtimeKey: 'bench', rateLimitPerSecond: 0, redisUrl: null, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) }, [explorerModule]);
+      const app = await createHttpApp({ ...deps, networks, shortLinks: store.shortAddresses(), accounts: store.accounts(), extensions: [web] });
+      servers.push(app);
+      apps.push({ label, url: await app.listen({ port: 0, host: '127.0.0.1' }), key, source });
+    }
+    const cases: [string, string[]][] = [
+      ['v2 get_tx', chain.txids.map((t) => `/api/v2/get_tx/LTCTEST/${t}`)],
+      ['explorer tx page', chain.txids.map((t) => `/ltctest/tx/${t}`)],
+      ['v3 unspent_outputs (hot address, pages 1-20)', Array.from({ length: 20 }, (_, i) => `/api/v3/unspent_outputs/LTCTEST/${chain.hot.address}/${i + 1}`)],
+    ];
+    for (const [label, paths] of cases) {
+      console.log(label);
+      let base = 0;
+      for (const app of apps) {
+        const before = app.source?.requests ?? 0;
+        const r = await measure(app.url, paths, { 'api-key': app.key });
+        base ||= r.rps;
+        const asked = app.source ? `   node requests ${app.source.requests - before}` : '';
+        console.log(`  ${app.label.padEnd(20)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(5)} ms   ${(r.rps / base).toFixed(2)}× store${asked}${r.failed ? `   (${r.failed} failed)` : ''}`);
+      }
+    }
+  } finally {
+    for (const server of servers) await server.close();
+    await nodeStore.close();
+    rmSync(dir, { recursive: true, force: true });
+    await chain.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
