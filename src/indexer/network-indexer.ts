@@ -36,10 +36,7 @@ export interface NetworkIndexerOptions {
    * stores a worker-thread loader, so that parsing and SQLite's synchronous writes run beside the fetching.
    */
   readonly initialLoader?: () => RawBlockLoader;
-  /**
-   * raw_txs = "node": the node's raw txs, for the bulk build's rare reads, and told the txs of each block connected while
-   * following the tip (the "recent" half of its cache: new txs are the most asked for).
-   */
+  /** raw_txs = "node": raw txs for the bulk build's rare reads; told each block connected at the tip (its recent cache). */
   readonly rawTxs?: RawTxSource;
 }
 

@@ -76,21 +76,19 @@ export class BlockService {
     const known = records.filter((r): r is TxRecord => r !== null);
     const raws = new Map((await rawTxsOf(view.network, known)).map((raw, i) => [known[i]!.txid, raw] as const));
     const txs: BlockTxSummary[] = [];
-    {
-      for (const [j, record] of records.entries()) {
-        if (!record) {
-          txs.push({ txid: ids[j]!, fee: null, sentValue: 0n, inputCount: 0, outputCount: 0 });
-          continue;
-        }
-        const tx = parseTransaction(raws.get(record.txid)!, { mweb: view.network.params.features.mweb });
-        txs.push({
-          txid: record.txid,
-          fee: record.fee,
-          sentValue: tx.outputs.reduce((sum, o) => sum + o.value, 0n),
-          inputCount: tx.inputs.length,
-          outputCount: tx.outputs.length,
-        });
+    for (const [j, record] of records.entries()) {
+      if (!record) {
+        txs.push({ txid: ids[j]!, fee: null, sentValue: 0n, inputCount: 0, outputCount: 0 });
+        continue;
       }
+      const tx = parseTransaction(raws.get(record.txid)!, { mweb: view.network.params.features.mweb });
+      txs.push({
+        txid: record.txid,
+        fee: record.fee,
+        sentValue: tx.outputs.reduce((sum, o) => sum + o.value, 0n),
+        inputCount: tx.inputs.length,
+        outputCount: tx.outputs.length,
+      });
     }
     return { ...view, txs };
   }

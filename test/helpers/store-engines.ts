@@ -123,7 +123,8 @@ function digestTables(tables: Tables): string {
     const net = [...scriptsOf.keys()].find((n) => name.endsWith(`_${n}`));
     const scripts = net === undefined ? new Map<string, string>() : scriptsOf.get(net)!;
     const rows = tables.get(name)!
-      .filter((row) => !(name === 'meta' && row['key'] === 'script_key_salt'))
+      // The salt is random per database; raw_txs records the configuration a process started with, not the index.
+      .filter((row) => !(name === 'meta' && (row['key'] === 'script_key_salt' || row['key'] === 'raw_txs')))
       // Wall-clock times of the sync status are not part of the index (phase, heights and ETA must match).
       .map((row) => (name === 'sync_status' ? { ...row, updated_at: null } : row))
       .map((row) => canonicalRow(row, SCRIPT_TABLES.test(name), scripts));
