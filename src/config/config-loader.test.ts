@@ -26,6 +26,15 @@ test('defaults: embedded store in the data dir, port 3000, rate limit 5', () => 
   assert.equal(config.realtime.sendThreads, Math.max(1, Math.floor(availableParallelism() / 2)));
 });
 
+test('[store] raw_txs: "store" by default with a 64 MiB node cache; "node" from the file or the environment', () => {
+  const { store } = loadConfig({ env: {} });
+  assert.equal(store.rawTxs, 'store');
+  assert.equal(store.rawTxCacheBytes, 64 * 1024 * 1024);
+  const node = loadConfig({ file: configFile('[store]\nraw_txs = "node"\nraw_tx_cache_mb = 8\n'), env: {} }).store;
+  assert.deepEqual([node.rawTxs, node.rawTxCacheBytes], ['node', 8 * 1024 * 1024]);
+  assert.equal(loadConfig({ env: { OUTPOINT_STORE_RAW_TXS: 'node' } }).store.rawTxs, 'node');
+});
+
 test('http TLS: both PEM files or neither; the default public URL becomes https', () => {
   assert.equal(loadConfig({ env: {} }).http.tls, null);
   const config = loadConfig({ file: configFile('[http]\nport = 8443\ntls_cert_file = "/etc/op/cert.pem"\ntls_key_file = "/etc/op/key.pem"\n'), env: {} });
@@ -111,6 +120,7 @@ test('invalid values give clear messages', () => {
     ['[networks.BTCTEST]\nchain = "mainnet"\nrpc_url = "http://x:1"\n', {}, /must be main, test or regtest/],
     ['[networks.LTC]\npoll_ms = 100\n', {}, /networks\.LTC\.rpc_url is required/],
     ['[store]\nurl = "mysql://x"\n', {}, /store\.url must be sqlite:PATH or postgres/],
+    ['[store]\nraw_txs = "disk"\n', {}, /store\.raw_txs must be one of store, node/],
     ['', { OUTPOINT_HTTP_PROT: '1' }, /unknown environment variable OUTPOINT_HTTP_PROT/],
     ['not toml [', {}, /is not valid TOML/],
   ];

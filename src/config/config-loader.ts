@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type NetworkId, type PriceSourceId } from '../core/index.js';
+import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type NetworkId, type PriceSourceId, type RawTxMode } from '../core/index.js';
 import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
 import type { AccountsConfig, MarketConfig, NetworkConfig, OutpointConfig, P2pConfig, Registration, ZmqConfig } from './config-types.js';
 import { ZMQ_TOPICS, getNetworkParams, type ZmqTopic } from '../chains/addressing.js';
@@ -104,17 +104,13 @@ function buildConfig(raw: Raw): OutpointConfig {
   const host = str(section('http'), 'host', spec('http', 'host'), '127.0.0.1', 'http.host');
   const port = int(section('http'), 'port', spec('http', 'port'), 3000, 'http.port');
   const rateLimitPerSecond = int(section('http'), 'rate_limit_per_second', spec('http', 'rate_limit_per_second'), 5, 'http.rate_limit_per_second');
-  const storeUrl = str(section('store'), 'url', spec('store', 'url'), `sqlite:${join(dataDir, 'outpoint.db')}`, 'store.url');
   const tls = buildTls(section('http'));
-  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(storeUrl)) {
-    throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${storeUrl}"`);
-  }
   const networksRaw = isTable(raw['networks']) ? (raw['networks'] as Raw) : {};
   const networks = Object.entries(networksRaw).map(([id, table]) => buildNetwork(id as NetworkId, table as Raw));
   const publicUrl = str(section('http'), 'public_url', spec('http', 'public_url'), `${tls ? 'https' : 'http'}://${host}:${port}`, 'http.public_url').replace(/\/+$/, '');
   return {
     dataDir,
-    store: { url: storeUrl },
+    store: buildStore(section('store'), dataDir),
     http: {
       host,
       port,
@@ -140,6 +136,14 @@ function buildConfig(raw: Raw): OutpointConfig {
     },
     networks,
   };
+}
+
+function buildStore(table: Raw, dataDir: string): OutpointConfig['store'] {
+  const spec = (k: string): KeySpec => SECTION_KEYS['store']![k]!;
+  const url = str(table, 'url', spec('url'), `sqlite:${join(dataDir, 'outpoint.db')}`, 'store.url');
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(url)) throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${url}"`);
+  const rawTxs = str(table, 'raw_txs', spec('raw_txs'), 'store', 'store.raw_txs') as RawTxMode;
+  return { url, rawTxs, rawTxCacheBytes: int(table, 'raw_tx_cache_mb', spec('raw_tx_cache_mb'), 64, 'store.raw_tx_cache_mb') * 1024 * 1024 };
 }
 
 /** Both files or neither: half a TLS setup is a mistake to report, not to serve plain HTTP for. */
@@ -293,12 +297,8 @@ function str(table: Raw, key: string, spec: KeySpec, fallback: string, path = ke
   if (value === undefined) return fallback;
   if (typeof value !== 'string') throw new ConfigError(`${path} must be a string (${spec.doc})`);
   if (spec.type === 'url' && !/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i.test(value)) throw new ConfigError(`${path} must be a URL, got "${value}"`);
-  if (spec.type === 'chain' && !['main', 'test', 'regtest'].includes(value)) {
-    throw new ConfigError(`${path} must be main, test or regtest, got "${value}"`);
-  }
-  if (spec.type === 'string' && spec.oneOf && !spec.oneOf.includes(value)) {
-    throw new ConfigError(`${path} must be one of ${spec.oneOf.join(', ')}, got "${value}"`);
-  }
+  if (spec.type === 'chain' && !['main', 'test', 'regtest'].includes(value)) throw new ConfigError(`${path} must be main, test or regtest, got "${value}"`);
+  if (spec.type === 'string' && spec.oneOf && !spec.oneOf.includes(value)) throw new ConfigError(`${path} must be one of ${spec.oneOf.join(', ')}, got "${value}"`);
   return value;
 }
 

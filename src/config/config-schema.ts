@@ -49,6 +49,8 @@ export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySpec>> = {
 export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySpec>>>> = {
   store: {
     url: { type: 'string', doc: 'sqlite:PATH (default sqlite:<data_dir>/outpoint.db) or postgres://user:pass@host:port/db' },
+    raw_txs: { type: 'string', oneOf: ['store', 'node'], doc: 'where confirmed txs\' raw bytes come from: store (kept in the store) or node (read from the node when shown: less disk, needs an unpruned node; docs/indexer.md) (default store)' },
+    raw_tx_cache_mb: { type: 'integer', min: 0, max: 65_536, doc: 'with raw_txs = "node": MiB of recent blocks\' and hot txs\' raw bytes kept in memory per network (default 64)' },
   },
   http: {
     host: { type: 'string', doc: 'listen address (default 127.0.0.1)' },

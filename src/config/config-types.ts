@@ -1,4 +1,4 @@
-import type { ChainKind, MarketSettings, NetworkId } from '../core/index.js';
+import type { ChainKind, MarketSettings, NetworkId, RawTxMode } from '../core/index.js';
 import type { ZmqTopic } from '../chains/addressing.js';
 
 /** ZMQ endpoints per followed topic (`zmq_url` + `zmq_topics`). */
@@ -63,7 +63,8 @@ export interface SmtpConfig {
 
 export interface OutpointConfig {
   readonly dataDir: string;
-  readonly store: { readonly url: string };
+  /** rawTxs: `[store] raw_txs` (docs/indexer.md, "Raw transactions"); rawTxCacheBytes: the node reader's cache per network. */
+  readonly store: { readonly url: string; readonly rawTxs: RawTxMode; readonly rawTxCacheBytes: number };
   readonly http: {
     readonly host: string;
     readonly port: number;

@@ -16,7 +16,8 @@ export type ErrorCode =
   | 'CONCURRENCY_EXCEEDED'
   | 'RATE_LIMITED'
   | 'REJECTED'
-  | 'INDEX_SYNCING';
+  | 'INDEX_SYNCING'
+  | 'RAW_TX_UNAVAILABLE';
 
 export class OutpointError extends Error {
   readonly code: ErrorCode;
@@ -120,4 +121,17 @@ export function indexSyncingMessage(d: Pick<IndexSyncingDetails, 'height' | 'tar
   const target = d.targetHeight === null ? 'unknown' : String(d.targetHeight);
   const left = d.etaSeconds === null ? 'time left unknown' : `about ${Math.ceil(d.etaSeconds / 60)} min left`;
   return `index is syncing: height ${d.height ?? 0} of ${target}, ${left}`;
+}
+
+/**
+ * A transaction's raw bytes are kept by the node (`[store] raw_txs = "node"`) and the node cannot give them now (down,
+ * or the block pruned): HTTP 503 with Retry-After on the routes that show raw bytes; everything else keeps answering.
+ */
+export class RawTxUnavailableError extends OutpointError {
+  /** When a client should ask again, in seconds (the Retry-After header). */
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number, options?: { cause?: unknown }) {
+    super('RAW_TX_UNAVAILABLE', message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
 }

@@ -15,3 +15,4 @@ export * from './peer-network.js';
 export * from './tx-sightings.js';
 export * from './mailer.js';
 export * from './attempt-counter.js';
+export * from './raw-txs.js';

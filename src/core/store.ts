@@ -4,6 +4,7 @@ import type { Block, Transaction } from './chain-types.js';
 import type { Sats } from './money.js';
 import type { NetworkId } from './network.js';
 import type { PriceQuote } from './prices.js';
+import type { RawTxMode, RawTxSource } from './raw-txs.js';
 import type { SyncStatus } from './sync-status.js';
 
 export type * from './account-store.js';
@@ -32,6 +33,12 @@ export interface ChainStore {
   accounts(): AccountStore;
   /** Dashboard sign-in data: password hashes, second factors, sessions, one-time tokens, invites. */
   auth(): AuthStore;
+  /**
+   * Records `[store] raw_txs` (the writer process calls it at start). With "node", every network's stored raw
+   * transactions of confirmed txs are deleted and their space given back (a switch from "store"). Resolves the mode
+   * recorded before (null: none yet) and how many rows were deleted.
+   */
+  applyRawTxMode(mode: RawTxMode): Promise<RawTxModeChange>;
 }
 
 /** The newest stored price of one (coin, base, exchange), with the last time it was seen unchanged. */
@@ -67,6 +74,12 @@ export interface ShortAddressStore {
   shortFor(network: NetworkId, address: string): Promise<string>;
   /** The address a short form names, null if none. */
   addressFor(network: NetworkId, short: string): Promise<string | null>;
+}
+
+/** What applyRawTxMode found and did. */
+export interface RawTxModeChange {
+  readonly previous: RawTxMode | null;
+  readonly deleted: number;
 }
 
 export interface ChainTip {
@@ -279,7 +292,11 @@ export type TxStatus = 'confirmed' | 'mempool' | 'orphaned' | 'removed';
 
 export interface TxRecord {
   readonly txid: string;
-  readonly raw: Uint8Array;
+  /**
+   * null for a confirmed or orphaned tx whose raw bytes the store does not keep ([store] raw_txs = "node"): services
+   * read them from the node by `blockHash` and `position`. Mempool txs always have theirs.
+   */
+  readonly raw: Uint8Array | null;
   readonly status: TxStatus;
   readonly height: number | null;
   /** The main-chain block when confirmed; the orphaned block when orphaned; else null. */
@@ -413,9 +430,10 @@ export interface BulkLoader {
   loadBlocks(blocks: readonly BlockToConnect[]): Promise<ChainTip>;
   /**
    * Builds what the load deferred, step by step (each atomic, resumable), then ends the bulk load. `onStep` is told
-   * each step before it starts and awaited (a rejection stops the build before that step).
+   * each step before it starts and awaited (a rejection stops the build before that step). `rawTxs`: where raw txs
+   * the store does not keep come from (raw_txs = "node"), for the rare step that reads some (colliding script keys).
    */
-  finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>): Promise<void>;
+  finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>, rawTxs?: RawTxSource): Promise<void>;
   /** Forgets the network's whole chain index and mempool (a bulk rebuild from scratch starts with it). */
   resetChain(): Promise<void>;
 }

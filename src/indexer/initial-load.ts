@@ -6,7 +6,7 @@
  * batch appended, building from the last step done.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ChainSource, ChainTip, Logger, NetworkStore } from '../core/index.js';
+import type { ChainSource, ChainTip, Logger, NetworkStore, RawTxSource } from '../core/index.js';
 import type { ChainFeatures } from '../chains/network-params.js';
 import { parseBlock } from '../chains/parsing.js';
 import type { BlockFetcher, FetchedBatch } from './block-fetcher.js';
@@ -44,6 +44,8 @@ export interface InitialLoadContext {
   readonly onBuildStep?: (step: number, steps: number, name: string) => void | Promise<void>;
   /** Waits this long before each build step (tests use it to stop a process between steps). */
   readonly buildStepDelayMs?: number;
+  /** raw_txs = "node": where the build reads the few raw txs it needs (colliding script keys). */
+  readonly rawTxs?: RawTxSource;
 }
 
 /**
@@ -105,7 +107,7 @@ export async function buildIndexes(ctx: InitialLoadContext): Promise<void> {
     stepStarted = performance.now();
     if (ctx.progressSink?.isTTY) ctx.progressSink.write(`\r${ctx.network} building indexes: step ${s.step}/${s.steps} ${s.name}…   `);
     await ctx.onBuildStep?.(s.step, s.steps, s.name);
-  });
+  }, ctx.rawTxs);
   finishStep();
   if (ctx.progressSink?.isTTY) ctx.progressSink.write('\n');
   ctx.logger.info('indexes built', { network: ctx.network, seconds: round2((performance.now() - started) / 1000) });

@@ -1,4 +1,4 @@
-import type { ChainSource, ChainTip, EventBus, Logger, NetworkStore } from '../core/index.js';
+import type { ChainSource, ChainTip, EventBus, Logger, NetworkStore, RawTxSource } from '../core/index.js';
 import type { NetworkParams } from '../chains/network-params.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
@@ -36,6 +36,8 @@ export interface NetworkIndexerOptions {
    * stores a worker-thread loader, so that parsing and SQLite's synchronous writes run beside the fetching.
    */
   readonly initialLoader?: () => RawBlockLoader;
+  /** raw_txs = "node": raw txs for the bulk build's rare reads; told each block connected at the tip (its recent cache). */
+  readonly rawTxs?: RawTxSource;
 }
 
 /**
@@ -181,6 +183,7 @@ export class NetworkIndexer {
       network: params.id, source, store, fetcher: this.rawFetcher, loader, logger, progressSink: this.options.progressSink ?? null,
       stopping: () => this.stopping,
       ...(this.options.buildStepDelayMs ? { buildStepDelayMs: this.options.buildStepDelayMs } : {}),
+      ...(this.options.rawTxs ? { rawTxs: this.options.rawTxs } : {}),
       onLoaded: async (height, nodeHeight, eta) => {
         target = nodeHeight;
         await this.syncStatus.progress(height, nodeHeight, 'loading', eta);
@@ -289,6 +292,7 @@ export class NetworkIndexer {
         const connected = await store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
         progress?.wrote(performance.now() - writeStarted);
         for (const [i, c] of connected.entries()) {
+          if (this.caughtUp) this.options.rawTxs?.remember?.(c.hash, batch.blocks[i]!.txs.map((tx) => ({ txid: tx.txid, raw: tx.raw })));
           // Address events only once following the tip (a catch-up publishes blocks, not every address they touch).
           const prevoutsOf = this.caughtUp ? (txid: string) => c.prevouts.get(txid) ?? null : null;
           for (const event of blockEvents(params, batch.blocks[i]!, c, receivedAt, prevoutsOf)) {

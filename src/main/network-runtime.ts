@@ -1,9 +1,10 @@
-import type { NetworkConfig } from '../config/index.js';
+import type { NetworkConfig, OutpointConfig } from '../config/index.js';
 import type { ChainStore, EventBus, Logger } from '../core/index.js';
 import { getNetworkParams } from '../chains/networks.js';
 import { NetworkIndexer } from '../indexer/network-indexer.js';
 import type { BlockNotifier } from '../node/block-notifier.js';
 import { NodeClient } from '../node/node-client.js';
+import { NodeRawTxSource } from '../node/node-raw-tx-source.js';
 import { PollNotifier } from '../node/poll-notifier.js';
 import { RpcChainSource } from '../node/rpc-chain-source.js';
 import { RpcClient } from '../node/rpc-client.js';
@@ -15,6 +16,10 @@ import { sqliteWorkerLoader } from './worker-loader.js';
 export interface NetworkRuntime {
   readonly config: NetworkConfig;
   readonly node: NodeClient;
+  /** Raw txs the store does not keep, from the node (raw_txs = "node"; also txs indexed before a switch to "store"). */
+  readonly rawTxs: NodeRawTxSource;
+  /** rawTxs' own client: API requests fail fast (one retry) while the node is down, without the indexer's retries. */
+  readonly rawTxNode: NodeClient;
   readonly indexer: NetworkIndexer;
   readonly notifier: BlockNotifier;
   readonly p2p: P2pRuntime;
@@ -31,11 +36,15 @@ export function createNetworkRuntime(
   store: ChainStore,
   bus: EventBus,
   logger: Logger,
-  options: { readonly storeUrl: string; readonly bulk: boolean },
+  options: { readonly store: OutpointConfig['store']; readonly bulk: boolean },
 ): NetworkRuntime {
   const params = getNetworkParams(config.id, config.chain);
-  const rpc = new RpcClient({ url: config.rpcUrl, ...(config.rpcCookie ? { cookieFile: config.rpcCookie } : {}) });
-  const node = new NodeClient(rpc);
+  const auth = config.rpcCookie ? { cookieFile: config.rpcCookie } : {};
+  const node = new NodeClient(new RpcClient({ url: config.rpcUrl, ...auth }));
+  const rawTxNode = new NodeClient(new RpcClient({ url: config.rpcUrl, ...auth, retries: 1, timeoutMs: 15_000 }));
+  const rawTxs = new NodeRawTxSource(rawTxNode, { network: config.id, features: params.features, cacheBytes: options.store.rawTxCacheBytes });
+  const storeUrl = options.store.url;
+  const rawTxMode = options.store.rawTxs;
   const indexer = new NetworkIndexer({
     params,
     source: new RpcChainSource(node),
@@ -46,10 +55,12 @@ export function createNetworkRuntime(
     fetchRequests: config.syncRequests,
     removedMempoolKeepSeconds: config.mempoolRemovedKeepHours * 3600,
     bulk: options.bulk,
+    // The bulk build's rare reads of raw txs (colliding script keys), and the cache of recent blocks, in node mode only.
+    ...(rawTxMode === 'node' ? { rawTxs } : {}),
     progressSink: process.stderr.isTTY ? { isTTY: true, write: (text) => process.stderr.write(text) } : null,
     // A testing aid only (crash tests stop the process between build steps); not a configuration key.
     buildStepDelayMs: Number(process.env['OUTPOINT_TEST_BUILD_STEP_DELAY_MS'] ?? 0),
-    ...(sqliteFile(options.storeUrl) ? { initialLoader: () => sqliteWorkerLoader({ path: sqliteFile(options.storeUrl)!, network: config.id, chain: config.chain }) } : {}),
+    ...(sqliteFile(storeUrl) ? { initialLoader: () => sqliteWorkerLoader({ path: sqliteFile(storeUrl)!, network: config.id, chain: config.chain, rawTxs: rawTxMode }) } : {}),
   });
   const notifier: BlockNotifier =
     config.zmq === null
@@ -60,5 +71,5 @@ export function createNetworkRuntime(
   notifier.on('mempool', () => indexer.poke());
   notifier.on('error', (err) => logger.warn('node notifications failed; retrying', { network: config.id, error: err.message }));
   const p2p = new P2pRuntime(config, params, store.network(config.id), bus, node, logger, () => indexer.isSyncing);
-  return { config, node, indexer, notifier, p2p };
+  return { config, node, rawTxs, rawTxNode, indexer, notifier, p2p };
 }

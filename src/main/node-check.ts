@@ -1,10 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { RpcUnavailableError, type Logger } from '../core/index.js';
+import { ConfigError, RpcUnavailableError, type Logger, type RawTxMode } from '../core/index.js';
 import { getNetworkParams } from '../chains/networks.js';
 import { assertNodeServesNetwork } from '../node/node-identity.js';
 import type { NetworkRuntime } from './network-runtime.js';
 
 export interface NodeWaitOptions {
+  /** `[store] raw_txs`: with "node" a pruned node is refused (it cannot give old blocks' txs). */
+  readonly rawTxs?: RawTxMode;
   readonly retryMs?: number;
   /** A waiting network logs again after this long. */
   readonly logEveryMs?: number;
@@ -20,6 +22,10 @@ export async function waitForConfiguredNode(network: NetworkRuntime, where: stri
   for (;;) {
     try {
       await assertNodeServesNetwork(network.node, params, where);
+      if (options.rawTxs === 'node' && (await network.node.getBlockchainInfo()).pruned) {
+        throw new ConfigError(`[store] raw_txs = "node" reads raw transactions from the node, but the ${network.config.id} node at ${where} is pruned: ` +
+          'run it unpruned, or set raw_txs = "store"');
+      }
       return;
     } catch (err) {
       if (!(err instanceof RpcUnavailableError)) throw err;

@@ -16,6 +16,7 @@ import { attachRealtime, type RealtimeHandle } from '../realtime/attach-realtime
 import { createRedisEventBus } from '../realtime/redis-event-bus.js';
 import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
 import { waitForConfiguredNode } from './node-check.js';
+import { applyRawTxMode } from './raw-tx-mode.js';
 import { createWebLayer } from './web-layer.js';
 import { openStore } from './open-store.js';
 
@@ -48,8 +49,8 @@ export class Runtime {
     private readonly options: RuntimeOptions,
     readonly bus: EventBus & { close?(): Promise<void> },
   ) {
-    this.store = openStore(config.store.url);
-    this.networks = config.networks.map((n) => createNetworkRuntime(n, this.store, this.bus, logger, { storeUrl: config.store.url, bulk: options.bulk ?? false }));
+    this.store = openStore(config.store.url, { rawTxs: config.store.rawTxs });
+    this.networks = config.networks.map((n) => createNetworkRuntime(n, this.store, this.bus, logger, { store: config.store, bulk: options.bulk ?? false }));
     this.market = createMarket(config.market, this.store.prices(), this.bus, logger);
   }
 
@@ -77,7 +78,9 @@ export class Runtime {
       if (this.options.indexers === false) return;
       // One poller per database, like one indexer per network: API-only replicas read the stored prices.
       this.market.start();
-      await Promise.all(this.networks.map((n) => waitForConfiguredNode(n, redact(n.config.rpcUrl), this.logger)));
+      await Promise.all(this.networks.map((n) => waitForConfiguredNode(n, redact(n.config.rpcUrl), this.logger, { rawTxs: this.config.store.rawTxs })));
+      // The writer records [store] raw_txs; a switch to "node" deletes the stored raw txs (raw-tx-mode.ts).
+      await applyRawTxMode(this.store, this.config.store.rawTxs, this.logger);
       for (const network of this.networks) {
         this.logger.info('indexing', { network: network.config.id, chain: network.config.chain, node: redact(network.config.rpcUrl) });
         network.indexer.start();
@@ -103,6 +106,7 @@ export class Runtime {
     for (const network of this.networks) await network.notifier.stop();
     for (const network of this.networks) await network.indexer.stop();
     for (const network of this.networks) network.node.rpc.close();
+    for (const network of this.networks) network.rawTxNode.rpc.close();
     await this.store.close();
     await this.bus.close?.();
   }
@@ -116,6 +120,7 @@ export class Runtime {
           reader: this.store.network(n.config.id),
           // Sightings live in the process that indexes (and listens); API-only replicas answer with the local model.
           sightings: this.options.indexers === false ? null : n.p2p.watcher,
+          rawTxs: n.rawTxs,
         },
       ]),
     );

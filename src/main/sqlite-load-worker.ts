@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ChainKind, NetworkId } from '../core/network.js';
+import type { RawTxMode } from '../core/raw-txs.js';
 import { getNetworkParams } from '../chains/networks.js';
 import { parseBlock } from '../chains/parsing.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -13,6 +14,8 @@ export interface LoadWorkerData {
   readonly path: string;
   readonly network: NetworkId;
   readonly chain: ChainKind;
+  /** `[store] raw_txs`: with "node" the worker writes no raw txs either. */
+  readonly rawTxs?: RawTxMode;
 }
 
 /** A batch: the raw blocks back to back in `bytes`, block i ending at `ends[i]`. */
@@ -24,8 +27,8 @@ export interface LoadRequest {
 }
 
 const port = parentPort!;
-const { path, network, chain } = workerData as LoadWorkerData;
-const store = new SqliteStore({ path });
+const { path, network, chain, rawTxs } = workerData as LoadWorkerData;
+const store = new SqliteStore({ path, ...(rawTxs ? { rawTxs } : {}) });
 const net = store.network(network);
 const { features } = getNetworkParams(network, chain);
 

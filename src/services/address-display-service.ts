@@ -1,4 +1,3 @@
-import { parseTransaction } from '../chains/parsing.js';
 import type { Sats } from '../core/money.js';
 import type { AddressHistoryEntry, AddressTotals, ChainTip, SpendRef } from '../core/store.js';
 import { AddressService } from './address-service.js';
@@ -67,12 +66,13 @@ export class AddressDisplayService {
     const senders: Counterparty[] = (record?.prevouts ?? []).flatMap((p, index) =>
       p ? [{ index, address: describeScript(ctx.params, p.script).address, value: p.value }] : [],
     );
-    const parsed = record ? parseTransaction(record.raw, { mweb: ctx.params.features.mweb }) : null;
-    const receivers = (parsed?.outputs ?? []).map((o, index) => ({
-      index,
+    // From the stored outputs (every output of a confirmed or live mempool tx, the only kinds a history lists): no raw
+    // bytes needed, so the page answers while a node keeping them (raw_txs = "node") is down.
+    const receivers = [...(outputs ?? [])].sort((a, b) => a.vout - b.vout).map((o) => ({
+      index: o.vout,
       address: describeScript(ctx.params, o.script).address,
       value: o.value,
-      spentBy: spenders.get(index) ?? null,
+      spentBy: o.spentBy,
     }));
     return {
       txid: entry.txid,

@@ -1,5 +1,6 @@
 import type { Sats } from '../core/money.js';
-import type { AddressTotals } from '../core/store.js';
+import type { AddressTotals, TxRecord } from '../core/store.js';
+import { rawTxsOf } from './raw-tx-reader.js';
 import { AddressService } from './address-service.js';
 import { resolveAddress } from './address-resolution.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
@@ -69,8 +70,10 @@ export class AddressPagesService {
     if (!script) return { network: ctx, address: canonical, page, items: [] };
     const outputs = await ctx.reader.getUnspent(script, { limit: V3_PAGE_SIZE, offset: (page - 1) * V3_PAGE_SIZE, includeMempool: true });
     const txids = [...new Set(outputs.map((o) => o.txid))];
-    const records = await Promise.all(txids.map((t) => ctx.reader.getTransaction(t)));
-    const raw = new Map(records.flatMap((r) => (r ? [[r.txid, r.raw] as const] : [])));
+    const records = (await Promise.all(txids.map((t) => ctx.reader.getTransaction(t)))).filter((r): r is TxRecord => r !== null);
+    // One request to the node for the page's txs the store does not keep (raw_txs = "node").
+    const raws = await rawTxsOf(ctx, records);
+    const raw = new Map(records.map((r, i) => [r.txid, raws[i]!] as const));
     const items = outputs.map((o) => ({
       txid: o.txid,
       vout: o.vout,

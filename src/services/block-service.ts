@@ -1,7 +1,8 @@
 import { difficultyFromBits, parseTransaction } from '../chains/parsing.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Sats } from '../core/money.js';
-import type { BlockRecord, NetworkReader } from '../core/store.js';
+import type { BlockRecord, NetworkReader, TxRecord } from '../core/store.js';
+import { rawTxsOf } from './raw-tx-reader.js';
 import { confirmationsAt } from './confirmations.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
 
@@ -66,24 +67,28 @@ export class BlockService {
 
   async display(network: string, blockId: string): Promise<BlockDisplay> {
     const view = await this.get(network, blockId);
-    const txs: BlockTxSummary[] = [];
     const ids = view.block.txids;
+    const records: (TxRecord | null)[] = [];
     for (let i = 0; i < ids.length; i += READ_BATCH) {
-      const records = await Promise.all(ids.slice(i, i + READ_BATCH).map((id) => view.network.reader.getTransaction(id)));
-      for (const [j, record] of records.entries()) {
-        if (!record) {
-          txs.push({ txid: ids[i + j]!, fee: null, sentValue: 0n, inputCount: 0, outputCount: 0 });
-          continue;
-        }
-        const tx = parseTransaction(record.raw, { mweb: view.network.params.features.mweb });
-        txs.push({
-          txid: record.txid,
-          fee: record.fee,
-          sentValue: tx.outputs.reduce((sum, o) => sum + o.value, 0n),
-          inputCount: tx.inputs.length,
-          outputCount: tx.outputs.length,
-        });
+      records.push(...(await Promise.all(ids.slice(i, i + READ_BATCH).map((id) => view.network.reader.getTransaction(id)))));
+    }
+    // All at once: with raw_txs = "node" one getblock serves the whole block.
+    const known = records.filter((r): r is TxRecord => r !== null);
+    const raws = new Map((await rawTxsOf(view.network, known)).map((raw, i) => [known[i]!.txid, raw] as const));
+    const txs: BlockTxSummary[] = [];
+    for (const [j, record] of records.entries()) {
+      if (!record) {
+        txs.push({ txid: ids[j]!, fee: null, sentValue: 0n, inputCount: 0, outputCount: 0 });
+        continue;
       }
+      const tx = parseTransaction(raws.get(record.txid)!, { mweb: view.network.params.features.mweb });
+      txs.push({
+        txid: record.txid,
+        fee: record.fee,
+        sentValue: tx.outputs.reduce((sum, o) => sum + o.value, 0n),
+        inputCount: tx.inputs.length,
+        outputCount: tx.outputs.length,
+      });
     }
     return { ...view, txs };
   }

@@ -1,6 +1,7 @@
 import { blockMiner, difficultyFromBits, parseTransaction, type BlockMiner } from '../chains/parsing.js';
-import { NotFoundError } from '../core/errors.js';
-import type { BlockRecord, ChainTip } from '../core/store.js';
+import { NotFoundError, RawTxUnavailableError } from '../core/errors.js';
+import type { BlockRecord, ChainTip, TxRecord } from '../core/store.js';
+import { rawTxsOf } from './raw-tx-reader.js';
 import type { SyncStatus } from '../core/sync-status.js';
 import { projectMempoolBlocks } from './mempool-projection.js';
 import { estimateHashrate } from './hashrate.js';
@@ -55,26 +56,44 @@ export class ChainSummaryService {
     const key = ctx.id;
     const cached = this.summaries.get(key);
     if (cached?.tip === tip.hash) return { network: ctx, blocks: cached.value };
-    const value = await this.summarise(ctx, tip.height, SUMMARY_BLOCKS);
-    this.summaries.set(key, { tip: tip.hash, value });
-    return { network: ctx, blocks: value };
+    const { blocks, complete } = await this.summarise(ctx, tip.height, SUMMARY_BLOCKS);
+    if (complete) this.summaries.set(key, { tip: tip.hash, value: blocks });
+    return { network: ctx, blocks };
   }
 
   /** Main-chain blocks from `top` down, `count` of them at most (fewer near the genesis or above the tip), with their miners. */
   async blocksDown(network: string, top: number, count: number): Promise<{ network: NetworkContext; tip: ChainTip; blocks: readonly BlockSummary[] }> {
     const { network: ctx, tip } = await this.tip(network);
-    return { network: ctx, tip, blocks: await this.summarise(ctx, Math.min(top, tip.height), count) };
+    return { network: ctx, tip, blocks: (await this.summarise(ctx, Math.min(top, tip.height), count)).blocks };
   }
 
-  private async summarise(ctx: NetworkContext, top: number, count: number): Promise<BlockSummary[]> {
+  /** `complete`: every miner that the coinbases name is known (false while the node keeping raw txs is down). */
+  private async summarise(ctx: NetworkContext, top: number, count: number): Promise<{ blocks: BlockSummary[]; complete: boolean }> {
     const heights = Array.from({ length: Math.max(0, Math.min(count, top + 1)) }, (_, i) => top - i);
     const blocks = (await Promise.all(heights.map((h) => ctx.reader.getBlockByHeight(h)))).filter((b): b is BlockRecord => b !== null);
     const coinbases = await Promise.all(blocks.map((b) => (b.txids[0] ? ctx.reader.getTransaction(b.txids[0]) : Promise.resolve(null))));
-    return blocks.map((block, i) => {
-      const raw = coinbases[i]?.raw;
+    const raws = await this.coinbaseRaws(ctx, coinbases);
+    const summaries = blocks.map((block, i) => {
+      const raw = raws?.[i];
       const miner = raw ? blockMiner(ctx.params, parseTransaction(raw, { mweb: ctx.params.features.mweb })) : null;
       return { block, miner, difficulty: difficultyFromBits(block.bits) };
     });
+    return { blocks: summaries, complete: raws !== null };
+  }
+
+  /**
+   * The coinbases' raw bytes for the miners; null while a node keeping them (raw_txs = "node") cannot give them: the
+   * summaries then name no miners ("if determinable") rather than failing, and are not cached.
+   */
+  private async coinbaseRaws(ctx: NetworkContext, coinbases: readonly (TxRecord | null)[]): Promise<(Uint8Array | undefined)[] | null> {
+    const known = coinbases.filter((r): r is TxRecord => r !== null);
+    try {
+      const raws = new Map((await rawTxsOf(ctx, known)).map((raw, i) => [known[i]!.txid, raw] as const));
+      return coinbases.map((r) => (r ? raws.get(r.txid) : undefined));
+    } catch (error) {
+      if (error instanceof RawTxUnavailableError) return null;
+      throw error;
+    }
   }
 
   async status(network: string, at?: ChainTip): Promise<NetworkStatus> {

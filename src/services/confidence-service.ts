@@ -9,6 +9,7 @@ import { networkConfidence } from './network-confidence.js';
 import { peerOnlyRecord } from './peer-only-record.js';
 import { NotFoundError } from '../core/errors.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
+import { rawTxOf } from './raw-tx-reader.js';
 
 /** Unconfirmed parents whose score caps a child's, at most. */
 const MAX_PARENTS = 20;
@@ -72,7 +73,7 @@ export class ConfidenceService {
       const confidence = immatureCoinbaseConfidence(confirmations);
       return { ...base, confirmations, confidence, isDoubleSpend: false, model: 'local', nodes: 1, nodesSampled: 1, conflictingTxids: [] };
     }
-    const tx = peer?.tx ?? parseTransaction(record.raw, { mweb: ctx.params.features.mweb });
+    const tx = peer?.tx ?? parseTransaction(await rawTxOf(ctx, record), { mweb: ctx.params.features.mweb });
     const verdict = record.status === 'orphaned' ? { doubleSpent: false, conflictingTxids: [] } : await doubleSpendVerdict(ctx, tx, stored);
     const live = record.status === 'mempool';
     // The same rule as networkScore: peers sampled the tx, or only our own node did.

@@ -1,6 +1,7 @@
 import type { NetworkParams } from '../chains/network-params.js';
 import { UnsupportedNetworkError } from '../core/errors.js';
 import { isNetworkId, type NetworkId } from '../core/network.js';
+import type { RawTxSource } from '../core/raw-txs.js';
 import type { NetworkReader } from '../core/store.js';
 import type { SyncStatus } from '../core/sync-status.js';
 import type { TxSightings } from '../core/tx-sightings.js';
@@ -15,11 +16,13 @@ export interface NetworkContext {
   readonly reader: NetworkReader;
   /** What the P2P listener saw (announcements, peer-only txs, conflicts); null where this process runs none. */
   readonly sightings: TxSightings | null;
+  /** Raw bytes of confirmed txs the store does not keep (raw_txs = "node"); read them through raw-tx-reader.ts. */
+  readonly rawTxs: RawTxSource | null;
 }
 
 export type NetworkMap = ReadonlyMap<
   NetworkId,
-  { readonly params: NetworkParams; readonly reader: NetworkReader; readonly sightings?: TxSightings | null }
+  { readonly params: NetworkParams; readonly reader: NetworkReader; readonly sightings?: TxSightings | null; readonly rawTxs?: RawTxSource }
 >;
 
 /**
@@ -30,8 +33,8 @@ export class NetworkRegistry {
   private readonly contexts = new Map<NetworkId, NetworkContext>();
 
   constructor(networks: NetworkMap, private readonly gate: SyncGate) {
-    for (const [id, { params, reader, sightings }] of networks) {
-      this.contexts.set(id, { id, params, reader: new GatedNetworkReader(id, reader, gate), sightings: sightings ?? null });
+    for (const [id, { params, reader, sightings, rawTxs }] of networks) {
+      this.contexts.set(id, { id, params, reader: new GatedNetworkReader(id, reader, gate), sightings: sightings ?? null, rawTxs: rawTxs ?? null });
     }
   }
 

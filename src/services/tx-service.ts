@@ -7,6 +7,7 @@ import { confirmationsAt, isConfirmedBySpec } from './confirmations.js';
 import { doubleSpendVerdict, type DoubleSpendVerdict } from './double-spend-verdict.js';
 import { peerOnlyRecord } from './peer-only-record.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
+import { rawTxOf } from './raw-tx-reader.js';
 import { inputViews, outputViews, type TxInputView, type TxOutputView } from './tx-views.js';
 
 export type { TxInputView, TxOutputView } from './tx-views.js';
@@ -14,6 +15,8 @@ export type { TxInputView, TxOutputView } from './tx-views.js';
 export interface TxView {
   readonly network: NetworkContext;
   readonly record: TxRecord;
+  /** The tx's raw bytes (from the store, or from the node with raw_txs = "node"). */
+  readonly raw: Uint8Array;
   readonly tx: Transaction;
   readonly confirmations: number;
   /** The confirming main-chain block; null at 0 confirmations (orphaned and mempool txs). */
@@ -80,7 +83,7 @@ export class TxService {
       this.confirmedViews.delete(key);
       return this.get(network, txid, options);
     }
-    const view = this.build(ctx, id, record, tip, stored);
+    const view = await this.build(ctx, id, record, tip, stored);
     if (!withSpenders && view.record.status === 'confirmed' && tip) {
       if (this.confirmedViews.size >= VIEW_CACHE_LIMIT) this.confirmedViews.delete(this.confirmedViews.keys().next().value!);
       this.confirmedViews.set(key, { tipHash: tip.hash, view });
@@ -123,12 +126,28 @@ export class TxService {
     return doubleSpendVerdict(view.network, view.tx, view.peerOnly ? null : view.record);
   }
 
-  private build(ctx: NetworkContext, id: string, stored: TxRecord | null, tip: ChainTip | null, storedOutputs: OutputRecord[] | null): TxView {
+  /**
+   * What needs no raw bytes (is_tx_confirmed): answers while the node that keeps them (raw_txs = "node") is down.
+   * `isConfirmed` follows the spec's rule (a coinbase needs 240 confirmations).
+   */
+  async status(network: string, txid: string): Promise<{ network: NetworkContext; record: TxRecord; confirmations: number; isConfirmed: boolean }> {
+    const ctx = this.networks.resolve(network);
+    const id = checkTxid(txid);
+    const [stored, tip] = await Promise.all([ctx.reader.getTransaction(id), ctx.reader.getTip()]);
+    const peer = stored ? null : ctx.sightings?.peerTx(id);
+    const record = stored ?? (peer ? peerOnlyRecord(peer, (ctx.sightings?.conflicts(id).length ?? 0) > 0) : null);
+    if (!record) throw new NotFoundError('txid', `transaction ${id} is not known on ${ctx.id}`);
+    const confirmations = record.status === 'confirmed' ? confirmationsAt(tip, record.height) : 0;
+    return { network: ctx, record, confirmations, isConfirmed: isConfirmedBySpec(record.isCoinbase, confirmations) };
+  }
+
+  private async build(ctx: NetworkContext, id: string, stored: TxRecord | null, tip: ChainTip | null, storedOutputs: OutputRecord[] | null): Promise<TxView> {
     // Not in the index: a tx relayed by peers that our node never took (the other side of a double spend, say).
     const peer = stored ? null : ctx.sightings?.peerTx(id);
     const record = stored ?? (peer ? peerOnlyRecord(peer, (ctx.sightings?.conflicts(id).length ?? 0) > 0) : null);
     if (!record) throw new NotFoundError('txid', `transaction ${id} is not known on ${ctx.id}`);
-    const tx = peer?.tx ?? parseTransaction(record.raw, { mweb: ctx.params.features.mweb });
+    const raw = await rawTxOf(ctx, record);
+    const tx = peer?.tx ?? parseTransaction(raw, { mweb: ctx.params.features.mweb });
     const confirmed = record.status === 'confirmed';
     const confirmations = confirmed ? confirmationsAt(tip, record.height) : 0;
     const inputs = inputViews(ctx.params, tx, record.prevouts);
@@ -137,6 +156,7 @@ export class TxService {
     return {
       network: ctx,
       record,
+      raw,
       tx,
       confirmations,
       blockHash: confirmations > 0 ? record.blockHash : null,

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { ChainStore } from '../../src/core/index.js';
 import { unpackPrevouts } from '../../src/store/common/codec.js';
+import type { ChainStoreOptions } from '../../src/store/common/store-options.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startPostgres, type PostgresServer } from './postgres-server.js';
 
@@ -34,8 +35,8 @@ export class StoreEngines {
   private counter = 0;
 
   /** A fresh, migrated, empty store of the given engine. */
-  async create(engine: EngineName): Promise<TestStore> {
-    const test = engine === 'sqlite' ? this.createSqlite() : await this.createPostgres();
+  async create(engine: EngineName, options: ChainStoreOptions = {}): Promise<TestStore> {
+    const test = engine === 'sqlite' ? this.createSqlite(options) : await this.createPostgres(options);
     await test.store.migrate();
     this.stores.push(test);
     return test;
@@ -48,11 +49,11 @@ export class StoreEngines {
     for (const dir of this.dirs) rmSync(dir, { recursive: true, force: true });
   }
 
-  private createSqlite(): TestStore {
+  private createSqlite(options: ChainStoreOptions): TestStore {
     const dir = mkdtempSync(join(tmpdir(), 'outpoint-sqlite-'));
     this.dirs.push(dir);
     const path = join(dir, 'outpoint.db');
-    const holder = { store: new SqliteStore({ path }) as ChainStore };
+    const holder = { store: new SqliteStore({ path, ...options }) as ChainStore };
     return {
       engine: 'sqlite',
       url: `sqlite:${path}`,
@@ -62,13 +63,13 @@ export class StoreEngines {
       digest: () => Promise.resolve(sqliteDigest(path)),
       async reopen() {
         await holder.store.close();
-        holder.store = new SqliteStore({ path });
+        holder.store = new SqliteStore({ path, ...options });
         return holder.store;
       },
     };
   }
 
-  private async createPostgres(): Promise<TestStore> {
+  private async createPostgres(options: ChainStoreOptions): Promise<TestStore> {
     if (!this.server) {
       this.server = await startPostgres();
       this.admin = new pg.Client({ connectionString: this.server.url });
@@ -79,7 +80,7 @@ export class StoreEngines {
     const url = this.server.urlFor(name);
     // Loaded only when a test asks for PostgreSQL (OUTPOINT_TEST_ENGINES=sqlite runs need no pg driver code).
     const { PostgresStore } = await import('../../src/store/postgres/postgres-store.js');
-    const holder = { store: new PostgresStore({ connectionString: url, maxConnections: 4 }) as ChainStore };
+    const holder = { store: new PostgresStore({ connectionString: url, maxConnections: 4, ...options }) as ChainStore };
     return {
       engine: 'postgres',
       url,
@@ -89,7 +90,7 @@ export class StoreEngines {
       digest: () => postgresDigest(url),
       async reopen() {
         await holder.store.close();
-        holder.store = new PostgresStore({ connectionString: url, maxConnections: 4 });
+        holder.store = new PostgresStore({ connectionString: url, maxConnections: 4, ...options });
         return holder.store;
       },
     };
@@ -122,7 +123,8 @@ function digestTables(tables: Tables): string {
     const net = [...scriptsOf.keys()].find((n) => name.endsWith(`_${n}`));
     const scripts = net === undefined ? new Map<string, string>() : scriptsOf.get(net)!;
     const rows = tables.get(name)!
-      .filter((row) => !(name === 'meta' && row['key'] === 'script_key_salt'))
+      // The salt is random per database; raw_txs records the configuration a process started with, not the index.
+      .filter((row) => !(name === 'meta' && (row['key'] === 'script_key_salt' || row['key'] === 'raw_txs')))
       // Wall-clock times of the sync status are not part of the index (phase, heights and ETA must match).
       .map((row) => (name === 'sync_status' ? { ...row, updated_at: null } : row))
       .map((row) => canonicalRow(row, SCRIPT_TABLES.test(name), scripts));

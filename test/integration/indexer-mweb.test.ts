@@ -31,13 +31,13 @@ describe('Litecoin MWEB indexing', () => {
     for (const e of indexed) {
       const pegIn = await e.store.getTransaction(pegInTxid);
       assert.equal(pegIn?.status, 'confirmed');
-      const pegInTx = parseTransaction(pegIn.raw, { mweb: true });
+      const pegInTx = parseTransaction(pegIn.raw!, { mweb: true });
       const pegOutput = pegInTx.outputs.findIndex((o) => classifyScript(o.script, params.features) === 'witness_mweb_pegin');
       assert.ok(pegOutput >= 0, 'the peg-in pays an OP_9 MWEB peg-in script');
       const hogex = await e.store.getTransaction(hogexTxid);
       assert.equal(hogex?.status, 'confirmed');
       assert.equal(hogex.position, block.tx.length - 1, 'HogEx is the last tx of the block');
-      const hogexTx = parseTransaction(hogex.raw, { mweb: true });
+      const hogexTx = parseTransaction(hogex.raw!, { mweb: true });
       assert.equal(hogexTx.isHogEx, true);
       assert.equal(classifyScript(hogexTx.outputs[0]!.script, params.features), 'witness_mweb_hogaddr');
       // The HogEx spends the peg-in output: the peg-in's MWEB-bound coins are visibly locked in the HogEx.
@@ -61,7 +61,7 @@ describe('Litecoin MWEB indexing', () => {
     for (const e of indexed) {
       const tx = await e.store.getTransaction(internal);
       assert.ok(tx, 'the MWEB-only tx is known by its id');
-      const parsed = parseTransaction(tx.raw, { mweb: true });
+      const parsed = parseTransaction(tx.raw!, { mweb: true });
       assert.equal(parsed.inputs.length + parsed.outputs.length, 0, 'it has no transparent inputs or outputs');
       assert.equal(tx.prevouts.length, 0);
     }

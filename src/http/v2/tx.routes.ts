@@ -53,7 +53,7 @@ export function txRoutes(app: FastifyInstance, { services }: V2Context): void {
 
   app.get<{ Params: TxParams }>('/is_tx_confirmed/:network/:txid', { schema: confirmedSchema, config: { v2Error: shapeA('network', 'txid') } }, async ({ params }) => ({
     status: 'success',
-    data: confirmedData(await services.txs.get(params.network, params.txid, NO_SPENDERS)),
+    data: confirmedData(await services.txs.status(params.network, params.txid)),
   }));
 
   app.get<{ Params: TxParams & { output_no: string } }>(

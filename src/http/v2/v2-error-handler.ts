@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../core/logger.js';
-import { IndexSyncingError, OutpointError } from '../../core/errors.js';
+import { IndexSyncingError, OutpointError, RawTxUnavailableError } from '../../core/errors.js';
 import { TxRejectedError } from '../../core/broadcaster.js';
 import { KEY_HINTS, type V2ErrorSpec } from './v2-error-spec.js';
 
@@ -23,7 +23,7 @@ const CLIENT_CODES = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'UNSUPPORTED_NETW
 export function v2ErrorHandler(logger: Logger) {
   return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const failure = classify(error);
-    // A failure with Retry-After is a temporary state the client is told about (initial sync), not a fault to log.
+    // A failure with Retry-After is a temporary state the client is told about (initial sync, node down), not a fault to log.
     if (failure.status >= 500 && failure.retryAfter === undefined) {
       logger.error('request failed', { url: request.url.slice(0, 200), error: error.message });
     }
@@ -41,6 +41,8 @@ function classify(error: FastifyError | Error): Failure {
   if (error instanceof TxRejectedError) return { status: 404, field: 'tx_hex', message: error.reason };
   // The network's index is in its initial sync: the network is what fails, so shape A reports it under `network`.
   if (error instanceof IndexSyncingError) return { status: 503, field: 'network', message: error.message, retryAfter: error.details.retryAfterSeconds };
+  // Raw bytes kept by a node that is down (raw_txs = "node"): temporary like the initial sync, reported the same way.
+  if (error instanceof RawTxUnavailableError) return { status: 503, field: null, message: error.message, retryAfter: error.retryAfterSeconds };
   if (error instanceof OutpointError) {
     if (error.code === 'UNSUPPORTED_NETWORK') return { status: 404, field: 'network', message: error.message };
     if (CLIENT_CODES.has(error.code)) {

@@ -85,7 +85,9 @@ export class ConflictDetector {
     const peer = this.pool.get(txid);
     if (peer) return { tx: peer.tx, prevouts: peer.prevouts, peerOnly: true };
     const record = await this.reader.getTransaction(txid);
-    if (!record) return null;
+    // A confirmed tx whose raw bytes only the node keeps (raw_txs = "node") is not read back here: BIP125 concerns
+    // unconfirmed txs only, and its spends are in the index, where the conflict itself was found.
+    if (!record || record.raw === null) return null;
     return { tx: parseTransaction(record.raw, { mweb: this.mweb }), prevouts: record.prevouts, peerOnly: false };
   }
 

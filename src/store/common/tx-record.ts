@@ -52,7 +52,7 @@ export function chainTxRecord(
   const confirmed = !block.isOrphan;
   return {
     txid,
-    raw: row.raw ?? new Uint8Array(),
+    raw: row.raw,
     status: confirmed ? 'confirmed' : 'orphaned',
     height: confirmed ? block.height : null,
     blockHash: block.hash,

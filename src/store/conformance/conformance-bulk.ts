@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import type { RawTxSource } from '../../core/raw-txs.js';
 import type { BlockToConnect, NetworkStore } from '../../core/store.js';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
 import type { StoreHarness, TestDatabase } from './harness.js';
@@ -13,7 +14,7 @@ import type { StoreHarness, TestDatabase } from './harness.js';
  * A chain with every shape the load must get right: coinbases paying reused scripts, spends of outputs from earlier
  * batches (pending) and from the same batch, several inputs and outputs, Dogecoin-size values (totals beyond 2^63).
  */
-function sampleChain(): { chain: ChainBuilder; scripts: Uint8Array[] } {
+export function sampleChain(): { chain: ChainBuilder; scripts: Uint8Array[] } {
   const scripts = Array.from({ length: 12 }, (_, i) => p2pkh(500 + i));
   const chain = new ChainBuilder();
   const big = 4_000_000_000_000_000_000n;
@@ -41,14 +42,14 @@ function sampleChain(): { chain: ChainBuilder; scripts: Uint8Array[] } {
   return { chain, scripts };
 }
 
-async function bulkLoad(net: NetworkStore, blocks: readonly BlockToConnect[], batch: number): Promise<void> {
+export async function bulkLoad(net: NetworkStore, blocks: readonly BlockToConnect[], batch: number, rawTxs?: RawTxSource): Promise<void> {
   await net.beginBulkLoad(1);
   for (let i = 0; i < blocks.length; i += batch) await net.loadBlocks(blocks.slice(i, i + batch));
-  await net.finishBulkLoad();
+  await net.finishBulkLoad(undefined, rawTxs);
 }
 
-/** Everything the API reads of these scripts, txs and blocks. */
-async function answers(net: NetworkStore, scripts: readonly Uint8Array[], blocks: readonly BlockToConnect[]): Promise<string> {
+/** Everything the API reads of these scripts, txs and blocks (`noRaw`: with every confirmed tx's raw bytes left out). */
+export async function answers(net: NetworkStore, scripts: readonly Uint8Array[], blocks: readonly BlockToConnect[], noRaw = false): Promise<string> {
   const out: unknown[] = [];
   for (const s of scripts) {
     out.push(await net.getAddressTotals(s), await net.getAddressTotals(s, { minConfirmations: 4 }));
@@ -58,7 +59,10 @@ async function answers(net: NetworkStore, scripts: readonly Uint8Array[], blocks
   for (const { block } of blocks) {
     const record = await net.getBlockByHash(block.header.hash);
     out.push(record);
-    for (const tx of block.txs) out.push(await net.getTransaction(tx.txid), await net.getOutputs(tx.txid));
+    for (const tx of block.txs) {
+      const record = await net.getTransaction(tx.txid);
+      out.push(noRaw && record?.status === 'confirmed' ? { ...record, raw: null } : record, await net.getOutputs(tx.txid));
+    }
   }
   out.push(await net.getTip());
   return JSON.stringify(out, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v));

@@ -81,7 +81,7 @@ export function chainTests(harness: StoreHarness): void {
     assert.equal(tx?.fee, 5n);
     assert.equal(tx?.height, 1);
     assert.equal(tx?.position, 1);
-    assert.deepEqual(Buffer.from(tx!.raw), Buffer.from(pay.raw));
+    assert.deepEqual(Buffer.from(tx!.raw!), Buffer.from(pay.raw));
     assert.equal(tx?.prevouts[0]?.value, 50n);
     assert.deepEqual(Buffer.from(tx!.prevouts[0]!.script), Buffer.from(alice));
     const outs = await net.getOutputs(b0.block.txs[0]!.txid);

@@ -1,3 +1,4 @@
+import type { RawTxMode } from '../../core/raw-txs.js';
 import type { ChainStore } from '../../core/store.js';
 import type { SqlValue } from '../common/sql-runner.js';
 
@@ -22,6 +23,8 @@ export interface TestDatabase {
 export interface StoreOptions {
   /** Narrows the script key space so that keys collide (see script-keys.ts). */
   readonly scriptKeyBits?: number;
+  /** `[store] raw_txs`; default "store". */
+  readonly rawTxs?: RawTxMode;
 }
 
 export interface StoreHarness {

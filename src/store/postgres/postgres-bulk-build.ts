@@ -6,6 +6,9 @@
  */
 import type pg from 'pg';
 import { StoreError } from '../../core/errors.js';
+import type { RawTxSource } from '../../core/raw-txs.js';
+import { fetchBulkRaws } from '../common/bulk-raw-txs.js';
+import { bytesToHex } from '../common/codec.js';
 import { parseTransaction } from '../../chains/tx/tx-parser.js';
 import { deferredIndexes } from '../common/chain-tables.js';
 import { nextKey } from '../common/script-keys.js';
@@ -14,7 +17,7 @@ import { num, one, rows } from './postgres-sql.js';
 
 interface Step {
   readonly name: string;
-  run(db: pg.ClientBase, n: PgNet): Promise<void>;
+  run(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource | undefined): Promise<void>;
 }
 
 async function createIndexes(db: pg.ClientBase, n: PgNet, ...names: string[]): Promise<void> {
@@ -70,9 +73,10 @@ async function resolvePending(db: pg.ClientBase, n: PgNet): Promise<void> {
 /**
  * Outputs were written with their scripts' base keys. Where several scripts share one (rare: see script-keys.ts), the
  * first seen keeps it and each other takes the first key no script of the network has; its outputs are re-keyed by
- * reading their scripts from the stored raw transactions. The distinct scripts stay in bulk_scripts_n_distinct.
+ * reading their scripts from the raw transactions (stored, or from the node with raw_txs = "node"). The distinct scripts
+ * stay in bulk_scripts_n_distinct.
  */
-async function settleScriptKeys(db: pg.ClientBase, n: PgNet): Promise<void> {
+async function settleScriptKeys(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource | undefined): Promise<void> {
   const { t } = n;
   const distinct = `${t.bulkScripts}_distinct`;
   await db.query(`DROP TABLE IF EXISTS ${distinct}`);
@@ -99,8 +103,13 @@ async function settleScriptKeys(db: pg.ClientBase, n: PgNet): Promise<void> {
   // One scan of the outputs for every colliding base key (there is no index of all outputs by script).
   const affected = await rows(db, `SELECT o.id, o.vout, o.script, x.raw FROM ${t.outputs} o LEFT JOIN ${t.txRaws} x ON x.id = o.id
     WHERE o.script = ANY($1::bigint[])`, [[...moved.keys()]]);
+  const fetched = await fetchBulkRaws(affected.filter((o) => o.raw === null).map((o) => num(o.id)), async (id) => {
+    const row = (await one(db, `SELECT t.txid, b.hash, b.first_tx FROM ${t.txs} t, LATERAL (SELECT hash, first_tx FROM ${t.blocks}
+      WHERE first_tx <= t.id ORDER BY first_tx DESC LIMIT 1) b WHERE t.id = $1`, [id]))!;
+    return { txid: bytesToHex(row.txid as Buffer), blockHash: bytesToHex(row.hash as Buffer), position: id - num(row.first_tx) };
+  }, rawTxs);
   for (const o of affected) {
-    const raw = o.raw as Buffer | null;
+    const raw = (o.raw as Buffer | null) ?? fetched.get(num(o.id)) ?? null;
     if (!raw) throw new StoreError(`bulk load: colliding script keys need the raw tx of id ${num(o.id)}`);
     const script = Buffer.from(parseTransaction(raw, { mweb: true }).outputs[num(o.vout)]!.script);
     const target = moved.get(num(o.script))!.find((s) => s.script.equals(script));

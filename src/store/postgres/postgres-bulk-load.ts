@@ -74,9 +74,11 @@ async function writeBulkRows(db: pg.ClientBase, n: PgNet, rows: BulkRows, firstI
   const txRows = new BinaryRows(4, 1 << 20);
   rows.txs.forEach((x, i) => txRows.row().int8(firstId + i).bytea(x.txid).int4(x.size).int4(x.weight));
   await copyRows(db, `${t.txs} (id, txid, size, weight)`, txRows);
-  const rawRows = new BinaryRows(2, 1 << 20);
-  rows.txs.forEach((x, i) => rawRows.row().int8(firstId + i).bytea(x.raw));
-  await copyRows(db, `${t.txRaws} (id, raw)`, rawRows);
+  if (n.storesRaws) {
+    const rawRows = new BinaryRows(2, 1 << 20);
+    rows.txs.forEach((x, i) => rawRows.row().int8(firstId + i).bytea(x.raw));
+    await copyRows(db, `${t.txRaws} (id, raw)`, rawRows);
+  }
   const outRows = new BinaryRows(6, 1 << 20);
   for (let i = 0; i < out.id.length; i++) {
     outRows.row().int8(out.id[i]!).int4(out.vout[i]!).int8(out.value[i]!).int8(out.script[i]!).int8OrNull(out.spentBy[i] ?? null).int4OrNull(out.spentVin[i] ?? null);

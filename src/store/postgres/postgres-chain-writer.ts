@@ -143,11 +143,13 @@ async function writeRows(db: pg.ClientBase, n: PgNet, b: BatchRows, again: boole
     await copyRows(db, `${STAGE.txs} ${txColumns}`, txRows);
     await db.query(`INSERT INTO ${t.txs} SELECT * FROM ${STAGE.txs} ON CONFLICT (id) DO UPDATE
       SET first_seen = coalesce(excluded.first_seen, ${t.txs}.first_seen), orphan_prevouts = NULL, orphan_fee = NULL`);
-    const known = new Set((await rows(db, `SELECT id FROM ${t.txRaws} WHERE id = ANY($1::bigint[])`, [b.txs.map((x) => x.id)])).map((r) => num(r.id)));
-    for (const x of b.txs) if (!known.has(x.id)) rawRows.row().int8(x.id).bytea(x.raw);
+    if (n.storesRaws) {
+      const known = new Set((await rows(db, `SELECT id FROM ${t.txRaws} WHERE id = ANY($1::bigint[])`, [b.txs.map((x) => x.id)])).map((r) => num(r.id)));
+      for (const x of b.txs) if (!known.has(x.id)) rawRows.row().int8(x.id).bytea(x.raw);
+    }
   } else {
     await copyRows(db, `${t.txs} ${txColumns}`, txRows);
-    for (const x of b.txs) rawRows.row().int8(x.id).bytea(x.raw);
+    if (n.storesRaws) for (const x of b.txs) rawRows.row().int8(x.id).bytea(x.raw);
   }
   if (rawRows.rows > 0) await copyRows(db, `${t.txRaws} (id, raw)`, rawRows);
   // Outputs and history rows of a disconnected block were deleted with it: these never conflict.

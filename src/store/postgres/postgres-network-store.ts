@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { StoreError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
+import type { RawTxSource } from '../../core/raw-txs.js';
 import type {
   AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, BlockToConnect, BulkBuildStep, BulkLoadState, ChainTip, ConnectedBlock,
   DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
@@ -13,6 +14,7 @@ import type {
 import type { SyncStatus } from '../../core/sync-status.js';
 import { RecentKeys } from '../common/bulk-rows.js';
 import { ScriptCache } from '../common/script-cache.js';
+import type { ChainStoreOptions } from '../common/store-options.js';
 import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
 import { beginBulkLoadTx, loadBlocksTx, readBulkLoad, resetChainTx } from './postgres-bulk-load.js';
 import { PostgresAddressReader } from './postgres-address-reader.js';
@@ -40,8 +42,8 @@ export class PostgresNetworkStore implements NetworkStore {
   /** Script rows a bulk load staged lately (bounded; see RecentKeys). */
   private recentScripts = new RecentKeys();
 
-  constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string, scriptKeyBits?: number) {
-    this.n = new PgNet(id, scriptKeyBits);
+  constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string, options: ChainStoreOptions = {}) {
+    this.n = new PgNet(id, options);
     this.address = new PostgresAddressReader(pool, this.n);
     this.chain = new PostgresChainReader(pool, this.n);
   }
@@ -142,7 +144,7 @@ export class PostgresNetworkStore implements NetworkStore {
   }
 
   /** Each build step in its own transaction on the writer session, with its progress mark. */
-  async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>): Promise<void> {
+  async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>, rawTxs?: RawTxSource): Promise<void> {
     const state = await this.getBulkLoad();
     if (!state) return;
     for (let i = state.step; i < BUILD_STEPS.length; i++) {
@@ -150,7 +152,7 @@ export class PostgresNetworkStore implements NetworkStore {
       await onStep?.({ step: i + 1, steps: BUILD_STEPS.length, name: step.name });
       await this.write(async (db) => {
         await db.query(BUILD_SETTINGS);
-        await step.run(db, this.n);
+        await step.run(db, this.n, rawTxs);
         await db.query('UPDATE bulk_loads SET step = $1 WHERE net = $2', [i + 1, this.n.net]);
       });
     }

@@ -1,10 +1,14 @@
 /** The PostgreSQL ChainStore: a pool for readers (stateless API processes scale out), one locked writer session per network. */
 import pg from 'pg';
 import { StoreError } from '../../core/errors.js';
-import type { NetworkId } from '../../core/network.js';
-import type { AccountStore, AuthStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
+import { NETWORK_IDS, type NetworkId } from '../../core/network.js';
+import type { RawTxMode } from '../../core/raw-txs.js';
+import { chainTables } from '../common/chain-tables.js';
+import { storedRawTxMode } from '../common/store-options.js';
+import type { AccountStore, AuthStore, ChainStore, NetworkStore, PriceStore, RawTxModeChange, ShortAddressStore } from '../../core/store.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
 import { SqlAuthStore } from '../common/sql-auth-store.js';
+import type { ChainStoreOptions } from '../common/store-options.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresNetworkStore } from './postgres-network-store.js';
@@ -13,11 +17,9 @@ import { PostgresRunner } from './postgres-runner.js';
 import { PostgresShortAddresses } from './postgres-short-addresses.js';
 import { LOCK_NAMESPACE, one } from './postgres-sql.js';
 
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends ChainStoreOptions {
   readonly connectionString: string;
   readonly maxConnections?: number;
-  /** Narrows the script key space (tests that need key collisions); default the whole 53 bits. */
-  readonly scriptKeyBits?: number;
 }
 
 export class PostgresStore implements ChainStore {
@@ -67,10 +69,35 @@ export class PostgresStore implements ChainStore {
     }
   }
 
+  /** TRUNCATE gives the table's files back at once (a DELETE would leave dead rows for VACUUM). */
+  async applyRawTxMode(mode: RawTxMode): Promise<RawTxModeChange> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      let deleted = 0;
+      if (mode === 'node') {
+        for (const id of NETWORK_IDS) {
+          const table = chainTables(id).txRaws;
+          deleted += Number((await one(client, `SELECT count(*) AS c FROM ${table}`))!.c);
+          await client.query(`TRUNCATE ${table}`);
+        }
+      }
+      const previous = storedRawTxMode(await one(client, "SELECT value FROM meta WHERE key = 'raw_txs'"));
+      await client.query("INSERT INTO meta (key, value) VALUES ('raw_txs', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [mode]);
+      await client.query('COMMIT');
+      return { previous, deleted };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   network(id: NetworkId): NetworkStore {
     let store = this.networks.get(id);
     if (!store) {
-      store = new PostgresNetworkStore(id, this.pool, this.options.connectionString, this.options.scriptKeyBits);
+      store = new PostgresNetworkStore(id, this.pool, this.options.connectionString, this.options);
       this.networks.set(id, store);
     }
     return store;

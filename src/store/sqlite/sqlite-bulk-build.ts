@@ -4,9 +4,12 @@
  * spill to temporary files (temp_store = FILE while building), so memory stays bounded whatever the chain length.
  */
 import { StoreError } from '../../core/errors.js';
+import type { RawTxSource } from '../../core/raw-txs.js';
 import type { BulkBuildStep } from '../../core/store.js';
+import { fetchBulkRaws } from '../common/bulk-raw-txs.js';
 import { parseTransaction } from '../../chains/tx/tx-parser.js';
 import { blockFirstTx } from '../common/bulk-rows.js';
+import { bytesToHex } from '../common/codec.js';
 import { deferredIndexes } from '../common/chain-tables.js';
 import { nextKey } from '../common/script-keys.js';
 import { readBulkLoad } from './sqlite-bulk-load.js';
@@ -16,7 +19,9 @@ import { big, num, type Row } from './sqlite-statements.js';
 
 interface Step {
   readonly name: string;
-  run(n: SqliteNet): void;
+  /** Reads (and fetches) what `run` needs before its transaction: SQLite's transactions cannot wait for the node. */
+  prepare?(n: SqliteNet, rawTxs: RawTxSource | undefined): Promise<Map<number, Uint8Array>>;
+  run(n: SqliteNet, prepared: Map<number, Uint8Array>): void;
 }
 
 function createIndex(n: SqliteNet, suffix: string): void {
@@ -65,9 +70,9 @@ function resolvePending(n: SqliteNet): void {
  * Outputs were written with their scripts' base keys. Where several scripts share one (rare: see script-keys.ts),
  * the first seen keeps it and each other takes the first key no script of the network has (every key in between is
  * taken, so a lookup probing from the base key reaches it); its outputs are re-keyed by reading their scripts from
- * the stored raw transactions. The distinct scripts stay in bulk_distinct for the totals step.
+ * the raw transactions (stored, or `fetched` from the node). The distinct scripts stay in bulk_distinct for the totals step.
  */
-function settleScriptKeys(n: SqliteNet): void {
+function settleScriptKeys(n: SqliteNet, fetched: Map<number, Uint8Array>): void {
   const { st, t } = n;
   st.db.exec(`DROP TABLE IF EXISTS ${t.bulkScripts}_distinct;
     CREATE TABLE ${t.bulkScripts}_distinct (key INTEGER NOT NULL, script BLOB NOT NULL, first_id INTEGER NOT NULL);
@@ -95,12 +100,27 @@ function settleScriptKeys(n: SqliteNet): void {
   const bases = [...moved.keys()];
   const affected = st.db.prepare(`SELECT id, vout, script FROM ${t.outputs} WHERE script IN (${bases.map(() => '?').join(', ')})`).all(...bases) as Row[];
   for (const o of affected) {
-    const raw = ((rawOf.get(o.id) as Row | undefined)?.raw ?? null) as Buffer | null;
+    const raw = fetched.get(num(o.id)) ?? (((rawOf.get(o.id) as Row | undefined)?.raw ?? null) as Uint8Array | null);
     if (!raw) throw new StoreError(`bulk load: colliding script keys need the raw tx of id ${num(o.id)}`);
     const script = Buffer.from(parseTransaction(raw, { mweb: true }).outputs[num(o.vout)]!.script);
     const target = moved.get(num(o.script))!.find((s) => s.script.equals(script));
     if (target) rekey.run(target.key, o.id, o.vout);
   }
+}
+
+/** With raw_txs = "node": the raw txs of outputs whose script key collides, from the node (none when no key collides). */
+async function fetchCollidingRaws(n: SqliteNet, rawTxs: RawTxSource | undefined): Promise<Map<number, Uint8Array>> {
+  const { st, t } = n;
+  if (n.storesRaws) return new Map();
+  const bases = (st.get(`SELECT key FROM ${t.bulkScripts} GROUP BY key HAVING count(DISTINCT script) > 1`).all() as Row[]).map((r) => num(r.key));
+  if (bases.length === 0) return new Map();
+  const ids = (st.db.prepare(`SELECT DISTINCT id FROM ${t.outputs} WHERE script IN (${bases.map(() => '?').join(', ')})`).all(...bases) as Row[]).map((r) => num(r.id));
+  const txid = st.get(`SELECT txid FROM ${t.txs} WHERE id = ?`);
+  const block = st.get(`SELECT hash, first_tx FROM ${t.blocks} WHERE first_tx <= ? ORDER BY first_tx DESC LIMIT 1`);
+  return fetchBulkRaws(ids, (id) => {
+    const b = block.get(id) as Row;
+    return { txid: bytesToHex((txid.get(id) as Row).txid as Buffer), blockHash: bytesToHex(b.hash as Buffer), position: id - num(b.first_tx) };
+  }, rawTxs);
 }
 
 /**
@@ -161,7 +181,7 @@ function dropStaging(n: SqliteNet): void {
 export const BUILD_STEPS: readonly Step[] = [
   { name: 'txid index', run: (n) => createIndex(n, '_by_txid') },
   { name: 'spends of older outputs', run: resolvePending },
-  { name: 'script keys', run: settleScriptKeys },
+  { name: 'script keys', prepare: fetchCollidingRaws, run: settleScriptKeys },
   { name: 'spender index', run: (n) => createIndex(n, '_by_spender') },
   { name: 'unspent index', run: (n) => createIndex(n, '_unspent') },
   { name: 'address histories', run: buildHistory },
@@ -172,7 +192,7 @@ export const BUILD_STEPS: readonly Step[] = [
  * Runs the build steps not done yet, each in its own transaction together with its progress mark. The event loop is
  * free between steps, and `onStep` (awaited) is told each step before it starts.
  */
-export async function finishBulkLoad(n: SqliteNet, onStep?: (step: BulkBuildStep) => void | Promise<void>): Promise<void> {
+export async function finishBulkLoad(n: SqliteNet, onStep?: (step: BulkBuildStep) => void | Promise<void>, rawTxs?: RawTxSource): Promise<void> {
   const state = readBulkLoad(n);
   if (!state) return;
   // Sorts and temporary tables of the build go to files: they can exceed memory on a large chain.
@@ -181,8 +201,9 @@ export async function finishBulkLoad(n: SqliteNet, onStep?: (step: BulkBuildStep
     for (let i = state.step; i < BUILD_STEPS.length; i++) {
       const step = BUILD_STEPS[i]!;
       await onStep?.({ step: i + 1, steps: BUILD_STEPS.length, name: step.name });
+      const prepared = (await step.prepare?.(n, rawTxs)) ?? new Map<number, Uint8Array>();
       n.st.db.transaction(() => {
-        step.run(n);
+        step.run(n, prepared);
         n.st.get('UPDATE bulk_loads SET step = ? WHERE net = ?').run(i + 1, n.net);
       }).immediate();
     }

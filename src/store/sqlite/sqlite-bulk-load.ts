@@ -68,13 +68,15 @@ function writeBulkRows(n: SqliteNet, rows: BulkRows, firstId: number): void {
     v[o] = firstId + i; v[o + 1] = r.txid; v[o + 2] = r.size; v[o + 3] = r.weight;
   }
   tx.finish();
-  const raw = new BulkInsert(st, `INSERT INTO ${t.txRaws} (id, raw)`, 2);
-  v = raw.values;
-  for (let i = 0; i < rows.txs.length; i++) {
-    const o = raw.next();
-    v[o] = firstId + i; v[o + 1] = rows.txs[i]!.raw;
+  if (n.storesRaws) {
+    const raw = new BulkInsert(st, `INSERT INTO ${t.txRaws} (id, raw)`, 2);
+    v = raw.values;
+    for (let i = 0; i < rows.txs.length; i++) {
+      const o = raw.next();
+      v[o] = firstId + i; v[o + 1] = rows.txs[i]!.raw;
+    }
+    raw.finish();
   }
-  raw.finish();
   const out = rows.outputs;
   const output = new BulkInsert(st, `INSERT INTO ${t.outputs} (id, vout, value, script, spent_by, spent_vin)`, 6);
   v = output.values;

@@ -143,13 +143,15 @@ function writeRows(n: SqliteNet, rows: BatchRows): void {
     v[o] = r.id; v[o + 1] = r.txid; v[o + 2] = r.size; v[o + 3] = r.weight; v[o + 4] = r.firstSeen;
   }
   tx.finish();
-  const raw = new BulkInsert(st, `INSERT OR IGNORE INTO ${t.txRaws} (id, raw)`, 2);
-  v = raw.values;
-  for (const r of rows.txs) {
-    const o = raw.next();
-    v[o] = r.id; v[o + 1] = r.raw;
+  if (n.storesRaws) {
+    const raw = new BulkInsert(st, `INSERT OR IGNORE INTO ${t.txRaws} (id, raw)`, 2);
+    v = raw.values;
+    for (const r of rows.txs) {
+      const o = raw.next();
+      v[o] = r.id; v[o + 1] = r.raw;
+    }
+    raw.finish();
   }
-  raw.finish();
   const out = rows.outputs;
   const output = new BulkInsert(st, `INSERT INTO ${t.outputs} (id, vout, value, script, spent_by, spent_vin)`, 6);
   v = output.values;

@@ -4,17 +4,23 @@ import type { NetworkId } from '../../core/network.js';
 import { chainTables, type ChainTables } from '../common/chain-tables.js';
 import { networkCode } from '../common/network-codes.js';
 import { ScriptKeys } from '../common/script-keys.js';
+import type { ChainStoreOptions } from '../common/store-options.js';
 import type { Row, Statements } from './sqlite-statements.js';
 
 export class SqliteNet {
   /** The network's code in the shared tables (tips, bulk_loads). */
   readonly net: number;
   readonly t: ChainTables;
+  /** False with raw_txs = "node": confirmed txs' raw bytes are not written. */
+  readonly storesRaws: boolean;
+  private readonly scriptKeyBits: number;
   private scriptKeys: ScriptKeys | null = null;
 
-  constructor(readonly st: Statements, readonly id: NetworkId, private readonly scriptKeyBits = 53) {
+  constructor(readonly st: Statements, readonly id: NetworkId, options: ChainStoreOptions = {}) {
     this.net = networkCode(id);
     this.t = chainTables(id);
+    this.scriptKeyBits = options.scriptKeyBits ?? 53;
+    this.storesRaws = options.rawTxs !== 'node';
   }
 
   /** Read on first use: the salt exists once the store is migrated, which may be after this object is made. */

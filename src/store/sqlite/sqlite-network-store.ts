@@ -1,6 +1,7 @@
 /** NetworkStore over one SQLite connection: each write is one synchronous better-sqlite3 transaction. */
 import type Database from 'better-sqlite3';
 import type { NetworkId } from '../../core/network.js';
+import type { RawTxSource } from '../../core/raw-txs.js';
 import type {
   AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, BlockToConnect, BulkBuildStep, BulkLoadState, ChainTip, ConnectedBlock,
   DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
@@ -9,6 +10,7 @@ import type {
 import type { SyncStatus } from '../../core/sync-status.js';
 import { RecentKeys } from '../common/bulk-rows.js';
 import { ScriptCache } from '../common/script-cache.js';
+import type { ChainStoreOptions } from '../common/store-options.js';
 import { finishBulkLoad } from './sqlite-bulk-build.js';
 import { beginBulkLoadSync, loadBlocksSync, readBulkLoad, resetChainSync } from './sqlite-bulk-load.js';
 import { SqliteAddressReader } from './sqlite-address-reader.js';
@@ -32,10 +34,10 @@ export class SqliteNetworkStore implements NetworkStore {
 
   /** `pagesFreed`: told when a build or reset has freed many pages (the store gives them back in the background). */
   constructor(
-    readonly id: NetworkId, private readonly db: Database.Database, st: Statements, scriptKeyBits?: number,
+    readonly id: NetworkId, private readonly db: Database.Database, st: Statements, options: ChainStoreOptions = {},
     private readonly pagesFreed: () => void = () => undefined,
   ) {
-    this.n = new SqliteNet(st, id, scriptKeyBits);
+    this.n = new SqliteNet(st, id, options);
     this.address = new SqliteAddressReader(this.n);
     this.chain = new SqliteChainReader(this.n);
   }
@@ -101,8 +103,8 @@ export class SqliteNetworkStore implements NetworkStore {
     return this.write(() => loadBlocksSync(this.n, blocks, this.recentScripts));
   }
 
-  async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>): Promise<void> {
-    await finishBulkLoad(this.n, onStep);
+  async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>, rawTxs?: RawTxSource): Promise<void> {
+    await finishBulkLoad(this.n, onStep, rawTxs);
     this.scripts.clear();
     this.pagesFreed();
   }

@@ -1,10 +1,14 @@
 /** The SQLite ChainStore: one file, WAL so API readers never block the indexer, every network in the same tables. */
 import Database from 'better-sqlite3';
 import { StoreError } from '../../core/errors.js';
-import type { NetworkId } from '../../core/network.js';
-import type { AccountStore, AuthStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
+import { NETWORK_IDS, type NetworkId } from '../../core/network.js';
+import type { RawTxMode } from '../../core/raw-txs.js';
+import { chainTables } from '../common/chain-tables.js';
+import { storedRawTxMode } from '../common/store-options.js';
+import type { AccountStore, AuthStore, ChainStore, NetworkStore, PriceStore, RawTxModeChange, ShortAddressStore } from '../../core/store.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { SqlAuthStore } from '../common/sql-auth-store.js';
+import type { ChainStoreOptions } from '../common/store-options.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteNetworkStore } from './sqlite-network-store.js';
@@ -14,12 +18,10 @@ import { SqliteRunner } from './sqlite-runner.js';
 import { SqliteShortAddresses } from './sqlite-short-addresses.js';
 import { Statements, type Row } from './sqlite-statements.js';
 
-export interface SqliteStoreOptions {
+export interface SqliteStoreOptions extends ChainStoreOptions {
   /** File path, or ':memory:' for tests. */
   readonly path: string;
   readonly readonly?: boolean;
-  /** Narrows the script key space (tests that need key collisions); default the whole 53 bits. */
-  readonly scriptKeyBits?: number;
 }
 
 export class SqliteStore implements ChainStore {
@@ -90,10 +92,23 @@ export class SqliteStore implements ChainStore {
     this.db.exec('VACUUM');
   }
 
+  async applyRawTxMode(mode: RawTxMode): Promise<RawTxModeChange> {
+    const deleted = this.db.transaction(() => {
+      let count = 0;
+      if (mode === 'node') for (const id of NETWORK_IDS) count += Number(this.db.prepare(`DELETE FROM ${chainTables(id).txRaws}`).run().changes);
+      return count;
+    }).immediate();
+    const previous = storedRawTxMode(this.db.prepare("SELECT value FROM meta WHERE key = 'raw_txs'").get() as Row | undefined);
+    this.db.prepare("INSERT INTO meta (key, value) VALUES ('raw_txs', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(mode);
+    // The deleted rows' pages go back to the file system (auto_vacuum = INCREMENTAL, see migrate()).
+    if (deleted > 0) this.db.pragma('incremental_vacuum');
+    return { previous, deleted };
+  }
+
   network(id: NetworkId): NetworkStore {
     let store = this.networks.get(id);
     if (!store) {
-      store = new SqliteNetworkStore(id, this.db, this.st, this.options.scriptKeyBits, () => this.pageReturner?.start());
+      store = new SqliteNetworkStore(id, this.db, this.st, this.options, () => this.pageReturner?.start());
       this.networks.set(id, store);
     }
     return store;

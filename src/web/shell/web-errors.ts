@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { OutpointError, type IndexSyncingError } from '../../core/errors.js';
+import { OutpointError, type IndexSyncingError, type RawTxUnavailableError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { WebShell } from './web-shell.js';
 
@@ -28,6 +28,9 @@ export function errorPageFor(error: unknown): ErrorPage {
       case 'INDEX_SYNCING':
         // The network is in its initial sync (its message says how far and how long); not a fault to log.
         return { status: 503, title: 'Syncing', message: error.message, retryAfter: (error as IndexSyncingError).details.retryAfterSeconds };
+      case 'RAW_TX_UNAVAILABLE':
+        // raw_txs = "node" and the node cannot give this page's raw transactions right now.
+        return { status: 503, title: 'Temporarily unavailable', message: `${error.message}. Please try again in a moment.`, retryAfter: (error as RawTxUnavailableError).retryAfterSeconds };
       case 'RPC_UNAVAILABLE':
         return { status: 503, title: 'Temporarily unavailable', message: 'The node behind this explorer cannot be reached right now. Please try again in a moment.' };
       default:

@@ -43,7 +43,7 @@ export const txData = (v: TxView) => ({
   time: v.record.time,
   inputs: v.inputs.map(withWitness),
   outputs: v.outputs.map(outputItem),
-  tx_hex: hex(v.record.raw),
+  tx_hex: hex(v.raw),
   size: v.record.size,
   version: v.tx.version,
   locktime: v.tx.locktime,
@@ -61,12 +61,12 @@ export const txDisplayData = (v: TxView, doubleSpend: DoubleSpendVerdict) => ({
   fee: coins(v.fee),
   inputs: v.inputs.map(withWitness),
   outputs: v.outputs.map(withSpent),
-  tx_hex: hex(v.record.raw),
+  tx_hex: hex(v.raw),
   is_double_spend: v.isConfirmed ? null : doubleSpend.doubleSpent,
   conflicting_txids: doubleSpend.conflictingTxids,
 });
 
-export const confirmedData = (v: TxView) => ({
+export const confirmedData = (v: { network: { id: string }; record: { txid: string }; confirmations: number; isConfirmed: boolean }) => ({
   network: v.network.id,
   txid: v.record.txid,
   confirmations: v.confirmations,

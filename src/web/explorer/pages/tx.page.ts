@@ -82,7 +82,7 @@ ${inputsTable(view)}
 ${outputsTable(view)}
 <h2 id="raw">Raw transaction</h2>
 ${showHex
-  ? html`<div class="copy-line"><pre id="raw-hex">${Buffer.from(record.raw).toString('hex')}</pre><button type="button" class="secondary" data-copy="raw-hex" hidden>Copy</button></div><p><a href="${base}#raw">Hide</a></p>`
+  ? html`<div class="copy-line"><pre id="raw-hex">${Buffer.from(view.raw).toString('hex')}</pre><button type="button" class="secondary" data-copy="raw-hex" hidden>Copy</button></div><p><a href="${base}#raw">Hide</a></p>`
   : html`<p><a href="${base}?hex=1#raw">Show the raw hex (${count(record.size)} bytes)</a></p>`}
 ${apiLinks(deps.publicUrl, [
   { label: 'v2 tx (display data)', path: `/api/v2/tx/${network.id}/${record.txid}` },
