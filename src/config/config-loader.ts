@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type NetworkId, type PriceSourceId } from '../core/index.js';
+import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type LogLevel, type NetworkId, type PriceSourceId } from '../core/index.js';
 import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
 import type { MarketConfig, NetworkConfig, OutpointConfig, ZmqConfig } from './config-types.js';
 import { ZMQ_TOPICS, getNetworkParams, type ZmqTopic } from '../chains/addressing.js';
@@ -128,8 +128,29 @@ function buildConfig(raw: Raw): OutpointConfig {
     },
     redis: { url: optionalStr(section('redis'), 'url', spec('redis', 'url'), 'redis.url') },
     market: buildMarket(section('market')),
+    log: {
+      level: str(section('log'), 'level', spec('log', 'level'), 'info', 'log.level') as LogLevel,
+      format: str(section('log'), 'format', spec('log', 'format'), 'auto', 'log.format') as OutpointConfig['log']['format'],
+    },
+    metrics: buildMetrics(section('metrics')),
+    health: {
+      maxLagBlocks: int(section('health'), 'max_lag_blocks', spec('health', 'max_lag_blocks'), 3, 'health.max_lag_blocks'),
+      checkIntervalMs: int(section('health'), 'check_interval_ms', spec('health', 'check_interval_ms'), 5000, 'health.check_interval_ms'),
+      timeoutMs: int(section('health'), 'timeout_ms', spec('health', 'timeout_ms'), 10_000, 'health.timeout_ms'),
+    },
     networks,
   };
+}
+
+/** `[metrics] port` moves /metrics off the API port (so it need not be public); host alone means nothing. */
+function buildMetrics(table: Raw): OutpointConfig['metrics'] {
+  const spec = (k: string): KeySpec => SECTION_KEYS['metrics']![k]!;
+  const host = optionalStr(table, 'host', spec('host'), 'metrics.host');
+  if (table['port'] === undefined) {
+    if (host !== null) throw new ConfigError('metrics.host needs metrics.port (without a port, /metrics is served on the API port)');
+    return { listen: null };
+  }
+  return { listen: { host: host ?? '127.0.0.1', port: int(table, 'port', spec('port'), 0, 'metrics.port') } };
 }
 
 /** Both files or neither: half a TLS setup is a mistake to report, not to serve plain HTTP for. */
@@ -235,6 +256,7 @@ function str(table: Raw, key: string, spec: KeySpec, fallback: string, path = ke
   if (value === undefined) return fallback;
   if (typeof value !== 'string') throw new ConfigError(`${path} must be a string (${spec.doc})`);
   if (spec.type === 'url' && !/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i.test(value)) throw new ConfigError(`${path} must be a URL, got "${value}"`);
+  if (spec.type === 'string' && spec.oneOf && !spec.oneOf.includes(value)) throw new ConfigError(`${path} must be one of ${spec.oneOf.join(', ')}, got "${value}"`);
   if (spec.type === 'chain' && !['main', 'test', 'regtest'].includes(value)) {
     throw new ConfigError(`${path} must be main, test or regtest, got "${value}"`);
   }

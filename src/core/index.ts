@@ -11,3 +11,4 @@ export * from './prices.js';
 export * from './broadcaster.js';
 export * from './mempool-source.js';
 export * from './sync-status.js';
+export * from './metrics.js';

@@ -2,6 +2,7 @@ import type { NetworkConfig } from '../config/index.js';
 import type { ChainStore, EventBus, Logger } from '../core/index.js';
 import { getNetworkParams } from '../chains/networks.js';
 import { NetworkIndexer } from '../indexer/network-indexer.js';
+import { timedStore, type StoreWriteMetrics } from '../indexer/timed-store.js';
 import type { BlockNotifier } from '../node/block-notifier.js';
 import { NodeClient } from '../node/node-client.js';
 import { PollNotifier } from '../node/poll-notifier.js';
@@ -17,14 +18,14 @@ export interface NetworkRuntime {
   readonly notifier: BlockNotifier;
 }
 
-export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, bus: EventBus, logger: Logger): NetworkRuntime {
+export function createNetworkRuntime(config: NetworkConfig, store: ChainStore, bus: EventBus, logger: Logger, writes: StoreWriteMetrics): NetworkRuntime {
   const params = getNetworkParams(config.id, config.chain);
   const rpc = new RpcClient({ url: config.rpcUrl, ...(config.rpcCookie ? { cookieFile: config.rpcCookie } : {}) });
   const node = new NodeClient(rpc);
   const indexer = new NetworkIndexer({
     params,
     source: new RpcChainSource(node),
-    store: store.network(config.id),
+    store: timedStore(store.network(config.id), writes),
     bus,
     logger,
     batchTxTarget: config.syncBatchTxs,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../core/logger.js';
+import type { Rejections } from './http-metrics.plugin.js';
 import { MemoryRateCounter, type RateCounter } from './rate-counter.js';
 import { RedisRateCounter } from './redis-rate-counter.js';
 
@@ -9,6 +10,7 @@ export interface RateLimitOptions {
   /** Share counters between processes through Redis; null keeps them in this process. */
   readonly redisUrl: string | null;
   readonly logger: Logger;
+  readonly rejections?: Rejections;
 }
 
 const WINDOW_MS = 1_000;
@@ -40,6 +42,7 @@ export function installRateLimit(app: FastifyInstance, options: RateLimitOptions
     reply.header('RateLimit-Remaining', String(Math.max(0, limit - window.count)));
     reply.header('RateLimit-Reset', String(resetSeconds));
     if (window.count > limit) {
+      options.rejections?.count('v2', 'ip_rate');
       reply.header('Retry-After', String(resetSeconds));
       return reply.code(429).type('application/json; charset=utf-8').send({
         status: 'fail',

@@ -22,7 +22,7 @@ export function v2ErrorHandler(logger: Logger) {
   return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const failure = classify(error);
     if (failure.status >= 500) {
-      logger.error('request failed', { url: request.url.slice(0, 200), error: error.message });
+      logger.error('request failed', { reqId: request.id, url: request.url.slice(0, 200), error: error.message });
     }
     return v2Failure(reply, request.routeOptions.config.v2Error ?? null, failure);
   };

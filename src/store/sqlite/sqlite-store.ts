@@ -1,5 +1,6 @@
 /** The SQLite ChainStore: one file, WAL so API readers never block the indexer, every network in the same tables. */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqliteDatabase } from './sqlite-binding.js';
 import { StoreError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
 import type { AccountStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
@@ -26,7 +27,7 @@ export class SqliteStore implements ChainStore {
   private priceStore: SqlitePrices | null = null;
 
   constructor(options: SqliteStoreOptions) {
-    this.db = new Database(options.path, { readonly: options.readonly ?? false });
+    this.db = openSqliteDatabase(options.path, { readonly: options.readonly ?? false });
     if (!options.readonly) {
       this.db.pragma('journal_mode = WAL');
       // NORMAL in WAL mode: a power loss may drop the last commits but never corrupts; the indexer re-syncs them.
