@@ -14,6 +14,8 @@ const forbidden = [
   { name: 'prom-client-only-in-metrics-driver', severity: 'error', from: { pathNot: '^src/(metrics|main)/' }, to: { path: 'node_modules/prom-client/' } },
   // better-sqlite3 differs by Node line (sqlite-binding.ts picks it); types may come from anywhere in the driver.
   { name: 'sqlite-through-binding', severity: 'error', from: { pathNot: '^src/store/sqlite/sqlite-binding\\.ts$' }, to: { path: 'node_modules/better-sqlite3', dependencyTypesNot: ['type-only'] } },
+  { name: 'redis-driver', severity: 'error', from: { path: layer('redis') }, to: { path: '^src/(?!core/|redis/)' } },
+  { name: 'mail-driver', severity: 'error', from: { path: layer('mail') }, to: { path: '^src/(?!core/|mail/)' } },
   { name: 'market-driver', severity: 'error', from: { path: layer('market') }, to: { path: '^src/(?!core/|chains/|market/)' } },
   { name: 'store-driver', severity: 'error', from: { path: layer('store') }, to: { path: '^src/(?!core/|chains/|store/)' } },
   { name: 'sqlite-not-postgres', severity: 'error', from: { path: '^src/store/sqlite/' }, to: { path: '^src/store/postgres/' } },
@@ -23,6 +25,9 @@ const forbidden = [
   { name: 'http-entry', severity: 'error', from: { path: layer('http') }, to: { path: '^src/(?!core/|chains/|services/|http/)' } },
   { name: 'realtime-entry', severity: 'error', from: { path: layer('realtime') }, to: { path: '^src/(?!core/|chains/|services/|realtime/)' } },
   { name: 'web-entry', severity: 'error', from: { path: layer('web') }, to: { path: '^src/(?!core/|chains/|services/|web/)' } },
+  // The browser bundle (src/web/client) runs in the page: it may use its own files, the pure shared helpers and npm packages only.
+  { name: 'web-client-browser-only', severity: 'error', from: { path: '^src/web/client/' }, to: { path: '^src/(?!web/client/|web/shared/)' } },
+  { name: 'web-shared-pure', severity: 'error', from: { path: '^src/web/shared/' }, to: { path: '^src/(?!web/shared/)' } },
   { name: 'nothing-imports-main', severity: 'error', from: { path: '^src/(?!main/)' }, to: { path: layer('main') } },
   { name: 'src-not-tests', severity: 'error', from: { path: '^src/', pathNot: '\\.test\\.ts$' }, to: { path: '^(test|bench)/|\\.test\\.ts$' } },
 ];

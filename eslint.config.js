@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'bin/**', 'eslint.config.js', '.dependency-cruiser.cjs', 'src/web/assets/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.tmp/**', '.bench-cache/**', 'bin/**', 'eslint.config.js', '.dependency-cruiser.cjs', 'src/web/assets/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -6,11 +6,9 @@
  * Reads the cached 100k-tx regtest index of bench/api-v2.bench.ts (.bench-cache/index-N.db; run that
  * bench once to build it). No node is needed: v3 reads only the index.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { addressToScript, getNetworkParams } from '../src/chains/addressing.js';
 import { noPrices, silentLogger, type MempoolSourceEntry } from '../src/core/index.js';
 import { createHttpApp } from '../src/http/create-http-app.js';
 import { installCors } from '../src/http/plugins/cors.plugin.js';
@@ -23,12 +21,11 @@ import { createServices } from '../src/services/create-services.js';
 import { createV3Services } from '../src/services/create-v3-services.js';
 import { projectMempoolBlocks } from '../src/services/mempool-projection.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { BENCH_INDEX, benchParams, hotAddress, NTX } from './bench-chain.js';
 
-const NTX = Number(process.env['OUTPOINT_BENCH_NTX'] ?? 100_000);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = 64;
-const CACHE = new URL('../.bench-cache/', import.meta.url).pathname;
-const params = getNetworkParams('LTCTEST', 'regtest');
+const params = benchParams;
 const noBroadcast = { broadcast: () => Promise.reject(new Error('not used')) };
 
 async function measure(label: string, url: string, paths: readonly string[], headers: Record<string, string>): Promise<{ rps: number; p99: number }> {
@@ -72,17 +69,11 @@ function projectionTimes(): void {
 
 export async function run(): Promise<void> {
   projectionTimes();
-  const path = join(CACHE, `index-${NTX}.db`);
-  if (!existsSync(path)) throw new Error(`${path} is missing: run bench/api-v2.bench.ts once to build the cached index`);
-  const store = new SqliteStore({ path });
+  if (!existsSync(BENCH_INDEX)) throw new Error(`${BENCH_INDEX} is missing: run bench/api-v2.bench.ts once to build the cached index`);
+  const store = new SqliteStore({ path: BENCH_INDEX });
   await store.migrate();
   const network = store.network('LTCTEST');
-  const summary = JSON.parse(readFileSync(join(CACHE, `chain-${NTX}`, 'chain-summary.json'), 'utf8')) as { hot_addresses: string[] };
-  let hot = { address: '', txs: 0 };
-  for (const address of summary.hot_addresses) {
-    const totals = await network.getAddressTotals(addressToScript(params, address));
-    if (totals.txCount > hot.txs) hot = { address, txs: totals.txCount };
-  }
+  const hot = await hotAddress(network);
   const tip = (await network.getTip())!;
   const txids: string[] = [];
   for (let h = tip.height; h > 0 && txids.length < 2000; h--) txids.push(...(await network.getBlockByHeight(h))!.txids.slice(1, 40));

@@ -7,8 +7,10 @@ const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./api-v2.bench.js'),
   () => import('./api-v3.bench.js'),
   () => import('./concurrency-limit.bench.js'),
+  () => import('./web.bench.js'),
   () => import('./realtime.bench.js'),
   () => import('./node-follow.bench.js'),
+  () => import('./password-hash.bench.js'),
 ];
 
 for (const load of benches) {

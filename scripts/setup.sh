@@ -11,11 +11,14 @@ if [ "${OUTPOINT_SETUP_TEST_DEPS:-0}" = 1 ]; then
   command -v redis-server >/dev/null || need+=(redis-server)
   # The HTTPS test makes its certificates at test time with the openssl CLI.
   command -v openssl >/dev/null || need+=(openssl)
+  # The explorer's browser tests drive Debian's Chromium headless (playwright-core, no browser download).
+  [ -x /usr/bin/chromium ] || need+=(chromium)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need[*]}"
   $SUDO apt-get update -q >/dev/null
-  $SUDO apt-get install -y -q "${need[@]}" >/dev/null
+  # Several checkouts may run setup at once: wait for another apt-get rather than fail on its lock.
+  $SUDO apt-get install -y -q -o DPkg::Lock::Timeout=600 "${need[@]}" >/dev/null
 fi
 if [ "${OUTPOINT_SETUP_TEST_DEPS:-0}" = 1 ] && [ ! -x "${BITCOIND_PREFIX:-/opt/bitcoind}/bin/bitcoind" ] && [ -f ../shared/tools/install-bitcoind.sh ]; then
   echo "setup: installing bitcoind"
@@ -30,3 +33,6 @@ if [ ! -f native/fanout/build/Release/fanout.node ]; then
   echo "setup: building native/fanout"
   npm run build:native --silent || echo "setup: native/fanout not built; realtime uses the JavaScript sender"
 fi
+# The explorer's browser assets (dist/web): rebuilt every time (about a second), so no command ever serves a
+# stale bundle; `outpoint serve` also rebuilds them at start when their sources changed.
+npm run build --silent >/dev/null

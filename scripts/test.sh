@@ -10,6 +10,7 @@ npx eslint .
 npx depcruise src --config .dependency-cruiser.cjs
 echo "== typecheck"
 npx tsc --noEmit -p tsconfig.json
+npx tsc --noEmit -p src/web/client/tsconfig.json
 echo "== tests on Node $(node --version)"
 started=$SECONDS
 bash scripts/with-clean-tmp.sh bash scripts/run-tests.sh "$@"

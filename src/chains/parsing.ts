@@ -11,4 +11,4 @@ export { serializeAuxPow, serializeBlock, serializeBlockHeader, type BlockParts,
 export { merkleRoot, merkleRootOfHashes, witnessCommitment, witnessCommitmentOk } from './block/merkle.js';
 export { difficultyFromBits, formatDifficulty, targetFromBits, workFromBits } from './block/difficulty.js';
 export { coinbaseHeight, printableRuns } from './block/coinbase.js';
-export { blockMiner, type BlockMiner } from './block/block-miner.js';
+export { blockMiner, coinbaseTag, type BlockMiner } from './block/block-miner.js';

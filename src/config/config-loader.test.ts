@@ -227,3 +227,34 @@ test('[log], [metrics] and [health]: defaults, environment overrides, and refusa
   assert.throws(() => loadConfig({ env: { OUTPOINT_METRICS_HOST: '0.0.0.0' } }), /metrics\.host needs metrics\.port/);
   assert.throws(() => loadConfig({ file: configFile('[health]\ncheck_every = 1\n'), env: {} }), /unknown key "health\.check_every"/);
 });
+
+test('[accounts] and [smtp]: defaults, choices and the secret key format', () => {
+  const defaults = loadConfig({ env: {} });
+  assert.deepEqual(defaults.accounts, {
+    registration: 'invite', defaultPlan: 'free', secretKey: null, keyGraceSeconds: 86_400, sessionIdleHours: 72, sessionMaxDays: 30,
+    usageKeepDays: 400, passwordHashConcurrency: 2, signinFailuresPerIp: 30, signinFailuresPerAccount: 10,
+  });
+  assert.deepEqual(defaults.smtp, { url: null, from: 'Outpoint <outpoint@127.0.0.1>' });
+  const file = configFile(`
+[http]
+public_url = "https://api.example.com"
+[accounts]
+registration = "open"
+default_plan = "trial"
+secret_key = "${'AB'.repeat(32)}"
+key_grace_seconds = 0
+[smtp]
+url = "smtp://u:p@127.0.0.1:2525"
+`);
+  const config = loadConfig({ file, env: { OUTPOINT_ACCOUNTS_SESSION_IDLE_HOURS: '1' } });
+  assert.equal(config.accounts.registration, 'open');
+  assert.equal(config.accounts.defaultPlan, 'trial');
+  assert.equal(config.accounts.secretKey, 'ab'.repeat(32));
+  assert.equal(config.accounts.keyGraceSeconds, 0);
+  assert.equal(config.accounts.sessionIdleHours, 1);
+  assert.deepEqual(config.smtp, { url: 'smtp://u:p@127.0.0.1:2525', from: 'Outpoint <outpoint@api.example.com>' });
+  assert.throws(() => loadConfig({ file: configFile('[accounts]\nregistration = "public"\n'), env: {} }), /accounts\.registration must be one of closed, invite, open/);
+  assert.throws(() => loadConfig({ file: configFile('[accounts]\nsecret_key = "abc"\n'), env: {} }), /accounts\.secret_key must be 64 hex digits/);
+  assert.throws(() => loadConfig({ file: configFile('[accounts]\nusage_keep_days = 30\n'), env: {} }), /usage_keep_days must be between 90/);
+  assert.throws(() => loadConfig({ file: configFile('[smtp]\nhost = "x"\n'), env: {} }), /unknown key "smtp\.host"/);
+});

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type LogLevel, type NetworkId, type PriceSourceId } from '../core/index.js';
 import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
-import type { MarketConfig, NetworkConfig, OutpointConfig, ZmqConfig } from './config-types.js';
+import type { AccountsConfig, MarketConfig, NetworkConfig, OutpointConfig, Registration, ZmqConfig } from './config-types.js';
 import { ZMQ_TOPICS, getNetworkParams, type ZmqTopic } from '../chains/addressing.js';
 
 type Raw = Record<string, unknown>;
@@ -103,6 +103,7 @@ function buildConfig(raw: Raw): OutpointConfig {
   const spec = (s: string, k: string): KeySpec => SECTION_KEYS[s]![k]!;
   const host = str(section('http'), 'host', spec('http', 'host'), '127.0.0.1', 'http.host');
   const port = int(section('http'), 'port', spec('http', 'port'), 3000, 'http.port');
+  const rateLimitPerSecond = int(section('http'), 'rate_limit_per_second', spec('http', 'rate_limit_per_second'), 5, 'http.rate_limit_per_second');
   const storeUrl = str(section('store'), 'url', spec('store', 'url'), `sqlite:${join(dataDir, 'outpoint.db')}`, 'store.url');
   const tls = buildTls(section('http'));
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(storeUrl)) {
@@ -110,17 +111,21 @@ function buildConfig(raw: Raw): OutpointConfig {
   }
   const networksRaw = isTable(raw['networks']) ? (raw['networks'] as Raw) : {};
   const networks = Object.entries(networksRaw).map(([id, table]) => buildNetwork(id as NetworkId, table as Raw));
+  const publicUrl = str(section('http'), 'public_url', spec('http', 'public_url'), `${tls ? 'https' : 'http'}://${host}:${port}`, 'http.public_url').replace(/\/+$/, '');
   return {
     dataDir,
     store: { url: storeUrl },
     http: {
       host,
       port,
-      publicUrl: str(section('http'), 'public_url', spec('http', 'public_url'), `${tls ? 'https' : 'http'}://${host}:${port}`, 'http.public_url').replace(/\/+$/, ''),
-      rateLimitPerSecond: int(section('http'), 'rate_limit_per_second', spec('http', 'rate_limit_per_second'), 5, 'http.rate_limit_per_second'),
+      publicUrl,
+      rateLimitPerSecond,
       // Off by default: single-host benchmarks and clients behind one proxy address must not be throttled.
       maxConcurrentPerIp: int(section('http'), 'max_concurrent_per_ip', spec('http', 'max_concurrent_per_ip'), 0, 'http.max_concurrent_per_ip'),
       tls,
+    },
+    web: {
+      rateLimitPerSecond: int(section('web'), 'rate_limit_per_second', spec('web', 'rate_limit_per_second'), rateLimitPerSecond, 'web.rate_limit_per_second'),
     },
     realtime: {
       appKey: str(section('realtime'), 'app_key', spec('realtime', 'app_key'), 'outpoint', 'realtime.app_key'),
@@ -137,6 +142,11 @@ function buildConfig(raw: Raw): OutpointConfig {
       maxLagBlocks: int(section('health'), 'max_lag_blocks', spec('health', 'max_lag_blocks'), 3, 'health.max_lag_blocks'),
       checkIntervalMs: int(section('health'), 'check_interval_ms', spec('health', 'check_interval_ms'), 5000, 'health.check_interval_ms'),
       timeoutMs: int(section('health'), 'timeout_ms', spec('health', 'timeout_ms'), 10_000, 'health.timeout_ms'),
+    },
+    accounts: buildAccounts(section('accounts')),
+    smtp: {
+      url: optionalStr(section('smtp'), 'url', spec('smtp', 'url'), 'smtp.url'),
+      from: str(section('smtp'), 'from', spec('smtp', 'from'), `Outpoint <outpoint@${new URL(publicUrl).hostname}>`, 'smtp.from'),
     },
     networks,
   };
@@ -178,6 +188,25 @@ function buildMarket(table: Raw): MarketConfig {
     if (url !== null) baseUrls[id] = url;
   }
   return { sources, intervalMs, timeoutMs: int(table, 'timeout_ms', spec('timeout_ms'), 5000, 'market.timeout_ms'), maxAgeS, baseUrls };
+}
+
+function buildAccounts(table: Raw): AccountsConfig {
+  const spec = (k: string): KeySpec => SECTION_KEYS['accounts']![k]!;
+  const number = (k: string, fallback: number): number => int(table, k, spec(k), fallback, `accounts.${k}`);
+  const secretKey = optionalStr(table, 'secret_key', spec('secret_key'), 'accounts.secret_key');
+  if (secretKey !== null && !/^[0-9a-fA-F]{64}$/.test(secretKey)) throw new ConfigError('accounts.secret_key must be 64 hex digits (32 random bytes, e.g. `openssl rand -hex 32`)');
+  return {
+    registration: str(table, 'registration', spec('registration'), 'invite', 'accounts.registration') as Registration,
+    defaultPlan: str(table, 'default_plan', spec('default_plan'), 'free', 'accounts.default_plan'),
+    secretKey: secretKey?.toLowerCase() ?? null,
+    keyGraceSeconds: number('key_grace_seconds', 86_400),
+    sessionIdleHours: number('session_idle_hours', 72),
+    sessionMaxDays: number('session_max_days', 30),
+    usageKeepDays: number('usage_keep_days', 400),
+    passwordHashConcurrency: number('password_hash_concurrency', 2),
+    signinFailuresPerIp: number('signin_failures_per_ip', 30),
+    signinFailuresPerAccount: number('signin_failures_per_account', 10),
+  };
 }
 
 /** A TOML array of strings, or (from the environment) one comma-separated string; members checked against oneOf. */
@@ -256,9 +285,11 @@ function str(table: Raw, key: string, spec: KeySpec, fallback: string, path = ke
   if (value === undefined) return fallback;
   if (typeof value !== 'string') throw new ConfigError(`${path} must be a string (${spec.doc})`);
   if (spec.type === 'url' && !/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i.test(value)) throw new ConfigError(`${path} must be a URL, got "${value}"`);
-  if (spec.type === 'string' && spec.oneOf && !spec.oneOf.includes(value)) throw new ConfigError(`${path} must be one of ${spec.oneOf.join(', ')}, got "${value}"`);
   if (spec.type === 'chain' && !['main', 'test', 'regtest'].includes(value)) {
     throw new ConfigError(`${path} must be main, test or regtest, got "${value}"`);
+  }
+  if (spec.type === 'string' && spec.oneOf && !spec.oneOf.includes(value)) {
+    throw new ConfigError(`${path} must be one of ${spec.oneOf.join(', ')}, got "${value}"`);
   }
   return value;
 }

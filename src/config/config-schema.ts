@@ -28,6 +28,20 @@ const MARKET_KEYS: Readonly<Record<string, KeySpec>> = {
   ),
 };
 
+/** `[accounts]`: the dashboard (docs/dashboard.md). */
+const ACCOUNT_KEYS: Readonly<Record<string, KeySpec>> = {
+  registration: { type: 'string', oneOf: ['closed', 'invite', 'open'], doc: 'who can make an account: closed (CLI only), invite (one-time links), open (anyone) (default invite)' },
+  default_plan: { type: 'string', doc: 'plan of accounts made by open sign-up (default free)' },
+  secret_key: { type: 'string', doc: '64 hex digits sealing TOTP secrets (default: <data_dir>/secret.key, made on first start); every API process needs the same' },
+  key_grace_seconds: { type: 'integer', min: 0, max: 2_592_000, doc: 'a rotated API key keeps working this long, then answers 401 (default 86400)' },
+  session_idle_hours: { type: 'integer', min: 1, max: 8760, doc: 'a dashboard session unused this long ends (default 72)' },
+  session_max_days: { type: 'integer', min: 1, max: 365, doc: 'a dashboard session ends this long after sign-in whatever its use (default 30)' },
+  usage_keep_days: { type: 'integer', min: 90, max: 36_500, doc: 'per-day request counts older than this are deleted (default 400)' },
+  password_hash_concurrency: { type: 'integer', min: 1, max: 64, doc: 'password hashes computed at once (128 MiB each); more wait (default 2)' },
+  signin_failures_per_ip: { type: 'integer', min: 1, max: 100_000, doc: 'failed sign-ins (and reset requests) from one IP in 15 minutes before it must wait (default 30)' },
+  signin_failures_per_account: { type: 'integer', min: 1, max: 10_000, doc: 'failed sign-ins for one email in 15 minutes before it must wait (default 10)' },
+};
+
 export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySpec>> = {
   data_dir: { type: 'string', doc: 'directory for the embedded store and other state (default ./data)' },
 };
@@ -44,6 +58,9 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     max_concurrent_per_ip: { type: 'integer', min: 0, max: 100_000, doc: 'v2 requests in flight at once per client IP (default 0 = off; the spec\'s private tiers are 8, 16, 32)' },
     tls_cert_file: { type: 'string', doc: 'PEM certificate (chain) file: serve HTTPS and wss on [http] port; re-read on SIGHUP (needs tls_key_file)' },
     tls_key_file: { type: 'string', doc: 'PEM private key file of tls_cert_file; re-read on SIGHUP' },
+  },
+  web: {
+    rate_limit_per_second: { type: 'integer', min: 0, max: 1_000_000, doc: 'explorer pages, search and CSV exports per second per client IP, counted apart from v2 (default: [http] rate_limit_per_second, 0 = off)' },
   },
   realtime: {
     app_key: { type: 'string', doc: 'Pusher application key clients connect with (default outpoint)' },
@@ -65,6 +82,11 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     max_lag_blocks: { type: 'integer', min: 0, max: 1_000_000, doc: '/ready/{NETWORK} answers 503 when the index is more than this many blocks behind the node (default 3)' },
     check_interval_ms: { type: 'integer', min: 100, max: 600_000, doc: 'time between two background checks of each node and the store (default 5000)' },
     timeout_ms: { type: 'integer', min: 100, max: 600_000, doc: 'a node or store unanswered this long counts as down (default 10000)' },
+  },
+  accounts: ACCOUNT_KEYS,
+  smtp: {
+    url: { type: 'url', doc: 'smtp://user:pass@host:587 or smtps://…:465 (nodemailer): verification and password-reset mail; none: the operator makes reset links' },
+    from: { type: 'string', doc: 'sender of account mail (default "Outpoint <outpoint@HOST>", HOST from [http] public_url)' },
   },
 };
 

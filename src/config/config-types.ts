@@ -27,6 +27,29 @@ export interface NetworkConfig {
 /** `[market]` (docs/market.md); the type lives in core because the market layer may not import config. */
 export type MarketConfig = MarketSettings;
 
+export type Registration = 'closed' | 'invite' | 'open';
+
+/** `[accounts]`: the dashboard's sign-up, sessions and limits (docs/dashboard.md). */
+export interface AccountsConfig {
+  readonly registration: Registration;
+  readonly defaultPlan: string;
+  /** 64 hex digits; null: main reads or makes <data_dir>/secret.key. */
+  readonly secretKey: string | null;
+  readonly keyGraceSeconds: number;
+  readonly sessionIdleHours: number;
+  readonly sessionMaxDays: number;
+  readonly usageKeepDays: number;
+  readonly passwordHashConcurrency: number;
+  readonly signinFailuresPerIp: number;
+  readonly signinFailuresPerAccount: number;
+}
+
+export interface SmtpConfig {
+  /** null: no mail; the operator makes reset links. */
+  readonly url: string | null;
+  readonly from: string;
+}
+
 export interface OutpointConfig {
   readonly dataDir: string;
   readonly store: { readonly url: string };
@@ -40,6 +63,8 @@ export interface OutpointConfig {
     /** PEM files for HTTPS (REST, wss realtime, web pages on one port); null: plain HTTP. Re-read on SIGHUP. */
     readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
   };
+  /** The explorer (src/web): its own per-IP page limit. */
+  readonly web: { readonly rateLimitPerSecond: number };
   readonly realtime: { readonly appKey: string; readonly sendThreads: number };
   readonly redis: { readonly url: string | null };
   readonly market: MarketConfig;
@@ -48,5 +73,7 @@ export interface OutpointConfig {
   readonly metrics: { readonly listen: { readonly host: string; readonly port: number } | null };
   /** Background checks behind /ready and the per-network metrics (docs/operations.md). */
   readonly health: { readonly maxLagBlocks: number; readonly checkIntervalMs: number; readonly timeoutMs: number };
+  readonly accounts: AccountsConfig;
+  readonly smtp: SmtpConfig;
   readonly networks: readonly NetworkConfig[];
 }

@@ -12,3 +12,5 @@ export * from './broadcaster.js';
 export * from './mempool-source.js';
 export * from './sync-status.js';
 export * from './metrics.js';
+export * from './mailer.js';
+export * from './attempt-counter.js';

@@ -1,7 +1,12 @@
+import type { AccountStore } from './account-store.js';
+import type { AuthStore } from './auth-store.js';
 import type { Block, Transaction } from './chain-types.js';
 import type { Sats } from './money.js';
 import type { NetworkId } from './network.js';
 import type { PriceQuote } from './prices.js';
+
+export type * from './account-store.js';
+export type * from './auth-store.js';
 
 /**
  * The persistence boundary. One database holds every network; a NetworkStore is the view of one.
@@ -9,8 +14,11 @@ import type { PriceQuote } from './prices.js';
  * Amounts are bigint everywhere; the drivers store sums so they can neither overflow nor round.
  */
 export interface ChainStore {
-  /** Creates or upgrades the schema. Rejects with StoreError if the database has a newer/unknown version. */
-  migrate(): Promise<void>;
+  /**
+   * Creates or upgrades the schema. Rejects with StoreError if the database has a newer/unknown version.
+   * `toVersion` stops at that version (upgrade tests build an older layout with it); the default is the newest.
+   */
+  migrate(toVersion?: number): Promise<void>;
   /** The version recorded in the database (0 when it has no schema yet). */
   schemaVersion(): Promise<number>;
   close(): Promise<void>;
@@ -21,83 +29,8 @@ export interface ChainStore {
   prices(): PriceStore;
   /** v3 accounts, plans, API keys (hashes only) and daily usage counts. */
   accounts(): AccountStore;
-}
-
-/** A v3 plan: how many requests an account may make per UTC day, and how many at once. */
-export interface PlanRecord {
-  readonly name: string;
-  readonly maxDailyRequests: number;
-  /** Requests of one account in flight at once, across API processes; 0 = no limit. */
-  readonly maxConcurrentRequests: number;
-  readonly updatedAt: number;
-}
-
-export interface AccountRecord {
-  readonly id: number;
-  /** Stored lower-cased: one account per mailbox whatever the spelling. */
-  readonly email: string;
-  readonly plan: PlanRecord;
-  readonly createdAt: number;
-  /** UNIX seconds; the service rolls renewing periods forward when they pass. */
-  readonly periodEndsAt: number;
-  readonly willRenew: boolean;
-  /** Last dashboard access; null until one happens. */
-  readonly lastLoginAt: number | null;
-}
-
-/** An API key as stored: never the key itself, only its prefix (for operators) and its SHA-256. */
-export interface ApiKeyRecord {
-  readonly id: number;
-  readonly accountId: number;
-  readonly prefix: string;
-  readonly hash: Uint8Array;
-  readonly createdAt: number;
-  readonly revokedAt: number | null;
-}
-
-export interface NewApiKey {
-  readonly accountId: number;
-  readonly prefix: string;
-  readonly hash: Uint8Array;
-  readonly createdAt: number;
-}
-
-/** Requests to add to one account's count of one UTC day (`yyyy-mm-dd`). */
-export interface UsageIncrement {
-  readonly accountId: number;
-  readonly day: string;
-  readonly count: number;
-}
-
-/**
- * v3 accounts. Emails are unique (case-insensitive), key prefixes unique, usage counts only ever grow by
- * the increments given (so several API processes can each add their own share).
- */
-export interface AccountStore {
-  /**
-   * Creates the plan or changes its limits. `maxConcurrentRequests` undefined keeps an existing plan's value
-   * (0, no limit, for a new plan). Resolves the plan as stored.
-   */
-  setPlan(name: string, maxDailyRequests: number, at: number, maxConcurrentRequests?: number): Promise<PlanRecord>;
-  getPlan(name: string): Promise<PlanRecord | null>;
-  listPlans(): Promise<PlanRecord[]>;
-  /** Rejects with InvalidArgumentError (field email / plan) on a taken email or an unknown plan. */
-  createAccount(input: { email: string; plan: string; createdAt: number; periodEndsAt: number; willRenew: boolean }): Promise<AccountRecord>;
-  getAccount(id: number): Promise<AccountRecord | null>;
-  findAccountByEmail(email: string): Promise<AccountRecord | null>;
-  listAccounts(): Promise<AccountRecord[]>;
-  /** Rejects with InvalidArgumentError (field prefix) when the prefix is taken. */
-  addKey(key: NewApiKey): Promise<ApiKeyRecord>;
-  /** Atomically revokes `oldKeyId` (if still active) and adds the new key. */
-  rotateKey(oldKeyId: number, key: NewApiKey, at: number): Promise<ApiKeyRecord>;
-  findKeyByPrefix(prefix: string): Promise<ApiKeyRecord | null>;
-  listKeys(accountId: number): Promise<ApiKeyRecord[]>;
-  /** False when the key does not exist or was already revoked. */
-  revokeKey(keyId: number, at: number): Promise<boolean>;
-  /** Adds every increment in one transaction; resolves the day totals after adding, in the same order. */
-  addUsage(increments: readonly UsageIncrement[]): Promise<number[]>;
-  /** Counts of the given days (0 for days without requests), in the same order. */
-  getUsage(accountId: number, days: readonly string[]): Promise<number[]>;
+  /** Dashboard sign-in data: password hashes, second factors, sessions, one-time tokens, invites. */
+  auth(): AuthStore;
 }
 
 /** The newest stored price of one (coin, base, exchange), with the last time it was seen unchanged. */

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TxBroadcaster } from '../core/broadcaster.js';
 import type { EventBus } from '../core/events.js';
 import type { Logger } from '../core/logger.js';
@@ -7,8 +7,9 @@ import type { MempoolSource } from '../core/mempool-source.js';
 import type { NetworkId } from '../core/network.js';
 import type { PriceReader } from '../core/prices.js';
 import type { AccountStore, ShortAddressStore } from '../core/store.js';
-import { createServices } from '../services/create-services.js';
-import { createV3Services } from '../services/create-v3-services.js';
+import { createServices, type Services } from '../services/create-services.js';
+import { createV3Services, type V3Services } from '../services/create-v3-services.js';
+import type { RawBlockSource } from '../services/auxpow-parent-service.js';
 import type { NetworkMap } from '../services/network-registry.js';
 import type { TlsCredentials } from './tls.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
@@ -23,7 +24,6 @@ import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
 import { RedisConcurrencyLimiter } from './plugins/redis-concurrency-limiter.js';
 import { installRequestLog, requestId } from './plugins/request-id.plugin.js';
-import { shortLinkRoutes } from './short-link.routes.js';
 import { registerV3, V3_PREFIX } from './v3/register-v3.js';
 import { addressRoutes } from './v2/address.routes.js';
 import { blockRoutes } from './v2/block.routes.js';
@@ -32,6 +32,21 @@ import { sendTxRoutes } from './v2/send-tx.routes.js';
 import { txRoutes } from './v2/tx.routes.js';
 import type { V2Context } from './v2/v2-context.js';
 import { v2ErrorHandler, v2Failure } from './v2/v2-error-handler.js';
+
+/** The services this app builds once, shared with the other entry layers it serves. */
+export interface SharedServices {
+  readonly services: Services;
+  /** null when the app serves no v3 (no account store). */
+  readonly v3: V3Services | null;
+}
+
+/** Another entry layer served by this app on the same port (the web explorer), wired by main. */
+export interface HttpExtension {
+  /** Registers its routes, in its own plugin context, after the APIs. */
+  register(app: FastifyInstance, shared: SharedServices): Promise<void>;
+  /** Answers unknown paths outside /api/ (the explorer's HTML 404); paths under /api/ keep the JSON 404. */
+  notFound?(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+}
 
 export interface HttpAppDeps {
   /** The networks this server indexes (regtest networks answer under their test acronym). */
@@ -66,6 +81,10 @@ export interface HttpAppDeps {
   readonly metrics?: Metrics;
   /** /health, /ready, /ready/{NETWORK} and (unless it has its own port) /metrics; without it they are not served. */
   readonly ops?: OpsDeps;
+  /** Per network, the node's raw blocks: the explorer shows AuxPoW parents from them. */
+  readonly rawBlocks?: ReadonlyMap<NetworkId, RawBlockSource>;
+  /** Entry layers served beside the APIs (main passes the explorer). */
+  readonly extensions?: readonly HttpExtension[];
 }
 
 const V2_PREFIX = '/api/v2';
@@ -88,6 +107,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     broadcaster: deps.broadcaster,
     shortLinks: deps.shortLinks,
     ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.rawBlocks ? { rawBlocks: deps.rawBlocks } : {}),
   });
   const context: V2Context = { services, publicUrl: deps.publicUrl };
 
@@ -104,11 +124,14 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   installPerIpConcurrency(app, { perIp: deps.maxConcurrentPerIp ?? 0, limiter, rejections });
   app.setErrorHandler(v2ErrorHandler(deps.logger));
   const v2Routes = new RouteTable(app, V2_PREFIX);
+  const pages = deps.extensions?.find((e) => e.notFound !== undefined);
   app.setNotFoundHandler((request, reply) => {
     // `/api/v2/get_tx/BTC`: the operation's own shape, naming the missing key.
     const missing = v2Routes.find(request.method, request.url);
     if (missing) return v2Failure(reply, missing.config.v2Error ?? null, { status: 404, field: missing.key, message: missingSegmentMessage(missing) });
-    return reply.code(404).send({ status: 'fail', data: { path: `no endpoint ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}` } });
+    const path = request.url.split('?')[0]!;
+    if (pages?.notFound && path !== '/api' && !path.startsWith('/api/')) return pages.notFound(request, reply);
+    return reply.code(404).send({ status: 'fail', data: { path: `no endpoint ${request.method} ${path.slice(0, 200)}` } });
   });
 
   await app.register(
@@ -121,11 +144,11 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     },
     { prefix: V2_PREFIX },
   );
-  shortLinkRoutes(app, services);
   if (deps.ops) opsRoutes(app, deps.ops);
+  let v3: V3Services | null = null;
   if (deps.accounts) {
     const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
-    const v3 = createV3Services({
+    v3 = createV3Services({
       networks: services.networks,
       accounts: deps.accounts,
       prices: deps.prices,
@@ -136,8 +159,10 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
       now,
       ...deps.v3Timing,
     });
-    app.addHook('onClose', async () => v3.close());
+    const created = v3;
+    app.addHook('onClose', async () => created.close());
     await registerV3(app, { services, v3, now }, deps.logger, limiter, rejections);
   }
+  for (const extension of deps.extensions ?? []) await extension.register(app, { services, v3 });
   return app;
 }

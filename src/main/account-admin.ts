@@ -1,8 +1,11 @@
 import type { AccountRecord, ApiKeyRecord, ChainStore, PlanRecord } from '../core/index.js';
+import type { OutpointConfig } from '../config/index.js';
 import { AccountService, currentPeriodEnd } from '../services/account-service.js';
+import type { DashboardServices } from '../services/create-dashboard-services.js';
 import { StoreUsageCounter } from '../services/usage-counter.js';
 import type { OptionValues } from './command.js';
 import { configFromOptions } from './config-option.js';
+import { buildDashboard } from './dashboard-wiring.js';
 import { createStderrLogger } from './logger.js';
 import { openStore } from './open-store.js';
 
@@ -16,6 +19,29 @@ export async function withAccounts<T>(options: OptionValues, fn: (accounts: Acco
   } finally {
     await store.close();
   }
+}
+
+export interface DashboardTools {
+  readonly accounts: AccountService;
+  readonly dashboard: DashboardServices;
+  readonly store: ChainStore;
+  readonly config: OutpointConfig;
+}
+
+/** withAccounts plus the dashboard's services (invites, reset links, second factors, password hashing). */
+export async function withDashboard<T>(options: OptionValues, fn: (tools: DashboardTools) => Promise<T>): Promise<T> {
+  const config = configFromOptions(options);
+  const logger = createStderrLogger();
+  return withAccounts(options, async (accounts, store) => {
+    const usage = new StoreUsageCounter(store.accounts(), logger);
+    const dashboard = buildDashboard({ config, store, accounts, usage, logger, now: () => Math.floor(Date.now() / 1000) });
+    try {
+      return await fn({ accounts, dashboard, store, config });
+    } finally {
+      await dashboard.close();
+      await usage.close();
+    }
+  });
 }
 
 export function requireString(options: OptionValues, name: string): string {
@@ -45,7 +71,8 @@ export function planLine(plan: PlanRecord): string {
 const iso = (t: number | null) => (t === null ? '-' : new Date(t * 1000).toISOString().replace('.000Z', 'Z'));
 
 export function keyLine(key: ApiKeyRecord): string {
-  return `  key ${key.prefix}…  created ${iso(key.createdAt)}  ${key.revokedAt === null ? 'active' : `revoked ${iso(key.revokedAt)}`}`;
+  const state = key.revokedAt !== null ? `revoked ${iso(key.revokedAt)}` : key.expiresAt !== null ? `rotated, works until ${iso(key.expiresAt)}` : 'active';
+  return `  key ${key.prefix}…  created ${iso(key.createdAt)}  ${state}${key.name ? `  "${key.name}"` : ''}${key.lastUsedAt !== null ? `  last used ${iso(key.lastUsedAt)}` : ''}`;
 }
 
 /** One account as operators read it: plan, period, usage today/yesterday (UTC) and keys by prefix. */
@@ -57,7 +84,7 @@ export async function describeAccount(accounts: AccountService, store: ChainStor
   const keys = await accounts.keys(account.id);
   return [
     `${account.email} (account ${account.id})`,
-    `  plan ${planLine(account.plan)}`,
+    `  plan ${planLine(account.plan)}${account.isAdmin ? '; administrator' : ''}${account.disabledAt !== null ? `; DISABLED ${iso(account.disabledAt)}` : ''}`,
     `  period ends ${iso(currentPeriodEnd(account, now))}, ${account.willRenew ? 'renews' : 'does not renew'}`,
     `  requests today ${usage.today}, yesterday ${usage.yesterday} (UTC days)`,
     ...keys.map(keyLine),

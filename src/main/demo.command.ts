@@ -37,6 +37,8 @@ to try. Ctrl-C stops everything it started and removes its temp files.
           OUTPOINT_NETWORKS_LTCTEST_RPC_URL: node.rpcUrl,
           // The demo chain is a test network (its coin has no price) and must run offline: no exchange polling.
           OUTPOINT_MARKET_SOURCES: '',
+          // The demo lets anyone make an account (a throwaway chain and store): try the dashboard at /dashboard.
+          OUTPOINT_ACCOUNTS_REGISTRATION: 'open',
         },
       });
       runtime = await Runtime.create(config, logger);
@@ -45,13 +47,19 @@ to try. Ctrl-C stops everything it started and removes its temp files.
       const base = runtime.publicUrl;
       const [a, b] = traffic.addresses;
       process.stdout.write(`
-Outpoint demo is running (network LTCTEST on a private regtest chain). Try:
+Outpoint demo is running (network LTCTEST on a private regtest chain).
+Open the explorer in a browser (live: a block every 5 s):
+  ${base}/
+  ${base}/ltctest/address/${a}
+The APIs, for example:
   ${base}/api/v2/get_info/LTCTEST
   ${base}/api/v2/get_address_balance/LTCTEST/${a}
   ${base}/api/v2/get_tx_unspent/LTCTEST/${b}
   ${base}/api/v2/address/LTCTEST/${a}
   ${base}/api/v2/get_block/LTCTEST/1
   ${base}/api/v2/openapi.json
+Account dashboard (sign up, make a v3 API key, watch its use):
+  ${base}/dashboard/sign-up
 Realtime (Pusher protocol, e.g. pusher-js with wsHost/wsPort of ${base}, key "${config.realtime.appKey}"):
   channels blockchain_update_ltctest, address_ltctest_${a}
 Press Ctrl-C to stop.

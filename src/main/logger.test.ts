@@ -58,13 +58,17 @@ void test('secrets never reach a line: URL passwords, secret-named fields, API k
     headers: { authorization: 'Basic dXNlcjpwYXNz', 'api-key': key },
     error: new Error(`request with ${key} failed: Authorization: Bearer abcdefghijklmnop`),
     cookieFile: '/home/node/.litecoin/.cookie',
+    link: 'https://x.example/dashboard/reset?token=r3set-t0ken-value&next=/keys',
+    sessions_and_tokens: 4,
   });
   const line = lines.join('');
-  for (const secret of ['hunter2-rpc', 'pg-secret-9', 'redis-secret-7', 'plain-password-1', 'c00k1e-contents', 'dXNlcjpwYXNz', 'x'.repeat(35), 'abcdefghijklmnop']) {
+  for (const secret of ['hunter2-rpc', 'pg-secret-9', 'redis-secret-7', 'plain-password-1', 'c00k1e-contents', 'dXNlcjpwYXNz', 'x'.repeat(35), 'abcdefghijklmnop', 'r3set-t0ken-value']) {
     assert.ok(!line.includes(secret), `${secret} leaked: ${line}`);
   }
   const parsed = JSON.parse(line) as Record<string, unknown>;
   assert.equal(parsed['node'], 'http://***@127.0.0.1:9332');
   assert.equal(parsed['cookieFile'], '/home/node/.litecoin/.cookie', 'a path is not a secret');
   assert.match(String(parsed['error']), /opk_Ab12Cd34…/);
+  assert.equal(parsed['link'], 'https://x.example/dashboard/reset?token=[redacted]&next=/keys');
+  assert.equal(parsed['sessions_and_tokens'], 4, 'a count is no secret');
 });

@@ -8,6 +8,7 @@ import { createHttpApp } from '../http/create-http-app.js';
 import { replaceTlsCredentials, type TlsCredentials } from '../http/tls.js';
 import { createMarket, type Market } from '../market/create-market.js';
 import { RpcBroadcaster } from '../node/rpc-broadcaster.js';
+import { RpcChainSource } from '../node/rpc-chain-source.js';
 import { RpcMempoolSource } from '../node/rpc-mempool-source.js';
 import type { RpcClient } from '../node/rpc-client.js';
 import type { NetworkMap } from '../services/network-registry.js';
@@ -18,6 +19,7 @@ import { createRedisEventBus } from '../realtime/redis-event-bus.js';
 import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
 import { waitForConfiguredNode } from './node-check.js';
 import { Observability } from './observability.js';
+import { createWebLayer } from './web-layer.js';
 import { openStore } from './open-store.js';
 
 export interface RuntimeOptions {
@@ -131,6 +133,8 @@ export class Runtime {
       events: this.bus,
       metrics: this.observability.metrics,
       ops: { health: this.observability.health, metrics: this.observability.apiExposition },
+      rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
+      extensions: [await createWebLayer(this.config, this.store, this.logger)],
     });
     this.app = app;
     this.realtime = attachRealtime(app.server, {
@@ -150,7 +154,7 @@ export class Runtime {
     }
     // A renewed certificate is taken on SIGHUP (e.g. by certbot's deploy hook), without a restart or dropped sockets.
     if (tls) process.on('SIGHUP', this.reloadTls);
-    this.logger.info('http listening', { url: `${scheme}://${host}:${address.port}`, ...(tls ? { tls: this.config.http.tls } : {}) });
+    this.logger.info('http listening', { url: `${scheme}://${host}:${address.port}`, explorer: `${this.publicUrl}/`, ...(tls ? { tls: this.config.http.tls } : {}) });
   }
 
   private readTls(): TlsCredentials {

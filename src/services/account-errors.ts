@@ -24,3 +24,37 @@ export class ConcurrencyExceededError extends OutpointError {
     super('CONCURRENCY_EXCEEDED', `too many concurrent requests: the plan allows ${limit} at once; retry when one has finished`);
   }
 }
+
+/**
+ * Dashboard: a sign-in, reset or code failed. One message whatever the cause (unknown email, wrong password,
+ * no password set), so the answer never tells whether an account exists.
+ */
+export class InvalidCredentialsError extends OutpointError {
+  constructor(message = 'The email address or the password is wrong.') {
+    super('UNAUTHORIZED', message);
+  }
+}
+
+/** Dashboard: the action needs an administrator (or another account's data was asked for). */
+export class ForbiddenError extends OutpointError {
+  constructor(message = 'This page is for administrators.') {
+    super('UNAUTHORIZED', message);
+  }
+}
+
+/**
+ * Dashboard: too many attempts (sign-in, reset, sign-up) from this IP or for this email in the current window.
+ * The text names the wait, never how many attempts are left, and is the same for unknown emails.
+ */
+export class TooManyAttemptsError extends OutpointError {
+  constructor(readonly retryAfter: number) {
+    super('RATE_LIMITED', `Too many attempts. Try again in ${Math.max(1, Math.ceil(retryAfter / 60))} minute${retryAfter > 60 ? 's' : ''}.`);
+  }
+}
+
+/** Dashboard: every password-hash slot and its queue are taken (a sign-in flood); the caller may retry shortly. */
+export class BusyError extends OutpointError {
+  constructor() {
+    super('RATE_LIMITED', 'The server is busy checking other sign-ins. Try again in a few seconds.');
+  }
+}

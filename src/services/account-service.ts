@@ -1,5 +1,5 @@
 import { InvalidArgumentError, NotFoundError } from '../core/errors.js';
-import type { AccountRecord, AccountStore, ApiKeyRecord, PlanRecord } from '../core/store.js';
+import type { AccountRecord, AccountStore, ApiKeyRecord, NewAccount, PlanRecord } from '../core/store.js';
 import { UnauthorizedError } from './account-errors.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey, sameHash } from './api-keys.js';
 
@@ -10,6 +10,16 @@ export const DEFAULT_KEY_CACHE_MS = 5_000;
 /** Bounds the cache: random garbage keys must not grow it without limit. */
 const CACHE_LIMIT = 10_000;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+
+/** The shape every account email has (one @, no spaces, within the lengths mail systems accept). */
+export function isEmail(text: string): boolean {
+  return EMAIL.test(text);
+}
+
+/** Not revoked and not past a rotation's grace. */
+export function isActive(key: ApiKeyRecord, now: number): boolean {
+  return key.revokedAt === null && (key.expiresAt === null || key.expiresAt > now);
+}
 const PLAN_NAME = /^[A-Za-z0-9_.-]{1,40}$/;
 
 export interface IssuedKey {
@@ -30,6 +40,14 @@ export interface PlanLimits {
 export interface Principal {
   readonly account: AccountRecord;
   readonly keyId: number;
+  /** A rotated key's end of grace (checked on every request, also while the verdict is cached). */
+  readonly keyExpiresAt: number | null;
+}
+
+/** The store's optional account fields (a password already hashed), plus the period in days. */
+export interface NewAccountOptions extends Pick<NewAccount, 'isAdmin' | 'passwordHash' | 'emailVerifiedAt' | 'inviteId'> {
+  readonly periodDays?: number;
+  readonly willRenew?: boolean;
 }
 
 /** When the account's current period ends: renewing periods roll forward past `now`, others stay where they ended. */
@@ -68,14 +86,27 @@ export class AccountService {
     return this.store.listPlans();
   }
 
-  /** Creates the account and its first key. */
-  async createAccount(email: string, plan: string, options: { periodDays?: number; willRenew?: boolean } = {}): Promise<IssuedKey> {
-    if (!EMAIL.test(email)) throw new InvalidArgumentError('email', `not an email address: ${email.slice(0, 80)}`);
+  /** Creates the account and its first key (the operator's CLI). */
+  async createAccount(email: string, plan: string, options: NewAccountOptions = {}): Promise<IssuedKey> {
+    return this.issue(await this.openAccount(email, plan, { emailVerifiedAt: this.now(), ...options }));
+  }
+
+  /** Creates the account without a key (dashboard sign-up: keys are made on the keys page). */
+  async openAccount(email: string, plan: string, options: NewAccountOptions = {}): Promise<AccountRecord> {
+    if (!isEmail(email)) throw new InvalidArgumentError('email', `not an email address: ${email.slice(0, 80)}`);
     const now = this.now();
     const periodDays = options.periodDays ?? PERIOD_SECONDS / 86_400;
     if (!Number.isSafeInteger(periodDays) || periodDays < 1) throw new InvalidArgumentError('period_days', 'the period must be a whole number of days, at least 1');
-    const account = await this.store.createAccount({ email, plan, createdAt: now, periodEndsAt: now + periodDays * 86_400, willRenew: options.willRenew ?? true });
-    return this.issue(account);
+    return this.store.createAccount({
+      email, plan, createdAt: now, periodEndsAt: now + periodDays * 86_400, willRenew: options.willRenew ?? true,
+      isAdmin: options.isAdmin ?? false, passwordHash: options.passwordHash ?? null, emailVerifiedAt: options.emailVerifiedAt ?? null,
+      ...(options.inviteId !== undefined ? { inviteId: options.inviteId } : {}),
+    });
+  }
+
+  /** Forgets every cached key verdict: the next request of each key reads the store (after plan, account or key changes). */
+  invalidate(): void {
+    this.cache.clear();
   }
 
   async account(email: string): Promise<AccountRecord> {
@@ -93,21 +124,29 @@ export class AccountService {
   }
 
   /** An additional key for the account (e.g. before retiring another one). */
-  async issueKey(email: string): Promise<IssuedKey> {
-    return this.issue(await this.account(email));
+  async issueKey(email: string, name?: string | null): Promise<IssuedKey> {
+    return this.issue(await this.account(email), name);
   }
 
   /**
    * Replaces a key with a new one in one step. With a prefix, that key (which must be the account's); without,
    * the account's only active key (several active keys need the prefix to say which one).
    */
-  async rotate(email: string, prefix?: string): Promise<IssuedKey & { replaced: ApiKeyRecord }> {
+  async rotate(email: string, prefix?: string, graceSeconds = 0): Promise<IssuedKey & { replaced: ApiKeyRecord }> {
     const account = await this.account(email);
-    const old = await this.activeKey(account, prefix);
+    return this.replace(account, await this.activeKey(account, prefix), graceSeconds);
+  }
+
+  /**
+   * Replaces `old` with a new key of the same name in one step; `old` keeps working for `graceSeconds` (0: stops
+   * at once), so clients can switch without an outage.
+   */
+  async replace(account: AccountRecord, old: ApiKeyRecord, graceSeconds: number): Promise<IssuedKey & { replaced: ApiKeyRecord }> {
     for (let attempt = 0; ; attempt++) {
       const fresh = generateApiKey();
+      const now = this.now();
       try {
-        const record = await this.store.rotateKey(old.id, { accountId: account.id, prefix: fresh.prefix, hash: fresh.hash, createdAt: this.now() }, this.now());
+        const record = await this.store.rotateKey(old.id, { accountId: account.id, prefix: fresh.prefix, hash: fresh.hash, createdAt: now, name: old.name }, now, now + graceSeconds);
         this.cache.clear();
         return { account, key: fresh.key, record, replaced: old };
       } catch (error) {
@@ -130,7 +169,7 @@ export class AccountService {
   /** Revokes every active key of the account; returns them. */
   async revokeAll(email: string): Promise<ApiKeyRecord[]> {
     const account = await this.account(email);
-    const active = (await this.store.listKeys(account.id)).filter((k) => k.revokedAt === null);
+    const active = (await this.store.listKeys(account.id)).filter((k) => isActive(k, this.now()));
     for (const key of active) await this.store.revokeKey(key.id, this.now());
     this.cache.clear();
     return active;
@@ -159,8 +198,9 @@ export class AccountService {
 
   private admit(entry: { principal: Principal | null; reason: string }): Principal {
     if (!entry.principal) throw new UnauthorizedError(entry.reason);
-    const { account } = entry.principal;
+    const { account, keyExpiresAt } = entry.principal;
     const now = this.now();
+    if (keyExpiresAt !== null && keyExpiresAt <= now) throw new UnauthorizedError('this API key was replaced and its grace period has ended');
     if (currentPeriodEnd(account, now) <= now) {
       throw new UnauthorizedError(`the plan period of this account ended at ${new Date(account.periodEndsAt * 1000).toISOString()} and does not renew`);
     }
@@ -175,11 +215,12 @@ export class AccountService {
     if (record.revokedAt !== null) return { principal: null, reason: 'this API key was revoked' };
     const account = await this.store.getAccount(record.accountId);
     if (!account) return { principal: null, reason: 'invalid API key' };
-    return { principal: { account, keyId: record.id }, reason: '' };
+    if (account.disabledAt !== null) return { principal: null, reason: 'this account is disabled; ask the operator' };
+    return { principal: { account, keyId: record.id, keyExpiresAt: record.expiresAt }, reason: '' };
   }
 
   private async activeKey(account: AccountRecord, prefix: string | undefined): Promise<ApiKeyRecord> {
-    const active = (await this.store.listKeys(account.id)).filter((k) => k.revokedAt === null);
+    const active = (await this.store.listKeys(account.id)).filter((k) => isActive(k, this.now()) && k.expiresAt === null);
     if (prefix !== undefined) {
       const key = active.find((k) => k.prefix === prefix);
       if (!key) throw new NotFoundError('prefix', `${account.email} has no active key with prefix ${prefix.slice(0, 20)}`);
@@ -191,11 +232,12 @@ export class AccountService {
     return active[0]!;
   }
 
-  private async issue(account: AccountRecord): Promise<IssuedKey> {
+  /** A new key for the account (its first, or one more). */
+  async issue(account: AccountRecord, name?: string | null): Promise<IssuedKey> {
     for (let attempt = 0; ; attempt++) {
       const fresh = generateApiKey();
       try {
-        const record = await this.store.addKey({ accountId: account.id, prefix: fresh.prefix, hash: fresh.hash, createdAt: this.now() });
+        const record = await this.store.addKey({ accountId: account.id, prefix: fresh.prefix, hash: fresh.hash, createdAt: this.now(), name: name ?? null });
         return { account, key: fresh.key, record };
       } catch (error) {
         if (!(error instanceof InvalidArgumentError && error.field === 'prefix') || attempt >= 3) throw error;

@@ -40,26 +40,40 @@ export class ChainSummaryService {
     return { network: ctx, tip };
   }
 
-  /** Newest first; cached until the tip moves. */
-  async latestBlocks(network: string): Promise<{ network: NetworkContext; blocks: readonly BlockSummary[] }> {
-    const { network: ctx, tip } = await this.tip(network);
+  private tipOr(network: string, at: ChainTip | undefined): Promise<{ network: NetworkContext; tip: ChainTip }> {
+    return at ? Promise.resolve({ network: this.networks.resolve(network), tip: at }) : this.tip(network);
+  }
+
+  /** Newest first; cached until the tip moves. `at`: a tip the caller has just read (saves reading it again). */
+  async latestBlocks(network: string, at?: ChainTip): Promise<{ network: NetworkContext; blocks: readonly BlockSummary[] }> {
+    const { network: ctx, tip } = await this.tipOr(network, at);
     const key = ctx.id;
     const cached = this.summaries.get(key);
     if (cached?.tip === tip.hash) return { network: ctx, blocks: cached.value };
-    const heights = Array.from({ length: Math.min(SUMMARY_BLOCKS, tip.height + 1) }, (_, i) => tip.height - i);
-    const blocks = (await Promise.all(heights.map((h) => ctx.reader.getBlockByHeight(h)))).filter((b): b is BlockRecord => b !== null);
-    const coinbases = await Promise.all(blocks.map((b) => (b.txids[0] ? ctx.reader.getTransaction(b.txids[0]) : Promise.resolve(null))));
-    const value = blocks.map((block, i) => {
-      const raw = coinbases[i]?.raw;
-      const miner = raw ? blockMiner(ctx.params, parseTransaction(raw, { mweb: ctx.params.features.mweb })) : null;
-      return { block, miner, difficulty: difficultyFromBits(block.bits) };
-    });
+    const value = await this.summarise(ctx, tip.height, SUMMARY_BLOCKS);
     this.summaries.set(key, { tip: tip.hash, value });
     return { network: ctx, blocks: value };
   }
 
-  async status(network: string): Promise<NetworkStatus> {
+  /** Main-chain blocks from `top` down, `count` of them at most (fewer near the genesis or above the tip), with their miners. */
+  async blocksDown(network: string, top: number, count: number): Promise<{ network: NetworkContext; tip: ChainTip; blocks: readonly BlockSummary[] }> {
     const { network: ctx, tip } = await this.tip(network);
+    return { network: ctx, tip, blocks: await this.summarise(ctx, Math.min(top, tip.height), count) };
+  }
+
+  private async summarise(ctx: NetworkContext, top: number, count: number): Promise<BlockSummary[]> {
+    const heights = Array.from({ length: Math.max(0, Math.min(count, top + 1)) }, (_, i) => top - i);
+    const blocks = (await Promise.all(heights.map((h) => ctx.reader.getBlockByHeight(h)))).filter((b): b is BlockRecord => b !== null);
+    const coinbases = await Promise.all(blocks.map((b) => (b.txids[0] ? ctx.reader.getTransaction(b.txids[0]) : Promise.resolve(null))));
+    return blocks.map((block, i) => {
+      const raw = coinbases[i]?.raw;
+      const miner = raw ? blockMiner(ctx.params, parseTransaction(raw, { mweb: ctx.params.features.mweb })) : null;
+      return { block, miner, difficulty: difficultyFromBits(block.bits) };
+    });
+  }
+
+  async status(network: string, at?: ChainTip): Promise<NetworkStatus> {
+    const { network: ctx, tip } = await this.tipOr(network, at);
     const cached = this.hashrates.get(ctx.id);
     const hashrate = cached?.tip === tip.hash ? cached.value : await estimateHashrate(ctx.reader, tip);
     this.hashrates.set(ctx.id, { tip: tip.hash, value: hashrate });

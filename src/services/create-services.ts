@@ -1,15 +1,20 @@
 import type { TxBroadcaster } from '../core/broadcaster.js';
+import type { NetworkId } from '../core/network.js';
 import type { PriceReader } from '../core/prices.js';
 import type { ShortAddressStore } from '../core/store.js';
 import { AddressDisplayService } from './address-display-service.js';
 import { AddressHistoryService } from './address-history-service.js';
 import { AddressService } from './address-service.js';
+import { AddressTimelineService } from './address-timeline-service.js';
+import { AuxPowParentService, type RawBlockSource } from './auxpow-parent-service.js';
 import { BlockService } from './block-service.js';
 import { BroadcastService } from './broadcast-service.js';
 import { ConfidenceService } from './confidence-service.js';
+import { MempoolListService } from './mempool-list-service.js';
 import { NetworkInfoService } from './network-info-service.js';
 import { NetworkRegistry, type NetworkMap } from './network-registry.js';
 import { PriceService } from './price-service.js';
+import { SearchService } from './search-service.js';
 import { ShortAddressService } from './short-address-service.js';
 import { TxService } from './tx-service.js';
 
@@ -20,6 +25,8 @@ export interface ServiceDeps {
   readonly shortLinks: ShortAddressStore;
   /** UNIX seconds; injectable so confidence is testable. */
   readonly now?: () => number;
+  /** Per network, the node's raw blocks (AuxPoW parents are not indexed); without one they are not shown. */
+  readonly rawBlocks?: ReadonlyMap<NetworkId, RawBlockSource>;
 }
 
 /** Every read operation the APIs share, built once per process. */
@@ -35,6 +42,11 @@ export interface Services {
   readonly prices: PriceService;
   readonly shorts: ShortAddressService;
   readonly broadcast: BroadcastService;
+  /** Explorer reads: whole histories with stable cursors, search across networks, the newest mempool txs. */
+  readonly timeline: AddressTimelineService;
+  readonly search: SearchService;
+  readonly mempoolList: MempoolListService;
+  readonly auxpow: AuxPowParentService;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -52,5 +64,9 @@ export function createServices(deps: ServiceDeps): Services {
     prices,
     shorts: new ShortAddressService(networks, deps.shortLinks),
     broadcast: new BroadcastService(networks, deps.broadcaster),
+    timeline: new AddressTimelineService(networks),
+    search: new SearchService(networks, deps.shortLinks),
+    mempoolList: new MempoolListService(networks),
+    auxpow: new AuxPowParentService(deps.rawBlocks ?? new Map()),
   };
 }

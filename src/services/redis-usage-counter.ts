@@ -33,10 +33,11 @@ export class RedisUsageCounter implements UsageCounter {
     this.local = new StoreUsageCounter(store, logger, flushMs);
   }
 
-  async hit(accountId: number, now: number): Promise<number> {
+  async hit(accountId: number, now: number, keyId?: number): Promise<number> {
     const day = utcDay(now);
     const entry = await this.local.count(accountId, day);
     entry.pending++;
+    if (keyId !== undefined) this.local.keyHit(keyId, day);
     try {
       const count = Number(await this.redis.eval(HIT_SCRIPT, 1, key(accountId, day), String(entry.stored + entry.pending - 1), String(KEY_TTL_SECONDS)));
       this.warned = false;
@@ -61,6 +62,15 @@ export class RedisUsageCounter implements UsageCounter {
       this.warnOnce(error);
       return local;
     }
+  }
+
+  touchKey(keyId: number, now: number): void {
+    this.local.touchKey(keyId, now);
+  }
+
+  /** Per-key counts are not shared live: each process adds its own to the store every flush interval. */
+  readKeys(keyIds: readonly number[], now: number): Promise<number[]> {
+    return this.local.readKeys(keyIds, now);
   }
 
   flush(): Promise<void> {

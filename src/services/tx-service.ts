@@ -35,6 +35,15 @@ export function checkTxid(txid: string, field = 'txid'): string {
   return txid.toLowerCase();
 }
 
+/** Another tx spending an outpoint this tx spends: what replaced it, or what it double-spends against. */
+export interface TxConflict {
+  /** This tx's input. */
+  readonly vin: number;
+  readonly txid: string;
+  /** The other spender is in a main-chain block (else it is in the mempool). */
+  readonly confirmed: boolean;
+}
+
 /** How many confirmed views without spenders to remember (each holds the tx's raw bytes and parse). */
 const VIEW_CACHE_LIMIT = 10_000;
 
@@ -71,6 +80,22 @@ export class TxService {
       this.confirmedViews.set(key, { tipHash: tip.hash, view });
     }
     return view;
+  }
+
+  /**
+   * The txs that spend this tx's outpoints instead of it (none for confirmed and coinbase txs): for a replaced or
+   * double-spent tx, what won or competes. One read per distinct parent.
+   */
+  async conflicts(view: TxView): Promise<TxConflict[]> {
+    if (view.record.status === 'confirmed' || view.tx.isCoinbase) return [];
+    const parents = [...new Set(view.inputs.map((i) => i.prevTxid))];
+    const outputs = new Map(await Promise.all(parents.map(async (p) => [p, await view.network.reader.getOutputs(p)] as const)));
+    const found: TxConflict[] = [];
+    for (const input of view.inputs) {
+      const spentBy = outputs.get(input.prevTxid)?.find((o) => o.vout === input.prevVout)?.spentBy;
+      if (spentBy && spentBy.txid !== view.record.txid) found.push({ vin: input.index, txid: spentBy.txid, confirmed: spentBy.confirmed });
+    }
+    return found;
   }
 
   private cachedOrRead(ctx: NetworkContext, id: string, key: string): Promise<TxRecord | null | { tipHash: string; view: TxView }> {

@@ -12,11 +12,15 @@ export interface UsageCounts {
 
 /** Requests per account and UTC day. */
 export interface UsageCounter {
-  /** Counts one request now; resolves the account's count for today including it. */
-  hit(accountId: number, now: number): Promise<number>;
+  /** Counts one request now (also for the key, when given); resolves the account's count for today including it. */
+  hit(accountId: number, now: number, keyId?: number): Promise<number>;
   /** Synchronous fast path of hit: counts and returns the count when the day is already loaded, else null (nothing counted). */
-  hitCached(accountId: number, now: number): number | null;
+  hitCached(accountId: number, now: number, keyId?: number): number | null;
   read(accountId: number, now: number): Promise<UsageCounts>;
+  /** Each key's requests today (the store's count plus this process's unflushed ones), in the same order. */
+  readKeys(keyIds: readonly number[], now: number): Promise<number[]>;
+  /** Records a use of the key that is not counted (account_info): only its last use moves. */
+  touchKey(keyId: number, now: number): void;
   /** Writes pending increments to the store (also done every flush interval and on close). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -41,6 +45,8 @@ export interface DayCount {
  */
 export class StoreUsageCounter implements UsageCounter {
   private readonly days = new Map<string, DayCount>();
+  /** Per key and day, requests not yet written (a key's counts are informational: no total is kept here). */
+  private readonly keyDays = new Map<string, { keyId: number; day: string; pending: number }>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | null = null;
   private warned = false;
@@ -54,17 +60,37 @@ export class StoreUsageCounter implements UsageCounter {
     this.timer.unref();
   }
 
-  async hit(accountId: number, now: number): Promise<number> {
+  async hit(accountId: number, now: number, keyId?: number): Promise<number> {
     const entry = await this.count(accountId, utcDay(now));
     entry.pending++;
+    if (keyId !== undefined) this.keyHit(keyId, entry.day);
     return entry.stored + entry.pending;
   }
 
-  hitCached(accountId: number, now: number): number | null {
+  hitCached(accountId: number, now: number, keyId?: number): number | null {
     const entry = this.days.get(`${accountId}:${utcDay(now)}`);
     if (!entry?.loaded) return null;
     entry.pending++;
+    if (keyId !== undefined) this.keyHit(keyId, entry.day);
     return entry.stored + entry.pending;
+  }
+
+  /** Counts one request of the key (or with 0, only its use), written with the next flush. */
+  keyHit(keyId: number, day: string, count = 1): void {
+    const id = `${keyId}:${day}`;
+    const entry = this.keyDays.get(id);
+    if (entry) entry.pending += count;
+    else this.keyDays.set(id, { keyId, day, pending: count });
+  }
+
+  touchKey(keyId: number, now: number): void {
+    this.keyHit(keyId, utcDay(now), 0);
+  }
+
+  async readKeys(keyIds: readonly number[], now: number): Promise<number[]> {
+    const day = utcDay(now);
+    const stored = await this.store.getKeyUsage(keyIds, day);
+    return keyIds.map((id, i) => stored[i]! + (this.keyDays.get(`${id}:${day}`)?.pending ?? 0));
   }
 
   /** The account-day entry, loaded from the store (for counters that keep the live total elsewhere). */
@@ -126,8 +152,26 @@ export class StoreUsageCounter implements UsageCounter {
         return;
       }
     }
+    await this.writeKeys();
     // Days before yesterday are never read again by this process.
     const oldest = previousUtcDay(Date.now() / 1000);
     for (const [key, entry] of this.days) if (entry.day < oldest && entry.pending === 0) this.days.delete(key);
+  }
+
+  private async writeKeys(): Promise<void> {
+    const batch = [...this.keyDays.values()].map((entry) => ({ entry, taken: entry.pending }));
+    if (batch.length === 0) return;
+    try {
+      await this.store.addKeyUsage(batch.map(({ entry, taken }) => ({ keyId: entry.keyId, day: entry.day, count: taken })), Math.floor(Date.now() / 1000));
+    } catch (error) {
+      if (!this.warned) this.logger.warn('key usage counts could not be written; retrying', { error: (error as Error).message });
+      this.warned = true;
+      return;
+    }
+    for (const { entry, taken } of batch) {
+      entry.pending -= taken;
+      // A use recorded during the write (count 0) is lost to this flush; the next request of the key records it again.
+      if (entry.pending === 0) this.keyDays.delete(`${entry.keyId}:${entry.day}`);
+    }
   }
 }

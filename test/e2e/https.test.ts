@@ -2,11 +2,12 @@
  * `outpoint serve` with `[http] tls_cert_file` / `tls_key_file`: REST and the realtime server (wss) on one HTTPS
  * port, with certificates made at test time by a throwaway CA. pusher-js runs in its own process trusting that CA
  * (NODE_EXTRA_CA_CERTS: full verification, as a real client) and receives price_update over wss; SIGHUP re-reads
- * the PEM files for new connections, keeps established ones, and survives a broken pair.
+ * the PEM files for new connections, keeps established ones, and survives a broken pair. The explorer's pages share the port.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
@@ -35,18 +36,21 @@ function setBtcUsd(price: string): void {
   (kraken.data as { result: Record<string, { c: string[] }> }).result['XXBTZUSD']!.c[0] = price;
 }
 
-/** One HTTPS GET on a fresh connection (so each sees the certificate served now), trusting only the test CA. */
-function httpsGet(path: string): Promise<{ status: number; body: string; fingerprint: string }> {
+type HttpsAnswer = { status: number; body: string; fingerprint: string; headers: IncomingHttpHeaders };
+
+/** One HTTPS request on a fresh connection (so each sees the certificate served now), trusting only the test CA. */
+function httpsGet(path: string, options: { method?: string; form?: string } = {}): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, ca: readFileSync(ca), agent: false }, (res) => {
+    const headers = options.form === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' };
+    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, ca: readFileSync(ca), agent: false }, (res) => {
       const fingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, fingerprint }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, fingerprint, headers: res.headers }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(options.form);
   });
 }
 
@@ -107,6 +111,16 @@ describe('HTTPS and wss from the configured PEM files', () => {
     const plain = await fetch(`http://127.0.0.1:${port}/api/v2/get_info/BTC`).then((r) => r.status, () => 'refused');
     assert.notEqual(plain, 200, 'a plain HTTP request gets no answer');
     assert.match(serveLog, /http listening.*https:\/\/127\.0\.0\.1/);
+  });
+
+  it('serves the explorer pages on the same port: strict CSP, and the theme cookie is Secure', async () => {
+    const home = await httpsGet('/');
+    assert.equal(home.status, 200);
+    assert.match(String(home.headers['content-type']), /^text\/html/);
+    assert.match(String(home.headers['content-security-policy']), /connect-src 'self'/, "'self' covers wss on the same host and port");
+    const theme = await httpsGet('/theme', { method: 'POST', form: 'theme=dark&back=/' });
+    assert.equal(theme.status, 303);
+    assert.match(String(theme.headers['set-cookie']), /^outpoint_theme=dark; .*; Secure$/);
   });
 
   it('pusher-js connects over wss, verifying the certificate, and receives price_update', async () => {

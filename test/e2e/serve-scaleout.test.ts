@@ -5,14 +5,14 @@
  * the shared store.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FixtureExchange, startFakeExchange, type FakeExchange } from '../helpers/fake-exchange.js';
-import { freePort } from '../helpers/free-port.js';
 import { connected, pusherClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { startServe } from '../helpers/serve-process.js';
 import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines } from '../helpers/store-engines.js';
 
@@ -30,19 +30,9 @@ function setKrakenBtcUsd(price: string): void {
   data.result['XXBTZUSD']!.c[0] = price;
 }
 
-async function startServe(config: string, apiOnly: boolean): Promise<{ child: ChildProcess; port: number; log: string[] }> {
-  const port = await freePort();
-  const log: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--config', config, ...(apiOnly ? ['--api-only'] : [])], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: { ...process.env, OUTPOINT_HTTP_PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
-  const entry = { child, port, log };
-  processes.push(entry);
-  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/v2/get_info/LTCTEST`).then((r) => r.ok).catch(() => false)), 30_000, `serve on ${port}: ${log.join('').slice(-300)}`);
-  return entry;
+async function serve(config: string, apiOnly: boolean): Promise<void> {
+  const started = await startServe(config, { apiOnly });
+  processes.push({ child: started.child, port: started.port, log: started.log });
 }
 
 async function getJson(port: number, path: string): Promise<{ status: string; data: Record<string, unknown> }> {
@@ -79,8 +69,8 @@ rpc_url = "${node.rpcUrl}"
 poll_ms = 100
 `,
   );
-  await startServe(config, false);
-  await startServe(config, true);
+  await serve(config, false);
+  await serve(config, true);
 });
 
 after(async () => {

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { generateApiKey } from '../../src/services/api-keys.js';
 import { utcDay } from '../../src/services/utc-day.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { call, sameAccountIn, v3App } from './v3-fixture.js';
@@ -82,6 +83,43 @@ describe('v3 usage counting', () => {
     await b.close();
     // Both processes persisted their own share: the store holds the total.
     assert.deepEqual(await store.accounts().getUsage(accountId, [utcDay(Date.now() / 1000)]), [12]);
+    await store.close();
+  });
+});
+
+describe('v3 keys of the dashboard', () => {
+  it('counts each key and records its last use; a rotated key answers until its grace ends; a disabled account is refused', async () => {
+    const { store } = tempStore();
+    await store.migrate();
+    const accounts = store.accounts();
+    const { key, accountId } = await sameAccountIn([accounts], 'keys@x.io', 'keys', 100);
+    const app = await v3App(null, store.network('LTCTEST'), accounts);
+    const second = generateApiKey();
+    const secondRecord = await accounts.addKey({ accountId, prefix: second.prefix, hash: second.hash, createdAt: 1, name: 'ci' });
+    for (let i = 0; i < 3; i++) assert.equal((await call(app, '/api/v3/is_valid_address/LTCTEST/x', key)).status, 200);
+    assert.equal((await call(app, '/api/v3/is_valid_address/LTCTEST/x', second.key)).status, 200);
+    assert.equal((await call(app, '/api/v3/account_info', second.key)).body.data.num_requests_used.today, 4, 'one quota for all keys');
+    await app.close();
+    const first = (await accounts.listKeys(accountId))[0]!;
+    const day = utcDay(Date.now() / 1000);
+    assert.deepEqual(await accounts.getKeyUsage([first.id, secondRecord.id], day), [3, 1], 'account_info is not counted');
+    assert.ok(Math.abs((await accounts.findKeyByPrefix(second.prefix))!.lastUsedAt! - Date.now() / 1000) < 5);
+
+    const again = await v3App(null, store.network('LTCTEST'), accounts);
+    const third = generateApiKey();
+    const now = Math.floor(Date.now() / 1000);
+    await accounts.rotateKey(secondRecord.id, { accountId, prefix: third.prefix, hash: third.hash, createdAt: now }, now, now + 2);
+    assert.equal((await call(again, '/api/v3/is_valid_address/LTCTEST/x', second.key)).status, 200, 'in its grace');
+    await new Promise((r) => setTimeout(r, 2_100));
+    const ended = await call(again, '/api/v3/is_valid_address/LTCTEST/x', second.key);
+    assert.equal(ended.status, 401);
+    assert.match(ended.body.data.error_message, /grace period has ended/);
+    assert.equal((await call(again, '/api/v3/is_valid_address/LTCTEST/x', third.key)).status, 200);
+    await accounts.updateAccount(accountId, { disabledAt: now, lastLoginAt: 1234 });
+    assert.match((await call(again, '/api/v3/account_info', key)).body.data.error_message, /disabled/);
+    await accounts.updateAccount(accountId, { disabledAt: null });
+    assert.equal((await call(again, '/api/v3/account_info', key)).body.data.last_login_at, 1234);
+    await again.close();
     await store.close();
   });
 });

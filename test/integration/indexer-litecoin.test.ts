@@ -5,10 +5,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getNetworkParams } from '../../src/chains/networks.js';
-import { formatCoins, MemoryEventBus, parseCoins, silentLogger } from '../../src/core/index.js';
+import { MemoryEventBus, silentLogger } from '../../src/core/index.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import { addressToScript } from '../../src/chains/addressing.js';
+import { conflictingSpend } from '../helpers/conflicting-spend.js';
 import { useIndexedRegtest, type IndexedEngine } from '../helpers/indexer-harness.js';
 import { startLitecoind, type AddressType, type RegtestNode } from '../helpers/regtest-node.js';
 
@@ -24,20 +25,6 @@ async function nodeTxStatus(txid: string): Promise<'confirmed' | 'mempool' | 'or
   } catch {
     return 'orphaned';
   }
-}
-
-/** A wallet-signed spend of the tx's first input to a fresh address (not broadcast): a double spend of it. */
-async function conflictingSpend(txid: string): Promise<{ txid: string; hex: string }> {
-  const decoded = await node.rpc.call<{ vin: { txid: string; vout: number }[] }>('getrawtransaction', [txid, true]);
-  const input = decoded.vin[0]!;
-  const prev = await node.rpc.call<{ vout: { value: string; n: number }[] }>('getrawtransaction', [input.txid, true], { exactDecimals: true });
-  const value = parseCoins(String(prev.vout[input.vout]!.value));
-  const outputs = { [await node.newAddress('bech32')]: formatCoins(value - 1_000_000n) };
-  const raw = await node.wallet.call<string>('createrawtransaction', [[{ txid: input.txid, vout: input.vout }], outputs]);
-  const signed = await node.wallet.call<{ hex: string; complete: boolean }>('signrawtransactionwithwallet', [raw]);
-  assert.ok(signed.complete, 'conflicting spend signed');
-  const { txid: conflictTxid } = await node.rpc.call<{ txid: string }>('decoderawtransaction', [signed.hex]);
-  return { txid: conflictTxid, hex: signed.hex };
 }
 
 const env = useIndexedRegtest(params, () => startLitecoind({ funded: true }), (started) => {
@@ -112,7 +99,7 @@ describe('litecoind regtest indexing', () => {
     env().watched.push(target);
     const original = await node.send(target, '0.3');
     await checkAll('before the conflicting block');
-    const conflicting = await conflictingSpend(original);
+    const conflicting = await conflictingSpend(node, original);
     await node.rpc.call('generateblock', [await node.newAddress('bech32'), [conflicting.hex]]);
     await checkAll('after the conflicting block');
     for (const e of indexed) {

@@ -36,7 +36,8 @@ function coinbaseAddress(params: NetworkParams, coinbase: Transaction): string |
   return null;
 }
 
-function coinbaseTag(coinbase: Transaction): string | null {
+/** The pool's tag in a coinbase (also a merge-mined block's parent coinbase); null when it carries none. */
+export function coinbaseTag(coinbase: Transaction): string | null {
   if (!coinbase.isCoinbase) return null;
   const runs = printableRuns(coinbase.inputs[0]!.scriptSig, 3)
     .map((run) => run.trim())

@@ -55,8 +55,11 @@ export function installApiKey(app: FastifyInstance, options: ApiKeyOptions): voi
 
   function count(request: FastifyRequest, reply: FastifyReply, principal: Principal, done: (error?: Error) => void): void {
     request.v3Principal = principal;
-    if (request.routeOptions.config.quotaFree) return done();
     const now = options.now();
+    if (request.routeOptions.config.quotaFree) {
+      options.usage.touchKey(principal.keyId, now);
+      return done();
+    }
     const limit = principal.account.plan.maxDailyRequests;
     const judge = (used: number): void => {
       reply.header('X-Quota-Limit', String(limit));
@@ -67,9 +70,9 @@ export function installApiKey(app: FastifyInstance, options: ApiKeyOptions): voi
       }
       holdSlot(reply, principal, done);
     };
-    const used = options.usage.hitCached(principal.account.id, now);
+    const used = options.usage.hitCached(principal.account.id, now, principal.keyId);
     if (used !== null) return judge(used);
-    options.usage.hit(principal.account.id, now).then(judge, (error: Error) => done(error));
+    options.usage.hit(principal.account.id, now, principal.keyId).then(judge, (error: Error) => done(error));
   }
 
   /** Plans without a concurrency limit (0) skip this and its round trip. */

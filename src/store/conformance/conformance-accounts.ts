@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { InvalidArgumentError } from '../../core/errors.js';
-import { withDb } from './conformance-chain.js';
+import { SCHEMA_VERSION } from '../common/schema-version.js';
+import { withDb, withDbAt } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 
 const hash = (byte: number) => new Uint8Array(32).fill(byte);
@@ -44,17 +45,16 @@ export function accountTests(harness: StoreHarness): void {
     const a = await accounts.createAccount({ email: 'c@x.io', plan: 'eight', createdAt: 1, periodEndsAt: 2, willRenew: true });
     assert.equal(a.plan.maxConcurrentRequests, 32);
     assert.equal((await accounts.getAccount(a.id))?.plan.maxConcurrentRequests, 32);
-    assert.deepEqual((await accounts.listPlans()).map((p) => p.maxConcurrentRequests), [32]);
+    // `free` is there out of the box (version 7), without a limit.
+    assert.deepEqual((await accounts.listPlans()).map((p) => [p.name, p.maxConcurrentRequests]), [['eight', 32], ['free', 0]]);
   }));
 
-  it('upgrading from schema version 5 keeps every plan, with no concurrency limit', () => withDb(harness, async (db) => {
-    await db.store.accounts().setPlan('old', 500, 1, 8);
-    // Version 5's layout: no max_concurrent_requests column.
-    await db.exec('ALTER TABLE plans DROP COLUMN max_concurrent_requests');
-    await db.setSchemaVersion(5);
+  it('upgrading from schema version 5 keeps every plan, with no concurrency limit', () => withDbAt(harness, 5, async (db) => {
+    // A plan as version 5 wrote it: no max_concurrent_requests column yet.
+    await db.exec("INSERT INTO plans (name, max_daily_requests, updated_at) VALUES ('old', 500, 1)");
     const store = await db.reopen();
     await store.migrate();
-    assert.equal(await store.schemaVersion(), 6);
+    assert.equal(await store.schemaVersion(), SCHEMA_VERSION);
     assert.deepEqual(await store.accounts().getPlan('old'), { name: 'old', maxDailyRequests: 500, maxConcurrentRequests: 0, updatedAt: 1 });
   }));
 
@@ -66,7 +66,7 @@ export function accountTests(harness: StoreHarness): void {
     await assert.rejects(accounts.addKey({ accountId: a.id, prefix: 'opk_aaaa', hash: hash(2), createdAt: 11 }),
       (e: unknown) => e instanceof InvalidArgumentError && e.field === 'prefix');
     const found = await accounts.findKeyByPrefix('opk_aaaa');
-    assert.deepEqual(found, { id: k1.id, accountId: a.id, prefix: 'opk_aaaa', hash: hash(1), createdAt: 10, revokedAt: null });
+    assert.deepEqual(found, { id: k1.id, accountId: a.id, prefix: 'opk_aaaa', hash: hash(1), createdAt: 10, revokedAt: null, name: null, lastUsedAt: null, expiresAt: null });
     const k2 = await accounts.rotateKey(k1.id, { accountId: a.id, prefix: 'opk_bbbb', hash: hash(3), createdAt: 20 }, 20);
     assert.equal((await accounts.findKeyByPrefix('opk_aaaa'))?.revokedAt, 20);
     assert.equal((await accounts.findKeyByPrefix('opk_bbbb'))?.id, k2.id);

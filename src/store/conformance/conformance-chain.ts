@@ -7,9 +7,18 @@ import { ChainBuilder, p2pkh, spend } from './block-builder.js';
 import type { StoreHarness, TestDatabase } from './harness.js';
 
 export async function withDb(harness: StoreHarness, fn: (db: TestDatabase) => Promise<void>): Promise<void> {
+  await withDbAt(harness, SCHEMA_VERSION, fn);
+}
+
+/**
+ * A fresh database migrated only up to `version`: upgrade tests write that version's rows into it, then reopen and
+ * migrate() the rest, running each later migration once, as an upgraded installation does.
+ */
+export async function withDbAt(harness: StoreHarness, version: number, fn: (db: TestDatabase) => Promise<void>): Promise<void> {
   const db = await harness.create();
   try {
-    await db.store.migrate();
+    await db.store.migrate(version);
+    assert.equal(await db.store.schemaVersion(), version);
     await fn(db);
   } finally {
     await db.dispose();

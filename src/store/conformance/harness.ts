@@ -1,4 +1,5 @@
 import type { ChainStore } from '../../core/store.js';
+import type { SqlValue } from '../common/sql-runner.js';
 
 /** One fresh database per test; engines implement this so one suite checks both. */
 export interface TestDatabase {
@@ -7,8 +8,11 @@ export interface TestDatabase {
   dump(): Promise<Record<string, Record<string, string | null>[]>>;
   /** Writes a schema version directly, as a newer Outpoint would have. */
   setSchemaVersion(version: number): Promise<void>;
-  /** Runs SQL both engines understand, e.g. to put the schema back to an older version's layout. */
-  exec(sql: string): Promise<void>;
+  /**
+   * Runs SQL both engines understand, e.g. rows in an older version's layout. With `params`, one statement with
+   * `?` placeholders (numbers, strings, Buffers, null; flags as 0/1, which PostgreSQL reads as booleans).
+   */
+  exec(sql: string, params?: readonly SqlValue[]): Promise<void>;
   /** Closes `store` and opens another ChainStore on the same database. */
   reopen(): Promise<ChainStore>;
   dispose(): Promise<void>;

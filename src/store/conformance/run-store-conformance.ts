@@ -1,6 +1,8 @@
 import { describe } from 'node:test';
+import { accountChangeTests } from './conformance-account-changes.js';
 import { accountTests } from './conformance-accounts.js';
 import { addressTests } from './conformance-address.js';
+import { authTests } from './conformance-auth.js';
 import { chainTests } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 import { mempoolTests } from './conformance-mempool.js';
@@ -16,5 +18,7 @@ export function runStoreConformance(name: string, harness: StoreHarness): void {
     void describe('short addresses', () => shortAddressTests(harness));
     void describe('prices', () => priceTests(harness));
     void describe('accounts', () => accountTests(harness));
+    void describe('account changes', () => accountChangeTests(harness));
+    void describe('sign-in data', () => authTests(harness));
   });
 }

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startPostgres, type PostgresServer } from '../../../test/helpers/postgres-server.js';
 import { StoreError } from '../../core/errors.js';
+import { numbered } from '../common/sql-runner.js';
 import { ChainBuilder, p2pkh } from '../conformance/block-builder.js';
 import { plainRows, type StoreHarness, type TestDatabase } from '../conformance/harness.js';
 import { runStoreConformance } from '../conformance/run-store-conformance.js';
@@ -42,8 +43,9 @@ const harness: StoreHarness = {
       async setSchemaVersion(version) {
         await store.pool.query("UPDATE meta SET value = $1 WHERE key = 'schema_version'", [String(version)]);
       },
-      async exec(sql) {
-        await store.pool.query(sql);
+      async exec(sql, params) {
+        if (params) await store.pool.query(numbered(sql), [...params]);
+        else await store.pool.query(sql);
       },
       async reopen() {
         await store.close();

@@ -2,12 +2,14 @@
 import pg from 'pg';
 import { StoreError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
-import type { AccountStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
+import type { AccountStore, AuthStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
+import { SqlAuthStore } from '../common/sql-auth-store.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresNetworkStore } from './postgres-network-store.js';
 import { PostgresPrices } from './postgres-prices.js';
+import { PostgresRunner } from './postgres-runner.js';
 import { PostgresShortAddresses } from './postgres-short-addresses.js';
 import { LOCK_NAMESPACE, one } from './postgres-sql.js';
 
@@ -22,6 +24,7 @@ export class PostgresStore implements ChainStore {
   private shorts: PostgresShortAddresses | null = null;
   private accountStore: PostgresAccounts | null = null;
   private priceStore: PostgresPrices | null = null;
+  private authStore: SqlAuthStore | null = null;
 
   constructor(private readonly options: PostgresStoreOptions) {
     this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
@@ -36,7 +39,7 @@ export class PostgresStore implements ChainStore {
     return row ? Number(row.value) : 0;
   }
 
-  async migrate(): Promise<void> {
+  async migrate(toVersion = SCHEMA_VERSION): Promise<void> {
     const client = await this.pool.connect();
     try {
       // Several processes may start at once: one migrates, the others wait and then see the new version.
@@ -45,7 +48,7 @@ export class PostgresStore implements ChainStore {
       assertSupportedVersion(found, 'PostgreSQL');
       const steps = migrationSql('postgres');
       if (steps.length !== SCHEMA_VERSION) throw new StoreError('PostgreSQL migrations do not match SCHEMA_VERSION');
-      for (let v = found; v < SCHEMA_VERSION; v++) {
+      for (let v = found; v < Math.min(toVersion, SCHEMA_VERSION); v++) {
         await client.query('BEGIN');
         try {
           await client.query(steps[v]!);
@@ -84,6 +87,11 @@ export class PostgresStore implements ChainStore {
   accounts(): AccountStore {
     this.accountStore ??= new PostgresAccounts(this.pool);
     return this.accountStore;
+  }
+
+  auth(): AuthStore {
+    this.authStore ??= new SqlAuthStore(new PostgresRunner(this.pool));
+    return this.authStore;
   }
 
   async close(): Promise<void> {

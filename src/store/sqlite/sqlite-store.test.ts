@@ -20,8 +20,9 @@ const harness: StoreHarness = {
       async setSchemaVersion(version) {
         store.connection.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(version));
       },
-      async exec(sql) {
-        store.connection.exec(sql);
+      async exec(sql, params) {
+        if (params) store.connection.prepare(sql).run(...params);
+        else store.connection.exec(sql);
       },
       async reopen() {
         await store.close();

@@ -3,12 +3,14 @@ import type Database from 'better-sqlite3';
 import { openSqliteDatabase } from './sqlite-binding.js';
 import { StoreError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
-import type { AccountStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
+import type { AccountStore, AuthStore, ChainStore, NetworkStore, PriceStore, ShortAddressStore } from '../../core/store.js';
 import { migrationSql } from '../migrations/migration-files.js';
+import { SqlAuthStore } from '../common/sql-auth-store.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteNetworkStore } from './sqlite-network-store.js';
 import { SqlitePrices } from './sqlite-prices.js';
+import { SqliteRunner } from './sqlite-runner.js';
 import { SqliteShortAddresses } from './sqlite-short-addresses.js';
 import { Statements, type Row } from './sqlite-statements.js';
 
@@ -25,6 +27,7 @@ export class SqliteStore implements ChainStore {
   private shorts: SqliteShortAddresses | null = null;
   private accountStore: SqliteAccounts | null = null;
   private priceStore: SqlitePrices | null = null;
+  private authStore: SqlAuthStore | null = null;
 
   constructor(options: SqliteStoreOptions) {
     this.db = openSqliteDatabase(options.path, { readonly: options.readonly ?? false });
@@ -51,12 +54,12 @@ export class SqliteStore implements ChainStore {
     return row ? Number(row.value) : 0;
   }
 
-  async migrate(): Promise<void> {
+  async migrate(toVersion = SCHEMA_VERSION): Promise<void> {
     const found = await this.schemaVersion();
     assertSupportedVersion(found, 'SQLite');
     const steps = migrationSql('sqlite');
     if (steps.length !== SCHEMA_VERSION) throw new StoreError('SQLite migrations do not match SCHEMA_VERSION');
-    for (let v = found; v < SCHEMA_VERSION; v++) {
+    for (let v = found; v < Math.min(toVersion, SCHEMA_VERSION); v++) {
       this.db.transaction(() => {
         this.db.exec(steps[v]!);
         this.db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
@@ -87,6 +90,11 @@ export class SqliteStore implements ChainStore {
   accounts(): AccountStore {
     this.accountStore ??= new SqliteAccounts(this.st);
     return this.accountStore;
+  }
+
+  auth(): AuthStore {
+    this.authStore ??= new SqlAuthStore(new SqliteRunner(this.st));
+    return this.authStore;
   }
 
   async close(): Promise<void> {

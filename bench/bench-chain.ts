@@ -1,0 +1,128 @@
+/**
+ * The benchmark chain (make-chain.sh, OUTPOINT_BENCH_NTX transactions, default 100,000) with its SQLite index,
+ * both cached under .bench-cache/: litecoind serving it, the index caught up, and what the benches rotate
+ * through (the hot address with the longest history, txids, block hashes).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { addressToScript, getNetworkParams } from '../src/chains/addressing.js';
+import { MemoryEventBus, noPrices, silentLogger, type NetworkStore } from '../src/core/index.js';
+import type { HttpAppDeps } from '../src/http/create-http-app.js';
+import { NetworkIndexer } from '../src/indexer/network-indexer.js';
+import { NodeClient } from '../src/node/node-client.js';
+import { RpcBroadcaster } from '../src/node/rpc-broadcaster.js';
+import { RpcChainSource } from '../src/node/rpc-chain-source.js';
+import { RpcClient } from '../src/node/rpc-client.js';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { freePort } from '../test/helpers/free-port.js';
+
+export const NTX = Number(process.env['OUTPOINT_BENCH_NTX'] ?? 100_000);
+const CACHE = new URL('../.bench-cache/', import.meta.url).pathname;
+const LITECOIND = process.env['LITECOIND'] ?? '/usr/lib/litecoin/litecoind';
+const MAKE_CHAIN = new URL('../../shared/tools/regtest-chain/make-chain.sh', import.meta.url).pathname;
+export const benchParams = getNetworkParams('LTCTEST', 'regtest');
+/** The cached SQLite index of the chain (bench/api-v3.bench.ts reads it without a node). */
+export const BENCH_INDEX = join(CACHE, `index-${NTX}.db`);
+const CHAIN_DIR = join(CACHE, `chain-${NTX}`);
+
+export interface BenchChain {
+  readonly store: SqliteStore;
+  readonly network: NetworkStore;
+  readonly rpc: RpcClient;
+  readonly rpcPort: number;
+  /** The hot address with the most confirmed txs. */
+  readonly hot: { readonly address: string; readonly txs: number };
+  /** Up to 2,000 non-coinbase txids from the first blocks. */
+  readonly txids: readonly string[];
+  /** Every block hash above the genesis. */
+  readonly blocks: readonly string[];
+  close(): Promise<void>;
+}
+
+async function exec(cmd: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+  const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`${cmd} exited with ${code}`);
+}
+
+async function chainDir(): Promise<string> {
+  const dir = CHAIN_DIR;
+  if (!existsSync(join(dir, 'chain-summary.json'))) {
+    console.log(`creating a ${NTX}-transaction regtest chain in ${dir} (about ${Math.ceil(NTX / 700)} s)`);
+    await exec('bash', [MAKE_CHAIN, dir, String(NTX)], { LTC_RPCPORT: String(await freePort()) });
+  }
+  return dir;
+}
+
+export async function benchChain(): Promise<BenchChain> {
+  const dir = await chainDir();
+  const rpcPort = await freePort();
+  const daemon = spawn(LITECOIND, [`-datadir=${dir}`, `-rpcport=${rpcPort}`, '-printtoconsole=0'], { stdio: 'ignore' });
+  const rpc = new RpcClient({ url: `http://peer:peerpass@127.0.0.1:${rpcPort}/`, retries: 0, maxSockets: 8 });
+  const store = new SqliteStore({ path: BENCH_INDEX });
+  const close = async (): Promise<void> => {
+    await store.close();
+    await rpc.call('stop').catch(() => undefined);
+    rpc.close();
+    await new Promise((resolve) => daemon.once('exit', resolve));
+  };
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await rpc.call('getblockcount');
+        break;
+      } catch {
+        if (i > 600) throw new Error('litecoind did not start');
+        await delay(100);
+      }
+    }
+    await store.migrate();
+    const network = store.network('LTCTEST');
+    const indexer = new NetworkIndexer({ params: benchParams, source: new RpcChainSource(new NodeClient(rpc)), store: network, bus: new MemoryEventBus(), logger: silentLogger });
+    const started = Date.now();
+    for (let i = 0; i < 50 && (await network.getTip())?.hash !== (await rpc.call<string>('getbestblockhash')); i++) await indexer.syncOnce();
+    console.log(`index ready (${((Date.now() - started) / 1000).toFixed(1)} s to catch up), tip ${(await network.getTip())?.height}`);
+
+    const hot = await hotAddress(network);
+    const tip = (await network.getTip())!;
+    const blocks: string[] = [];
+    const txids: string[] = [];
+    for (let h = 1; h <= tip.height; h++) {
+      const block = await network.getBlockByHeight(h);
+      blocks.push(block!.hash);
+      if (txids.length < 2000) txids.push(...block!.txids.slice(1, 40));
+    }
+    console.log(`hot address ${hot.address} with ${hot.txs} txs; ${txids.length} txids, ${blocks.length} blocks rotated`);
+    return { store, network, rpc, rpcPort, hot, txids, blocks, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Of the chain's hot addresses (chain-summary.json), the one with the most confirmed txs in the index. */
+export async function hotAddress(network: NetworkStore): Promise<{ address: string; txs: number }> {
+  const summary = JSON.parse(readFileSync(join(CHAIN_DIR, 'chain-summary.json'), 'utf8')) as { hot_addresses: string[] };
+  let hot = { address: '', txs: 0 };
+  for (const address of summary.hot_addresses) {
+    const totals = await network.getAddressTotals(addressToScript(benchParams, address));
+    if (totals.txCount > hot.txs) hot = { address, txs: totals.txCount };
+  }
+  return hot;
+}
+
+/** The v2 app's dependencies over the bench chain (no prices, no limits), for benches that add to them. */
+export function benchAppDeps(chain: Pick<BenchChain, 'store' | 'network' | 'rpc'>): HttpAppDeps {
+  return {
+    networks: new Map([['LTCTEST', { params: benchParams, reader: chain.network }]]),
+    prices: noPrices,
+    broadcaster: new RpcBroadcaster(new Map([['LTCTEST', chain.rpc]])),
+    publicUrl: 'http://127.0.0.1',
+    rateLimitPerSecond: 0,
+    redisUrl: null,
+    logger: silentLogger,
+    shortLinks: chain.store.shortAddresses(),
+  };
+}

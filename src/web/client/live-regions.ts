@@ -1,0 +1,132 @@
+/**
+ * Live regions, declared by the server's markup (docs/explorer.md, "Live updates"):
+ *   <meta name="outpoint-realtime" content="APP_KEY">               realtime is wanted on this page
+ *   <div id="X" data-live-on="CHANNEL:EVENT …" data-live-src="URL">  on any of those events, fetch URL (an HTML
+ *                                                                     fragment rendered by the server, same id)
+ *                                                                     and put it in place of the element
+ *        data-live-min-ms="N"                                        (optional) refresh at most every N ms
+ *        data-live-delay-ms="N"                                      (optional) refresh N ms after the event
+ *   <span data-live-field="CHANNEL:EVENT:FIELD">                     set to the event's value[FIELD]
+ * Rows with a data-key not seen before a replacement are highlighted. The server renders (and escapes) every
+ * fragment, so the page looks the same as after a reload. Events only trigger reads: nothing is polled.
+ */
+import Pusher from 'pusher-js';
+
+/** Events arriving within this window cause one fetch per region. */
+const COALESCE_MS = 150;
+
+interface RegionState {
+  running: boolean;
+  again: boolean;
+  timer: ReturnType<typeof setTimeout> | null;
+  lastRun: number;
+}
+
+export function startLive(root: Document): void {
+  const key = root.querySelector<HTMLMetaElement>('meta[name="outpoint-realtime"]')?.content;
+  if (!key) return;
+  const wanted = new Set<string>();
+  for (const el of root.querySelectorAll<HTMLElement>('[data-live-on]')) for (const t of words(el.dataset['liveOn'])) wanted.add(t);
+  for (const el of root.querySelectorAll<HTMLElement>('[data-live-field]')) wanted.add(el.dataset['liveField']!.split(':').slice(0, 2).join(':'));
+  if (wanted.size === 0) return;
+
+  const pusher = new Pusher(key, {
+    cluster: 'outpoint',
+    wsHost: location.hostname,
+    wsPort: Number(location.port || 80),
+    wssPort: Number(location.port || 443),
+    forceTLS: location.protocol === 'https:',
+    enabledTransports: ['ws', 'wss'],
+    disableStats: true,
+  });
+  const states = new Map<string, RegionState>();
+  const channels = new Map<string, Set<string>>();
+  for (const topic of wanted) {
+    const [channel = '', event = ''] = topic.split(':');
+    channels.set(channel, (channels.get(channel) ?? new Set()).add(event));
+  }
+  // <html data-live="ready"> once every channel is subscribed: from then on no event is missed (tests wait for it).
+  let pending = channels.size;
+  for (const [name, events] of channels) {
+    const channel = pusher.subscribe(name);
+    channel.bind('pusher:subscription_succeeded', () => {
+      if (--pending === 0) root.documentElement.dataset['live'] = 'ready';
+    });
+    for (const event of events) channel.bind(event, (data: unknown) => onEvent(root, states, `${name}:${event}`, data));
+  }
+  // After a lost connection, events may have been missed: bring every region up to date once.
+  let connectedBefore = false;
+  pusher.connection.bind('connected', () => {
+    if (connectedBefore) for (const el of root.querySelectorAll<HTMLElement>('[data-live-src]')) schedule(root, states, el.id);
+    connectedBefore = true;
+  });
+}
+
+function words(text: string | undefined): string[] {
+  return (text ?? '').split(/\s+/).filter(Boolean);
+}
+
+function onEvent(root: Document, states: Map<string, RegionState>, topic: string, data: unknown): void {
+  const value = (data as { value?: Record<string, unknown> } | null)?.value ?? {};
+  for (const el of root.querySelectorAll<HTMLElement>('[data-live-field]')) {
+    const field = el.dataset['liveField']!;
+    if (!field.startsWith(`${topic}:`)) continue;
+    const text = value[field.slice(topic.length + 1)];
+    if (typeof text === 'string' || typeof text === 'number') el.textContent = String(text);
+  }
+  for (const el of root.querySelectorAll<HTMLElement>('[data-live-on][data-live-src]')) {
+    if (el.id && words(el.dataset['liveOn']).includes(topic)) schedule(root, states, el.id);
+  }
+}
+
+function schedule(root: Document, states: Map<string, RegionState>, id: string): void {
+  let state = states.get(id);
+  if (!state) states.set(id, (state = { running: false, again: false, timer: null, lastRun: 0 }));
+  if (state.running) {
+    state.again = true;
+    return;
+  }
+  if (state.timer) return;
+  const current = state;
+  const region = root.getElementById(id);
+  const minInterval = Number(region?.dataset['liveMinMs'] ?? 0) || 0;
+  const delay = Number(region?.dataset['liveDelayMs'] ?? 0) || 0;
+  const wait = Math.max(COALESCE_MS, delay, current.lastRun + minInterval - Date.now());
+  current.timer = setTimeout(() => {
+    current.timer = null;
+    current.lastRun = Date.now();
+    void refresh(root, states, id, current);
+  }, wait);
+}
+
+async function refresh(root: Document, states: Map<string, RegionState>, id: string, state: RegionState): Promise<void> {
+  const el = root.getElementById(id);
+  const src = el?.dataset['liveSrc'];
+  if (!el || !src) return;
+  state.running = true;
+  try {
+    const response = await fetch(src, { headers: { accept: 'text/html' }, credentials: 'same-origin' });
+    if (response.ok) replace(root, el, await response.text());
+  } catch {
+    // A failed refresh leaves the region as it was; the next event tries again.
+  } finally {
+    state.running = false;
+    if (state.again) {
+      state.again = false;
+      schedule(root, states, id);
+    }
+  }
+}
+
+function replace(root: Document, el: HTMLElement, markup: string): void {
+  const template = root.createElement('template');
+  template.innerHTML = markup;
+  const next = template.content.firstElementChild;
+  if (!(next instanceof HTMLElement) || next.id !== el.id) return;
+  const known = new Set([...el.querySelectorAll<HTMLElement>('[data-key]')].map((row) => row.dataset['key']));
+  const focused = el.contains(root.activeElement) ? root.activeElement?.id : undefined;
+  el.replaceWith(next);
+  for (const row of next.querySelectorAll<HTMLElement>('[data-key]')) if (!known.has(row.dataset['key'])) row.classList.add('flash');
+  for (const button of next.querySelectorAll<HTMLButtonElement>('button[data-copy]')) button.hidden = false;
+  if (focused) root.getElementById(focused)?.focus();
+}

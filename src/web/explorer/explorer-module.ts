@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ChainSummaryService } from '../../services/chain-summary-service.js';
+import { MempoolProjector } from '../../services/mempool-projector.js';
+import type { NetworkContext } from '../../services/network-registry.js';
+import type { WebContext, WebModule } from '../register-web.js';
+import { configuredNetworks, type ExplorerDeps } from './explorer-deps.js';
+import { addressCsv } from './pages/address-csv.js';
+import { addressPage } from './pages/address.page.js';
+import { blockPage } from './pages/block.page.js';
+import { homePage } from './pages/home.page.js';
+import { mempoolPage } from './pages/mempool.page.js';
+import { networkPage } from './pages/network.page.js';
+import { searchPage } from './pages/search.page.js';
+import { txPage } from './pages/tx.page.js';
+import { addressPath, netSlug, networkPath } from './paths.js';
+
+type Query = Record<string, string | undefined>;
+
+/** Reads the v3 services share (one mempool projector per process); an app without v3 gets its own. */
+function explorerDeps(app: FastifyInstance, { shell, options, shared, now }: WebContext): ExplorerDeps {
+  let chain = shared.v3?.chain;
+  let projector = shared.v3?.projector;
+  if (!chain || !projector) {
+    const own = new MempoolProjector({ networks: shared.services.networks, sources: new Map(), events: null, logger: options.logger });
+    app.addHook('onClose', async () => own.close());
+    projector = own;
+    chain = new ChainSummaryService(shared.services.networks, own);
+  }
+  return { services: shared.services, chain, projector, shell, publicUrl: options.publicUrl.replace(/\/+$/, ''), now, cards: new Map() };
+}
+
+function networkRoutes(app: FastifyInstance, deps: ExplorerDeps, network: NetworkContext): void {
+  const base = networkPath(network.id);
+  app.get<{ Querystring: Query }>(base, (request, reply) => networkPage(deps, network, request, reply));
+  app.get<{ Params: { id: string }; Querystring: Query }>(`${base}/block/:id`, (request, reply) => blockPage(deps, network, request.params.id, request, reply));
+  app.get<{ Params: { txid: string }; Querystring: Query }>(`${base}/tx/:txid`, (request, reply) => txPage(deps, network, request.params.txid, request, reply));
+  app.get<{ Params: { address: string }; Querystring: Query }>(`${base}/address/:address`, (request, reply) => addressPage(deps, network, request.params.address, request, reply));
+  app.get<{ Params: { address: string } }>(`${base}/address/:address/history.csv`, (request, reply) => addressCsv(deps, network, request.params.address, request, reply));
+  app.get<{ Querystring: Query }>(`${base}/mempool`, (request, reply) => mempoolPage(deps, network, request, reply));
+  // /LTC/... as typed from an API acronym: the same page under its lower-case URL.
+  const upper = `/${network.id}`;
+  const toLower = (request: FastifyRequest, reply: FastifyReply): FastifyReply => reply.redirect(`/${netSlug(network.id)}${request.url.slice(upper.length)}`, 301);
+  app.get(upper, toLower);
+  app.get(`${upper}/*`, toLower);
+}
+
+/**
+ * The explorer: `/`, `/search`, `/s/{NETWORK}/{short}` and, per configured network, `/{net}`, its blocks, txs,
+ * addresses (with CSV export) and mempool. Routes exist only for configured networks, so any other path falls
+ * through to the HTML 404.
+ */
+export const explorerModule: WebModule = (app, context) => {
+  const deps = explorerDeps(app, context);
+  const networks = configuredNetworks(deps);
+  context.shell.setNav((request) =>
+    networks.map((n) => {
+      const href = networkPath(n.id);
+      return { href, label: n.params.name, current: request.url === href || request.url.startsWith(`${href}/`) || request.url.startsWith(`${href}?`) };
+    }),
+  );
+  app.get('/', (request, reply) => homePage(deps, request, reply));
+  app.get<{ Querystring: { q?: string } }>('/search', (request, reply) => searchPage(deps, request, reply));
+  app.get<{ Params: { network: string; short: string } }>('/s/:network/:short', async (request, reply) => {
+    const found = await deps.services.shorts.resolve(request.params.network.toUpperCase(), request.params.short);
+    return reply.redirect(addressPath(found.network.id, found.address), 302);
+  });
+  for (const network of networks) networkRoutes(app, deps, network);
+};

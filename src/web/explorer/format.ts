@@ -1,0 +1,73 @@
+import { formatCoins, type Sats } from '../../core/money.js';
+import type { CoinId } from '../../core/network.js';
+import { relativeTime, utcTime } from '../shared/relative-time.js';
+import { html, type SafeHtml } from '../shell/html.js';
+
+/** The coins' base units, for fee rates (base units per virtual byte). */
+const BASE_UNIT: Readonly<Record<CoinId, string>> = { BTC: 'sat', LTC: 'lit', DOGE: 'koinu' };
+
+/**
+ * An amount as the APIs write it: exactly 8 decimals, no grouping, no markup inside the number; the unit after
+ * it. Negative amounts keep their sign.
+ */
+export function amount(value: Sats, coin: CoinId): SafeHtml {
+  return html`<span class="coins"><span class="amount">${formatCoins(value)}</span> ${coin}</span>`;
+}
+
+/** A time both absolute (UTC) and relative; the client script keeps the relative part current. */
+export function when(time: number, now: number): SafeHtml {
+  const iso = new Date(time * 1000).toISOString();
+  return html`<time datetime="${iso}">${utcTime(time)}</time> <span class="muted">(<span data-rel="${time}">${relativeTime(time, now)}</span>)</span>`;
+}
+
+/** Only the relative part, with the absolute time as a tooltip (dense tables). */
+export function ago(time: number, now: number): SafeHtml {
+  const iso = new Date(time * 1000).toISOString();
+  return html`<time datetime="${iso}" title="${utcTime(time)}"><span data-rel="${time}">${relativeTime(time, now)}</span></time>`;
+}
+
+const GROUPED = new Intl.NumberFormat('en-US');
+
+/** A count with thousands separators (never an amount: amounts are written as the APIs write them). */
+export function count(value: number): string {
+  return GROUPED.format(value);
+}
+
+/** Bytes with a binary-free decimal unit, as block explorers show sizes. */
+export function bytes(value: number): string {
+  if (value < 1_000) return `${value} B`;
+  if (value < 1_000_000) return `${(value / 1_000).toFixed(1)} kB`;
+  return `${(value / 1_000_000).toFixed(2)} MB`;
+}
+
+/** A fee rate in the coin's base units per virtual byte, two decimals. */
+export function feeRate(rate: number, coin: CoinId): string {
+  return `${rate.toFixed(2)} ${BASE_UNIT[coin]}/vB`;
+}
+
+export function baseUnit(coin: CoinId): string {
+  return BASE_UNIT[coin];
+}
+
+/** A hash or id in monospace that wraps; the full text is always there (copy, screen readers). */
+export function hash(text: string): SafeHtml {
+  return html`<span class="hash">${text}</span>`;
+}
+
+export function link(href: string, content: SafeHtml | string): SafeHtml {
+  return html`<a href="${href}">${content}</a>`;
+}
+
+export type BadgeTone = 'ok' | 'warn' | 'bad' | 'neutral';
+
+export function badge(text: string, tone: BadgeTone): SafeHtml {
+  return html`<span class="badge ${tone}">${text}</span>`;
+}
+
+/** A table inside a focusable scroll region (keyboard users can scroll wide tables at small widths). */
+export function table(label: string, head: SafeHtml, rows: readonly SafeHtml[], id?: string): SafeHtml {
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${label}"><table${id ? html` id="${id}"` : ''}>
+<thead>${head}</thead>
+<tbody>${rows}</tbody>
+</table></div>`;
+}

@@ -1,0 +1,16 @@
+import type { MempoolProjection } from '../../../services/mempool-projector.js';
+import type { NetworkContext } from '../../../services/network-registry.js';
+import { html, type SafeHtml } from '../../shell/html.js';
+import { bytes, count, feeRate } from '../format.js';
+
+/** The projected next blocks as compact tiles: txs, size, fee-rate range and median. */
+export function projectedBlocks(network: NetworkContext, projection: MempoolProjection): SafeHtml {
+  if (projection.blocks.length === 0) return html`<p class="muted">The mempool is empty: the next block would hold only its coinbase.</p>`;
+  const coin = network.params.coin;
+  return html`<ol class="proj" aria-label="Projected next blocks">${projection.blocks.map(
+    (b) => html`<li><strong>${b.blockNum === 1 ? 'Next block' : `Block +${b.blockNum}`}</strong>
+${count(b.numTxs)} txs · ${bytes(b.size)}<br>
+${feeRate(b.minFeeRate, coin)} – ${feeRate(b.maxFeeRate, coin)}<br>
+<span class="muted">median ${feeRate(b.medianFeeRate, coin)}</span></li>`,
+  )}</ol>`;
+}

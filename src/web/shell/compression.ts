@@ -1,0 +1,39 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip, type BrotliOptions } from 'node:zlib';
+import type { Transform } from 'node:stream';
+
+export type ContentEncoding = 'br' | 'gzip';
+
+/** Smaller answers are not worth a compressor (headers dominate). */
+export const COMPRESS_MIN_BYTES = 1024;
+/**
+ * Brotli at quality 4 compresses HTML better than gzip's default and several times faster than brotli's default
+ * 11, which is for build-time assets (src/web/build): pages are compressed per request, off the event loop.
+ */
+const BROTLI: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** The best encoding the client accepts (q=0 refuses); null for identity. */
+export function chooseEncoding(acceptEncoding: string | undefined): ContentEncoding | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) === 0) continue;
+    accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return null;
+}
+
+export function compressBuffer(data: Buffer, encoding: ContentEncoding): Promise<Buffer> {
+  return encoding === 'br' ? brotliAsync(data, BROTLI) : gzipAsync(data);
+}
+
+/** A streaming compressor for answers of unknown length (CSV exports). */
+export function compressStream(encoding: ContentEncoding): Transform {
+  return encoding === 'br' ? createBrotliCompress(BROTLI) : createGzip();
+}

@@ -1,0 +1,92 @@
+/**
+ * `outpoint serve` as operators run it: a child process with a configuration file, on a free loopback port,
+ * ready once a path answers 200 (by default the v2 API of `readyNetwork`). Its stderr (the service's log) is kept
+ * for assertions. `stop` sends SIGTERM and waits for the exit.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port.js';
+import { waitFor } from './regtest-node.js';
+
+export interface ServeProcess {
+  readonly child: ChildProcess;
+  readonly port: number;
+  /** http://127.0.0.1:PORT */
+  readonly url: string;
+  /** stderr so far (the log), as it arrived. */
+  readonly log: string[];
+  stop(): Promise<void>;
+}
+
+export interface ServeOptions {
+  readonly apiOnly?: boolean;
+  /** A path that answers 200 once serve is up; default `/api/v2/get_info/{readyNetwork}`. */
+  readonly readyPath?: string;
+  /** Default LTCTEST. */
+  readonly readyNetwork?: string;
+  readonly env?: Record<string, string>;
+  /** Default a free loopback port. */
+  readonly port?: number;
+}
+
+const REPO = new URL('../..', import.meta.url).pathname;
+
+/** Serves with the configuration file `config`; the port comes from OUTPOINT_HTTP_PORT (public_url stays the file's). */
+export async function startServe(config: string, options: ServeOptions = {}): Promise<ServeProcess> {
+  const port = options.port ?? (await freePort());
+  const log: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--config', config, ...(options.apiOnly ? ['--api-only'] : [])], {
+    cwd: REPO,
+    env: { ...process.env, ...options.env, OUTPOINT_HTTP_PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const readyPath = options.readyPath ?? `/api/v2/get_info/${options.readyNetwork ?? 'LTCTEST'}`;
+  try {
+    await waitFor(
+      async () => (await fetch(`${url}${readyPath}`).then((r) => r.ok).catch(() => false)),
+      60_000,
+      `serve on ${port}: ${log.join('').slice(-2000)}`,
+      100,
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, port, url, log, stop };
+}
+
+/**
+ * Serves a configuration body (TOML without [http] host/port/public_url, chosen here: public_url is the listening
+ * URL, so same-origin checks hold) from a temp data dir that stop() removes. Exchange polling is off: tests never
+ * reach the internet.
+ */
+export async function startServeWithBody(body: string, options: ServeOptions = {}): Promise<ServeProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'outpoint-serve-'));
+  try {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const file = join(dir, 'outpoint.toml');
+    writeFileSync(file, `data_dir = "${dir}"\n${body}\n[http]\nhost = "127.0.0.1"\nport = ${port}\npublic_url = "${url}"\nrate_limit_per_second = 0\n`);
+    const started = await startServe(file, { ...options, port, env: { OUTPOINT_MARKET_SOURCES: '', ...options.env } });
+    return {
+      ...started,
+      async stop() {
+        await started.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}

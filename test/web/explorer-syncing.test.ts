@@ -1,0 +1,56 @@
+/**
+ * A network whose index has no block yet is "syncing": the explorer says so on every page that would show its
+ * figures, instead of partial data (src/web/explorer/sync-state.ts).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { getNetworkParams } from '../../src/chains/networks.js';
+import { noPrices, silentLogger } from '../../src/core/index.js';
+import { createHttpApp } from '../../src/http/create-http-app.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../src/web/build/web-build.js';
+import { explorerModule } from '../../src/web/explorer/explorer-module.js';
+import { createWeb } from '../../src/web/register-web.js';
+import { WebAssets } from '../../src/web/shell/assets.js';
+
+describe('explorer while a network is syncing', () => {
+  let dir: string;
+  let store: SqliteStore;
+  let app: FastifyInstance;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outpoint-syncing-'));
+    store = new SqliteStore({ path: join(dir, 'outpoint.db') });
+    await store.migrate();
+    const { manifest } = await freshWebAssets();
+    const web = createWeb({ publicUrl: 'http://x.test', realtimeKey: 'k', rateLimitPerSecond: 0, redisUrl: null, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) }, [explorerModule]);
+    app = await createHttpApp({
+      networks: new Map([['DOGE', { params: getNetworkParams('DOGE'), reader: store.network('DOGE') }]]),
+      prices: noPrices,
+      broadcaster: { broadcast: () => Promise.reject(new Error('no node')) },
+      publicUrl: 'http://x.test',
+      rateLimitPerSecond: 0,
+      redisUrl: null,
+      logger: silentLogger,
+      shortLinks: store.shortAddresses(),
+      extensions: [web],
+    });
+  });
+  after(async () => {
+    await app.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says so on the start page, the network page and the mempool page', async () => {
+    for (const url of ['/', '/doge', '/doge?part=card', '/doge/mempool']) {
+      const res = await app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 200, url);
+      assert.match(res.body, /<strong>Syncing\.<\/strong> The index has not reached its first block yet\./, url);
+      assert.doesNotMatch(res.body, /Latest blocks|Unconfirmed txs/, url);
+    }
+  });
+});
