@@ -11,6 +11,7 @@ const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./realtime.bench.js'),
   () => import('./node-follow.bench.js'),
   () => import('./password-hash.bench.js'),
+  () => import('./metrics.bench.js'),
 ];
 
 for (const load of benches) {

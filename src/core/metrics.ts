@@ -33,6 +33,8 @@ export interface SampledSpec extends MetricSpec {
 
 export interface CounterMetric {
   inc(labels?: MetricLabels, by?: number): void;
+  /** The series of these labels, resolved once: for hot paths that count the same series again and again. */
+  bind(labels: MetricLabels): { inc(by?: number): void };
 }
 
 export interface GaugeMetric {
@@ -41,6 +43,8 @@ export interface GaugeMetric {
 
 export interface HistogramMetric {
   observe(labels: MetricLabels, value: number): void;
+  /** The series of these labels, resolved once (see CounterMetric.bind). */
+  bind(labels: MetricLabels): { observe(value: number): void };
 }
 
 export interface Metrics {
@@ -57,11 +61,12 @@ export interface MetricsExposition {
 }
 
 /** Records nothing: for tests and tools that run components without a registry. */
+const ignore = (): void => undefined;
 export const noMetrics: Metrics = {
-  counter: () => ({ inc: () => undefined }),
-  gauge: () => ({ set: () => undefined }),
-  histogram: () => ({ observe: () => undefined }),
-  sampled: () => undefined,
+  counter: () => ({ inc: ignore, bind: () => ({ inc: ignore }) }),
+  gauge: () => ({ set: ignore }),
+  histogram: () => ({ observe: ignore, bind: () => ({ observe: ignore }) }),
+  sampled: ignore,
 };
 
 /** Seconds, for latency histograms: from 1 ms to 10 s. */

@@ -42,7 +42,13 @@ export class PromMetrics implements Metrics, MetricsExposition {
 
   counter(spec: MetricSpec): CounterMetric {
     const counter = new Counter({ ...base(spec), registers: [this.registry] });
-    return { inc: (labels, by) => counter.inc(values(labels), by ?? 1) };
+    return {
+      inc: (labels, by) => counter.inc(values(labels), by ?? 1),
+      bind: (labels) => {
+        const child = counter.labels(values(labels));
+        return { inc: (by) => child.inc(by ?? 1) };
+      },
+    };
   }
 
   gauge(spec: MetricSpec): GaugeMetric {
@@ -52,7 +58,13 @@ export class PromMetrics implements Metrics, MetricsExposition {
 
   histogram(spec: HistogramSpec): HistogramMetric {
     const histogram = new Histogram({ ...base(spec), buckets: [...spec.buckets], registers: [this.registry] });
-    return { observe: (labels, value) => histogram.observe(values(labels), value) };
+    return {
+      observe: (labels, value) => histogram.observe(values(labels), value),
+      bind: (labels) => {
+        const child = histogram.labels(values(labels));
+        return { observe: (value) => child.observe(value) };
+      },
+    };
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { LATENCY_BUCKETS, noMetrics, type Metrics } from '../../core/metrics.js';
 
 /** Which limit refused a request: v2's per-IP rate and concurrency, v3's daily quota and per-account concurrency. */
@@ -32,20 +32,28 @@ export function installHttpMetrics(app: FastifyInstance, metrics: Metrics = noMe
     help: 'Requests refused with 429 by a limit: ip_rate and ip_concurrency (v2), daily_quota and account_concurrency (v3).',
     labels: ['api', 'limit'],
   });
+  // Series resolved once per (method, route, status): the hook costs a string key and a Map lookup per request.
+  const series = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const api = apiOf(request, route);
-    requests.inc({ api, method: request.method, route, status: reply.statusCode });
-    duration.observe({ api, method: request.method, route }, reply.elapsedTime / 1000);
+    const route = request.routeOptions.url;
+    const key = route === undefined ? `${request.method} ${reply.statusCode} ${apiOf(request.url)}` : `${request.method} ${reply.statusCode} ${route}`;
+    let s = series.get(key);
+    if (!s) {
+      const labels = { api: apiOf(route ?? request.url, route === undefined), method: request.method, route: route ?? 'unmatched' };
+      s = { count: requests.bind({ ...labels, status: reply.statusCode }), time: duration.bind(labels) };
+      series.set(key, s);
+    }
+    s.count.inc();
+    s.time.observe(reply.elapsedTime / 1000);
     done();
   });
   return { count: (api, limit) => rejected.inc({ api, limit }) };
 }
 
-function apiOf(request: FastifyRequest, route: string): string {
-  const path = route === 'unmatched' ? request.url : route;
+/** The API a route pattern (or, for unmatched requests, a URL) belongs to. */
+function apiOf(path: string, unmatched = true): string {
   if (path.startsWith('/api/v2/') || path.startsWith('/s/')) return 'v2';
   if (path.startsWith('/api/v3/')) return 'v3';
   if (path === '/health' || path.startsWith('/ready') || path === '/metrics') return 'ops';
-  return route === 'unmatched' ? 'none' : 'web';
+  return unmatched ? 'none' : 'web';
 }

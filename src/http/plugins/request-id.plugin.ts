@@ -6,14 +6,19 @@ import type { Logger } from '../../core/logger.js';
 /** An id a proxy may have given the request: kept when it is short and plain, so it cannot forge log content. */
 const FORWARDED_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** Random per process, so ids of several API processes behind one balancer do not collide. */
+const PROCESS_PREFIX = randomBytes(4).toString('hex');
+let sequence = 0;
+
 /**
- * Fastify's genReqId: the caller's (or its proxy's) `X-Request-Id` when well formed, else 12 random hex digits. The
- * id is on every log line a request causes and in the answer's `X-Request-Id`, so a user's report finds its lines.
+ * Fastify's genReqId: the caller's (or its proxy's) `X-Request-Id` when well formed, else this process's random
+ * prefix and a sequence number (`3f9a0c1e-1b7`: unique without a random draw per request). The id is on every log
+ * line a request causes and in the answer's `X-Request-Id`, so a user's report finds its lines.
  */
 export function requestId(req: IncomingMessage): string {
   const header = req.headers['x-request-id'];
   const given = Array.isArray(header) ? header[0] : header;
-  return given !== undefined && FORWARDED_ID.test(given) ? given : randomBytes(6).toString('hex');
+  return given !== undefined && FORWARDED_ID.test(given) ? given : `${PROCESS_PREFIX}-${(++sequence).toString(36)}`;
 }
 
 /** Echoes the id and writes one `debug` line per answered request (method, path without query, status, time). */
