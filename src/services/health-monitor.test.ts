@@ -145,3 +145,27 @@ void test('metrics: heights, lag, phase, mempool and tip age per network, read f
   }
   assert.equal(fakes.blockReads, 1, 'the tip block is read once per tip, not per check');
 });
+
+void test('sync rate: blocks per second the index grew by over the last minute, from the initial sync status while it runs', async () => {
+  const fakes = new Fakes();
+  let clock = 1_000_000;
+  const m = new HealthMonitor(() => Promise.resolve(1), [fakes.probes()], { maxLagBlocks: 3, intervalMs: 60_000, timeoutMs: 1_000, now: () => clock });
+  fakes.sync = { phase: 'loading', height: 1_000, targetHeight: 50_000, etaSeconds: 900, updatedAt: 0 };
+  fakes.tip = null;
+  await m.checkAll();
+  assert.equal(m.health('LTCTEST')!.blocksPerSecond, null, 'one sample is no rate');
+  for (let i = 1; i <= 4; i++) {
+    clock += 30_000;
+    fakes.sync = { ...fakes.sync, height: 1_000 + i * 1_500 };
+    await m.checkAll();
+  }
+  // The window spans the last 60 s: heights 4000 (t=60 s) … 7000 (t=120 s).
+  assert.equal(m.health('LTCTEST')!.blocksPerSecond, 50);
+  fakes.sync = null;
+  fakes.tip = { height: 7_000, hash: 'bb'.repeat(32) };
+  for (let i = 0; i < 3; i++) {
+    clock += 30_000;
+    await m.checkAll();
+  }
+  assert.equal(m.health('LTCTEST')!.blocksPerSecond, 0, 'a standing index has rate 0');
+});

@@ -66,7 +66,9 @@ export class HealthMonitor {
             const block = sync === null || sync.phase === 'ready' ? await p.index.getBlockByHeight(tip.height) : null;
             tipCache = block ? { hash: tip.hash, time: block.time } : null;
           }
-          if (tip) rate.add(tip.height);
+          // During an initial sync the status may run ahead of the tip marker (blocks loaded before the indexes exist).
+          const progress = Math.max(tip?.height ?? -1, sync?.phase !== 'ready' ? (sync?.height ?? -1) : -1);
+          if (progress >= 0) rate.add(progress);
           return { height: tip?.height ?? null, hash: tip?.hash ?? null, tipTime: tip ? (tipCache?.time ?? null) : null, mempool, sync };
         }, timeoutMs, this.now);
         return [p.id, { probes: p, node: new PolledValue(() => p.node.getBlockCount(), timeoutMs, this.now), index, rate }];
