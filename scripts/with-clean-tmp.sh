@@ -5,6 +5,8 @@
 set -uo pipefail
 base="${OUTPOINT_TEST_TMP_BASE:-${TMPDIR:-/tmp}}"
 dir="$(mktemp -d "$base/outpoint-test-tmp-XXXXXX")"
+# Like /tmp: test helpers run PostgreSQL as the postgres user (when root), which must reach its dirs in here.
+chmod 1777 "$dir"
 # tsx keeps its compile cache in $TMPDIR/tsx-<uid>: point it at the usual one, so runs stay warm and it is no leftover.
 tsx_cache="tsx-$(id -u)"
 mkdir -p "$base/$tsx_cache"
