@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type LogLevel, type NetworkId, type PriceSourceId } from '../core/index.js';
+import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type NetworkId, type PriceSourceId } from '../core/index.js';
 import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
 import type { AccountsConfig, MarketConfig, NetworkConfig, OutpointConfig, Registration, ZmqConfig } from './config-types.js';
 import { ZMQ_TOPICS, getNetworkParams, type ZmqTopic } from '../chains/addressing.js';
+import { int, isTable, optionalStr, str, type Raw } from './config-values.js';
+import { buildOpsConfig } from './ops-config.js';
 
-type Raw = Record<string, unknown>;
 
 /** Environment variables with these prefixes belong to scripts and tests, not to the service. */
 const NON_CONFIG_ENV_PREFIXES = ['OUTPOINT_SETUP_', 'OUTPOINT_TEST_', 'OUTPOINT_BENCH_'];
@@ -133,16 +134,7 @@ function buildConfig(raw: Raw): OutpointConfig {
     },
     redis: { url: optionalStr(section('redis'), 'url', spec('redis', 'url'), 'redis.url') },
     market: buildMarket(section('market')),
-    log: {
-      level: str(section('log'), 'level', spec('log', 'level'), 'info', 'log.level') as LogLevel,
-      format: str(section('log'), 'format', spec('log', 'format'), 'auto', 'log.format') as OutpointConfig['log']['format'],
-    },
-    metrics: buildMetrics(section('metrics')),
-    health: {
-      maxLagBlocks: int(section('health'), 'max_lag_blocks', spec('health', 'max_lag_blocks'), 3, 'health.max_lag_blocks'),
-      checkIntervalMs: int(section('health'), 'check_interval_ms', spec('health', 'check_interval_ms'), 5000, 'health.check_interval_ms'),
-      timeoutMs: int(section('health'), 'timeout_ms', spec('health', 'timeout_ms'), 10_000, 'health.timeout_ms'),
-    },
+    ...buildOpsConfig(section),
     accounts: buildAccounts(section('accounts')),
     smtp: {
       url: optionalStr(section('smtp'), 'url', spec('smtp', 'url'), 'smtp.url'),
@@ -150,17 +142,6 @@ function buildConfig(raw: Raw): OutpointConfig {
     },
     networks,
   };
-}
-
-/** `[metrics] port` moves /metrics off the API port (so it need not be public); host alone means nothing. */
-function buildMetrics(table: Raw): OutpointConfig['metrics'] {
-  const spec = (k: string): KeySpec => SECTION_KEYS['metrics']![k]!;
-  const host = optionalStr(table, 'host', spec('host'), 'metrics.host');
-  if (table['port'] === undefined) {
-    if (host !== null) throw new ConfigError('metrics.host needs metrics.port (without a port, /metrics is served on the API port)');
-    return { listen: null };
-  }
-  return { listen: { host: host ?? '127.0.0.1', port: int(table, 'port', spec('port'), 0, 'metrics.port') } };
 }
 
 /** Both files or neither: half a TLS setup is a mistake to report, not to serve plain HTTP for. */
@@ -272,42 +253,6 @@ function buildZmq(id: NetworkId, chain: ChainKind, table: Raw, zmqUrl: string | 
   }
   if (Object.keys(endpoints).length === 0) throw new ConfigError(`${path} is empty: leave zmq_url and zmq_topics out to poll the node`);
   return { endpoints, reconcileMs };
-}
-
-function optionalStr(table: Raw, key: string, spec: KeySpec, path: string): string | null {
-  const value = table[key];
-  if (value === undefined || value === '') return null;
-  return str(table, key, spec, '', path);
-}
-
-function str(table: Raw, key: string, spec: KeySpec, fallback: string, path = key): string {
-  const value = table[key];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string') throw new ConfigError(`${path} must be a string (${spec.doc})`);
-  if (spec.type === 'url' && !/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i.test(value)) throw new ConfigError(`${path} must be a URL, got "${value}"`);
-  if (spec.type === 'chain' && !['main', 'test', 'regtest'].includes(value)) {
-    throw new ConfigError(`${path} must be main, test or regtest, got "${value}"`);
-  }
-  if (spec.type === 'string' && spec.oneOf && !spec.oneOf.includes(value)) {
-    throw new ConfigError(`${path} must be one of ${spec.oneOf.join(', ')}, got "${value}"`);
-  }
-  return value;
-}
-
-function int(table: Raw, key: string, spec: KeySpec, fallback: number, path: string): number {
-  const value = table[key];
-  if (value === undefined) return fallback;
-  const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
-  if (typeof n === 'bigint') return int({ [key]: Number(n) }, key, spec, fallback, path);
-  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new ConfigError(`${path} must be an integer, got ${JSON.stringify(value)}`);
-  if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
-    throw new ConfigError(`${path} must be between ${spec.min} and ${spec.max}, got ${n}`);
-  }
-  return n;
-}
-
-function isTable(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
 function deepFreeze<T>(value: T): T {
