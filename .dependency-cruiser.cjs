@@ -14,6 +14,7 @@ const forbidden = [
   { name: 'prom-client-only-in-metrics-driver', severity: 'error', from: { pathNot: '^src/(metrics|main)/' }, to: { path: 'node_modules/prom-client/' } },
   // better-sqlite3 differs by Node line (sqlite-binding.ts picks it); types may come from anywhere in the driver.
   { name: 'sqlite-through-binding', severity: 'error', from: { pathNot: '^src/store/sqlite/sqlite-binding\\.ts$' }, to: { path: 'node_modules/better-sqlite3', dependencyTypesNot: ['type-only'] } },
+  { name: 'p2p-driver', severity: 'error', from: { path: layer('p2p') }, to: { path: '^src/(?!core/|chains/|p2p/)' } },
   { name: 'redis-driver', severity: 'error', from: { path: layer('redis') }, to: { path: '^src/(?!core/|redis/)' } },
   { name: 'mail-driver', severity: 'error', from: { path: layer('mail') }, to: { path: '^src/(?!core/|mail/)' } },
   { name: 'market-driver', severity: 'error', from: { path: layer('market') }, to: { path: '^src/(?!core/|chains/|market/)' } },

@@ -7,9 +7,12 @@ const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./api-v2.bench.js'),
   () => import('./api-v3.bench.js'),
   () => import('./concurrency-limit.bench.js'),
+  () => import('./sync-gate.bench.js'),
   () => import('./web.bench.js'),
   () => import('./realtime.bench.js'),
   () => import('./node-follow.bench.js'),
+  () => import('./p2p-listener.bench.js'),
+  () => import('./p2p-propagation.bench.js'),
   () => import('./password-hash.bench.js'),
   () => import('./metrics.bench.js'),
 ];

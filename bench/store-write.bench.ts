@@ -4,7 +4,9 @@
  * the fetcher and the event loop in the figure, store changes can be compared to a few percent; the index bench
  * stays the figure of record.
  *   node --import tsx bench/store-write.bench.ts
- * Settings (environment): STORE_WRITE_RUNS (3), INDEX_BENCH_TXS (100000: which cached chain).
+ * Settings (environment): STORE_WRITE_RUNS (3), INDEX_BENCH_TXS (100000: which cached chain), STORE_WRITE_MODES
+ * (bulk,incremental): "bulk" is an initial load (loadBlocks per batch, then finishBulkLoad, each build step timed),
+ * "incremental" connectBlocks per batch.
  * The chain's raw blocks are dumped once to .bench-cache/blocks-<txs>.bin (length-prefixed), from the index bench's
  * node.
  */
@@ -69,34 +71,68 @@ function loadBatches(): { batches: BlockToConnect[][]; txs: number } {
   return { batches, txs };
 }
 
+/** One run of one mode into a fresh database; returns seconds and a line of detail. */
+async function writeOnce(mode: string, batches: BlockToConnect[][]): Promise<{ seconds: number; detail: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'outpoint-store-write-'));
+  try {
+    const store = new SqliteStore({ path: join(dir, 'store.db') });
+    await store.migrate();
+    const network = store.network(params.id);
+    const perBatch: number[] = [];
+    const start = performance.now();
+    const startCpu = process.cpuUsage();
+    if (mode === 'bulk') await network.beginBulkLoad(0);
+    for (const batch of batches) {
+      const t = performance.now();
+      if (mode === 'bulk') await network.loadBlocks(batch);
+      else await network.connectBlocks(batch);
+      perBatch.push(performance.now() - t);
+    }
+    // CPU seconds beside wall seconds: on a machine shared with other work the CPU figure moves much less.
+    const steps: string[] = [];
+    if (mode === 'bulk') {
+      let at = performance.now();
+      let cpu = process.cpuUsage();
+      let name = '';
+      const close = (): void => {
+        const used = process.cpuUsage(cpu);
+        steps.push(`${name} ${((performance.now() - at) / 1000).toFixed(2)} (cpu ${((used.user + used.system) / 1e6).toFixed(2)})`);
+      };
+      await network.finishBulkLoad((s) => {
+        if (name) close();
+        name = s.name;
+        at = performance.now();
+        cpu = process.cpuUsage();
+      });
+      close();
+    }
+    const seconds = (performance.now() - start) / 1000;
+    const used = process.cpuUsage(startCpu);
+    await store.close();
+    const loaded = perBatch.reduce((a, b) => a + b, 0) / 1000;
+    const detail = `cpu ${((used.user + used.system) / 1e6).toFixed(2)} s; per batch ${perBatch.map((ms) => (ms / 1000).toFixed(2)).join(' ')} s${
+      mode === 'bulk' ? `; load ${loaded.toFixed(2)} s, build: ${steps.join(', ')} s` : ''}`;
+    return { seconds, detail };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function run(): Promise<void> {
   if (!existsSync(DUMP)) await dumpChain();
   const runs = Number(process.env['STORE_WRITE_RUNS'] ?? 3);
+  const modes = (process.env['STORE_WRITE_MODES'] ?? 'bulk,incremental').split(',');
   const { batches, txs } = loadBatches();
-  console.log(`store write bench: SQLite connectBlocks of ${txs} txs in ${batches.length} batches, ${runs} run(s), node ${process.version}`);
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const dir = mkdtempSync(join(tmpdir(), 'outpoint-store-write-'));
-    try {
-      const store = new SqliteStore({ path: join(dir, 'store.db') });
-      await store.migrate();
-      const network = store.network(params.id);
-      const perBatch: number[] = [];
-      const start = performance.now();
-      for (const batch of batches) {
-        const t = performance.now();
-        await network.connectBlocks(batch);
-        perBatch.push(performance.now() - t);
-      }
-      const seconds = (performance.now() - start) / 1000;
-      await store.close();
+  console.log(`store write bench: SQLite, ${txs} txs in ${batches.length} batches, ${runs} run(s) per mode, node ${process.version}`);
+  for (const mode of modes) {
+    let best = Infinity;
+    for (let i = 0; i < runs; i++) {
+      const { seconds, detail } = await writeOnce(mode, batches);
       best = Math.min(best, seconds);
-      console.log(`  run ${i + 1}: ${seconds.toFixed(2)} s, ${Math.round(txs / seconds)} tx/s; per batch ${perBatch.map((ms) => (ms / 1000).toFixed(2)).join(' ')} s`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+      console.log(`  ${mode} run ${i + 1}: ${seconds.toFixed(2)} s, ${Math.round(txs / seconds)} tx/s; ${detail}`);
     }
+    console.log(`  ${mode} best ${best.toFixed(2)} s (${Math.round(txs / best)} tx/s)`);
   }
-  console.log(`  best ${best.toFixed(2)} s (${Math.round(txs / best)} tx/s)`);
 }
 
 const argv = process.argv;

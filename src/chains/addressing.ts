@@ -1,5 +1,5 @@
 /** Public API of network parameters, scripts and addresses (one import for other layers). */
-export { ALL_NETWORK_PARAMS, BTC_TESTNET4_GENESIS_HASH, getNetworkParams, knownGenesisHashes } from './networks.js';
+export { ALL_NETWORK_PARAMS, BTC_TESTNET4_GENESIS_HASH, getNetworkParams, knownGenesisHashes, p2pMagicFor } from './networks.js';
 export type { ChainFeatures, NetworkParams, ZmqTopic } from './network-params.js';
 export { ZMQ_TOPICS } from './network-params.js';
 export { classifyScript, getP2pkPubkey, getWitnessProgram, type ScriptType, type WitnessProgram } from './script/classify.js';

@@ -40,6 +40,16 @@ export interface NetworkParams {
   readonly coinbaseMaturity: number;
   readonly defaultRpcPort: number;
   readonly defaultP2pPort: number;
+  /** P2P message start bytes (hex, in wire order): every message of this chain's protocol begins with them. */
+  readonly p2pMagic: string;
+  /** The protocol version our P2P listener announces in `version` (the coin's current node's PROTOCOL_VERSION). */
+  readonly p2pProtocolVersion: number;
+  /**
+   * Seconds in which an ordinary transaction normally reaches most of the network and is announced to a listener
+   * connected to it (relay hops plus the nodes' inbound inventory trickle, 5 s on average in Core-derived nodes):
+   * the confidence model's time scale (docs/confidence.md).
+   */
+  readonly txPropagationSeconds: number;
   /** Consensus block weight limit (for mempool block projection). */
   readonly maxBlockWeight: number;
   readonly features: ChainFeatures;

@@ -16,6 +16,20 @@ const SEGWIT = { segwit: true, mweb: false, auxpow: false } as const;
 /** Bitcoin Core / Knots and Litecoin Core 0.21+ publish `sequence`; Dogecoin Core 1.14 only hashblock/hashtx/rawblock/rawtx. */
 const SEQUENCE_ZMQ: readonly ZmqTopic[] = Object.freeze(['sequence']);
 const DOGECOIN_ZMQ: readonly ZmqTopic[] = Object.freeze(['hashblock', 'hashtx']);
+/*
+ * P2P protocol versions (each coin's PROTOCOL_VERSION in src/version.h): Bitcoin Core 0.21+ and Litecoin Core 0.21
+ * speak 70016 (wtxid relay exists but is only used when both sides send `wtxidrelay`, which we never do), Dogecoin
+ * Core 1.14 speaks 70015. Magic bytes: pchMessageStart in each coin's chainparams.cpp.
+ */
+const BITCOIN_PROTOCOL = 70016;
+const LITECOIN_PROTOCOL = 70016;
+const DOGECOIN_PROTOCOL = 70015;
+/**
+ * Core-derived nodes announce new transactions to inbound peers (our listener is one) on a Poisson timer averaging
+ * 5 s, to outbound peers every 2 s; a tx crosses a few hops before most nodes have it. 10 s covers both for nearly
+ * every tx on every supported coin (they share Bitcoin Core's relay code), so one value serves all of them.
+ */
+const TX_PROPAGATION_SECONDS = 10;
 const LITECOIN = { segwit: true, mweb: true, auxpow: false } as const;
 // Dogecoin Core has segwit code but never deployed it; blocks are merge-mined (AuxPoW) since height 371337.
 const DOGECOIN = { segwit: false, mweb: false, auxpow: true } as const;
@@ -35,6 +49,9 @@ export const BTC_MAIN: NetworkParams = Object.freeze({
   coinbaseMaturity: 100,
   defaultRpcPort: 8332,
   defaultP2pPort: 8333,
+  p2pMagic: 'f9beb4d9',
+  p2pProtocolVersion: BITCOIN_PROTOCOL,
+  txPropagationSeconds: TX_PROPAGATION_SECONDS,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: SEGWIT,
   zmqTopics: SEQUENCE_ZMQ,
@@ -60,6 +77,9 @@ export const BTC_TEST: NetworkParams = Object.freeze({
   coinbaseMaturity: 100,
   defaultRpcPort: 18332,
   defaultP2pPort: 18333,
+  p2pMagic: '0b110907',
+  p2pProtocolVersion: BITCOIN_PROTOCOL,
+  txPropagationSeconds: TX_PROPAGATION_SECONDS,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: SEGWIT,
   zmqTopics: SEQUENCE_ZMQ,
@@ -67,6 +87,8 @@ export const BTC_TEST: NetworkParams = Object.freeze({
 
 /** Genesis of Bitcoin testnet4 (BIP94; default ports 48332 RPC / 48333 P2P): same address formats as testnet3. */
 export const BTC_TESTNET4_GENESIS_HASH = '00000000da84f2bafbbc53dee25a72ae507ff4914b867c565be350b0da8bf043';
+/** Testnet4's P2P message start (its own, unlike its address formats). */
+export const BTC_TESTNET4_P2P_MAGIC = '1c163f28';
 
 export const BTC_REGTEST: NetworkParams = Object.freeze({
   id: 'BTCTEST',
@@ -83,6 +105,9 @@ export const BTC_REGTEST: NetworkParams = Object.freeze({
   coinbaseMaturity: 100,
   defaultRpcPort: 18443,
   defaultP2pPort: 18444,
+  p2pMagic: 'fabfb5da',
+  p2pProtocolVersion: BITCOIN_PROTOCOL,
+  txPropagationSeconds: TX_PROPAGATION_SECONDS,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: SEGWIT,
   zmqTopics: SEQUENCE_ZMQ,
@@ -107,6 +132,9 @@ export const LTC_MAIN: NetworkParams = Object.freeze({
   coinbaseMaturity: 100,
   defaultRpcPort: 9332,
   defaultP2pPort: 9333,
+  p2pMagic: 'fbc0b6db',
+  p2pProtocolVersion: LITECOIN_PROTOCOL,
+  txPropagationSeconds: TX_PROPAGATION_SECONDS,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: LITECOIN,
   zmqTopics: SEQUENCE_ZMQ,
@@ -128,6 +156,9 @@ export const LTC_TEST: NetworkParams = Object.freeze({
   coinbaseMaturity: 100,
   defaultRpcPort: 19332,
   defaultP2pPort: 19335,
+  p2pMagic: 'fdd2c8f1',
+  p2pProtocolVersion: LITECOIN_PROTOCOL,
+  txPropagationSeconds: TX_PROPAGATION_SECONDS,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: LITECOIN,
   zmqTopics: SEQUENCE_ZMQ,
@@ -149,6 +180,9 @@ export const LTC_REGTEST: NetworkParams = Object.freeze({
   coinbaseMaturity: 100,
   defaultRpcPort: 19443,
   defaultP2pPort: 19444,
+  p2pMagic: 'fabfb5da',
+  p2pProtocolVersion: LITECOIN_PROTOCOL,
+  txPropagationSeconds: TX_PROPAGATION_SECONDS,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: LITECOIN,
   zmqTopics: SEQUENCE_ZMQ,
@@ -175,6 +209,9 @@ export const DOGE_MAIN: NetworkParams = Object.freeze({
   coinbaseMaturity: 240,
   defaultRpcPort: 22555,
   defaultP2pPort: 22556,
+  p2pMagic: 'c0c0c0c0',
+  p2pProtocolVersion: DOGECOIN_PROTOCOL,
+  txPropagationSeconds: TX_PROPAGATION_SECONDS,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: DOGECOIN,
   zmqTopics: DOGECOIN_ZMQ,
@@ -195,6 +232,9 @@ export const DOGE_TEST: NetworkParams = Object.freeze({
   coinbaseMaturity: 240,
   defaultRpcPort: 44555,
   defaultP2pPort: 44556,
+  p2pMagic: 'fcc1b7dc',
+  p2pProtocolVersion: DOGECOIN_PROTOCOL,
+  txPropagationSeconds: TX_PROPAGATION_SECONDS,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: DOGECOIN,
   zmqTopics: DOGECOIN_ZMQ,
@@ -219,6 +259,9 @@ export const DOGE_REGTEST: NetworkParams = Object.freeze({
   coinbaseMaturity: 60,
   defaultRpcPort: 18332,
   defaultP2pPort: 18444,
+  p2pMagic: 'fabfb5da',
+  p2pProtocolVersion: DOGECOIN_PROTOCOL,
+  txPropagationSeconds: TX_PROPAGATION_SECONDS,
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: DOGECOIN,
   zmqTopics: DOGECOIN_ZMQ,
@@ -245,6 +288,11 @@ export function getNetworkParams(id: NetworkId, chain: ChainKind = defaultChain(
   const found = ALL_NETWORK_PARAMS.find((p) => p.id === id && p.chain === chain);
   if (!found) throw new InvalidArgumentError('network', `network ${id} has no ${chain} chain`);
   return found;
+}
+
+/** The P2P magic of the chain whose genesis the node reported: BTCTEST is testnet3 or testnet4. */
+export function p2pMagicFor(params: NetworkParams, genesisHash: string): string {
+  return genesisHash === BTC_TESTNET4_GENESIS_HASH && params.coin === 'BTC' ? BTC_TESTNET4_P2P_MAGIC : params.p2pMagic;
 }
 
 /**

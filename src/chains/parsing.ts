@@ -12,3 +12,4 @@ export { merkleRoot, merkleRootOfHashes, witnessCommitment, witnessCommitmentOk 
 export { difficultyFromBits, formatDifficulty, targetFromBits, workFromBits } from './block/difficulty.js';
 export { coinbaseHeight, printableRuns } from './block/coinbase.js';
 export { blockMiner, coinbaseTag, type BlockMiner } from './block/block-miner.js';
+export { peekBlock } from './block/block-peek.js';

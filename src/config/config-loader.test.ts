@@ -258,3 +258,22 @@ url = "smtp://u:p@127.0.0.1:2525"
   assert.throws(() => loadConfig({ file: configFile('[accounts]\nusage_keep_days = 30\n'), env: {} }), /usage_keep_days must be between 90/);
   assert.throws(() => loadConfig({ file: configFile('[smtp]\nhost = "x"\n'), env: {} }), /unknown key "smtp\.host"/);
 });
+
+test('p2p: discovery on by default on main and test chains, off on regtest; peers, target and env overrides', () => {
+  const net = (text: string, env: NodeJS.ProcessEnv = {}) =>
+    loadConfig({ file: configFile(`[networks.LTCTEST]\nrpc_url = "http://127.0.0.1:19332"\n${text}`), env }).networks[0]!.p2p;
+  assert.deepEqual(net(''), { peers: [], discover: true, targetPeers: 8, enabled: true });
+  assert.deepEqual(net('chain = "regtest"'), { peers: [], discover: false, targetPeers: 8, enabled: false }, 'regtest: off unless peers are given');
+  assert.deepEqual(net('chain = "regtest"\np2p_peers = ["127.0.0.1:19444", "127.0.0.1:19445", "[::1]", "node.local"]'), {
+    peers: ['127.0.0.1:19444', '127.0.0.1:19445', '[::1]', 'node.local'], discover: false, targetPeers: 8, enabled: true,
+  });
+  assert.equal(net('p2p_target_peers = 0').enabled, false, '0 turns the listener off');
+  assert.equal(net('p2p_discover = false').enabled, false);
+  assert.deepEqual(net('', { OUTPOINT_NETWORKS_LTCTEST_P2P_PEERS: '10.0.0.1:19335,10.0.0.2', OUTPOINT_NETWORKS_LTCTEST_P2P_DISCOVER: '0' }), {
+    peers: ['10.0.0.1:19335', '10.0.0.2'], discover: false, targetPeers: 8, enabled: true,
+  });
+  assert.throws(() => net('p2p_peers = ["10.0.0.1:99999"]'), ConfigError);
+  assert.throws(() => net('p2p_peers = ["http://x"]'), /not host:port/);
+  assert.throws(() => net('p2p_discover = "maybe"'), /true or false/);
+  assert.throws(() => net('p2p_target_peers = 65'), /between 0 and 64/);
+});

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type NetworkId, type PriceSourceId } from '../core/index.js';
 import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
-import type { AccountsConfig, MarketConfig, NetworkConfig, OutpointConfig, Registration, ZmqConfig } from './config-types.js';
+import type { AccountsConfig, MarketConfig, NetworkConfig, OutpointConfig, P2pConfig, Registration, ZmqConfig } from './config-types.js';
 import { ZMQ_TOPICS, getNetworkParams, type ZmqTopic } from '../chains/addressing.js';
 import { int, isTable, optionalStr, str, type Raw } from './config-values.js';
 import { buildOpsConfig } from './ops-config.js';
@@ -224,7 +224,36 @@ function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
     syncBatchTxs: int(table, 'sync_batch_txs', NETWORK_KEYS['sync_batch_txs']!, 20000, at('sync_batch_txs')),
     syncRequests: int(table, 'sync_requests', NETWORK_KEYS['sync_requests']!, 4, at('sync_requests')),
     mempoolRemovedKeepHours: int(table, 'mempool_removed_keep_hours', NETWORK_KEYS['mempool_removed_keep_hours']!, 72, at('mempool_removed_keep_hours')),
+    p2p: buildP2p(table, chain, at),
   };
+}
+
+/** host:port, [v6]:port or a bare host (the network's default port): what the listener can dial. */
+const PEER_ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
+
+/**
+ * Discovery is on by default on main and test chains (the node knows public peers) and off on regtest, whose nodes
+ * are the operator's own and know only each other: there `p2p_peers` says which to watch.
+ */
+function buildP2p(table: Raw, chain: ChainKind, at: (k: string) => string): P2pConfig {
+  const peers = list(table, 'p2p_peers', NETWORK_KEYS['p2p_peers']!, at('p2p_peers'), []);
+  for (const peer of peers) {
+    const match = PEER_ADDRESS.exec(peer);
+    const port = match?.[2] === undefined ? 1 : Number(match[2]);
+    if (!match || port < 1 || port > 65535) throw new ConfigError(`${at('p2p_peers')}: "${peer}" is not host:port`);
+  }
+  const discover = bool(table, 'p2p_discover', NETWORK_KEYS['p2p_discover']!, chain !== 'regtest', at('p2p_discover'));
+  const targetPeers = int(table, 'p2p_target_peers', NETWORK_KEYS['p2p_target_peers']!, 8, at('p2p_target_peers'));
+  return { peers, discover, targetPeers, enabled: targetPeers > 0 && (peers.length > 0 || discover) };
+}
+
+function bool(table: Raw, key: string, spec: KeySpec, fallback: boolean, path: string): boolean {
+  const value = table[key];
+  if (value === undefined) return fallback;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(true|1)$/i.test(value.trim())) return true;
+  if (typeof value === 'string' && /^(false|0)$/i.test(value.trim())) return false;
+  throw new ConfigError(`${path} must be true or false (${spec.doc}), got ${JSON.stringify(value)}`);
 }
 
 /**

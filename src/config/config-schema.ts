@@ -5,8 +5,8 @@
  */
 import { PRICE_SOURCE_IDS } from '../core/prices.js';
 
-/** `list`: a TOML array of strings, or in the environment one comma-separated string. */
-export type KeyType = 'string' | 'integer' | 'url' | 'chain' | 'list';
+/** `list`: a TOML array of strings, or in the environment one comma-separated string. `boolean`: true/false (env: also 1/0). */
+export type KeyType = 'string' | 'integer' | 'url' | 'chain' | 'list' | 'boolean';
 
 export interface KeySpec {
   readonly type: KeyType;
@@ -106,5 +106,14 @@ export const NETWORK_KEYS: Readonly<Record<string, KeySpec>> = {
   poll_ms: { type: 'integer', min: 10, max: 600_000, doc: 'polling interval in ms (default 250)' },
   sync_batch_txs: { type: 'integer', min: 1, max: 1_000_000, doc: 'initial sync commits about this many txs at once (default 20000; lower uses less memory, higher writes faster)' },
   sync_requests: { type: 'integer', min: 1, max: 64, doc: 'getblock requests in flight during sync (default 4; 16 fetches the next batch while one is written: faster, ~150 MiB more memory)' },
+  p2p_peers: {
+    type: 'list',
+    doc: 'P2P peers the listener always connects to (host:port, [v6]:port; the port defaults to the network\'s): sightings for confidence and double spends',
+  },
+  p2p_discover: {
+    type: 'boolean',
+    doc: 'also connect to peers the node knows (getnodeaddresses, getpeerinfo), one per /16 (default true on main and test chains, false on regtest)',
+  },
+  p2p_target_peers: { type: 'integer', min: 0, max: 64, doc: 'P2P connections to keep, configured peers always included (default 8; 0 turns the listener off)' },
   mempool_removed_keep_hours: { type: 'integer', min: 0, max: 87_600, doc: 'hours a replaced or double-spent mempool tx stays queryable as removed (default 72; 0 keeps them forever)' },
 };

@@ -8,6 +8,16 @@ export interface ZmqConfig {
   readonly reconcileMs: number | null;
 }
 
+/** The P2P listener of one network (docs/p2p.md). */
+export interface P2pConfig {
+  /** host:port strings, connected always. */
+  readonly peers: readonly string[];
+  readonly discover: boolean;
+  readonly targetPeers: number;
+  /** Derived: the listener runs (targetPeers > 0, and peers to connect to, configured or discovered). */
+  readonly enabled: boolean;
+}
+
 export interface NetworkConfig {
   readonly id: NetworkId;
   readonly chain: ChainKind;
@@ -22,6 +32,7 @@ export interface NetworkConfig {
   readonly syncRequests: number;
   /** Replaced / double-spent mempool txs stay queryable this long after removal; 0 keeps them forever. */
   readonly mempoolRemovedKeepHours: number;
+  readonly p2p: P2pConfig;
 }
 
 /** `[market]` (docs/market.md); the type lives in core because the market layer may not import config. */

@@ -15,7 +15,8 @@ export type ErrorCode =
   | 'QUOTA_EXCEEDED'
   | 'CONCURRENCY_EXCEEDED'
   | 'RATE_LIMITED'
-  | 'REJECTED';
+  | 'REJECTED'
+  | 'INDEX_SYNCING';
 
 export class OutpointError extends Error {
   readonly code: ErrorCode;
@@ -86,4 +87,37 @@ export class StoreError extends OutpointError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('STORE_ERROR', message, options);
   }
+}
+
+/** What IndexSyncingError reports: the network's sync status as of the request (ETA counted down to now). */
+export interface IndexSyncingDetails {
+  readonly network: string;
+  readonly phase: string;
+  /** Height of the last block written (null: none yet). */
+  readonly height: number | null;
+  /** The node's tip when the indexer last looked (null: not known yet). */
+  readonly targetHeight: number | null;
+  /** Seconds left (null: no estimate yet). */
+  readonly etaSeconds: number | null;
+  /** When a client should ask again, in seconds (the Retry-After header). */
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * The network's index is in its initial sync and answers no chain queries (HTTP 503 with Retry-After).
+ * The message is the one clients see: "index is syncing: height H of T, about N min left", with "height 0"
+ * before the first block, "of unknown" before the node's tip is known and "time left unknown" before an ETA.
+ */
+export class IndexSyncingError extends OutpointError {
+  readonly details: IndexSyncingDetails;
+  constructor(details: IndexSyncingDetails) {
+    super('INDEX_SYNCING', indexSyncingMessage(details));
+    this.details = details;
+  }
+}
+
+export function indexSyncingMessage(d: Pick<IndexSyncingDetails, 'height' | 'targetHeight' | 'etaSeconds'>): string {
+  const target = d.targetHeight === null ? 'unknown' : String(d.targetHeight);
+  const left = d.etaSeconds === null ? 'time left unknown' : `about ${Math.ceil(d.etaSeconds / 60)} min left`;
+  return `index is syncing: height ${d.height ?? 0} of ${target}, ${left}`;
 }

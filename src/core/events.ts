@@ -1,7 +1,7 @@
 import type { NetworkId } from './network.js';
 import type { Sats } from './money.js';
 import type { Transaction } from './chain-types.js';
-import type { PrevoutInfo, ScriptDelta } from './store.js';
+import type { Outpoint, PrevoutInfo, ScriptDelta } from './store.js';
 
 export interface BlockConnectedEvent {
   readonly kind: 'block_connected';
@@ -60,6 +60,32 @@ export interface AddressTouchedEvent {
   readonly prevouts: readonly (PrevoutInfo | null)[] | null;
 }
 
+/**
+ * Another transaction spends coins this one spends (an extension beyond the spec: realtime `double_spend`). One event
+ * per transaction that lost or may lose its coins; both sides of a plain double spend get one each.
+ */
+export interface DoubleSpendEvent {
+  readonly kind: 'double_spend';
+  readonly network: NetworkId;
+  /** The transaction whose payment may not (or will not) happen. */
+  readonly txid: string;
+  /** The competing spenders known at detection. */
+  readonly conflictingTxids: readonly string[];
+  /**
+   * double_spend: competing unconfirmed spends (no replacement rule decides between them); replaced: a BIP125
+   * replacement took its place; conflicted: a block confirmed another spend.
+   */
+  readonly reason: 'double_spend' | 'replaced' | 'conflicted';
+  /** Where the competing spend was seen: relayed by P2P peers, in our node's mempool, or in a block. */
+  readonly seenIn: 'peers' | 'mempool' | 'block';
+  /** The outpoints both spend. */
+  readonly outpoints: readonly Outpoint[];
+  /** Scripts of every address involved (what this tx spends and pays, what its competitors pay), for address channels. */
+  readonly scripts: readonly Uint8Array[];
+  /** UNIX seconds of detection. */
+  readonly time: number;
+}
+
 export interface PriceEvent {
   readonly kind: 'price';
   readonly coin: string;
@@ -75,6 +101,7 @@ export type DomainEvent =
   | TxAcceptedEvent
   | TxRemovedEvent
   | AddressTouchedEvent
+  | DoubleSpendEvent
   | PriceEvent;
 
 /** In-process by default; a Redis implementation carries the same events between processes. */

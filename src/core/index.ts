@@ -12,5 +12,7 @@ export * from './broadcaster.js';
 export * from './mempool-source.js';
 export * from './sync-status.js';
 export * from './metrics.js';
+export * from './peer-network.js';
+export * from './tx-sightings.js';
 export * from './mailer.js';
 export * from './attempt-counter.js';

@@ -4,6 +4,7 @@ import type { Block, Transaction } from './chain-types.js';
 import type { Sats } from './money.js';
 import type { NetworkId } from './network.js';
 import type { PriceQuote } from './prices.js';
+import type { SyncStatus } from './sync-status.js';
 
 export type * from './account-store.js';
 export type * from './auth-store.js';
@@ -106,16 +107,25 @@ export interface ConnectedBlock {
   readonly valueOut: Sats;
   /** Per (script, txid): what the block's transactions received/sent. */
   readonly deltas: readonly ScriptDelta[];
+  /**
+   * Per tx of the block, in input order: the output each input spent (a coinbase: [null]). The writer resolves them
+   * anyway, so the indexer's address events need no read-back of the txs it has just written.
+   */
+  readonly prevouts: ReadonlyMap<string, readonly (PrevoutInfo | null)[]>;
   /** Mempool txs that this block confirmed (removed from the mempool as 'confirmed'). */
   readonly confirmedFromMempool: readonly string[];
-  /** Mempool txs (and their descendants) that conflict with the block: marked double-spent and removed. */
+  /**
+   * Mempool txs (and their descendants) that conflict with the block: marked double-spent and removed. A batch of
+   * several blocks reports them once, with its last block.
+   */
   readonly conflicted: readonly string[];
 }
 
 /** A transaction of a disconnected block, as stored (the indexer parses `raw` to offer it back to the mempool). */
 export interface StoredTx {
   readonly txid: string;
-  readonly raw: Uint8Array;
+  /** null when raw transactions are not stored ([store] raw_txs = "node"). */
+  readonly raw: Uint8Array | null;
   readonly isCoinbase: boolean;
 }
 
@@ -346,6 +356,8 @@ export interface NetworkReader {
   /** Live mempool txs (for fee-rate projections). */
   getMempoolEntries(): Promise<MempoolTxSummary[]>;
   getMempoolTxids(): Promise<string[]>;
+  /** The stored initial-sync status; null: none stored (never bulk-loaded, counts as ready). Needs no chain index. */
+  getSyncStatus(): Promise<SyncStatus | null>;
 }
 
 /** The indexer's side: exactly one writer per network (PostgreSQL enforces it with an advisory lock). */
@@ -367,8 +379,47 @@ export interface NetworkWriter {
    * many; `limit` keeps each call short (a first prune after a long retention may face millions of rows).
    */
   pruneRemovedMempool(removedBefore: number, limit: number): Promise<number>;
+  /** Replaces the network's sync status (null deletes it). Its own transaction; the indexer writes it between batches. */
+  setSyncStatus(status: SyncStatus | null): Promise<void>;
 }
 
-export interface NetworkStore extends NetworkReader, NetworkWriter {
+/** An initial (bulk) load in progress: `step` 0 while blocks are appended, then the last build step done. */
+export interface BulkLoadState {
+  readonly step: number;
+  /** UNIX seconds. */
+  readonly startedAt: number;
+}
+
+/** A build step of finishBulkLoad that is about to run. */
+export interface BulkBuildStep {
+  /** 1-based. */
+  readonly step: number;
+  readonly steps: number;
+  readonly name: string;
+}
+
+/**
+ * Initial sync of an empty network (docs/indexer.md, "Initial sync"): blocks are appended to index-free tables without
+ * reading anything back, and the secondary indexes, spends of older outputs, address histories, totals and block fees
+ * are built once at the end. Chain reads of the network are not answered meanwhile (core/sync-status.ts). Every call
+ * is atomic; a killed process resumes from the last block appended or the last build step done.
+ */
+export interface BulkLoader {
+  /** null when no bulk load is in progress. */
+  getBulkLoad(): Promise<BulkLoadState | null>;
+  /** Starts a bulk load; the network's chain index must be empty (see resetChain). */
+  beginBulkLoad(startedAt: number): Promise<void>;
+  /** Appends blocks extending the tip (same rules as connectBlocks); resolves the new tip. */
+  loadBlocks(blocks: readonly BlockToConnect[]): Promise<ChainTip>;
+  /**
+   * Builds what the load deferred, step by step (each atomic, resumable), then ends the bulk load. `onStep` is told
+   * each step before it starts and awaited (a rejection stops the build before that step).
+   */
+  finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>): Promise<void>;
+  /** Forgets the network's whole chain index and mempool (a bulk rebuild from scratch starts with it). */
+  resetChain(): Promise<void>;
+}
+
+export interface NetworkStore extends NetworkReader, NetworkWriter, BulkLoader {
   readonly id: NetworkId;
 }

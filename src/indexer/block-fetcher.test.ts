@@ -96,3 +96,21 @@ test('a block whose hash is not the height\'s hash fails the batch', async () =>
   await answerAll(requests, batch);
   await assert.rejects(batch, /node returned block/);
 });
+
+test('without parsing, a batch carries the raw blocks and the same counts (an initial load parses them elsewhere)', async () => {
+  const { source, requests } = heldSource(100);
+  const fetcher = new BlockFetcher(source, LTC_MAIN.features, { targetTxs: 40, requestTxs: TXS_PER_BLOCK, parse: false });
+  const batch = fetcher.fetch(0, fetcher.nextCount(100));
+  await answerAll(requests, batch);
+  const fetched = await batch;
+  assert.equal(fetched.blocks.length, 0);
+  assert.ok(fetched.raws.length > 0);
+  assert.equal(fetched.txCount, fetched.raws.length * TXS_PER_BLOCK);
+  assert.equal(fetched.bytes, fetched.raws.length * RAW.length);
+  // And it still refuses a block that is not the one asked for.
+  const wrong = heldSource(1, '00'.repeat(32));
+  const bad = new BlockFetcher(wrong.source, LTC_MAIN.features, { parse: false }).fetch(0, 1);
+  bad.catch(() => undefined);
+  await answerAll(wrong.requests, bad);
+  await assert.rejects(bad, /node returned block/);
+});

@@ -1,10 +1,15 @@
 import type { Block, ChainSource } from '../core/index.js';
 import type { ChainFeatures } from '../chains/network-params.js';
-import { parseBlock } from '../chains/parsing.js';
+import { parseBlock, peekBlock } from '../chains/parsing.js';
 
 export interface FetchedBatch {
   readonly fromHeight: number;
+  /** Parsed blocks; empty when the fetcher was told not to parse (the raw blocks are parsed elsewhere). */
   readonly blocks: readonly Block[];
+  /** The raw blocks, in height order. */
+  readonly raws: readonly Uint8Array[];
+  /** Transactions in the batch. */
+  readonly txCount: number;
   readonly bytes: number;
 }
 
@@ -24,6 +29,11 @@ export interface BlockFetcherOptions {
   readonly parallel?: number;
   /** Transactions per getblock request. Default 1000. */
   readonly requestTxs?: number;
+  /**
+   * Parse the blocks (default true). False: only their headers and tx counts are read (peekBlock) and the batch
+   * carries the raw bytes, for a loader that parses them on another thread.
+   */
+  readonly parse?: boolean;
 }
 
 /** Blocks per getblock request at most: block sizes may jump, a request must stay small. */
@@ -48,6 +58,7 @@ export class BlockFetcher {
   private readonly maxBlocks: number;
   private readonly parallel: number;
   private readonly requestTxs: number;
+  private readonly parse: boolean;
 
   constructor(
     private readonly source: ChainSource,
@@ -59,6 +70,7 @@ export class BlockFetcher {
     this.maxBlocks = options.maxBlocks ?? 500;
     this.parallel = options.parallel ?? 4;
     this.requestTxs = options.requestTxs ?? 1000;
+    this.parse = options.parse ?? true;
   }
 
   /** How many heights to ask for next (an upper bound: the batch may stop earlier). */
@@ -71,13 +83,14 @@ export class BlockFetcher {
   async fetch(fromHeight: number, count: number): Promise<FetchedBatch> {
     const hashes = await this.source.getBlockHashes(fromHeight, count);
     const blocks: Block[] = [];
+    const allRaws: Uint8Array[] = [];
     let txs = 0;
     let bytes = 0;
     let next = 0;
     // Requests in flight, in height order; each resolves to its raw blocks.
     const inFlight: { start: number; raws: Promise<Uint8Array[]> }[] = [];
     const issue = (): void => {
-      while (inFlight.length < (this.calibrated ? this.parallel : 1) && next < hashes.length && !this.full(txs, bytes, next - blocks.length)) {
+      while (inFlight.length < (this.calibrated ? this.parallel : 1) && next < hashes.length && !this.full(txs, bytes, next - allRaws.length)) {
         const perRequest = Math.max(1, Math.min(MAX_REQUEST_BLOCKS, Math.round(this.requestTxs / this.perBlockTxs)));
         const start = next;
         next = Math.min(hashes.length, next + perRequest);
@@ -93,12 +106,14 @@ export class BlockFetcher {
       let chunkTxs = 0;
       let chunkBytes = 0;
       fetched.forEach((raw, i) => {
-        const block = parseBlock(raw, this.features);
+        const block = this.parse ? parseBlock(raw, this.features) : null;
+        const { hash, txCount } = block ? { hash: block.header.hash, txCount: block.txs.length } : peekBlock(raw, this.features);
         const expected = hashes[start + i];
-        if (block.header.hash !== expected) throw new Error(`node returned block ${block.header.hash} for hash ${expected}`);
-        chunkTxs += block.txs.length;
+        if (hash !== expected) throw new Error(`node returned block ${hash} for hash ${expected}`);
+        chunkTxs += txCount;
         chunkBytes += raw.length;
-        blocks.push(block);
+        if (block) blocks.push(block);
+        allRaws.push(raw);
       });
       txs += chunkTxs;
       bytes += chunkBytes;
@@ -108,7 +123,7 @@ export class BlockFetcher {
       this.calibrated = true;
       issue();
     }
-    return { fromHeight, blocks, bytes };
+    return { fromHeight, blocks, raws: allRaws, txCount: txs, bytes };
   }
 
   /** Enough fetched (or expected from the requests in flight) for one batch. */

@@ -1,11 +1,13 @@
-import type { ChainSource, ChainTip, ConnectedBlock, EventBus, Logger, NetworkStore, PrevoutInfo } from '../core/index.js';
+import type { ChainSource, ChainTip, EventBus, Logger, NetworkStore } from '../core/index.js';
 import type { NetworkParams } from '../chains/network-params.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
+import { buildIndexes, inlineLoader, loadBlocks, type InitialLoadContext, type RawBlockLoader } from './initial-load.js';
 import { blockEvents, mempoolTxEvents } from './indexer-events.js';
 import { MempoolSync } from './mempool-sync.js';
 import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
 import { SyncProgress, type ProgressSink } from './sync-progress.js';
+import { quietWhileSyncing, SyncStatusWriter } from './sync-status-writer.js';
 
 export interface NetworkIndexerOptions {
   readonly params: NetworkParams;
@@ -22,6 +24,27 @@ export interface NetworkIndexerOptions {
   readonly fetchRequests?: number;
   /** Replaced / double-spent mempool txs are forgotten this long after removal (default 72 h; 0 keeps them). */
   readonly removedMempoolKeepSeconds?: number;
+  /**
+   * Rebuild the network's index from scratch with an initial (bulk) load (`outpoint index --bulk`). Without it an
+   * empty index is bulk-loaded and an existing one catches up incrementally.
+   */
+  readonly bulk?: boolean;
+  /** Testing aid: a pause before each build step of an initial load (initial-load.ts). */
+  readonly buildStepDelayMs?: number;
+  /**
+   * Makes the loader of an initial load (default: parse on this thread, append through `store`). main/ gives SQLite
+   * stores a worker-thread loader, so that parsing and SQLite's synchronous writes run beside the fetching.
+   */
+  readonly initialLoader?: () => RawBlockLoader;
+}
+
+/**
+ * Seconds left in the index build before `step` (1-based) of `steps`: on the bench chains the build takes about half as
+ * long as the load before it (docs/benchmarks.md, "Initial sync"), spread evenly over the steps. A rough figure, for
+ * the 503 message and the sync status, not a promise.
+ */
+function buildEta(loadSeconds: number, step: number, steps: number): number {
+  return Math.round(0.5 * Math.max(loadSeconds, 0) * ((steps - step + 1) / steps));
 }
 
 /**
@@ -30,8 +53,14 @@ export interface NetworkIndexerOptions {
  */
 export class NetworkIndexer {
   private readonly fetcher: BlockFetcher;
+  /** The initial load's fetcher: raw blocks only, its loader parses them. */
+  private readonly rawFetcher: BlockFetcher;
   private readonly mempool: MempoolSync;
   private readonly pruner: RemovedMempoolPruner;
+  /** The initial-sync status (API processes answer 503 until ready) ... */
+  private readonly syncStatus: SyncStatusWriter;
+  /** ... and this network's events, unpublished until then. */
+  private readonly bus: EventBus;
   private readonly now: () => number;
   private running: Promise<void> | null = null;
   private dirty = false;
@@ -41,19 +70,34 @@ export class NetworkIndexer {
   private wake: (() => void) | null = null;
   private caughtUp = false;
   private consecutiveFailures = 0;
+  /** `bulk` was asked for and not done yet in this process. */
+  private rebuild: boolean;
 
   constructor(private readonly options: NetworkIndexerOptions) {
     this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
-    this.fetcher = new BlockFetcher(options.source, options.params.features, {
+    const fetchOptions = {
       ...(options.batchTxTarget !== undefined ? { targetTxs: options.batchTxTarget } : {}),
       ...(options.fetchRequests !== undefined ? { parallel: options.fetchRequests } : {}),
-    });
+    };
+    this.fetcher = new BlockFetcher(options.source, options.params.features, fetchOptions);
+    this.rawFetcher = new BlockFetcher(options.source, options.params.features, { ...fetchOptions, parse: false });
     this.mempool = new MempoolSync(options.source, options.store, options.params.features.mweb, this.now);
     this.pruner = new RemovedMempoolPruner(options.store, options.logger, options.removedMempoolKeepSeconds ?? 72 * 3600);
+    this.rebuild = options.bulk ?? false;
+    this.syncStatus = new SyncStatusWriter(options.store, { bulk: options.bulk ?? false });
+    this.bus = quietWhileSyncing(options.bus, this.syncStatus);
   }
 
   get id(): string {
     return this.options.params.id;
+  }
+
+  /**
+   * True until the first pass has decided, and through an initial sync: the network answers no chain queries and
+   * publishes no events (the P2P side holds back its store checks and events too).
+   */
+  get isSyncing(): boolean {
+    return this.syncStatus.syncing;
   }
 
   /** True once the index has reached the node's tip at least once. */
@@ -84,6 +128,11 @@ export class NetworkIndexer {
 
   /** One full pass: blocks to the node's tip, then the mempool. Used by the loop and by tests. */
   async syncOnce(): Promise<{ incomplete: boolean }> {
+    // First decision of the run: an initial sync (empty index, --bulk, or one a stopped process left) or ready.
+    await this.syncStatus.begin(await this.options.store.getTip());
+    await this.initialLoad();
+    // Stopped during the initial load: nothing else may touch the index before the load is finished.
+    if (await this.options.store.getBulkLoad()) return { incomplete: false };
     const tip = await this.syncBlocks();
     const result = await this.mempool.sync(tip?.hash ?? null);
     const info = result.added.length > 0 ? await this.options.store.getMempoolInfo() : null;
@@ -91,28 +140,71 @@ export class NetworkIndexer {
       // Subscribers see each input's address and value (balance_update): one read per announced tx.
       const prevouts = added.deltas.length > 0 ? ((await this.options.store.getTransaction(tx.txid))?.prevouts ?? null) : null;
       for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, info?.count ?? 0, prevouts)) {
-        this.options.bus.publish(event);
+        this.bus.publish(event);
       }
     }
     for (const { txid, reason } of result.removed) {
-      this.options.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason });
+      this.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason });
     }
     await this.pruner.maybePrune();
     return { incomplete: result.incomplete };
   }
 
-  /** Prevouts of a block's txs that touch addresses and were not announced from the mempool already. */
-  private async prevoutsOfNewTxs(connected: ConnectedBlock): Promise<Map<string, readonly (PrevoutInfo | null)[]>> {
-    const announced = new Set(connected.confirmedFromMempool);
-    const result = new Map<string, readonly (PrevoutInfo | null)[]>();
-    for (const { txid } of connected.deltas) {
-      if (announced.has(txid) || result.has(txid)) continue;
-      const record = await this.options.store.getTransaction(txid);
-      if (record) result.set(txid, record.prevouts);
+  /**
+   * An empty index (or one asked to be rebuilt) is loaded in bulk, then its indexes are built (initial-load.ts); a
+   * load or build a killed process left half done is resumed. Does nothing for an index that has a tip.
+   */
+  private async initialLoad(): Promise<void> {
+    const { store, source, logger, params } = this.options;
+    let state = await store.getBulkLoad();
+    if (!state) {
+      if (this.rebuild) {
+        logger.warn('rebuilding the index from scratch (bulk)', { network: params.id });
+        await store.resetChain();
+      } else if ((await store.getTip()) !== null) {
+        return;
+      }
+      this.rebuild = false;
+      try {
+        await store.beginBulkLoad(this.now());
+      } catch (err) {
+        // An index whose every block was disconnected still has rows: it follows the node incrementally.
+        logger.warn('initial load not possible; indexing incrementally', { network: params.id, error: err instanceof Error ? err.message : String(err) });
+        return;
+      }
+      state = { step: 0, startedAt: this.now() };
     }
-    return result;
+    const loader = state.step === 0 ? (this.options.initialLoader?.() ?? inlineLoader(store, params.features)) : inlineLoader(store, params.features);
+    const loadStartedAt = state.startedAt;
+    let target: number | null = null;
+    const ctx: InitialLoadContext = {
+      network: params.id, source, store, fetcher: this.rawFetcher, loader, logger, progressSink: this.options.progressSink ?? null,
+      stopping: () => this.stopping,
+      ...(this.options.buildStepDelayMs ? { buildStepDelayMs: this.options.buildStepDelayMs } : {}),
+      onLoaded: async (height, nodeHeight, eta) => {
+        target = nodeHeight;
+        await this.syncStatus.progress(height, nodeHeight, 'loading', eta);
+      },
+      onBuildStep: async (step, steps) => {
+        const tip = await store.getTip();
+        target ??= await source.getBlockCount();
+        await this.syncStatus.progress(tip?.height ?? null, target, 'building-indexes', buildEta(this.now() - loadStartedAt, step, steps));
+      },
+    };
+    try {
+      if (state.step === 0) {
+        await loadBlocks(ctx);
+        if (this.stopping) return;
+      }
+    } finally {
+      await loader.close();
+    }
+    await buildIndexes(ctx);
+    const tip = await store.getTip();
+    await this.syncStatus.progress(tip?.height ?? null, target ?? (await source.getBlockCount()), 'catching-up', null);
   }
 
+  /** Prevouts of a block's txs that touch addresses and were not announced from the mempool already. */
   private async loop(): Promise<void> {
     const idle = this.options.idleResyncMs ?? 5000;
     while (!this.stopped) {
@@ -151,8 +243,11 @@ export class NetworkIndexer {
   }
 
   private async syncBlocks(): Promise<ChainTip | null> {
-    const { source, store, bus, params } = this.options;
-    const { tip, disconnected } = await rollBackToNodeChain(source, store, await store.getTip());
+    const { source, store, params } = this.options;
+    const bus = this.bus;
+    const indexTip = await store.getTip();
+    await this.syncStatus.begin(indexTip);
+    const { tip, disconnected } = await rollBackToNodeChain(source, store, indexTip);
     for (const block of disconnected) {
       this.options.logger.warn('reorg: block disconnected', { network: params.id, height: block.height, hash: block.hash });
       bus.publish({ kind: 'block_disconnected', network: params.id, height: block.height, hash: block.hash });
@@ -162,6 +257,8 @@ export class NetworkIndexer {
     let current = tip;
     if (next > nodeHeight) {
       this.caughtUp = true;
+      // Also a restart killed between the last batch of an initial sync and its `ready`.
+      if (current) await this.syncStatus.ready(current.height, nodeHeight);
       return current;
     }
     // Following the tip block by block needs no progress report; catching up does.
@@ -192,20 +289,25 @@ export class NetworkIndexer {
         const connected = await store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
         progress?.wrote(performance.now() - writeStarted);
         for (const [i, c] of connected.entries()) {
-          const prevouts = this.caughtUp ? await this.prevoutsOfNewTxs(c) : null;
-          for (const event of blockEvents(params, batch.blocks[i]!, c, receivedAt, prevouts && ((txid) => prevouts.get(txid) ?? null))) {
+          // Address events only once following the tip (a catch-up publishes blocks, not every address they touch).
+          const prevoutsOf = this.caughtUp ? (txid: string) => c.prevouts.get(txid) ?? null : null;
+          for (const event of blockEvents(params, batch.blocks[i]!, c, receivedAt, prevoutsOf)) {
             bus.publish(event);
           }
         }
         const last = connected[connected.length - 1]!;
         current = { height: last.height, hash: last.hash };
         progress?.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));
+        await this.syncStatus.progress(last.height, nodeHeight);
       }
     } finally {
       // Also after a reorg found mid-fetch or a failed write: the bar ends and the summary counts what was written.
       progress?.finish(current ? current.height : null);
     }
-    if (current && current.height >= nodeHeight) this.caughtUp = true;
+    if (current && current.height >= nodeHeight) {
+      this.caughtUp = true;
+      await this.syncStatus.ready(current.height, nodeHeight);
+    }
     return current;
   }
 }

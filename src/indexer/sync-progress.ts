@@ -40,7 +40,8 @@ export class SyncProgress {
     this.writingMs += ms;
   }
 
-  update(height: number, tip: number, blocksAdded: number, txsAdded: number): void {
+  /** Records a batch; returns the estimated seconds left (null: no estimate yet). */
+  update(height: number, tip: number, blocksAdded: number, txsAdded: number): number | null {
     this.blocks += blocksAdded;
     this.txs += txsAdded;
     const seconds = this.elapsedSeconds();
@@ -56,7 +57,7 @@ export class SyncProgress {
         `\r${this.label} [${bar}] ${height}/${tip}  ${blocksPerSecond.toFixed(0)} blk/s  ${txPerSecond.toFixed(0)} tx/s  ETA ${formatEta(eta)}   `,
       );
       this.shown = true;
-      return;
+      return Number.isFinite(eta) ? Math.round(eta) : null;
     }
     const now = this.now();
     if (now - this.lastLogAt >= this.logEveryMs || remaining === 0) {
@@ -70,6 +71,7 @@ export class SyncProgress {
         etaSeconds: Number.isFinite(eta) ? Math.round(eta) : null,
       });
     }
+    return Number.isFinite(eta) ? Math.round(eta) : null;
   }
 
   /** Ends the bar and logs the summary (nothing when no block was added). */

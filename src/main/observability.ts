@@ -10,7 +10,6 @@ import { storeWriteMetrics, type StoreWriteMetrics } from '../indexer/timed-stor
 import { PromMetrics } from '../metrics/prom-metrics.js';
 import { startMetricsServer, type MetricsServer } from '../metrics/metrics-server.js';
 import { RpcClient } from '../node/rpc-client.js';
-import { syncStatusReader } from './sync-status-adapter.js';
 import { VERSION } from './version.js';
 
 export class Observability {
@@ -35,7 +34,7 @@ export class Observability {
       config.networks.map((n, i) => {
         const reader = store.network(n.id);
         const rpc = this.probeClients[i]!;
-        return { id: n.id, node: { getBlockCount: () => rpc.call<number>('getblockcount') }, index: reader, syncStatus: syncStatusReader(reader) };
+        return { id: n.id, node: { getBlockCount: () => rpc.call<number>('getblockcount') }, index: reader, syncStatus: () => reader.getSyncStatus() };
       }),
       { maxLagBlocks: config.health.maxLagBlocks, intervalMs: config.health.checkIntervalMs, timeoutMs: config.health.timeoutMs, logger },
     );

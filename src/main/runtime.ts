@@ -27,6 +27,8 @@ export interface RuntimeOptions {
   readonly indexers?: boolean;
   /** Serve the HTTP APIs (default true; `outpoint index` turns it off). */
   readonly http?: boolean;
+  /** `--bulk`: every indexer loads as an initial sync even when its index has a tip (docs/indexer.md). */
+  readonly bulk?: boolean;
 }
 
 /**
@@ -52,7 +54,9 @@ export class Runtime {
   ) {
     this.store = openStore(config.store.url);
     this.observability = new Observability(config, this.store, logger);
-    this.networks = config.networks.map((n) => createNetworkRuntime(n, this.store, this.bus, logger, this.observability.storeWrites));
+    this.networks = config.networks.map((n) =>
+      createNetworkRuntime(n, this.store, this.bus, logger, { storeUrl: config.store.url, bulk: options.bulk ?? false, writes: this.observability.storeWrites }),
+    );
     this.market = createMarket(config.market, this.store.prices(), this.bus, logger);
     registerMarketMetrics(this.observability.metrics, this.market);
   }
@@ -87,6 +91,7 @@ export class Runtime {
         this.logger.info('indexing', { network: network.config.id, chain: network.config.chain, node: redact(network.config.rpcUrl) });
         network.indexer.start();
         await network.notifier.start();
+        await network.p2p.start();
       }
     } catch (err) {
       await this.stop();
@@ -103,6 +108,7 @@ export class Runtime {
     await this.realtime?.close();
     await this.app?.close();
     await this.market.stop();
+    for (const network of this.networks) await network.p2p.stop();
     for (const network of this.networks) await network.notifier.stop();
     for (const network of this.networks) await network.indexer.stop();
     for (const network of this.networks) network.node.rpc.close();
@@ -113,7 +119,15 @@ export class Runtime {
 
   private async startHttp(): Promise<void> {
     const networks: NetworkMap = new Map(
-      this.networks.map((n) => [n.config.id, { params: getNetworkParams(n.config.id, n.config.chain), reader: this.store.network(n.config.id) }]),
+      this.networks.map((n) => [
+        n.config.id,
+        {
+          params: getNetworkParams(n.config.id, n.config.chain),
+          reader: this.store.network(n.config.id),
+          // Sightings live in the process that indexes (and listens); API-only replicas answer with the local model.
+          sightings: this.options.indexers === false ? null : n.p2p.watcher,
+        },
+      ]),
     );
     const rpcs = new Map<NetworkId, RpcClient>(this.networks.map((n) => [n.config.id, n.node.rpc]));
     const tls = this.config.http.tls ? this.readTls() : null;

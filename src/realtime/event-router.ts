@@ -1,7 +1,8 @@
-import type { AddressTouchedEvent, DomainEvent, NetworkId } from '../core/index.js';
+import type { AddressTouchedEvent, DomainEvent, DoubleSpendEvent, NetworkId } from '../core/index.js';
 import type { NetworkParams } from '../chains/addressing.js';
 import { balanceUpdatePayload, txSummary } from './balance-update.payload.js';
 import { blockUpdatePayload } from './block-update.payload.js';
+import { doubleSpendPayload } from './double-spend.payload.js';
 import { blockchainChannel, scriptKey, tickerChannel } from './channel-names.js';
 import type { ChannelRegistry } from './channel-registry.js';
 import { priceUpdatePayload } from './price-update.payload.js';
@@ -16,7 +17,7 @@ export interface FanOutCounters {
 /**
  * Domain events to channel events. A payload is built only when its channel has subscribers in
  * this process, and encoded once per channel whatever the number of subscribers. Disconnected
- * blocks and removed transactions have no channel event in the spec.
+ * blocks and removed transactions have no channel event in the spec; double spends have our `double_spend`.
  */
 export class EventRouter {
   private readonly rates = new Map<NetworkId, TxRate>();
@@ -47,6 +48,9 @@ export class EventRouter {
       case 'address_touched':
         this.routeAddress(event);
         return;
+      case 'double_spend':
+        this.routeDoubleSpend(event);
+        return;
       case 'price': {
         const channel = tickerChannel(event.coin, event.base);
         if (this.registry.has(channel)) this.publish(channel, 'price_update', priceUpdatePayload(event));
@@ -65,6 +69,22 @@ export class EventRouter {
     for (const channel of channels) {
       const spec = this.registry.spec(channel);
       if (spec?.kind === 'address') this.publish(channel, 'balance_update', balanceUpdatePayload(spec.address, event, summary));
+    }
+  }
+
+  /** On the network's blockchain channel, and once on each address channel of a script involved. */
+  private routeDoubleSpend(event: DoubleSpendEvent): void {
+    if (!this.networks.has(event.network)) return;
+    const channel = blockchainChannel(event.network);
+    if (this.registry.has(channel)) this.publish(channel, 'double_spend', doubleSpendPayload(event));
+    const done = new Set<string>();
+    for (const script of event.scripts) {
+      for (const name of this.registry.addressChannels(scriptKey(event.network, script)) ?? []) {
+        if (done.has(name)) continue;
+        done.add(name);
+        const spec = this.registry.spec(name);
+        if (spec?.kind === 'address') this.publish(name, 'double_spend', doubleSpendPayload(event, spec.address));
+      }
     }
   }
 

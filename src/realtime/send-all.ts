@@ -10,6 +10,8 @@
  */
 import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { packageRoot } from '../core/package-root.js';
 
 /**
  * Writes `bytes` to `fds[0..count)`; out[i] = bytes taken by fds[i] (possibly fewer than all), or a
@@ -29,7 +31,7 @@ export const sendAllInJs: SendAll = (fds, count, bytes, out) => {
   }
 };
 
-const ADDON_PATH = '../../native/fanout/build/Release/fanout.node';
+const ADDON_PATH = join(packageRoot(), 'native', 'fanout', 'build', 'Release', 'fanout.node');
 
 function loadNative(): SendAll | null {
   try {

@@ -23,7 +23,7 @@ test('the parent of a merge-mined Dogecoin block is read from the node once and 
   const block = fixture('DOGE-371337');
   const calls: string[][] = [];
   const service = new AuxPowParentService(new Map([['DOGE', { getRawBlocks: async (hashes: readonly string[]) => (calls.push([...hashes]), [Buffer.from(block.hex, 'hex')]) }]]));
-  const network: NetworkContext = { id: 'DOGE', params: getNetworkParams('DOGE'), reader: {} as NetworkReader };
+  const network: NetworkContext = { id: 'DOGE', params: getNetworkParams('DOGE'), reader: {} as NetworkReader, sightings: null };
   const parent = await service.parentOf(network, record(block.hex));
   assert.deepEqual(parent && { hash: parent.hash, time: parent.time, chainId: parent.chainId }, {
     hash: block.expected.auxpow.parent_header_sha256d_hash,
@@ -37,15 +37,15 @@ test('the parent of a merge-mined Dogecoin block is read from the node once and 
 test('blocks without AuxPoW, and networks without a node source, have no parent', async () => {
   const plain = fixture('DOGE-12345');
   const service = new AuxPowParentService(new Map());
-  const doge: NetworkContext = { id: 'DOGE', params: getNetworkParams('DOGE'), reader: {} as NetworkReader };
+  const doge: NetworkContext = { id: 'DOGE', params: getNetworkParams('DOGE'), reader: {} as NetworkReader, sightings: null };
   assert.equal(await service.parentOf(doge, record(plain.hex)), null);
   assert.equal(await service.parentOf(doge, record(fixture('DOGE-371337').hex)), null);
-  const ltc: NetworkContext = { id: 'LTC', params: getNetworkParams('LTC'), reader: {} as NetworkReader };
+  const ltc: NetworkContext = { id: 'LTC', params: getNetworkParams('LTC'), reader: {} as NetworkReader, sightings: null };
   assert.equal(await service.parentOf(ltc, record(fixture('LTC-277645').hex)), null);
 });
 
 test("the parent coinbase's pool tag follows chains' miner-tag rule (protocol flags such as /P2SH/ left out)", async () => {
-  const doge: NetworkContext = { id: 'DOGE', params: getNetworkParams('DOGE'), reader: {} as NetworkReader };
+  const doge: NetworkContext = { id: 'DOGE', params: getNetworkParams('DOGE'), reader: {} as NetworkReader, sightings: null };
   const tags: Record<string, string> = {};
   for (const name of ['DOGE-567890', 'DOGE-2264125', 'DOGE-371337']) {
     const block = fixture(name);

@@ -1,8 +1,10 @@
 import { blockMiner, difficultyFromBits, parseTransaction, type BlockMiner } from '../chains/parsing.js';
 import { NotFoundError } from '../core/errors.js';
 import type { BlockRecord, ChainTip } from '../core/store.js';
+import type { SyncStatus } from '../core/sync-status.js';
+import { projectMempoolBlocks } from './mempool-projection.js';
 import { estimateHashrate } from './hashrate.js';
-import type { MempoolProjection, MempoolProjector } from './mempool-projector.js';
+import { PROJECTED_BLOCKS, type MempoolProjection, type MempoolProjector } from './mempool-projector.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
 
 /** The spec's latest_blocks_summary: the last 10 blocks. */
@@ -17,9 +19,12 @@ export interface BlockSummary {
 
 export interface NetworkStatus {
   readonly network: NetworkContext;
+  /** While syncing: the index height and an empty hash (no block can be queried yet). */
   readonly tip: ChainTip;
   readonly hashrate: bigint;
   readonly mempool: MempoolProjection;
+  /** Null when the network answers chain queries; else its initial-sync status (hash rate and mempool are then empty). */
+  readonly syncing: SyncStatus | null;
 }
 
 /** v3 chain-level reads: the tip, the latest blocks with their miners, and the network status with the mempool projection. */
@@ -73,10 +78,18 @@ export class ChainSummaryService {
   }
 
   async status(network: string, at?: ChainTip): Promise<NetworkStatus> {
+    const resolved = this.networks.resolve(network);
+    const syncing = await this.networks.syncing(resolved.id);
+    if (syncing) {
+      // Still six projected blocks, empty: the spec's array always has six items.
+      const blocks = projectMempoolBlocks([], { maxBlockWeight: resolved.params.maxBlockWeight, blocks: PROJECTED_BLOCKS, minFeeRate: 0 });
+      const mempool = { txCount: 0, bytes: 0, updatedAt: syncing.updatedAt, blocks };
+      return { network: resolved, tip: { height: syncing.height ?? 0, hash: '' }, hashrate: 0n, mempool, syncing };
+    }
     const { network: ctx, tip } = await this.tipOr(network, at);
     const cached = this.hashrates.get(ctx.id);
     const hashrate = cached?.tip === tip.hash ? cached.value : await estimateHashrate(ctx.reader, tip);
     this.hashrates.set(ctx.id, { tip: tip.hash, value: hashrate });
-    return { network: ctx, tip, hashrate, mempool: await this.projector.current(ctx) };
+    return { network: ctx, tip, hashrate, mempool: await this.projector.current(ctx), syncing: null };
   }
 }

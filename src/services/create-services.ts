@@ -2,6 +2,7 @@ import type { TxBroadcaster } from '../core/broadcaster.js';
 import type { NetworkId } from '../core/network.js';
 import type { PriceReader } from '../core/prices.js';
 import type { ShortAddressStore } from '../core/store.js';
+import type { SyncStatusSource } from '../core/sync-status.js';
 import { AddressDisplayService } from './address-display-service.js';
 import { AddressHistoryService } from './address-history-service.js';
 import { AddressService } from './address-service.js';
@@ -16,6 +17,8 @@ import { NetworkRegistry, type NetworkMap } from './network-registry.js';
 import { PriceService } from './price-service.js';
 import { SearchService } from './search-service.js';
 import { ShortAddressService } from './short-address-service.js';
+import { SyncGate } from './sync-gate.js';
+import { storeSyncStatusSource, SyncStatusCache } from './sync-status-cache.js';
 import { TxService } from './tx-service.js';
 
 export interface ServiceDeps {
@@ -25,6 +28,8 @@ export interface ServiceDeps {
   readonly shortLinks: ShortAddressStore;
   /** UNIX seconds; injectable so confidence is testable. */
   readonly now?: () => number;
+  /** Where each network's initial-sync status comes from; default the store (each reader's getSyncStatus). */
+  readonly syncStatus?: SyncStatusSource;
   /** Per network, the node's raw blocks (AuxPoW parents are not indexed); without one they are not shown. */
   readonly rawBlocks?: ReadonlyMap<NetworkId, RawBlockSource>;
 }
@@ -50,7 +55,9 @@ export interface Services {
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const networks = new NetworkRegistry(deps.networks);
+  const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
+  const gate = new SyncGate(new SyncStatusCache(deps.syncStatus ?? storeSyncStatusSource(deps.networks)), now);
+  const networks = new NetworkRegistry(deps.networks, gate);
   const prices = new PriceService(deps.prices);
   return {
     networks,

@@ -32,7 +32,7 @@ export function registerHealthMetrics(metrics: Metrics, monitor: HealthMonitor, 
   perNetwork('outpoint_node_up', '1 when the node answered the last health check in time, else 0.', (h) => (h.node.error === null ? 1 : 0));
   perNetwork('outpoint_network_ready', '1 when /ready/{network} answers 200, else 0.', (h) => (monitor.readiness(h.id)!.ready ? 1 : 0));
   perNetwork('outpoint_sync_blocks_per_second', 'Blocks per second the index grew by over the last minute.', (h) => h.blocksPerSecond);
-  perNetwork('outpoint_sync_eta_seconds', 'Estimated seconds until the initial sync is done (only while it runs).', (h) => h.index.value?.sync?.etaSeconds ?? null);
+  perNetwork('outpoint_sync_eta_seconds', 'Estimated seconds until the initial sync is done (0 once ready; absent while no estimate exists).', (h) => monitor.readiness(h.id)!.syncEtaSeconds);
   perNetwork('outpoint_mempool_transactions', 'Transactions in the indexed mempool.', (h) => h.index.value?.mempool.count ?? null);
   perNetwork('outpoint_mempool_bytes', 'Serialized size of the indexed mempool.', (h) => h.index.value?.mempool.bytes ?? null);
   perNetwork('outpoint_last_block_age_seconds', "Seconds since the indexed tip block's header time.", (h) => {

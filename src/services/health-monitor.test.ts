@@ -53,7 +53,7 @@ void test('before the first answer a network is starting; then ready while the i
     { ...m.readiness('LTCTEST')!, nodeAnsweredAt: null },
     {
       network: 'LTCTEST', ready: true, reason: null, message: null, indexHeight: 100, nodeHeight: 100, lagBlocks: 0, maxLagBlocks: 3,
-      syncPhase: 'ready', syncEtaSeconds: null, nodeError: null, nodeAnsweredAt: null,
+      syncPhase: 'ready', syncEtaSeconds: 0, nodeError: null, nodeAnsweredAt: null,
     },
   );
   fakes.nodeHeight = 103;

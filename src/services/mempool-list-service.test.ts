@@ -4,6 +4,8 @@ import { getNetworkParams } from '../chains/addressing.js';
 import type { MempoolTxSummary, NetworkReader } from '../core/store.js';
 import { MempoolListService } from './mempool-list-service.js';
 import { NetworkRegistry } from './network-registry.js';
+import { SyncGate } from './sync-gate.js';
+import { SyncStatusCache } from './sync-status-cache.js';
 
 const tx = (n: number): MempoolTxSummary => ({ txid: n.toString(16).padStart(64, '0'), fee: 1000n, size: 200, vsize: 150, weight: 600, seenAt: 1_000 + n });
 
@@ -15,7 +17,10 @@ test('the newest mempool txs come newest first; one list read serves requests on
     getMempoolEntries: async () => (listReads++, [...entries]),
   } as unknown as NetworkReader;
   let now = 0;
-  const service = new MempoolListService(new NetworkRegistry(new Map([['LTCTEST', { params: getNetworkParams('LTCTEST'), reader }]])), () => now);
+  const networks = new Map([['LTCTEST' as const, { params: getNetworkParams('LTCTEST'), reader }]]);
+  // A network that is ready (no stored sync status): the gate lets every read through.
+  const gate = new SyncGate(new SyncStatusCache({ syncStatus: async () => null }), () => 0);
+  const service = new MempoolListService(new NetworkRegistry(networks, gate), () => now);
   assert.deepEqual((await service.newest('LTCTEST', 2)).txs.map((t) => t.seenAt), [1_003, 1_002]);
   await service.newest('LTCTEST', 2);
   assert.equal(listReads, 1, 'unchanged mempool: no second list read');

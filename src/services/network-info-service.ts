@@ -2,6 +2,7 @@ import { getNetworkParams } from '../chains/addressing.js';
 import { difficultyFromBits } from '../chains/parsing.js';
 import { isNetworkId, type NetworkId } from '../core/network.js';
 import type { PriceQuote } from '../core/prices.js';
+import type { SyncStatus } from '../core/sync-status.js';
 import { COIN_FACTS } from './coin-facts.js';
 import { estimateHashrate } from './hashrate.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
@@ -24,6 +25,11 @@ export interface NetworkInfo {
   readonly price: PriceQuote | null;
   readonly priceBase: string;
   readonly hashrate: bigint;
+  /**
+   * Null when the network answers chain queries; else its initial-sync status, and then `blocks` is the index height
+   * and the other chain figures (difficulty, unconfirmed txs, hash rate) are zero: they need the index.
+   */
+  readonly syncing: SyncStatus | null;
 }
 
 const ACRONYM = /^[A-Za-z0-9]{1,16}$/;
@@ -43,22 +49,27 @@ export class NetworkInfoService {
     const ctx = this.networks.find(acronym);
     if (ctx) return this.configured(ctx);
     if (!isNetworkId(acronym)) {
-      return { acronym, name: acronym, symbolHtml: '', url: '', configured: false, difficulty: 0, unconfirmedTxs: 0, blocks: 0, price: null, priceBase: INFO_PRICE_BASE, hashrate: 0n };
+      return { acronym, name: acronym, symbolHtml: '', url: '', configured: false, difficulty: 0, unconfirmedTxs: 0, blocks: 0, price: null, priceBase: INFO_PRICE_BASE, hashrate: 0n, syncing: null };
     }
     const params = getNetworkParams(acronym);
     const facts = COIN_FACTS[params.coin];
     const price = params.chain === 'main' ? await this.prices.newest(params.coin, INFO_PRICE_BASE) : null;
-    return { acronym, name: params.name, symbolHtml: facts.symbolHtml, url: facts.url, configured: false, difficulty: 0, unconfirmedTxs: 0, blocks: 0, price, priceBase: INFO_PRICE_BASE, hashrate: 0n };
+    return { acronym, name: params.name, symbolHtml: facts.symbolHtml, url: facts.url, configured: false, difficulty: 0, unconfirmedTxs: 0, blocks: 0, price, priceBase: INFO_PRICE_BASE, hashrate: 0n, syncing: null };
   }
 
   private async configured(ctx: NetworkContext): Promise<NetworkInfo> {
     const { params, reader } = ctx;
     const facts = COIN_FACTS[params.coin];
-    const [tip, mempool, price] = await Promise.all([
-      reader.getTip(),
-      reader.getMempoolInfo(),
+    // The gate's snapshot: when it says ready, the chain reads below and every chain query of this process pass.
+    const [syncing, price] = await Promise.all([
+      this.networks.syncing(ctx.id),
       params.chain === 'main' ? this.prices.newest(params.coin, INFO_PRICE_BASE) : Promise.resolve(null),
     ]);
+    if (syncing) {
+      const base = { acronym: ctx.id, name: params.name, symbolHtml: facts.symbolHtml, url: facts.url, configured: true, priceBase: INFO_PRICE_BASE };
+      return { ...base, difficulty: 0, unconfirmedTxs: 0, blocks: syncing.height ?? 0, price, hashrate: 0n, syncing };
+    }
+    const [tip, mempool] = await Promise.all([reader.getTip(), reader.getMempoolInfo()]);
     const block = tip ? await reader.getBlockByHash(tip.hash) : null;
     let hashrate = 0n;
     if (tip) {
@@ -78,6 +89,7 @@ export class NetworkInfoService {
       price,
       priceBase: INFO_PRICE_BASE,
       hashrate,
+      syncing: null,
     };
   }
 }

@@ -2,15 +2,25 @@ import type { NetworkParams } from '../chains/network-params.js';
 import { UnsupportedNetworkError } from '../core/errors.js';
 import { isNetworkId, type NetworkId } from '../core/network.js';
 import type { NetworkReader } from '../core/store.js';
+import type { SyncStatus } from '../core/sync-status.js';
+import type { TxSightings } from '../core/tx-sightings.js';
+import { GatedNetworkReader } from './gated-reader.js';
+import type { SyncGate } from './sync-gate.js';
 
 /** One network this server answers for: its parameters and the index it reads. */
 export interface NetworkContext {
   readonly id: NetworkId;
   readonly params: NetworkParams;
+  /** Gated: its chain reads reject with IndexSyncingError while the network is in its initial sync. */
   readonly reader: NetworkReader;
+  /** What the P2P listener saw (announcements, peer-only txs, conflicts); null where this process runs none. */
+  readonly sightings: TxSightings | null;
 }
 
-export type NetworkMap = ReadonlyMap<NetworkId, { readonly params: NetworkParams; readonly reader: NetworkReader }>;
+export type NetworkMap = ReadonlyMap<
+  NetworkId,
+  { readonly params: NetworkParams; readonly reader: NetworkReader; readonly sightings?: TxSightings | null }
+>;
 
 /**
  * Resolves API acronyms to configured networks. Acronyms are matched exactly as the spec writes
@@ -19,8 +29,15 @@ export type NetworkMap = ReadonlyMap<NetworkId, { readonly params: NetworkParams
 export class NetworkRegistry {
   private readonly contexts = new Map<NetworkId, NetworkContext>();
 
-  constructor(networks: NetworkMap) {
-    for (const [id, { params, reader }] of networks) this.contexts.set(id, { id, params, reader });
+  constructor(networks: NetworkMap, private readonly gate: SyncGate) {
+    for (const [id, { params, reader, sightings }] of networks) {
+      this.contexts.set(id, { id, params, reader: new GatedNetworkReader(id, reader, gate), sightings: sightings ?? null });
+    }
+  }
+
+  /** Null when the network answers chain queries; else its initial-sync status as of now (the gate's own snapshot). */
+  syncing(id: NetworkId): Promise<SyncStatus | null> {
+    return this.gate.syncing(id);
   }
 
   resolve(acronym: string): NetworkContext {

@@ -89,7 +89,8 @@ export function judgeNetwork(health: NetworkHealth, policy: ReadinessPolicy, now
     lagBlocks,
     maxLagBlocks: policy.maxLagBlocks,
     syncPhase,
-    syncEtaSeconds: sync?.etaSeconds ?? null,
+    // 0 once ready, also for an index never bulk-loaded (no stored status): nothing is left to sync.
+    syncEtaSeconds: syncPhase === 'ready' ? 0 : (sync?.etaSeconds ?? null),
     nodeError: node.error === 'not checked yet' ? null : node.error,
     nodeAnsweredAt: node.answeredAt !== null ? Math.floor(node.answeredAt / 1000) : null,
   };

@@ -4,6 +4,8 @@ import type { Sats } from '../core/money.js';
 import type { Transaction } from '../core/chain-types.js';
 import type { ChainTip, OutputRecord, TxRecord } from '../core/store.js';
 import { confirmationsAt, isConfirmedBySpec } from './confirmations.js';
+import { doubleSpendVerdict, type DoubleSpendVerdict } from './double-spend-verdict.js';
+import { peerOnlyRecord } from './peer-only-record.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
 import { inputViews, outputViews, type TxInputView, type TxOutputView } from './tx-views.js';
 
@@ -25,6 +27,8 @@ export interface TxView {
   readonly fee: Sats;
   /** Confirmed by the spec's rule (coinbase: 240 confirmations). */
   readonly isConfirmed: boolean;
+  /** Known only from P2P peers: our node's mempool never held it (its record is shaped by peerOnlyRecord). */
+  readonly peerOnly: boolean;
 }
 
 const TXID = /^[0-9a-fA-F]{64}$/;
@@ -40,8 +44,10 @@ export interface TxConflict {
   /** This tx's input. */
   readonly vin: number;
   readonly txid: string;
-  /** The other spender is in a main-chain block (else it is in the mempool). */
+  /** The other spender is in a main-chain block (else it is in a mempool). */
   readonly confirmed: boolean;
+  /** Known only from P2P peers: our node's mempool never held it. */
+  readonly peerOnly: boolean;
 }
 
 /** How many confirmed views without spenders to remember (each holds the tx's raw bytes and parse). */
@@ -84,18 +90,26 @@ export class TxService {
 
   /**
    * The txs that spend this tx's outpoints instead of it (none for confirmed and coinbase txs): for a replaced or
-   * double-spent tx, what won or competes. One read per distinct parent.
+   * double-spent tx, what won or competes; from the index (one read per distinct parent) and from P2P peers.
    */
   async conflicts(view: TxView): Promise<TxConflict[]> {
     if (view.record.status === 'confirmed' || view.tx.isCoinbase) return [];
     const parents = [...new Set(view.inputs.map((i) => i.prevTxid))];
     const outputs = new Map(await Promise.all(parents.map(async (p) => [p, await view.network.reader.getOutputs(p)] as const)));
-    const found: TxConflict[] = [];
+    const found = new Map<string, TxConflict>();
     for (const input of view.inputs) {
       const spentBy = outputs.get(input.prevTxid)?.find((o) => o.vout === input.prevVout)?.spentBy;
-      if (spentBy && spentBy.txid !== view.record.txid) found.push({ vin: input.index, txid: spentBy.txid, confirmed: spentBy.confirmed });
+      if (spentBy && spentBy.txid !== view.record.txid && !found.has(spentBy.txid)) {
+        found.set(spentBy.txid, { vin: input.index, txid: spentBy.txid, confirmed: spentBy.confirmed, peerOnly: false });
+      }
     }
-    return found;
+    for (const seen of view.network.sightings?.conflicts(view.record.txid) ?? []) {
+      if (found.has(seen.txid)) continue;
+      const vin = view.inputs.find((i) => i.prevTxid === seen.outpoint.txid && i.prevVout === seen.outpoint.vout)?.index ?? 0;
+      const stored = await view.network.reader.getTransaction(seen.txid);
+      found.set(seen.txid, { vin, txid: seen.txid, confirmed: stored?.status === 'confirmed', peerOnly: stored === null });
+    }
+    return [...found.values()];
   }
 
   private cachedOrRead(ctx: NetworkContext, id: string, key: string): Promise<TxRecord | null | { tipHash: string; view: TxView }> {
@@ -103,13 +117,22 @@ export class TxService {
     return cached ? Promise.resolve(cached) : ctx.reader.getTransaction(id);
   }
 
-  private build(ctx: NetworkContext, id: string, record: TxRecord | null, tip: ChainTip | null, stored: OutputRecord[] | null): TxView {
+  /** Whether the tx's coins are spent by another (index and peers) and by which txs: tx displays name them. */
+  doubleSpend(view: TxView): Promise<DoubleSpendVerdict> {
+    if (view.record.status === 'confirmed' || view.record.status === 'orphaned') return Promise.resolve({ doubleSpent: false, conflictingTxids: [] });
+    return doubleSpendVerdict(view.network, view.tx, view.peerOnly ? null : view.record);
+  }
+
+  private build(ctx: NetworkContext, id: string, stored: TxRecord | null, tip: ChainTip | null, storedOutputs: OutputRecord[] | null): TxView {
+    // Not in the index: a tx relayed by peers that our node never took (the other side of a double spend, say).
+    const peer = stored ? null : ctx.sightings?.peerTx(id);
+    const record = stored ?? (peer ? peerOnlyRecord(peer, (ctx.sightings?.conflicts(id).length ?? 0) > 0) : null);
     if (!record) throw new NotFoundError('txid', `transaction ${id} is not known on ${ctx.id}`);
-    const tx = parseTransaction(record.raw, { mweb: ctx.params.features.mweb });
+    const tx = peer?.tx ?? parseTransaction(record.raw, { mweb: ctx.params.features.mweb });
     const confirmed = record.status === 'confirmed';
     const confirmations = confirmed ? confirmationsAt(tip, record.height) : 0;
     const inputs = inputViews(ctx.params, tx, record.prevouts);
-    const outputs = outputViews(ctx.params, tx, new Map((stored ?? []).map((o) => [o.vout, o.spentBy])));
+    const outputs = outputViews(ctx.params, tx, new Map((storedOutputs ?? []).map((o) => [o.vout, o.spentBy])));
     const sentValue = tx.outputs.reduce((sum, o) => sum + o.value, 0n);
     return {
       network: ctx,
@@ -123,6 +146,7 @@ export class TxService {
       sentValue,
       fee: record.fee ?? 0n,
       isConfirmed: isConfirmedBySpec(record.isCoinbase, confirmations),
+      peerOnly: !stored,
     };
   }
 }

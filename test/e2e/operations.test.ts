@@ -34,15 +34,16 @@ interface Serve {
   readonly log: string[];
 }
 
-async function startServe(name: string, toml: string, args: string[] = []): Promise<Serve> {
+async function startServe(name: string, toml: string, args: string[] = [], env: Record<string, string> = {}): Promise<Serve> {
   const port = await freePort();
   const config = join(dir, `${name}.toml`);
   writeFileSync(config, toml);
   const log: string[] = [];
   // stderr is a pipe, not a terminal: log lines must be JSON.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--config', config, ...args], {
+  // bin/outpoint.js as users run it (the compiled build when it is current, else tsx).
+  const child = spawn(process.execPath, ['bin/outpoint.js', 'serve', '--config', config, ...args], {
     cwd: ROOT,
-    env: { ...process.env, OUTPOINT_HTTP_PORT: String(port) },
+    env: { ...process.env, ...env, OUTPOINT_HTTP_PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr!.on('data', (chunk: Buffer) => log.push(chunk.toString()));
@@ -124,7 +125,7 @@ describe('operations: health, readiness, metrics and logs of outpoint serve', ()
       { ...network, node_answered_at: typeof network['node_answered_at'] },
       {
         network: 'LTCTEST', ready: true, reason: null, message: null, index_height: 12, node_height: 12, lag_blocks: 0, max_lag_blocks: 3,
-        sync_phase: 'ready', sync_eta_seconds: null, node_error: null, node_answered_at: 'number',
+        sync_phase: 'ready', sync_eta_seconds: 0, node_error: null, node_answered_at: 'number',
       },
     );
     const all = await get(serve, '/ready');
@@ -158,8 +159,10 @@ describe('operations: health, readiness, metrics and logs of outpoint serve', ()
     ]) {
       assert.ok(text.includes(`\n${line}\n`), `${line} in /metrics:\n${text.slice(0, 3000)}`);
     }
-    assert.match(text, /\noutpoint_http_request_duration_seconds_bucket\{le="0\.1",api="v2",method="GET",route="\/api\/v2\/get_info\/:network"\} 1\n/);
-    assert.match(text, /\noutpoint_store_write_seconds_count\{network="LTCTEST",operation="connectBlocks"\} [1-9]/);
+    assert.match(text, /\noutpoint_http_request_duration_seconds_bucket\{le="\+Inf",api="v2",method="GET",route="\/api\/v2\/get_info\/:network"\} 1\n/);
+    // An empty index is loaded as an initial sync: its blocks went through loadBlocks (on the SQLite worker thread).
+    assert.match(text, /\noutpoint_store_write_seconds_count\{network="LTCTEST",operation="loadBlocks"\} [1-9]/);
+    assert.match(text, /\noutpoint_sync_eta_seconds\{network="LTCTEST"\} 0\n/);
     assert.match(text, /\nprocess_resident_memory_bytes \d+/);
     assert.match(text, /\nnodejs_eventloop_lag_p99_seconds [\d.e-]+\n/);
     const exposed = exposedMetricNames(text);
@@ -216,6 +219,46 @@ describe('operations: health, readiness, metrics and logs of outpoint serve', ()
     assert.match(metrics.text, /\noutpoint_index_lag_blocks\{network="LTCTEST"\} 5\n/);
     assert.equal((await get(metricsPort, '/health')).status, 200);
     await stopServe(replica);
+  });
+
+  it('an initial sync (--bulk): /ready/LTCTEST 503 initial_sync with phase and ETA, phase and load figures in /metrics, ready after', async () => {
+    const url = rpcUrl();
+    // Each build step waits 1.5 s (a testing aid of the indexer), so the building-indexes phase lasts long enough to see.
+    const bulk = await startServe(
+      'bulk',
+      `${baseToml(`rpc_url = "http://${url.username}:${url.password}@127.0.0.1:${proxy.port}/"`)}[health]\ncheck_interval_ms = 250\n`,
+      ['--bulk'],
+      { OUTPOINT_TEST_BUILD_STEP_DELAY_MS: '1500' },
+    );
+    let seen = '';
+    await waitFor(
+      () => get(bulk, '/ready/LTCTEST').then((r) => ((seen = r.text), r.status === 503 && json(r.text)['sync_phase'] === 'building-indexes')),
+      30_000,
+      'building-indexes',
+      100,
+    ).catch((err: Error) => assert.fail(`${err.message}; last answer ${seen}; log ${bulk.log.join('').slice(-800)}`));
+    const body = json(seen);
+    assert.equal(body['reason'], 'initial_sync');
+    assert.match(String(body['message']), /^initial sync: building-indexes at height 17 of 17, about \d+ s left$/);
+    assert.equal(typeof body['sync_eta_seconds'], 'number');
+    assert.deepEqual([body['index_height'], body['node_height'], body['lag_blocks']], [17, 17, 0], 'every block loaded, indexes being built');
+    const all = await get(bulk, '/ready');
+    assert.equal(all.status, 503, 'the only network is syncing');
+    assert.equal((json(all.text)['networks'] as Record<string, { reason: string }>)['LTCTEST']!.reason, 'initial_sync');
+    const during = (await get(bulk, '/metrics')).text;
+    assert.match(during, /\noutpoint_sync_phase\{network="LTCTEST",phase="building-indexes"\} 1\n/);
+    assert.match(during, /\noutpoint_sync_phase\{network="LTCTEST",phase="ready"\} 0\n/);
+    assert.match(during, /\noutpoint_network_ready\{network="LTCTEST"\} 0\n/);
+    assert.match(during, /\noutpoint_sync_eta_seconds\{network="LTCTEST"\} [\d.e+-]+\n/);
+    // The initial load wrote 18 blocks (genesis to 17) in batches on the SQLite worker thread, timed and counted.
+    assert.match(during, /\noutpoint_store_write_seconds_count\{network="LTCTEST",operation="loadBlocks"\} [1-9]/);
+    assert.match(during, /\noutpoint_indexer_blocks_connected_total\{network="LTCTEST"\} 18\n/);
+    await waitFor(() => get(bulk, '/ready/LTCTEST').then((r) => r.status === 200), 60_000, 'ready after the build', 250);
+    const after = (await get(bulk, '/metrics')).text;
+    assert.match(after, /\noutpoint_sync_phase\{network="LTCTEST",phase="ready"\} 1\n/);
+    assert.match(after, /\noutpoint_store_write_seconds_count\{network="LTCTEST",operation="buildStep"\} ([5-9]|\d\d)\n/);
+    assert.match(after, /\noutpoint_index_height\{network="LTCTEST"\} 17\n/);
+    await stopServe(bulk);
   });
 
   it('logs: one JSON object per line with time, level and message; request ids on HTTP lines; no secret anywhere', () => {

@@ -289,14 +289,15 @@ describe('v2 transaction endpoints', () => {
   it('get_confidence: mempool tx in [0, 0.99], confirmed 1.0, double-spent 0.0', async () => {
     const pending = await getBoth(apps, `${V2}/get_confidence/${N}/${spendTxid}`);
     const d = pending.body.data;
-    assert.deepEqual(Object.keys(d).sort(), ['confidence', 'confirmations', 'is_double_spend', 'network', 'nodes', 'txid']);
+    assert.deepEqual(Object.keys(d).sort(), ['confidence', 'confirmations', 'is_double_spend', 'network', 'nodes', 'nodes_sampled', 'txid']);
     assert.ok(d.confidence >= 0 && d.confidence <= 0.99, String(d.confidence));
     assert.equal(d.is_double_spend, false);
     assert.equal(d.confirmations, 0);
-    assert.equal(d.nodes, 1);
+    // No P2P listener here: the local model, which samples our own node alone.
+    assert.deepEqual([d.nodes, d.nodes_sampled], [1, 1]);
     const done = await getBoth(apps, `${V2}/get_confidence/${N}/${paymentsA[0]!.txid}`);
     const confirmations = (await nodeTx(paymentsA[0]!.txid)).confirmations;
-    assert.deepEqual(done.body.data, { network: N, txid: paymentsA[0]!.txid, confidence: 1, confirmations, nodes: null, is_double_spend: null });
+    assert.deepEqual(done.body.data, { network: N, txid: paymentsA[0]!.txid, confidence: 1, confirmations, nodes: null, nodes_sampled: null, is_double_spend: null });
     // A mempool tx whose input a block spends elsewhere (Litecoin has no RBF: the conflict comes mined).
     const victim = paymentsA[112]!.txid;
     const victimTx = await nodeTx(victim);
@@ -322,7 +323,7 @@ describe('v2 transaction endpoints', () => {
     const tenConfirmed = await getBoth(apps, `${V2}/is_tx_confirmed/${N}/${tenDeep.tx[0]}`);
     assert.deepEqual([tenConfirmed.body.data.confirmations, tenConfirmed.body.data.is_confirmed], [10, false]);
     const tenConfidence = await getBoth(apps, `${V2}/get_confidence/${N}/${tenDeep.tx[0]}`);
-    assert.deepEqual(tenConfidence.body.data, { network: N, txid: tenDeep.tx[0], confidence: 0.04, confirmations: 10, nodes: 1, is_double_spend: false });
+    assert.deepEqual(tenConfidence.body.data, { network: N, txid: tenDeep.tx[0], confidence: 0.04, confirmations: 10, nodes: 1, nodes_sampled: 1, is_double_spend: false });
     const block1 = await node.rpc.call<{ tx: string[] }>('getblock', [await node.rpc.call<string>('getblockhash', [1])]);
     const young = await getBoth(apps, `${V2}/is_tx_confirmed/${N}/${block1.tx[0]}`);
     assert.equal(young.body.data.is_confirmed, false, `coinbase with ${young.body.data.confirmations} confirmations`);
@@ -338,7 +339,7 @@ describe('v2 transaction endpoints', () => {
     assert.equal(old.body.data.confirmations, 240);
     assert.equal(old.body.data.is_confirmed, true);
     const sure = await getBoth(apps, `${V2}/get_confidence/${N}/${block1.tx[0]}`);
-    assert.deepEqual(sure.body.data, { network: N, txid: block1.tx[0], confidence: 1, confirmations: 240, nodes: null, is_double_spend: null });
+    assert.deepEqual(sure.body.data, { network: N, txid: block1.tx[0], confidence: 1, confirmations: 240, nodes: null, nodes_sampled: null, is_double_spend: null });
   });
 
   it('tx display: fee, sent value, spenders, code/message', async () => {
@@ -410,10 +411,11 @@ describe('v2 block, price and info endpoints', () => {
     assert.equal(d.name, 'Litecoin Regtest');
     assert.ok(BigInt(d.hashrate) > 0n, d.hashrate);
     assert.equal(d.mining_difficulty, Number(await node.rpc.call<number>('getdifficulty')).toFixed(8));
+    assert.equal(d.syncing, false, 'an index that reached the node has no sync status to report');
     const doge = await getBoth(apps, `${V2}/get_info`);
     assert.deepEqual(doge.body.data, {
       name: 'Dogecoin', acronym: 'DOGE', network: 'DOGE', symbol_htmlcode: '&#272;', url: 'https://dogecoin.com/', mining_difficulty: '0.00000000',
-      unconfirmed_txs: 0, blocks: 0, price: '0.00000000', price_base: 'USD', price_update_time: 0, hashrate: '0',
+      unconfirmed_txs: 0, blocks: 0, price: '0.00000000', price_base: 'USD', price_update_time: 0, hashrate: '0', syncing: false,
     });
     assert.equal((await getBoth(apps, `${V2}/get_info/BTC`)).body.data.name, 'Bitcoin');
   });

@@ -307,6 +307,7 @@ describe('v3 network_info and the mempool projection', () => {
     assert.equal(answer.block_count, await node.rpc.call<number>('getblockcount'));
     assert.equal(answer.best_block_hash, await node.rpc.call<string>('getbestblockhash'));
     assert.match(answer.hashrate, /^\d+$/);
+    assert.equal(answer.syncing, false);
   });
 });
 

@@ -13,7 +13,7 @@ export interface HarnessNode extends OracleNode {
   readonly node: NodeClient;
   stop(): Promise<void>;
 }
-import { StoreEngines, type TestStore } from './store-engines.js';
+import { StoreEngines, testEngines, type TestStore } from './store-engines.js';
 
 export interface IndexedEngine {
   readonly test: TestStore;
@@ -27,7 +27,7 @@ export interface IndexedEngine {
 export async function indexersOnBothEngines(engines: StoreEngines, node: HarnessNode, params: NetworkParams): Promise<IndexedEngine[]> {
   const result: IndexedEngine[] = [];
   const clock = { seconds: Math.floor(Date.now() / 1000) };
-  for (const engine of ['sqlite', 'postgres'] as const) {
+  for (const engine of testEngines()) {
     const test = await engines.create(engine);
     const store = test.store.network(params.id);
     const bus = new MemoryEventBus();

@@ -23,6 +23,11 @@ export interface RegtestNodeOptions {
   /** Create wallet "w" (implied by funded). Default true. */
   readonly wallet?: boolean;
   readonly extraArgs?: readonly string[];
+  /**
+   * Whitelist loopback peers (default true): they get transactions announced at once. false keeps Core's Poisson
+   * announcement timers (5 s to inbound, 2 s to outbound peers on average), as on a real network.
+   */
+  readonly whitelist?: boolean;
   /** Path to the daemon; default from LITECOIND / BITCOIND or the standard install places. */
   readonly binary?: string;
 }
@@ -164,7 +169,7 @@ export class RegtestNode {
       '-regtest', '-server', '-txindex=1', '-fallbackfee=0.0002',
       '-listen=1', '-bind=127.0.0.1', `-port=${p2pPort}`, '-listenonion=0', '-dnsseed=0', '-discover=0',
       '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', `-rpcport=${rpcPort}`, rpcAuthArg(RPC_USER, password),
-      '-whitelist=127.0.0.1', '-printtoconsole=0', '-keypool=10',
+      ...(opts.whitelist === false ? [] : ['-whitelist=127.0.0.1']), '-printtoconsole=0', '-keypool=10',
       // a tiny mempool persistence would replay txs across restarts in tests that do not expect it
       '-persistmempool=0',
       ...(zmq ? ['hashblock', 'hashtx', 'rawtx', 'sequence'].map((topic) => `-zmqpub${topic}=${zmq}`) : []),

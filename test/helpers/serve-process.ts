@@ -32,12 +32,13 @@ export interface ServeOptions {
 }
 
 const REPO = new URL('../..', import.meta.url).pathname;
+// bin/outpoint.js as users run it: the compiled build when `npm run build` made it from these sources, else tsx.
 
 /** Serves with the configuration file `config`; the port comes from OUTPOINT_HTTP_PORT (public_url stays the file's). */
 export async function startServe(config: string, options: ServeOptions = {}): Promise<ServeProcess> {
   const port = options.port ?? (await freePort());
   const log: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--config', config, ...(options.apiOnly ? ['--api-only'] : [])], {
+  const child = spawn(process.execPath, ['bin/outpoint.js', 'serve', '--config', config, ...(options.apiOnly ? ['--api-only'] : [])], {
     cwd: REPO,
     env: { ...process.env, ...options.env, OUTPOINT_HTTP_PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -89,4 +90,16 @@ export async function startServeWithBody(body: string, options: ServeOptions = {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+export interface HttpReply {
+  readonly status: number;
+  readonly headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked field by field
+  readonly body: any;
+}
+
+export async function httpJson(port: number, path: string, init: RequestInit = {}): Promise<HttpReply> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, init);
+  return { status: response.status, headers: response.headers, body: await response.json() };
 }

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { ChainStore } from '../../src/core/index.js';
 import { unpackPrevouts } from '../../src/store/common/codec.js';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startPostgres, type PostgresServer } from './postgres-server.js';
@@ -78,6 +77,8 @@ export class StoreEngines {
     const name = `outpoint_it_${process.pid}_${++this.counter}`;
     await this.admin!.query(`CREATE DATABASE ${name}`);
     const url = this.server.urlFor(name);
+    // Loaded only when a test asks for PostgreSQL (OUTPOINT_TEST_ENGINES=sqlite runs need no pg driver code).
+    const { PostgresStore } = await import('../../src/store/postgres/postgres-store.js');
     const holder = { store: new PostgresStore({ connectionString: url, maxConnections: 4 }) as ChainStore };
     return {
       engine: 'postgres',
@@ -95,21 +96,55 @@ export class StoreEngines {
   }
 }
 
+/** Every table as rows of named values (the digest's input, from either engine). */
+type Tables = Map<string, Record<string, unknown>[]>;
+
+/** Tables of script rows (key, script bytes): their key is the row's own, left out (the row is named by its bytes). */
+const SCRIPT_TABLES = /^(bulk_)?scripts_/;
+/** Columns holding a script key, outside the tables of script rows. */
+const SCRIPT_KEY_COLUMNS = new Set(['script']);
+/** Columns holding packed prevouts (codec.ts), which carry script keys inside. */
+const PREVOUT_COLUMNS = new Set(['prevouts', 'orphan_prevouts']);
+
 /**
- * Script ids are surrogate keys: PostgreSQL sequences advance even in rolled-back transactions, so
- * two equal indexes may number scripts differently. The digest compares scripts, not their ids.
+ * sha256 over every table's rows in a canonical order. Script keys depend on the database's secret salt (and, on a
+ * collision, on the order scripts arrived in), so every script key is replaced by the script's bytes, inside packed
+ * prevouts too, and the salt itself is left out: two equal indexes digest alike across runs and engines. Booleans
+ * are written as 0/1 (SQLite has none).
  */
-function canonicalRow(row: Record<string, unknown>, scripts: Map<string, string>): string {
+function digestTables(tables: Tables): string {
+  const hash = createHash('sha256');
+  const scriptsOf = new Map<string, Map<string, string>>();
+  for (const [name, rows] of tables) {
+    if (name.startsWith('scripts_')) scriptsOf.set(name.slice('scripts_'.length), new Map(rows.map((r) => [canonical(r['key']), canonical(r['script'])])));
+  }
+  for (const name of [...tables.keys()].sort()) {
+    const net = [...scriptsOf.keys()].find((n) => name.endsWith(`_${n}`));
+    const scripts = net === undefined ? new Map<string, string>() : scriptsOf.get(net)!;
+    const rows = tables.get(name)!
+      .filter((row) => !(name === 'meta' && row['key'] === 'script_key_salt'))
+      // Wall-clock times of the sync status are not part of the index (phase, heights and ETA must match).
+      .map((row) => (name === 'sync_status' ? { ...row, updated_at: null } : row))
+      .map((row) => canonicalRow(row, SCRIPT_TABLES.test(name), scripts));
+    rows.sort();
+    hash.update(`${name}\n${rows.join('\n')}\n`);
+  }
+  return hash.digest('hex');
+}
+
+function canonicalRow(row: Record<string, unknown>, isScriptRow: boolean, scripts: Map<string, string>): string {
+  const script = (key: unknown): string => scripts.get(canonical(key)) ?? `?${canonical(key)}`;
   return Object.keys(row)
     .sort()
     .flatMap((k) => {
-      if (k === 'id' && 'script' in row) return [];
-      if (k === 'script_id') return [`script=${scripts.get(canonical(row[k])) ?? `?${canonical(row[k])}`}`];
-      if (k === 'prevouts' && row[k] instanceof Uint8Array) {
-        const prevouts = unpackPrevouts(row[k]).map((p) => (p ? `${p.txid}:${p.vout}:${p.value}:${scripts.get(String(p.scriptId))}` : 'coinbase'));
-        return [`prevouts=${prevouts.join(',')}`];
+      const value = row[k];
+      if (isScriptRow && k === 'key') return [];
+      if (!isScriptRow && SCRIPT_KEY_COLUMNS.has(k) && value !== null) return [`${k}=${script(value)}`];
+      if (PREVOUT_COLUMNS.has(k) && value instanceof Uint8Array) {
+        const prevouts = unpackPrevouts(value).map((p) => (p ? `${p.txid}:${p.vout}:${p.value}:${script(p.scriptId)}` : 'coinbase'));
+        return [`${k}=${prevouts.join(',')}`];
       }
-      return [`${k}=${canonical(row[k])}`];
+      return [`${k}=${canonical(value)}`];
     })
     .join('|');
 }
@@ -117,6 +152,7 @@ function canonicalRow(row: Record<string, unknown>, scripts: Map<string, string>
 function canonical(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (value instanceof Uint8Array) return Buffer.from(value).toString('hex');
+  if (typeof value === 'boolean') return value ? '1' : '0';
   return String(value);
 }
 
@@ -124,15 +160,8 @@ function sqliteDigest(path: string): string {
   const db = openSqliteDatabase(path, { readonly: true });
   db.defaultSafeIntegers(true);
   try {
-    const hash = createHash('sha256');
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
-    const scripts = new Map((db.prepare('SELECT id, script FROM scripts').all() as { id: unknown; script: unknown }[]).map((r) => [canonical(r.id), canonical(r.script)]));
-    for (const { name } of tables) {
-      const rows = (db.prepare(`SELECT * FROM ${name}`).all() as Record<string, unknown>[]).map((row) => canonicalRow(row, scripts));
-      rows.sort();
-      hash.update(`${name}\n${rows.join('\n')}\n`);
-    }
-    return hash.digest('hex');
+    const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[];
+    return digestTables(new Map(names.map(({ name }) => [name, db.prepare(`SELECT * FROM ${name}`).all() as Record<string, unknown>[]])));
   } finally {
     db.close();
   }
@@ -142,18 +171,18 @@ async function postgresDigest(url: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const hash = createHash('sha256');
-    const tables = await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
-    const scriptRows = (await client.query('SELECT id, script FROM scripts')).rows as { id: unknown; script: unknown }[];
-    const scripts = new Map(scriptRows.map((r) => [canonical(r.id), canonical(r.script)]));
-    for (const { tablename } of tables.rows as { tablename: string }[]) {
-      const result = await client.query(`SELECT * FROM ${tablename}`);
-      const rows = (result.rows as Record<string, unknown>[]).map((row) => canonicalRow(row, scripts));
-      rows.sort();
-      hash.update(`${tablename}\n${rows.join('\n')}\n`);
+    const tables: Tables = new Map();
+    for (const { tablename } of (await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).rows as { tablename: string }[]) {
+      tables.set(tablename, (await client.query(`SELECT * FROM ${tablename}`)).rows as Record<string, unknown>[]);
     }
-    return hash.digest('hex');
+    return digestTables(tables);
   } finally {
     await client.end();
   }
+}
+
+/** Both engines; OUTPOINT_TEST_ENGINES=sqlite (or postgres) narrows a local run while developing (CI runs both). */
+export function testEngines(): EngineName[] {
+  const chosen = process.env['OUTPOINT_TEST_ENGINES']?.split(',').filter((e): e is EngineName => e === 'sqlite' || e === 'postgres');
+  return chosen && chosen.length > 0 ? chosen : ['sqlite', 'postgres'];
 }

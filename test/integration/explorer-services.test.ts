@@ -138,7 +138,7 @@ describe('explorer services on both engines', () => {
     await onBoth(async (s) => {
       const view = await s.txs.get(N, original);
       assert.equal(view.record.status, 'removed');
-      assert.deepEqual(await s.txs.conflicts(view), [{ vin: 0, txid: conflicting.txid, confirmed: true }]);
+      assert.deepEqual(await s.txs.conflicts(view), [{ vin: 0, txid: conflicting.txid, confirmed: true, peerOnly: false }]);
       assert.deepEqual(await s.txs.conflicts(await s.txs.get(N, conflicting.txid)), [], 'the winner has no conflicts');
       return true;
     });

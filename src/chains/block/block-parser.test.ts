@@ -7,6 +7,7 @@ import type { ChainFeatures } from '../network-params.js';
 import { serializeTransaction } from '../tx/tx-serializer.js';
 import { auxPowChainId } from './auxpow.js';
 import { parseBlock } from './block-parser.js';
+import { peekBlock } from './block-peek.js';
 import { coinbaseHeight } from './coinbase.js';
 import { difficultyFromBits } from './difficulty.js';
 import { merkleRoot, witnessCommitmentOk } from './merkle.js';
@@ -121,6 +122,8 @@ for (const { file, data } of fixtures) {
 
     assert.equal(h.hash, data.hash);
     assert.equal(h.hash, e.hash);
+    // The fetcher's cheap look (initial load): the same hash and tx count without parsing the txs.
+    assert.deepEqual(peekBlock(bytes, features), { hash: h.hash, txCount: block.txs.length });
     assert.equal(h.prevHash, e.prev_hash);
     assert.equal(h.merkleRoot, e.merkle_root);
     assert.equal(h.version, e.version);

@@ -66,10 +66,8 @@ export function txRoutes(app: FastifyInstance, { services }: V2Context): void {
     },
   );
 
-  app.get<{ Params: TxParams }>('/tx/:network/:txid', { schema: txDisplaySchema, config: { v2Error: shapeB } }, async ({ params }) => ({
-    status: 'success',
-    data: txDisplayData(await services.txs.get(params.network, params.txid)),
-    code: 200,
-    message: '',
-  }));
+  app.get<{ Params: TxParams }>('/tx/:network/:txid', { schema: txDisplaySchema, config: { v2Error: shapeB } }, async ({ params }) => {
+    const view = await services.txs.get(params.network, params.txid);
+    return { status: 'success', data: txDisplayData(view, await services.txs.doubleSpend(view)), code: 200, message: '' };
+  });
 }

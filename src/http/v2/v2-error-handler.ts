@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../core/logger.js';
-import { OutpointError } from '../../core/errors.js';
+import { IndexSyncingError, OutpointError } from '../../core/errors.js';
 import { TxRejectedError } from '../../core/broadcaster.js';
 import { KEY_HINTS, type V2ErrorSpec } from './v2-error-spec.js';
 
@@ -9,6 +9,8 @@ export interface Failure {
   /** The parameter at fault (a shape-A key), when known. */
   readonly field: string | null;
   readonly message: string;
+  /** Seconds, sent as Retry-After. */
+  readonly retryAfter?: number;
 }
 
 /** Messages of these errors describe the caller's input and may be shown; anything else is an internal failure. */
@@ -21,7 +23,8 @@ const CLIENT_CODES = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'UNSUPPORTED_NETW
 export function v2ErrorHandler(logger: Logger) {
   return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const failure = classify(error);
-    if (failure.status >= 500) {
+    // A failure with Retry-After is a temporary state the client is told about (initial sync), not a fault to log.
+    if (failure.status >= 500 && failure.retryAfter === undefined) {
       logger.error('request failed', { reqId: request.id, url: request.url.slice(0, 200), error: error.message });
     }
     return v2Failure(reply, request.routeOptions.config.v2Error ?? null, failure);
@@ -30,11 +33,14 @@ export function v2ErrorHandler(logger: Logger) {
 
 /** Answers a failure in the route's declared shape (A or B); also used for paths that leave out a segment. */
 export function v2Failure(reply: FastifyReply, spec: V2ErrorSpec | null, failure: Failure): FastifyReply {
+  if (failure.retryAfter !== undefined) reply.header('Retry-After', String(failure.retryAfter));
   return reply.code(statusFor(spec, failure)).type('application/json; charset=utf-8').send(bodyFor(spec, failure));
 }
 
 function classify(error: FastifyError | Error): Failure {
   if (error instanceof TxRejectedError) return { status: 404, field: 'tx_hex', message: error.reason };
+  // The network's index is in its initial sync: the network is what fails, so shape A reports it under `network`.
+  if (error instanceof IndexSyncingError) return { status: 503, field: 'network', message: error.message, retryAfter: error.details.retryAfterSeconds };
   if (error instanceof OutpointError) {
     if (error.code === 'UNSUPPORTED_NETWORK') return { status: 404, field: 'network', message: error.message };
     if (CLIENT_CODES.has(error.code)) {
@@ -66,7 +72,8 @@ function statusFor(spec: V2ErrorSpec | null, failure: Failure): number {
 
 function bodyFor(spec: V2ErrorSpec | null, failure: Failure): unknown {
   if (spec?.shape === 'B') return { status: 'fail', code: failure.status === 404 ? 404 : failure.status, message: failure.message };
-  if (failure.status !== 404) return { status: 'fail', data: { request: failure.message } };
+  // Failures naming no parameter (node down, internal, oversized body) have no key of the route to go under.
+  if (failure.status !== 404 && failure.field === null) return { status: 'fail', data: { request: failure.message } };
   const keys = spec?.keys ?? [];
   const data: Record<string, string> = {};
   for (const key of keys) data[key] = KEY_HINTS[key] ?? 'Invalid value';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { TxRejectedError } from '../../core/broadcaster.js';
-import { OutpointError } from '../../core/errors.js';
+import { IndexSyncingError, OutpointError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { ConcurrencyExceededError, QuotaExceededError } from '../../services/account-errors.js';
 
@@ -15,7 +15,8 @@ export function v3Failure(reply: FastifyReply, status: number, message: string):
 /**
  * The one v3 error mapping: 401 authentication, 429 quota or concurrency (with Retry-After), 404 for anything wrong with
  * the request's network, address, hash, height, page or timestamp (and transactions the node rejects),
- * the framework's own 4xx for unreadable bodies, 503 when the node is down, 500 otherwise (no internals).
+ * the framework's own 4xx for unreadable bodies, 503 when the node is down or the network's index is in its initial
+ * sync (with Retry-After), 500 otherwise (no internals).
  */
 export function v3ErrorHandler(logger: Logger) {
   return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
@@ -26,6 +27,10 @@ export function v3ErrorHandler(logger: Logger) {
     if (error instanceof ConcurrencyExceededError) {
       reply.header('Retry-After', '1');
       return v3Failure(reply, 429, error.message);
+    }
+    if (error instanceof IndexSyncingError) {
+      reply.header('Retry-After', String(error.details.retryAfterSeconds));
+      return v3Failure(reply, 503, error.message);
     }
     if (error instanceof TxRejectedError) return v3Failure(reply, 404, `transaction rejected by the network: ${error.reason}`);
     if (error instanceof OutpointError) {

@@ -1,75 +1,102 @@
 /**
- * Disconnecting a block needs no separate undo table: each stored tx keeps its resolved prevouts
- * (outpoint, value, script id), and the block's own outputs are still stored. From those two the exact
- * inverse of connectBlocks is recomputed with the same tx-effects code.
+ * Disconnecting a block needs no separate undo table: its own outputs are still stored, and every output it spent
+ * names it (spent_by, spent_vin). From those two the exact inverse of connectBlocks is recomputed with the same
+ * tx-effects code, so the two can never disagree.
  */
 import { StoreError } from '../../core/errors.js';
-import type { Outpoint, ScriptDelta } from '../../core/store.js';
-import { outpointKey, unpackPrevouts } from './codec.js';
+import { packPrevouts } from './codec.js';
+import type { ScriptDelta } from '../../core/store.js';
 import { TotalsAccumulator, toDelta, txEffects, type EffectInput, type EffectOutput, type TotalsDelta } from './tx-effects.js';
 
-export interface StoredTxForUndo {
-  readonly txid: string;
-  readonly prevouts: Uint8Array;
-}
-
-export interface StoredOutputForUndo {
-  readonly txid: string;
+/** An output the block spent (created earlier, or by the block itself). */
+export interface UndoInput {
+  readonly spender: number;
+  readonly vin: number;
+  readonly id: number;
   readonly vout: number;
   readonly value: bigint;
-  readonly scriptId: number;
+  readonly scriptKey: number;
+}
+
+/** An output the block created. */
+export interface UndoOutput {
+  readonly id: number;
+  readonly vout: number;
+  readonly value: bigint;
+  readonly scriptKey: number;
 }
 
 export interface UndoPlan {
-  /** Outputs from earlier blocks that this block spent: mark them unspent again. */
-  unspend: Outpoint[];
   /** Subtract from the script totals (already negated). */
-  totals: TotalsDelta[];
-  /** Scripts whose history rows at the block height must be deleted. */
-  historyScriptIds: number[];
-  deltas: ScriptDelta[];
+  readonly totals: TotalsDelta[];
+  /** History rows to delete: [script key, tx id]. */
+  readonly history: [number, number][];
+  readonly deltas: ScriptDelta[];
 }
 
 export function planUndo(
-  txs: readonly StoredTxForUndo[],
-  outputs: readonly StoredOutputForUndo[],
-  scriptById: ReadonlyMap<number, Uint8Array>,
+  txs: readonly { id: number; txid: string }[],
+  inputs: readonly UndoInput[],
+  outputs: readonly UndoOutput[],
+  scripts: ReadonlyMap<number, Uint8Array>,
 ): UndoPlan {
-  const script = (id: number): Uint8Array => {
-    const s = scriptById.get(id);
-    if (!s) throw new StoreError(`undo: script id ${id} not found`);
+  const script = (key: number): Uint8Array => {
+    const s = scripts.get(key);
+    if (!s) throw new StoreError(`undo: script key ${key} not found`);
     return s;
   };
-  const outputsByTx = new Map<string, EffectOutput[]>();
+  const outputsByTx = new Map<number, EffectOutput[]>();
   for (const o of outputs) {
-    const list = outputsByTx.get(o.txid) ?? [];
-    list.push({ vout: o.vout, value: o.value, scriptId: o.scriptId, script: script(o.scriptId) });
-    outputsByTx.set(o.txid, list);
+    const list = outputsByTx.get(o.id) ?? [];
+    list.push({ vout: o.vout, value: o.value, scriptId: o.scriptKey, script: script(o.scriptKey) });
+    outputsByTx.set(o.id, list);
   }
-  const created = new Set(outputs.map((o) => outpointKey(o.txid, o.vout)));
+  const inputsByTx = new Map<number, EffectInput[]>();
+  for (const i of [...inputs].sort((a, b) => a.spender - b.spender || a.vin - b.vin)) {
+    const list = inputsByTx.get(i.spender) ?? [];
+    list.push({ vin: i.vin, prev: { txid: '', vout: i.vout, value: i.value, scriptId: i.scriptKey }, script: script(i.scriptKey) });
+    inputsByTx.set(i.spender, list);
+  }
   const totals = new TotalsAccumulator();
-  const scriptIds = new Set<number>();
-  const unspend: Outpoint[] = [];
+  const history: [number, number][] = [];
   const deltas: ScriptDelta[] = [];
   for (const tx of txs) {
-    const inputs: EffectInput[] = [];
-    unpackPrevouts(tx.prevouts).forEach((prev, vin) => {
-      if (!prev) return;
-      inputs.push({ vin, prev, script: script(prev.scriptId) });
-      if (!created.has(outpointKey(prev.txid, prev.vout))) unspend.push({ txid: prev.txid, vout: prev.vout });
-    });
-    for (const effect of txEffects(tx.txid, outputsByTx.get(tx.txid) ?? [], inputs)) {
+    for (const effect of txEffects(tx.txid, outputsByTx.get(tx.id) ?? [], inputsByTx.get(tx.id) ?? [])) {
       totals.add(effect, -1);
-      scriptIds.add(effect.scriptId);
+      history.push([effect.scriptId, tx.id]);
       deltas.push(toDelta(effect));
     }
   }
-  return { unspend, totals: totals.values(), historyScriptIds: [...scriptIds], deltas };
+  return { totals: totals.values(), history, deltas };
 }
 
-/** Script ids an undo needs bytes for (outputs and prevouts). */
-export function undoScriptIds(txs: readonly StoredTxForUndo[], outputs: readonly StoredOutputForUndo[]): number[] {
-  const ids = new Set<number>(outputs.map((o) => o.scriptId));
-  for (const tx of txs) for (const p of unpackPrevouts(tx.prevouts)) if (p) ids.add(p.scriptId);
-  return [...ids];
+/** What an orphaned tx keeps on its row: what its inputs spent (the mempool prevouts encoding) and its fee. */
+export interface OrphanRow {
+  readonly id: number;
+  readonly prevouts: Buffer;
+  /** null for the coinbase. */
+  readonly fee: bigint | null;
+}
+
+/**
+ * An orphaned tx's inputs become unspent, so what they spent is written on its row for the tx display, with its fee;
+ * both are cleared if its block is connected again. `txidOf`: the txid of the tx with that id.
+ */
+export function orphanRows(
+  txs: readonly { id: number }[], inputs: readonly UndoInput[], outputs: readonly UndoOutput[], txidOf: (id: number) => string,
+): OrphanRow[] {
+  const byTx = new Map<number, UndoInput[]>();
+  for (const i of inputs) {
+    const list = byTx.get(i.spender);
+    if (list) list.push(i);
+    else byTx.set(i.spender, [i]);
+  }
+  const outputSums = new Map<number, bigint>();
+  for (const o of outputs) outputSums.set(o.id, (outputSums.get(o.id) ?? 0n) + o.value);
+  return txs.map((tx, position) => {
+    if (position === 0) return { id: tx.id, prevouts: packPrevouts([null]), fee: null };
+    const spent = (byTx.get(tx.id) ?? []).sort((a, b) => a.vin - b.vin);
+    const prevouts = spent.map((i) => ({ txid: txidOf(i.id), vout: i.vout, value: i.value, scriptId: i.scriptKey }));
+    return { id: tx.id, prevouts: packPrevouts(prevouts), fee: spent.reduce((s, i) => s + i.value, 0n) - (outputSums.get(tx.id) ?? 0n) };
+  });
 }

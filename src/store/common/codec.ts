@@ -45,7 +45,10 @@ export interface StoredPrevout {
 
 export const PREVOUT_BYTES = 52; // txid 32 + vout 4 + value 8 + script id 8
 
-/** null entries (coinbase inputs) are written as all zeros: script ids start at 1, so 0 marks "none". */
+/**
+ * null entries (coinbase inputs) are written as all zeros. A script key may be 0 (keys are hashes), so "none" is the
+ * all-zero txid with key 0: no real output has the all-zero txid (it is the coinbase input's null prevout).
+ */
 export function packPrevouts(prevouts: readonly (StoredPrevout | null)[]): Buffer {
   const out = Buffer.alloc(prevouts.length * PREVOUT_BYTES);
   prevouts.forEach((p, i) => {
@@ -79,7 +82,7 @@ export function unpackPrevouts(blob: Uint8Array): (StoredPrevout | null)[] {
   for (let off = 0; off + PREVOUT_BYTES <= buf.length; off += PREVOUT_BYTES) {
     const scriptId = Number(buf.readBigUInt64BE(off + 44));
     result.push(
-      scriptId === 0
+      scriptId === 0 && isZero(buf, off, off + 32)
         ? null
         : {
             txid: buf.toString('hex', off, off + 32),
@@ -90,6 +93,11 @@ export function unpackPrevouts(blob: Uint8Array): (StoredPrevout | null)[] {
     );
   }
   return result;
+}
+
+function isZero(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (buf[i] !== 0) return false;
+  return true;
 }
 
 export function outpointKey(txid: string, vout: number): string {
@@ -109,6 +117,10 @@ const hexWrite: HexWrite = proto.hexWrite
   ?? function (this: Uint8Array, hex: string, offset: number, length: number) {
     return Buffer.from(this.buffer, this.byteOffset, this.byteLength).write(hex, offset, length, 'hex');
   };
+
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
+}
 
 /** A Map key for script bytes (latin1: one char per byte, half the length of hex). */
 export function scriptKey(script: Uint8Array): string {

@@ -1,5 +1,5 @@
 /**
- * The writer's memory of script rows between block batches: id and exact confirmed totals by script bytes.
+ * The writer's memory of script rows between block batches: key and exact confirmed totals by script bytes.
  * Addresses are paid again and again, so during initial sync most of a batch's scripts were read or written by
  * an earlier batch; without this every batch looks each one up again (a B-tree search per script by its bytes)
  * and reads its totals before adding to them. Totals stay bigint: exact past 2^63.
@@ -11,9 +11,11 @@
  * - `complete` means every script row of the network is in the cache (the network had none when the cache
  *   started and nothing was evicted), so a miss is a new script without asking the database.
  */
+import { scriptKey } from './codec.js';
 import type { TotalsDelta } from './tx-effects.js';
 
 export interface CachedScript {
+  /** The script's key in its network's scripts table (script-keys.ts). */
   readonly id: number;
   /** scriptKey of the script bytes (latin1): a string costs a fraction of a Buffer per entry. */
   readonly key: string;
@@ -115,4 +117,9 @@ export function withDelta(entry: CachedScript, t: TotalsDelta): CachedScript {
     received: entry.received + t.received, sent: entry.sent + t.sent,
     txCount: entry.txCount + t.txCount, receivedCount: entry.receivedCount + t.receivedCount, sentCount: entry.sentCount + t.sentCount,
   };
+}
+
+/** A script row with zero totals (a script the batch creates). */
+export function emptyScript(key: number, script: Uint8Array): CachedScript {
+  return { id: key, key: scriptKey(script), received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 };
 }

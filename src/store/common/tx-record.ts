@@ -1,6 +1,7 @@
-/** Turns the stored rows of one transaction into a TxRecord, the same way for every engine. */
-import type { TxRecord, TxStatus } from '../../core/store.js';
-import { bytesToHex, unpackPrevouts, type StoredPrevout } from './codec.js';
+/** Turns what a driver read about one transaction into a TxRecord, the same way for every engine. */
+import type { BlockRecord, PrevoutInfo, TxRecord } from '../../core/store.js';
+import { bytesToHex } from './codec.js';
+import type { StoredPrevout } from './codec.js';
 
 /** A row as a driver returns it: integers may be number, bigint or string, flags 0/1 or booleans. */
 export type StoredRow = Record<string, unknown>;
@@ -8,52 +9,89 @@ export type StoredRow = Record<string, unknown>;
 const int = (value: unknown): number => Number(value);
 const flag = (value: unknown): boolean => value === true || value === 1 || value === 1n;
 
-/**
- * `confirmedRow` is the txs row joined with its block's time (`block_time`), `mempoolRow` the mempool_txs row.
- * Null when neither exists.
- */
-export function txStatus(confirmedRow: StoredRow | undefined, mempoolRow: StoredRow | undefined): TxStatus | null {
-  if (confirmedRow && confirmedRow['height'] !== null) return 'confirmed';
-  if (mempoolRow) return flag(mempoolRow['removed']) ? 'removed' : 'mempool';
-  return confirmedRow ? 'orphaned' : null;
+/** The block a stored tx belongs to (found by its id range). */
+export interface BlockOfTx {
+  readonly hash: string;
+  readonly height: number;
+  readonly time: number;
+  readonly isOrphan: boolean;
+  readonly firstTx: number;
 }
 
-/** The prevouts whose scripts the record needs (the caller reads those scripts by id). */
-export function txPrevouts(status: TxStatus, confirmedRow: StoredRow | undefined, mempoolRow: StoredRow | undefined): (StoredPrevout | null)[] {
-  const src = status === 'confirmed' || status === 'orphaned' ? confirmedRow! : mempoolRow!;
-  return unpackPrevouts(src['prevouts'] as Uint8Array);
+export interface ChainTxRow {
+  readonly id: number;
+  readonly raw: Uint8Array | null;
+  readonly size: number;
+  readonly weight: number;
+  readonly firstSeen: number | null;
 }
 
-export function assembleTxRecord(
-  txid: string,
-  status: TxStatus,
-  confirmedRow: StoredRow | undefined,
-  mempoolRow: StoredRow | undefined,
-  prevouts: readonly (StoredPrevout | null)[],
-  scripts: ReadonlyMap<number, Uint8Array>,
+/** The columns of a txs row that every engine reads alike. */
+export function storedChainTxRow(row: StoredRow): ChainTxRow {
+  return {
+    id: int(row['id']), raw: row['raw'] as Uint8Array | null, size: int(row['size']), weight: int(row['weight']),
+    firstSeen: row['first_seen'] === null ? null : int(row['first_seen']),
+  };
+}
+
+/** A blocks row with its txids (in order) and the hash of the main-chain block after it. */
+export function storedBlockRecord(row: StoredRow, txids: string[], nextHash: string | null): BlockRecord {
+  return {
+    hash: bytesToHex(row['hash'] as Uint8Array), height: int(row['height']), prevHash: bytesToHex(row['prev_hash'] as Uint8Array),
+    merkleRoot: bytesToHex(row['merkle_root'] as Uint8Array), version: int(row['version']), time: int(row['time']), bits: int(row['bits']),
+    nonce: int(row['nonce']), size: int(row['size']), strippedSize: int(row['stripped_size']), weight: int(row['weight']),
+    txCount: int(row['tx_count']), txids, isOrphan: flag(row['is_orphan']), nextHash,
+    fees: BigInt(row['fees'] as string), reward: BigInt(row['reward'] as string), valueOut: BigInt(row['value_out'] as string),
+  };
+}
+
+/** A tx of a block: confirmed when the block is on the main chain, else orphaned. */
+export function chainTxRecord(
+  txid: string, row: ChainTxRow, block: BlockOfTx, prevouts: readonly (PrevoutInfo | null)[], fee: bigint | null,
 ): TxRecord {
-  const inBlock = status === 'confirmed' || status === 'orphaned';
-  const c = confirmedRow!;
-  const src = inBlock ? c : mempoolRow!;
-  const seenRaw = mempoolRow?.['seen_at'] ?? confirmedRow?.['first_seen'] ?? null;
-  const seenAt = seenRaw === null ? null : int(seenRaw);
-  const blockTime = inBlock ? int(c['block_time']) : null;
+  const confirmed = !block.isOrphan;
   return {
     txid,
-    raw: src['raw'] as Uint8Array,
-    status,
-    height: status === 'confirmed' ? int(c['height']) : null,
-    blockHash: inBlock ? bytesToHex(c['block_hash'] as Uint8Array) : null,
-    blockTime,
-    position: inBlock ? int(c['position']) : null,
+    raw: row.raw ?? new Uint8Array(),
+    status: confirmed ? 'confirmed' : 'orphaned',
+    height: confirmed ? block.height : null,
+    blockHash: block.hash,
+    blockTime: block.time,
+    position: row.id - block.firstTx,
+    seenAt: row.firstSeen,
+    time: confirmed ? block.time : (row.firstSeen ?? block.time),
+    fee,
+    size: row.size,
+    vsize: Math.ceil(row.weight / 4),
+    weight: row.weight,
+    isCoinbase: row.id === block.firstTx,
+    doubleSpent: false,
+    prevouts,
+  };
+}
+
+/** A mempool row (live or removed); `scripts` holds the bytes of its prevouts' script keys. */
+export function mempoolTxRecord(
+  txid: string, m: StoredRow, stored: readonly (StoredPrevout | null)[], scripts: ReadonlyMap<number, Uint8Array>,
+): TxRecord {
+  const seenAt = int(m['seen_at']);
+  const weight = int(m['weight']);
+  return {
+    txid,
+    raw: m['raw'] as Uint8Array,
+    status: flag(m['removed']) ? 'removed' : 'mempool',
+    height: null,
+    blockHash: null,
+    blockTime: null,
+    position: null,
     seenAt,
-    time: status === 'confirmed' ? blockTime! : (seenAt ?? blockTime ?? 0),
-    fee: src['fee'] === null ? null : BigInt(src['fee'] as string | number | bigint),
-    size: int(src['size']),
-    vsize: int(src['vsize']),
-    weight: int(src['weight']),
-    isCoinbase: inBlock ? flag(c['is_coinbase']) : false,
-    doubleSpent: status === 'mempool' || status === 'removed' ? flag(mempoolRow!['double_spent']) : false,
-    prevouts: prevouts.map((p) => (p ? { txid: p.txid, vout: p.vout, value: p.value, script: scripts.get(p.scriptId)! } : null)),
+    time: seenAt,
+    fee: BigInt(m['fee'] as string | number | bigint),
+    size: int(m['size']),
+    vsize: Math.ceil(weight / 4),
+    weight,
+    isCoinbase: false,
+    doubleSpent: flag(m['double_spent']),
+    prevouts: stored.map((p) => (p ? { txid: p.txid, vout: p.vout, value: p.value, script: scripts.get(p.scriptId)! } : null)),
   };
 }

@@ -4,6 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Block, Transaction, TxInput } from '../../core/chain-types.js';
+import { parseTransaction } from '../../chains/tx/tx-parser.js';
+import { serializeTransaction } from '../../chains/tx/tx-serializer.js';
 
 const ZERO = '0'.repeat(64);
 
@@ -23,7 +25,19 @@ function uniqueHash(label: string): string {
   return createHash('sha256').update(`${label}-${counter}-${process.pid}`).digest('hex');
 }
 
+/**
+ * A real serialization (so the raw bytes parse, as the store's rare paths that read raw txs need), made unique by its
+ * locktime; values beyond what a serialization holds (tests of sums past 2^64) fall back to an unparseable stand-in.
+ */
 function makeTx(inputs: TxInput[], outputs: readonly OutSpec[], isCoinbase: boolean): Transaction {
+  counter += 1;
+  const draft: Transaction = {
+    txid: '', wtxid: '', version: 2, locktime: counter, inputs, outputs: outputs.map((o) => ({ value: o.value, script: o.script })),
+    size: 0, weight: 0, vsize: 0, hasWitness: false, isCoinbase, isHogEx: false, hasMwebBody: false, raw: new Uint8Array(),
+  };
+  if (outputs.every((o) => o.value >= 0n && o.value < 2n ** 63n)) {
+    return parseTransaction(serializeTransaction(draft));
+  }
   const txid = uniqueHash('tx');
   const raw = Buffer.concat([Buffer.from(txid, 'hex'), Buffer.from([inputs.length, outputs.length])]);
   return {

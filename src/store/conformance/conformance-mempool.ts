@@ -1,9 +1,8 @@
 /** Conformance: mempool add/remove/confirm and double-spend recording. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { SCHEMA_VERSION } from '../common/schema-version.js';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
-import { withDb, withDbAt } from './conformance-chain.js';
+import { withDb } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 
 export function mempoolTests(harness: StoreHarness): void {
@@ -132,30 +131,6 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.equal((await net.getTransaction(replaced.txid))?.status, 'mempool');
   }));
 
-  it('upgrading from schema version 4: txs removed before it are kept one retention from the upgrade', () => withDbAt(harness, 5, async (db) => {
-    const net = db.store.network('LTCTEST');
-    const chain = new ChainBuilder();
-    const b0 = chain.add(p2pkh(1), 100n);
-    await net.connectBlocks([b0]);
-    const replaced = spend([{ txid: b0.block.txs[0]!.txid, vout: 0 }], [{ script: p2pkh(2), value: 90n }]);
-    await net.addMempoolTxs([{ tx: replaced, seenAt: 10 }]);
-    await net.removeMempoolTxs([replaced.txid], 'replaced');
-    // Version 4's layout: the mempool writer needs removed_at, so the rows are written at version 5 and only that
-    // migration is undone (no removed_at, no index on it); the later ones have not run yet and run once below.
-    await db.exec('DROP INDEX mempool_removed_by_time');
-    await db.exec('ALTER TABLE mempool_txs DROP COLUMN removed_at');
-    await db.setSchemaVersion(4);
-    const store = await db.reopen();
-    await store.migrate();
-    assert.equal(await store.schemaVersion(), SCHEMA_VERSION);
-    const upgraded = store.network('LTCTEST');
-    const now = Math.floor(Date.now() / 1000);
-    assert.equal(await upgraded.pruneRemovedMempool(now - 3600, 100), 0);
-    assert.equal((await upgraded.getTransaction(replaced.txid))?.status, 'removed');
-    assert.equal(await upgraded.pruneRemovedMempool(now + 5, 100), 1);
-    assert.equal(await upgraded.getTransaction(replaced.txid), null);
-  }));
-
   it('disconnected block txs can be offered back to the mempool', () => withDb(harness, async (db) => {
     const net = db.store.network('BTCTEST');
     const chain = new ChainBuilder();
@@ -169,5 +144,36 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.equal((await net.getTransaction(pay.txid))?.status, 'mempool');
     assert.equal((await net.getAddressTotals(p2pkh(2))).unconfirmedReceived, 90n);
     assert.equal((await net.getAddressTotals(p2pkh(1))).confirmedBalance, 100n);
+  }));
+
+  it('a batch of blocks reports per block what each tx spent and which mempool txs left, each once', () => withDb(harness, async (db) => {
+    const net = db.store.network('LTC');
+    const chain = new ChainBuilder();
+    const alice = p2pkh(1);
+    const coins = [chain.add(alice, 50n), chain.add(alice, 50n), chain.add(alice, 50n)].map((b) => ({ txid: b.block.txs[0]!.txid, vout: 0 }));
+    await net.connectBlocks(chain.blocks);
+    const a = spend([coins[0]!], [{ script: p2pkh(2), value: 49n }]);
+    const b = spend([coins[1]!], [{ script: p2pkh(3), value: 49n }]);
+    const loser = spend([coins[2]!], [{ script: p2pkh(4), value: 49n }]);
+    await net.addMempoolTxs([a, b, loser].map((tx) => ({ tx, seenAt: 10 })));
+    const winner = spend([coins[2]!], [{ script: p2pkh(5), value: 48n }]);
+    const b3 = chain.add(p2pkh(6), 51n, [a]);
+    const b4 = chain.add(p2pkh(6), 53n, [b, winner]);
+    const [s3, s4] = await net.connectBlocks([b3, b4]);
+    assert.deepEqual(s3!.confirmedFromMempool, [a.txid]);
+    assert.deepEqual(s4!.confirmedFromMempool, [b.txid]);
+    assert.deepEqual(s3!.conflicted, []);
+    assert.deepEqual(s4!.conflicted, [loser.txid]);
+    // What the writer resolved is what a read of the stored tx says it spent.
+    const hex = (p: { txid: string; vout: number; value: bigint; script: Uint8Array } | null): unknown =>
+      p && { txid: p.txid, vout: p.vout, value: p.value, script: Buffer.from(p.script).toString('hex') };
+    assert.deepEqual(s4!.prevouts.get(winner.txid)?.map(hex), [{ ...coins[2]!, value: 50n, script: Buffer.from(alice).toString('hex') }]);
+    for (const [summary, block] of [[s3!, b3], [s4!, b4]] as const) {
+      assert.deepEqual([...summary.prevouts.keys()], block.block.txs.map((t) => t.txid));
+      for (const tx of block.block.txs) {
+        assert.deepEqual(summary.prevouts.get(tx.txid)?.map(hex), (await net.getTransaction(tx.txid))!.prevouts.map(hex));
+      }
+    }
+    assert.deepEqual(s3!.prevouts.get(b3.block.txs[0]!.txid), [null]);
   }));
 }

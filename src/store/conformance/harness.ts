@@ -4,6 +4,7 @@ import type { SqlValue } from '../common/sql-runner.js';
 /** One fresh database per test; engines implement this so one suite checks both. */
 export interface TestDatabase {
   readonly store: ChainStore;
+  readonly engine: 'sqlite' | 'postgres';
   /** Every table as plain rows (bytes as hex, numbers as strings), sorted: for exact before/after comparisons. */
   dump(): Promise<Record<string, Record<string, string | null>[]>>;
   /** Writes a schema version directly, as a newer Outpoint would have. */
@@ -18,8 +19,13 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
+export interface StoreOptions {
+  /** Narrows the script key space so that keys collide (see script-keys.ts). */
+  readonly scriptKeyBits?: number;
+}
+
 export interface StoreHarness {
-  create(): Promise<TestDatabase>;
+  create(options?: StoreOptions): Promise<TestDatabase>;
 }
 
 export function plainValue(value: unknown): string | null {

@@ -7,17 +7,27 @@ import { chainTests } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 import { mempoolTests } from './conformance-mempool.js';
 import { priceTests } from './conformance-prices.js';
+import { reorgTests } from './conformance-reorg.js';
 import { shortAddressTests } from './conformance-short-addresses.js';
+import { bulkTests } from './conformance-bulk.js';
+import { scriptKeyTests } from './conformance-script-keys.js';
+import { upgradeTests } from './conformance-upgrade.js';
+import { syncStatusTests } from './conformance-sync-status.js';
 
 /** The one suite every ChainStore driver must pass. */
 export function runStoreConformance(name: string, harness: StoreHarness): void {
   void describe(`${name} store conformance`, () => {
     void describe('chain', () => chainTests(harness));
+    void describe('reorgs', () => reorgTests(harness));
     void describe('mempool', () => mempoolTests(harness));
     void describe('addresses', () => addressTests(harness));
     void describe('short addresses', () => shortAddressTests(harness));
     void describe('prices', () => priceTests(harness));
     void describe('accounts', () => accountTests(harness));
+    void describe('upgrade', () => upgradeTests(harness));
+    void describe('script keys', () => scriptKeyTests(harness));
+    void describe('bulk load', () => bulkTests(harness));
+    void describe('sync status', () => syncStatusTests(harness));
     void describe('account changes', () => accountChangeTests(harness));
     void describe('sign-in data', () => authTests(harness));
   });

@@ -1,11 +1,21 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../core/package-root.js';
+import { compactChainMigration } from './compact-chain-migration.js';
 
-/** Migrations in order: index i upgrades schema version i to i + 1. */
-const FILES: Record<'sqlite' | 'postgres', readonly string[]> = {
-  sqlite: ['sqlite-001-initial.sql', 'sqlite-002-short-addresses.sql', 'sqlite-003-prices.sql', 'sqlite-004-accounts.sql', 'sqlite-005-mempool-removed-at.sql', 'sqlite-006-plan-concurrency.sql', 'sqlite-007-dashboard.sql'],
-  postgres: ['postgres-001-initial.sql', 'postgres-002-short-addresses.sql', 'postgres-003-prices.sql', 'postgres-004-accounts.sql', 'postgres-005-mempool-removed-at.sql', 'postgres-006-plan-concurrency.sql', 'postgres-007-dashboard.sql'],
+type Step = string | ((engine: 'sqlite' | 'postgres') => string);
+
+/**
+ * Migrations in order: index i upgrades schema version i to i + 1. The version is the position in this list, not the
+ * number in the file name (names only keep the files sorted). A function generates SQL the layout module owns.
+ */
+const STEPS: Record<'sqlite' | 'postgres', readonly Step[]> = {
+  sqlite: ['sqlite-001-initial.sql', 'sqlite-002-short-addresses.sql', 'sqlite-003-prices.sql', 'sqlite-004-accounts.sql', 'sqlite-005-mempool-removed-at.sql',
+    'sqlite-006-plan-concurrency.sql', 'sqlite-007-dashboard.sql', compactChainMigration, 'sqlite-009-sync-status.sql'],
+  postgres: ['postgres-001-initial.sql', 'postgres-002-short-addresses.sql', 'postgres-003-prices.sql', 'postgres-004-accounts.sql',
+    'postgres-005-mempool-removed-at.sql', 'postgres-006-plan-concurrency.sql', 'postgres-007-dashboard.sql', compactChainMigration, 'postgres-009-sync-status.sql'],
 };
 
 export function migrationSql(engine: 'sqlite' | 'postgres'): string[] {
-  return FILES[engine].map((name) => readFileSync(new URL(name, import.meta.url), 'utf8'));
+  return STEPS[engine].map((step) => (typeof step === 'string' ? readFileSync(join(packageRoot(), 'src', 'store', 'migrations', step), 'utf8') : step(engine)));
 }

@@ -49,6 +49,15 @@ describe('binary COPY rows', () => {
     });
   });
 
+  it('writes a hash from its hex digits as its 32 bytes, and rejects a malformed one', async () => {
+    await client.query('CREATE TEMP TABLE hashes (h BYTEA NOT NULL)');
+    const hex = '00ff'.repeat(15) + '1234';
+    await copyRows(client, 'hashes', new BinaryRows(1, 64).row().hashHex(hex));
+    const r = (await client.query("SELECT encode(h, 'hex') AS h FROM hashes")).rows[0];
+    assert.equal(r.h, hex);
+    assert.throws(() => new BinaryRows(1, 64).row().hashHex('zz'.repeat(32)), /not a 32-byte hex hash/);
+  });
+
   it('grows past its first buffer and copies nothing when empty', async () => {
     await client.query('CREATE TEMP TABLE big (bytes BYTEA NOT NULL)');
     const empty = new BinaryRows(1, 64);

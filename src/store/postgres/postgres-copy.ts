@@ -8,6 +8,7 @@
  */
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { writeHash } from '../common/codec.js';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 const TWO_32 = 0x1_0000_0000;
@@ -98,6 +99,15 @@ export class BinaryRows {
     this.buf.writeInt32BE(value.length, this.at);
     this.buf.set(value, this.at + 4);
     this.at += 4 + value.length;
+    return this;
+  }
+
+  /** A 32-byte hash given as its 64 hex digits, written straight into the payload (no Buffer per field). */
+  hashHex(hex: string): this {
+    this.ensure(36);
+    this.buf.writeInt32BE(32, this.at);
+    writeHash(this.buf, hex, this.at + 4);
+    this.at += 36;
     return this;
   }
 

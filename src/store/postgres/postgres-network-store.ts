@@ -6,41 +6,62 @@ import pg from 'pg';
 import { StoreError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
 import type {
-  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, BlockToConnect, ChainTip, ConnectedBlock,
+  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, BlockToConnect, BulkBuildStep, BulkLoadState, ChainTip, ConnectedBlock,
   DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
   NetworkStore, OutputRecord, TxRecord, UnspentOptions, UnspentOutput,
 } from '../../core/store.js';
-import { networkCode } from '../common/network-codes.js';
+import type { SyncStatus } from '../../core/sync-status.js';
+import { RecentKeys } from '../common/bulk-rows.js';
+import { ScriptCache } from '../common/script-cache.js';
+import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
+import { beginBulkLoadTx, loadBlocksTx, readBulkLoad, resetChainTx } from './postgres-bulk-load.js';
 import { PostgresAddressReader } from './postgres-address-reader.js';
 import { PostgresChainReader } from './postgres-chain-reader.js';
 import { connectBlocksTx, disconnectTipTx, readTip } from './postgres-chain-writer.js';
-import { createStagingTables } from './postgres-staging.js';
 import { addMempoolTxsTx, removeMempoolTxsTx } from './postgres-mempool-writer.js';
+import { PgNet } from './postgres-net.js';
 import { LOCK_NAMESPACE, one } from './postgres-sql.js';
+import { readSyncStatus, writeSyncStatus } from './postgres-sync-status.js';
+import { createStagingTables } from './postgres-staging.js';
 
 export class PostgresNetworkStore implements NetworkStore {
-  private readonly net: number;
+  private readonly n: PgNet;
   private readonly address: PostgresAddressReader;
   private readonly chain: PostgresChainReader;
   private writer: Promise<pg.Client> | null = null;
   /** Serializes writes: they share one session, and BEGIN/COMMIT must not interleave. */
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Script rows between writes (this network's writer session only; see ScriptCache for the rules). Every change to
+   * this network's script rows goes through the session holding the lock, so the cache is cleared only when a new
+   * session takes the lock (another process may have written meanwhile) and when a block is disconnected.
+   */
+  private readonly scripts = new ScriptCache();
+  /** Script rows a bulk load staged lately (bounded; see RecentKeys). */
+  private recentScripts = new RecentKeys();
 
-  constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string) {
-    this.net = networkCode(id);
-    this.address = new PostgresAddressReader(pool, this.net);
-    this.chain = new PostgresChainReader(pool, this.net);
+  constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string, scriptKeyBits?: number) {
+    this.n = new PgNet(id, scriptKeyBits);
+    this.address = new PostgresAddressReader(pool, this.n);
+    this.chain = new PostgresChainReader(pool, this.n);
   }
 
   private async openWriter(): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: this.connectionString });
     await client.connect();
-    const row = await one(client, 'SELECT pg_try_advisory_lock($1, $2) AS locked', [LOCK_NAMESPACE, this.net]);
+    const row = await one(client, 'SELECT pg_try_advisory_lock($1, $2) AS locked', [LOCK_NAMESPACE, this.n.net]);
     if (!row?.locked) {
       await client.end();
       throw new StoreError(`another indexer already writes network ${this.id} (advisory lock held)`);
     }
-    await createStagingTables(client);
+    // Every statement of this session is driven by a batch's rows and probes the chain tables by index (one row or a
+    // short range each), so its cost follows the batch, not the tables. The planner, which prices a random index probe
+    // well above a sequential page and whose statistics lag behind tables that grow by every batch, would otherwise
+    // hash or merge join whole tables (every unspent output, every script) for every batch, or take bitmap scans for
+    // single rows. JIT compiling these statements (their estimated costs pass jit_above_cost) costs more than it saves.
+    await client.query('SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_bitmapscan = off; SET jit = off');
+    await createStagingTables(client, this.n.t);
+    this.scripts.clear();
     return client;
   }
 
@@ -55,8 +76,10 @@ export class PostgresNetworkStore implements NetworkStore {
       try {
         const result = await fn(client);
         await client.query('COMMIT');
+        this.scripts.commit();
         return result;
       } catch (error) {
+        this.scripts.abort();
         await client.query('ROLLBACK');
         throw error;
       }
@@ -73,32 +96,85 @@ export class PostgresNetworkStore implements NetworkStore {
   }
 
   connectBlocks(blocks: readonly BlockToConnect[]): Promise<ConnectedBlock[]> {
-    return this.write((db) => connectBlocksTx(db, this.net, blocks));
+    return this.write((db) => connectBlocksTx(db, this.n, blocks, this.scripts));
   }
 
   disconnectTip(expectedHash: string): Promise<DisconnectedBlock> {
-    return this.write((db) => disconnectTipTx(db, this.net, expectedHash));
+    return this.write((db) => {
+      // It changes totals behind the cache.
+      this.scripts.clear();
+      return disconnectTipTx(db, this.n, expectedHash);
+    });
   }
 
   addMempoolTxs(entries: readonly MempoolEntry[]): Promise<MempoolAddResult[]> {
-    return this.write((db) => addMempoolTxsTx(db, this.net, entries));
+    return this.write((db) => addMempoolTxsTx(db, this.n, entries, this.scripts));
   }
 
   removeMempoolTxs(txids: readonly string[], reason: MempoolRemoveReason): Promise<string[]> {
-    return this.write((db) => removeMempoolTxsTx(db, this.net, txids, reason));
+    return this.write((db) => removeMempoolTxsTx(db, this.n, txids, reason));
   }
 
   pruneRemovedMempool(removedBefore: number, limit: number): Promise<number> {
     // Removed rows have no outputs or spends left (removal deleted them), so the tx row is all there is.
+    const table = this.n.t.mempoolTxs;
     return this.write(async (db) => {
-      const result = await db.query(`DELETE FROM mempool_txs WHERE net = $1 AND txid IN
-        (SELECT txid FROM mempool_txs WHERE net = $1 AND removed AND removed_at < $2 LIMIT $3)`, [this.net, removedBefore, limit]);
+      const result = await db.query(`DELETE FROM ${table} WHERE txid IN
+        (SELECT txid FROM ${table} WHERE removed AND removed_at < $1 LIMIT $2)`, [removedBefore, limit]);
       return result.rowCount ?? 0;
     });
   }
 
+  getBulkLoad(): Promise<BulkLoadState | null> {
+    return readBulkLoad(this.pool, this.n);
+  }
+
+  beginBulkLoad(startedAt: number): Promise<void> {
+    this.recentScripts = new RecentKeys();
+    return this.write((db) => {
+      this.scripts.clear();
+      return beginBulkLoadTx(db, this.n, startedAt);
+    });
+  }
+
+  loadBlocks(blocks: readonly BlockToConnect[]): Promise<ChainTip> {
+    return this.write((db) => loadBlocksTx(db, this.n, blocks, this.recentScripts));
+  }
+
+  /** Each build step in its own transaction on the writer session, with its progress mark. */
+  async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>): Promise<void> {
+    const state = await this.getBulkLoad();
+    if (!state) return;
+    for (let i = state.step; i < BUILD_STEPS.length; i++) {
+      const step = BUILD_STEPS[i]!;
+      await onStep?.({ step: i + 1, steps: BUILD_STEPS.length, name: step.name });
+      await this.write(async (db) => {
+        await db.query(BUILD_SETTINGS);
+        await step.run(db, this.n);
+        await db.query('UPDATE bulk_loads SET step = $1 WHERE net = $2', [i + 1, this.n.net]);
+      });
+    }
+    this.scripts.clear();
+  }
+
+  resetChain(): Promise<void> {
+    return this.write((db) => {
+      this.scripts.clear();
+      return resetChainTx(db, this.n);
+    });
+  }
+
+  /** Through the writer session: only the network's one indexer (the advisory lock holder) writes its status. */
+  setSyncStatus(status: SyncStatus | null): Promise<void> {
+    return this.write((db) => writeSyncStatus(db, this.n.net, status));
+  }
+
+  getSyncStatus(): Promise<SyncStatus | null> {
+    return readSyncStatus(this.pool, this.n.net);
+  }
+
   getTip(): Promise<ChainTip | null> {
-    return readTip(this.pool, this.net);
+    return readTip(this.pool, this.n);
   }
 
   getMainChainHash(height: number): Promise<string | null> {

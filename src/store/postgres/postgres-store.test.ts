@@ -25,13 +25,14 @@ after(async () => {
 });
 
 const harness: StoreHarness = {
-  async create(): Promise<TestDatabase> {
+  async create(options = {}): Promise<TestDatabase> {
     const name = `outpoint_test_${process.pid}_${++counter}`;
     await admin.query(`CREATE DATABASE ${name}`);
     const url = server.urlFor(name);
-    let store = new PostgresStore({ connectionString: url, maxConnections: 4 });
+    let store = new PostgresStore({ connectionString: url, maxConnections: 4, ...options });
     return {
       get store() { return store; },
+      engine: 'postgres',
       async dump() {
         const tables = await store.pool.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename");
         const out: Record<string, Record<string, string | null>[]> = {};
@@ -49,7 +50,7 @@ const harness: StoreHarness = {
       },
       async reopen() {
         await store.close();
-        store = new PostgresStore({ connectionString: url, maxConnections: 4 });
+        store = new PostgresStore({ connectionString: url, maxConnections: 4, ...options });
         return store;
       },
       async dispose() {

@@ -16,6 +16,8 @@ import { LOCK_NAMESPACE, one } from './postgres-sql.js';
 export interface PostgresStoreOptions {
   readonly connectionString: string;
   readonly maxConnections?: number;
+  /** Narrows the script key space (tests that need key collisions); default the whole 53 bits. */
+  readonly scriptKeyBits?: number;
 }
 
 export class PostgresStore implements ChainStore {
@@ -68,7 +70,7 @@ export class PostgresStore implements ChainStore {
   network(id: NetworkId): NetworkStore {
     let store = this.networks.get(id);
     if (!store) {
-      store = new PostgresNetworkStore(id, this.pool, this.options.connectionString);
+      store = new PostgresNetworkStore(id, this.pool, this.options.connectionString, this.options.scriptKeyBits);
       this.networks.set(id, store);
     }
     return store;

@@ -1,47 +1,94 @@
-/** Transaction, output, block and mempool reads for SQLite. */
-import type { BlockRecord, MempoolInfo, MempoolTxSummary, OutputRecord, SpendRef, TxRecord } from '../../core/store.js';
-import { bytesToHex, hexToBytes, unpackTxids } from '../common/codec.js';
-import { assembleTxRecord, txPrevouts, txStatus } from '../common/tx-record.js';
-import { scriptsById } from './sqlite-scripts.js';
-import { big, num, type Row, type Statements } from './sqlite-statements.js';
+/** Transaction, output, block and mempool reads for SQLite (compact chain layout). */
+import type { BlockRecord, MempoolInfo, MempoolTxSummary, OutputRecord, PrevoutInfo, SpendRef, TxRecord } from '../../core/store.js';
+import { bytesToHex, hexToBytes, unpackPrevouts } from '../common/codec.js';
+import { chainTxRecord, mempoolTxRecord, storedBlockRecord, storedChainTxRow, type BlockOfTx } from '../common/tx-record.js';
+import { txIdsOf } from './sqlite-chain-writer.js';
+import type { SqliteNet } from './sqlite-net.js';
+import { scriptsByKey } from './sqlite-scripts.js';
+import { big, num, type Row } from './sqlite-statements.js';
 
 export class SqliteChainReader {
-  constructor(private readonly st: Statements, private readonly net: number) {}
+  constructor(private readonly n: SqliteNet) {}
+
+  /** The block holding tx `id` (ranges never overlap: ids are never reused across blocks). */
+  blockOfTx(id: number): BlockOfTx | null {
+    const row = this.n.st.get(`SELECT hash, height, time, is_orphan, first_tx, tx_count FROM ${this.n.t.blocks}
+      WHERE first_tx <= ? ORDER BY first_tx DESC LIMIT 1`).get(id) as Row | undefined;
+    if (!row || id >= num(row.first_tx) + num(row.tx_count)) return null;
+    return { hash: bytesToHex(row.hash as Buffer), height: num(row.height), time: num(row.time), isOrphan: num(row.is_orphan) === 1, firstTx: num(row.first_tx) };
+  }
+
+  /** The stored copy to answer with: in a main-chain block if any, else the newest orphaned one. */
+  private chainRow(txid: Buffer): { row: Row; block: BlockOfTx } | null {
+    let orphan: { row: Row; block: BlockOfTx } | null = null;
+    for (const id of txIdsOf(this.n, txid)) {
+      const block = this.blockOfTx(id);
+      if (!block) continue;
+      const row = this.n.st.get(`SELECT t.*, r.raw FROM ${this.n.t.txs} t LEFT JOIN ${this.n.t.txRaws} r ON r.id = t.id WHERE t.id = ?`).get(id) as Row;
+      if (!block.isOrphan) return { row, block };
+      orphan ??= { row, block };
+    }
+    return orphan;
+  }
+
+  /** What a main-chain tx's inputs spent, in input order (its spent outputs name it). */
+  private spentBy(id: number): PrevoutInfo[] {
+    const rows = this.n.st.get(`SELECT o.vout, o.value, s.script, t.txid FROM ${this.n.t.outputs} o
+      JOIN ${this.n.t.scripts} s ON s.key = o.script JOIN ${this.n.t.txs} t ON t.id = o.id
+      WHERE o.spent_by = ? ORDER BY o.spent_vin`).all(id) as Row[];
+    return rows.map((r) => ({ txid: bytesToHex(r.txid as Buffer), vout: num(r.vout), value: big(r.value), script: r.script as Buffer }));
+  }
+
+  private outputSum(id: number): bigint {
+    let sum = 0n;
+    for (const r of this.n.st.get(`SELECT value FROM ${this.n.t.outputs} WHERE id = ?`).all(id) as Row[]) sum += big(r.value);
+    return sum;
+  }
 
   transaction(txid: string): TxRecord | null {
-    const id = hexToBytes(txid);
-    const c = this.st.get(`SELECT t.*, b.time AS block_time FROM txs t LEFT JOIN blocks b ON b.net = t.net AND b.hash = t.block_hash
-      WHERE t.net = ? AND t.txid = ?`).get(this.net, id) as Row | undefined;
-    // A confirmed tx's mempool row was deleted on confirmation (its first-seen time moved to txs): no need to look.
-    const m = c && c.height !== null ? undefined : (this.st.get('SELECT * FROM mempool_txs WHERE net = ? AND txid = ?').get(this.net, id) as Row | undefined);
-    const status = txStatus(c, m);
-    if (status === null) return null;
-    const prevouts = txPrevouts(status, c, m);
-    const scripts = scriptsById(this.st, prevouts.flatMap((p) => (p ? [p.scriptId] : [])));
-    return assembleTxRecord(txid, status, c, m, prevouts, scripts);
+    const key = hexToBytes(txid);
+    const chain = this.chainRow(key);
+    if (chain && !chain.block.isOrphan) {
+      const id = num(chain.row.id);
+      const coinbase = id === chain.block.firstTx;
+      const prevouts = coinbase ? [null] : this.spentBy(id);
+      const fee = coinbase ? null : prevouts.reduce((s, p) => s + p!.value, 0n) - this.outputSum(id);
+      return chainTxRecord(txid, storedChainTxRow(chain.row), chain.block, prevouts, fee);
+    }
+    // A confirmed tx's mempool row was deleted on confirmation (its first-seen time moved to txs).
+    const m = this.n.st.get(`SELECT * FROM ${this.n.t.mempoolTxs} WHERE txid = ?`).get(key) as Row | undefined;
+    if (m) {
+      const stored = unpackPrevouts(m.prevouts as Buffer);
+      const scripts = scriptsByKey(this.n, stored.flatMap((p) => (p ? [p.scriptId] : [])));
+      return mempoolTxRecord(txid, m, stored, scripts);
+    }
+    if (!chain) return null;
+    // Orphaned: its inputs are unspent again; what they spent was kept on the row when its block was disconnected.
+    const stored = unpackPrevouts(chain.row.orphan_prevouts as Buffer);
+    const scripts = scriptsByKey(this.n, stored.flatMap((p) => (p ? [p.scriptId] : [])));
+    const prevouts = stored.map((p) => (p ? { txid: p.txid, vout: p.vout, value: p.value, script: scripts.get(p.scriptId)! } : null));
+    const fee = chain.row.orphan_fee === null ? null : big(chain.row.orphan_fee);
+    return chainTxRecord(txid, storedChainTxRow(chain.row), chain.block, prevouts, fee);
   }
 
   outputs(txid: string): OutputRecord[] | null {
-    const id = hexToBytes(txid);
-    const confirmed = this.st.get('SELECT 1 FROM txs WHERE net = ? AND txid = ? AND height IS NOT NULL').get(this.net, id) !== undefined;
+    const key = hexToBytes(txid);
+    const chain = this.chainRow(key);
+    const confirmed = chain !== null && !chain.block.isOrphan;
+    if (!confirmed && this.n.st.get(`SELECT 1 FROM ${this.n.t.mempoolTxs} WHERE txid = ? AND removed = 0`).get(key) === undefined) return null;
     const rows = (confirmed
-      ? this.st.get(`SELECT o.vout, o.value, s.script, o.spent_txid, o.spent_vin FROM outputs o JOIN scripts s ON s.id = o.script_id
-          WHERE o.net = ? AND o.txid = ? ORDER BY o.vout`)
-      : this.st.get(`SELECT o.vout, o.value, s.script, NULL AS spent_txid, NULL AS spent_vin FROM mempool_outputs o
-          JOIN scripts s ON s.id = o.script_id WHERE o.net = ? AND o.txid = ? ORDER BY o.vout`)
-    ).all(this.net, id) as Row[];
-    if (!confirmed && this.st.get('SELECT 1 FROM mempool_txs WHERE net = ? AND txid = ? AND removed = 0').get(this.net, id) === undefined) {
-      return null;
-    }
+      ? this.n.st.get(`SELECT o.vout, o.value, s.script, sp.txid AS spent_txid, o.spent_vin FROM ${this.n.t.outputs} o
+          JOIN ${this.n.t.scripts} s ON s.key = o.script LEFT JOIN ${this.n.t.txs} sp ON sp.id = o.spent_by WHERE o.id = ? ORDER BY o.vout`)
+        .all(num(chain.row.id))
+      : this.n.st.get(`SELECT o.vout, o.value, s.script, NULL AS spent_txid, NULL AS spent_vin FROM ${this.n.t.mempoolOutputs} o
+          JOIN ${this.n.t.scripts} s ON s.key = o.script WHERE o.txid = ? ORDER BY o.vout`).all(key)) as Row[];
     const mempoolSpends = new Map<number, SpendRef>();
-    for (const r of this.st.get('SELECT prev_vout, txid, vin FROM mempool_spends WHERE net = ? AND prev_txid = ?').all(this.net, id) as Row[]) {
+    for (const r of this.n.st.get(`SELECT prev_vout, txid, vin FROM ${this.n.t.mempoolSpends} WHERE prev_txid = ?`).all(key) as Row[]) {
       if (!mempoolSpends.has(num(r.prev_vout))) mempoolSpends.set(num(r.prev_vout), { txid: bytesToHex(r.txid as Buffer), vin: num(r.vin), confirmed: false });
     }
     return rows.map((r) => ({
       vout: num(r.vout), value: big(r.value), script: r.script as Buffer,
-      spentBy: r.spent_txid
-        ? { txid: bytesToHex(r.spent_txid as Buffer), vin: num(r.spent_vin), confirmed: true }
-        : mempoolSpends.get(num(r.vout)) ?? null,
+      spentBy: r.spent_txid ? { txid: bytesToHex(r.spent_txid as Buffer), vin: num(r.spent_vin), confirmed: true } : mempoolSpends.get(num(r.vout)) ?? null,
     }));
   }
 
@@ -49,41 +96,41 @@ export class SqliteChainReader {
     if (!row) return null;
     const height = num(row.height);
     const isOrphan = num(row.is_orphan) === 1;
-    const next = isOrphan ? undefined : (this.st.get('SELECT hash FROM blocks WHERE net = ? AND height = ? AND is_orphan = 0')
-      .get(this.net, height + 1) as Row | undefined);
-    const txids = unpackTxids(row.txids as Buffer);
-    return {
-      hash: bytesToHex(row.hash as Buffer), height, prevHash: bytesToHex(row.prev_hash as Buffer),
-      merkleRoot: bytesToHex(row.merkle_root as Buffer), version: num(row.version), time: num(row.time), bits: num(row.bits),
-      nonce: num(row.nonce), size: num(row.size), strippedSize: num(row.stripped_size), weight: num(row.weight),
-      txCount: num(row.tx_count), txids, isOrphan, nextHash: next ? bytesToHex(next.hash as Buffer) : null,
-      fees: BigInt(row.fees as string), reward: BigInt(row.reward as string), valueOut: BigInt(row.value_out as string),
-    };
+    const next = isOrphan ? undefined : (this.n.st.get(`SELECT hash FROM ${this.n.t.blocks} WHERE height = ? AND is_orphan = 0`).get(height + 1) as Row | undefined);
+    const first = num(row.first_tx);
+    const txids = (this.n.st.get(`SELECT txid FROM ${this.n.t.txs} WHERE id BETWEEN ? AND ? ORDER BY id`).all(first, first + num(row.tx_count) - 1) as Row[])
+      .map((r) => bytesToHex(r.txid as Buffer));
+    return storedBlockRecord(row, txids, next ? bytesToHex(next.hash as Buffer) : null);
   }
 
   blockByHash(hash: string): BlockRecord | null {
-    return this.block(this.st.get('SELECT * FROM blocks WHERE net = ? AND hash = ?').get(this.net, hexToBytes(hash)) as Row | undefined);
+    return this.block(this.n.st.get(`SELECT * FROM ${this.n.t.blocks} WHERE hash = ?`).get(hexToBytes(hash)) as Row | undefined);
   }
 
   blockByHeight(height: number): BlockRecord | null {
-    return this.block(this.st.get('SELECT * FROM blocks WHERE net = ? AND height = ? AND is_orphan = 0').get(this.net, height) as Row | undefined);
+    return this.block(this.n.st.get(`SELECT * FROM ${this.n.t.blocks} WHERE height = ? AND is_orphan = 0`).get(height) as Row | undefined);
   }
 
   mainChainHash(height: number): string | null {
-    const row = this.st.get('SELECT hash FROM blocks WHERE net = ? AND height = ? AND is_orphan = 0').get(this.net, height) as Row | undefined;
+    const row = this.n.st.get(`SELECT hash FROM ${this.n.t.blocks} WHERE height = ? AND is_orphan = 0`).get(height) as Row | undefined;
     return row ? bytesToHex(row.hash as Buffer) : null;
   }
 
   mempoolInfo(): MempoolInfo {
-    const row = this.st.get(`SELECT COUNT(*) AS c, COALESCE(SUM(size), 0) AS b, COALESCE(SUM(vsize), 0) AS v
-      FROM mempool_txs WHERE net = ? AND removed = 0`).get(this.net) as Row;
+    const row = this.n.st.get(`SELECT COUNT(*) AS c, COALESCE(SUM(size), 0) AS b, COALESCE(SUM((weight + 3) / 4), 0) AS v
+      FROM ${this.n.t.mempoolTxs} WHERE removed = 0`).get() as Row;
     return { count: num(row.c), bytes: num(row.b), vbytes: num(row.v) };
   }
 
   mempoolEntries(): MempoolTxSummary[] {
-    return (this.st.get('SELECT txid, fee, size, vsize, weight, seen_at FROM mempool_txs WHERE net = ? AND removed = 0').all(this.net) as Row[])
+    return (this.n.st.get(`SELECT txid, fee, size, weight, seen_at FROM ${this.n.t.mempoolTxs} WHERE removed = 0`).all() as Row[])
       .map((r) => ({
-        txid: bytesToHex(r.txid as Buffer), fee: big(r.fee), size: num(r.size), vsize: num(r.vsize), weight: num(r.weight), seenAt: num(r.seen_at),
+        txid: bytesToHex(r.txid as Buffer), fee: big(r.fee), size: num(r.size), vsize: Math.ceil(num(r.weight) / 4), weight: num(r.weight), seenAt: num(r.seen_at),
       }));
+  }
+
+  mempoolTxids(): string[] {
+    return (this.n.st.get(`SELECT txid FROM ${this.n.t.mempoolTxs} WHERE removed = 0 ORDER BY seen_at, txid`).all() as Row[])
+      .map((r) => bytesToHex(r.txid as Buffer));
   }
 }

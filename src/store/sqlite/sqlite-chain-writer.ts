@@ -1,166 +1,211 @@
 /** connectBlocks / disconnectTip for SQLite: synchronous bodies run inside one better-sqlite3 transaction each. */
 import { StoreError } from '../../core/errors.js';
 import type { BlockToConnect, ChainTip, ConnectedBlock, DisconnectedBlock } from '../../core/store.js';
-import {
-  assertExtendsTip, buildBatchRows, collectBatchNeeds, missingPrevoutError, spentOutpoints, type BatchRows, type ResolvedOutput,
-} from '../common/block-rows.js';
+import { assertExtendsTip, collectBatchNeeds, missingPrevoutError, spentOutpoints, type BatchNeeds } from '../common/batch-needs.js';
+import { buildBatchRows, connectedBlocks, type BatchRows, type ResolvedOutput } from '../common/block-rows.js';
+import { orphanRows, planUndo, type UndoInput, type UndoOutput } from '../common/block-undo.js';
+import { bytesToHex, hexToBytes } from '../common/codec.js';
 import type { ScriptCache } from '../common/script-cache.js';
-import { planUndo, undoScriptIds, type StoredOutputForUndo, type StoredTxForUndo } from '../common/block-undo.js';
-import { bytesToHex, hexToBytes, outpointKey, unpackTxids } from '../common/codec.js';
-import { mempoolIsEmpty, removeMempoolTx } from './sqlite-mempool-removal.js';
 import { BulkInsert } from './sqlite-bulk.js';
-import { applyTotals, scriptsById, ScriptBook } from './sqlite-scripts.js';
-import { big, num, type Row, type Statements } from './sqlite-statements.js';
+import { mempoolIsEmpty, removeMempoolTx } from './sqlite-mempool-removal.js';
+import type { SqliteNet } from './sqlite-net.js';
+import { applyTotals, ScriptBook, scriptsByKey } from './sqlite-scripts.js';
+import { big, num, type Row } from './sqlite-statements.js';
 
-export function readTip(st: Statements, net: number): ChainTip | null {
-  const row = st.get('SELECT height, hash FROM tips WHERE net = ?').get(net) as Row | undefined;
-  return row ? { height: num(row.height), hash: bytesToHex(row.hash as Buffer) } : null;
+/** The tip marker; a network whose every block was disconnected keeps its row (height -1) for next_tx. */
+export function readTip(n: SqliteNet): ChainTip | null {
+  const row = n.st.get('SELECT height, hash FROM tips WHERE net = ?').get(n.net) as Row | undefined;
+  return row && num(row.height) >= 0 ? { height: num(row.height), hash: bytesToHex(row.hash as Buffer) } : null;
 }
 
-export function connectBlocksSync(st: Statements, net: number, blocks: readonly BlockToConnect[], cache: ScriptCache): ConnectedBlock[] {
-  if (blocks.length === 0) return [];
-  assertExtendsTip(blocks, readTip(st, net));
-  const needs = collectBatchNeeds(blocks);
-  const scripts = new ScriptBook(st, net, cache);
-  const scriptIds = scripts.resolve(needs.scripts);
-  // Resolving an external prevout and marking it spent is one B-tree search (the batch is one transaction:
-  // a missing prevout throws and rolls everything back).
-  const spend = st.get('UPDATE outputs SET spent_txid = ?, spent_vin = ? WHERE net = ? AND txid = ? AND vout = ? RETURNING value, script_id');
-  // In (txid, vout) order: consecutive lookups share index pages.
-  const external = [...needs.externalPrevouts].sort((a, b) => (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : a.vout - b.vout));
-  const found: { key: string; value: bigint; scriptId: number }[] = [];
-  for (const op of external) {
-    const row = spend.get(op.spender, op.vin, net, hexToBytes(op.txid), op.vout) as Row | undefined;
-    if (!row) throw missingPrevoutError(op);
-    found.push({ key: outpointKey(op.txid, op.vout), value: big(row.value), scriptId: num(row.script_id) });
+/** The id the next new transaction of the network gets (ids are never reused). */
+export function readNextTx(n: SqliteNet): number {
+  const row = n.st.get('SELECT next_tx FROM tips WHERE net = ?').get(n.net) as Row | undefined;
+  return row ? num(row.next_tx) : 0;
+}
+
+export function writeTip(n: SqliteNet, tip: ChainTip, nextTx: number): void {
+  n.st.get(`INSERT INTO tips (net, height, hash, next_tx) VALUES (?, ?, ?, ?)
+    ON CONFLICT (net) DO UPDATE SET height = excluded.height, hash = excluded.hash, next_tx = excluded.next_tx`)
+    .run(n.net, tip.height, hexToBytes(tip.hash), nextTx);
+}
+
+/**
+ * The id of every tx of the batch. A block connected again after a reorg gets its old range back (its tx rows are
+ * still there); any other block the next ids. Either way main-chain ids stay in chain order: a block's old range was
+ * given after its parent's.
+ */
+export function assignTxIds(n: SqliteNet, blocks: readonly BlockToConnect[]): { txIds: number[]; nextTx: number } {
+  const known = n.st.get(`SELECT first_tx FROM ${n.t.blocks} WHERE hash = ?`);
+  let nextTx = readNextTx(n);
+  const txIds: number[] = [];
+  for (const { block } of blocks) {
+    const row = known.get(hexToBytes(block.header.hash)) as Row | undefined;
+    let first = row ? num(row.first_tx) : nextTx;
+    if (!row) nextTx += block.txs.length;
+    for (let i = 0; i < block.txs.length; i++) txIds.push(first++);
   }
-  scripts.load(found.map((f) => f.scriptId));
-  const prevouts = new Map<string, ResolvedOutput>();
-  for (const f of found) prevouts.set(f.key, { value: f.value, scriptId: f.scriptId, script: scripts.script(f.scriptId) });
-  const rows = buildBatchRows(blocks, needs, scriptIds, prevouts);
-  const { confirmed, conflicted } = settleMempool(st, net, blocks, rows);
-  writeRows(st, net, rows);
+  return { txIds, nextTx };
+}
+
+/** The ids of the stored txs with this txid (several: a copy in an orphaned block, a BIP30 duplicate), newest first. */
+export function txIdsOf(n: SqliteNet, txid: Buffer): number[] {
+  return (n.st.get(`SELECT id FROM ${n.t.txs} WHERE substr(txid, 1, 8) = ? AND txid = ? ORDER BY id DESC`)
+    .all(txid.subarray(0, 8), txid) as Row[]).map((r) => num(r.id));
+}
+
+/**
+ * Resolves each external prevout and marks it spent in one step: of the txs with its txid, the one whose output is
+ * still stored and unspent (orphaned txs have no outputs left). A missing one throws and rolls the batch back.
+ */
+function spendExternal(n: SqliteNet, needs: BatchNeeds, txIds: readonly number[]): { key: number; value: bigint; id: number }[] {
+  const spend = n.st.get(`UPDATE ${n.t.outputs} SET spent_by = ?, spent_vin = ? WHERE id = ? AND vout = ? AND spent_by IS NULL RETURNING value, script`);
+  const found = new Array<{ key: number; value: bigint; id: number }>(needs.externalPrevouts.length);
+  // In (txid, vout) order: consecutive lookups share index pages.
+  const order = needs.externalPrevouts.map((_, i) => i).sort((a, b) => {
+    const x = needs.externalPrevouts[a]!;
+    const y = needs.externalPrevouts[b]!;
+    return x.txid < y.txid ? -1 : x.txid > y.txid ? 1 : x.vout - y.vout;
+  });
+  for (const i of order) {
+    const op = needs.externalPrevouts[i]!;
+    let hit: { key: number; value: bigint; id: number } | undefined;
+    for (const id of txIdsOf(n, hexToBytes(op.txid))) {
+      const row = spend.get(txIds[op.spender], op.vin, id, op.vout) as Row | undefined;
+      if (row) { hit = { key: num(row.script), value: big(row.value), id }; break; }
+    }
+    if (!hit) throw missingPrevoutError(op);
+    found[i] = hit;
+  }
+  return found;
+}
+
+export function connectBlocksSync(n: SqliteNet, blocks: readonly BlockToConnect[], cache: ScriptCache): ConnectedBlock[] {
+  if (blocks.length === 0) return [];
+  assertExtendsTip(blocks, readTip(n));
+  const { txIds, nextTx } = assignTxIds(n, blocks);
+  const needs = collectBatchNeeds(blocks);
+  const scripts = new ScriptBook(n, cache);
+  const scriptKeys = scripts.resolve(needs.scripts);
+  const spent = spendExternal(n, needs, txIds);
+  scripts.load(spent.map((s) => s.key));
+  const external: ResolvedOutput[] = spent.map((s) => ({ id: s.id, value: s.value, scriptKey: s.key, script: scripts.script(s.key) }));
+  const rows = buildBatchRows(blocks, needs, { txIds, scriptKeys, external });
+  const { confirmed, conflicted } = settleMempool(n, blocks, rows);
+  writeRows(n, rows);
   scripts.write(rows.totals);
-  st.get('INSERT INTO tips (net, height, hash) VALUES (?, ?, ?) ON CONFLICT (net) DO UPDATE SET height = excluded.height, hash = excluded.hash')
-    .run(net, rows.newTip.height, hexToBytes(rows.newTip.hash));
-  return rows.summaries.map((s) => ({ ...s, confirmedFromMempool: confirmed, conflicted }));
+  writeTip(n, rows.newTip, nextTx);
+  return connectedBlocks(rows, confirmed, conflicted);
 }
 
 /** Confirmed txs leave the mempool; mempool txs spending what the batch spends are double spends. */
-function settleMempool(
-  st: Statements, net: number, blocks: readonly BlockToConnect[], rows: BatchRows,
-): { confirmed: string[]; conflicted: string[] } {
+function settleMempool(n: SqliteNet, blocks: readonly BlockToConnect[], rows: BatchRows): { confirmed: string[]; conflicted: string[] } {
   const confirmed: string[] = [];
   const conflicted: string[] = [];
-  if (mempoolIsEmpty(st, net)) return { confirmed, conflicted };
-  const seen = st.get('SELECT seen_at, removed FROM mempool_txs WHERE net = ? AND txid = ?');
+  if (mempoolIsEmpty(n)) return { confirmed, conflicted };
+  const seen = n.st.get(`SELECT seen_at, removed FROM ${n.t.mempoolTxs} WHERE txid = ?`);
   for (const tx of rows.txs) {
-    const row = seen.get(net, tx.txid) as Row | undefined;
+    const row = seen.get(tx.txid) as Row | undefined;
     if (!row) continue;
     tx.firstSeen = num(row.seen_at);
     if (num(row.removed) === 0) {
-      removeMempoolTx(st, net, tx.txidHex, 'delete', false);
+      removeMempoolTx(n, tx.txidHex, 'delete', false);
       confirmed.push(tx.txidHex);
     }
-    st.get('DELETE FROM mempool_txs WHERE net = ? AND txid = ?').run(net, tx.txid);
+    n.st.get(`DELETE FROM ${n.t.mempoolTxs} WHERE txid = ?`).run(tx.txid);
   }
-  const spenders = st.get('SELECT txid FROM mempool_spends WHERE net = ? AND prev_txid = ? AND prev_vout = ?');
+  const spenders = n.st.get(`SELECT txid FROM ${n.t.mempoolSpends} WHERE prev_txid = ? AND prev_vout = ?`);
   for (const { outpoint, spender } of spentOutpoints(blocks)) {
-    for (const r of spenders.all(net, hexToBytes(outpoint.txid), outpoint.vout) as Row[]) {
+    for (const r of spenders.all(hexToBytes(outpoint.txid), outpoint.vout) as Row[]) {
       const other = bytesToHex(r.txid as Buffer);
-      if (other !== spender) removeMempoolTx(st, net, other, 'mark', true, conflicted);
+      if (other !== spender) removeMempoolTx(n, other, 'mark', true, conflicted);
     }
   }
   return { confirmed, conflicted };
 }
 
-function writeRows(st: Statements, net: number, rows: BatchRows): void {
-  const block = st.get(`INSERT INTO blocks (net, hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce,
-      size, stripped_size, weight, tx_count, fees, reward, value_out, txids)
-    VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (net, hash) DO UPDATE SET is_orphan = 0, height = excluded.height`);
+function writeRows(n: SqliteNet, rows: BatchRows): void {
+  const { st, t } = n;
+  const block = st.get(`INSERT INTO ${t.blocks} (hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce,
+      size, stripped_size, weight, tx_count, first_tx, fees, reward, value_out)
+    VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (hash) DO UPDATE SET is_orphan = 0, height = excluded.height`);
   for (const b of rows.blocks) {
-    block.run(net, b.hash, b.height, b.prevHash, b.merkleRoot, b.version, b.time, b.bits, b.nonce, b.size, b.strippedSize,
-      b.weight, b.txCount, b.fees.toString(), b.reward.toString(), b.valueOut.toString(), b.txids);
+    block.run(b.hash, b.height, b.prevHash, b.merkleRoot, b.version, b.time, b.bits, b.nonce, b.size, b.strippedSize,
+      b.weight, b.txCount, b.firstTx, b.fees.toString(), b.reward.toString(), b.valueOut.toString());
   }
-  // Upserts: a tx of an orphaned block may be confirmed again, and BIP30 duplicate coinbases overwrite.
-  const tx = new BulkInsert(st, 'INSERT INTO txs (net, txid, block_hash, height, position, raw, size, vsize, weight, fee, is_coinbase, prevouts, first_seen)', 13,
-    ` ON CONFLICT (net, txid) DO UPDATE SET block_hash = excluded.block_hash, height = excluded.height, position = excluded.position,
-      raw = excluded.raw, fee = excluded.fee, prevouts = excluded.prevouts, first_seen = coalesce(excluded.first_seen, first_seen)`);
+  // A block connected again finds its tx rows still there (only the first-seen time may be new).
+  const tx = new BulkInsert(st, `INSERT INTO ${t.txs} (id, txid, size, weight, first_seen)`, 5,
+    ' ON CONFLICT (id) DO UPDATE SET first_seen = coalesce(excluded.first_seen, first_seen), orphan_prevouts = NULL, orphan_fee = NULL');
   let v = tx.values;
-  for (const t of rows.txs) {
+  for (const r of rows.txs) {
     const o = tx.next();
-    v[o] = net; v[o + 1] = t.txid; v[o + 2] = t.blockHash; v[o + 3] = t.height; v[o + 4] = t.position; v[o + 5] = t.raw;
-    v[o + 6] = t.size; v[o + 7] = t.vsize; v[o + 8] = t.weight; v[o + 9] = t.fee; v[o + 10] = t.isCoinbase ? 1 : 0;
-    v[o + 11] = t.prevouts; v[o + 12] = t.firstSeen;
+    v[o] = r.id; v[o + 1] = r.txid; v[o + 2] = r.size; v[o + 3] = r.weight; v[o + 4] = r.firstSeen;
   }
   tx.finish();
-  // Outputs in txid order and history in script order: B-tree inserts in key order touch each page once.
+  const raw = new BulkInsert(st, `INSERT OR IGNORE INTO ${t.txRaws} (id, raw)`, 2);
+  v = raw.values;
+  for (const r of rows.txs) {
+    const o = raw.next();
+    v[o] = r.id; v[o + 1] = r.raw;
+  }
+  raw.finish();
   const out = rows.outputs;
-  const output = new BulkInsert(st, 'INSERT OR REPLACE INTO outputs (net, txid, vout, value, script_id, height, position, spent_txid, spent_vin)', 9);
+  const output = new BulkInsert(st, `INSERT INTO ${t.outputs} (id, vout, value, script, spent_by, spent_vin)`, 6);
   v = output.values;
-  const byTxid = rows.txs.slice().sort((a, b) => (a.txidHex < b.txidHex ? -1 : a.txidHex > b.txidHex ? 1 : 0));
-  for (const t of byTxid) {
-    for (let i = t.firstOutput; i < t.firstOutput + t.outputCount; i++) {
-      const o = output.next();
-      v[o] = net; v[o + 1] = out.txid[i]; v[o + 2] = out.vout[i]; v[o + 3] = out.value[i]; v[o + 4] = out.scriptId[i];
-      v[o + 5] = out.height[i]; v[o + 6] = out.position[i]; v[o + 7] = out.spentTxid[i]; v[o + 8] = out.spentVin[i];
-    }
+  for (let i = 0; i < out.id.length; i++) {
+    const o = output.next();
+    v[o] = out.id[i]; v[o + 1] = out.vout[i]; v[o + 2] = out.value[i]; v[o + 3] = out.script[i]; v[o + 4] = out.spentBy[i]; v[o + 5] = out.spentVin[i];
   }
   output.finish();
+  // In key order: B-tree inserts touch each page once.
   const h = rows.history;
-  const history = new BulkInsert(st, 'INSERT INTO history (script_id, height, position, io, n, txid, value)', 7);
+  const order = h.id.map((_, i) => i).sort((a, b) => h.script[a]! - h.script[b]! || h.id[a]! - h.id[b]!);
+  const history = new BulkInsert(st, `INSERT INTO ${t.history} (script, id, flags)`, 3);
   v = history.values;
-  // Rows come in (height, position) order; a stable sort by script id gives (nearly) key order.
-  const order = Array.from({ length: h.txid.length }, (_, i) => i).sort((a, b) => h.scriptId[a]! - h.scriptId[b]! || a - b);
   for (const i of order) {
     const o = history.next();
-    v[o] = h.scriptId[i]; v[o + 1] = h.height[i]; v[o + 2] = h.position[i]; v[o + 3] = h.io[i]; v[o + 4] = h.n[i];
-    v[o + 5] = h.txid[i]; v[o + 6] = h.value[i];
+    v[o] = h.script[i]; v[o + 1] = h.id[i]; v[o + 2] = h.flags[i];
   }
   history.finish();
 }
 
-export function disconnectTipSync(st: Statements, net: number, expectedHash: string): DisconnectedBlock {
-  const tip = readTip(st, net);
-  if (!tip || tip.hash !== expectedHash) {
-    throw new StoreError(`cannot disconnect ${expectedHash}: tip is ${tip ? tip.hash : 'empty'}`);
-  }
+/** An orphaned tx keeps what its inputs spent and its fee on its row (orphanRows). */
+function keepOrphanPrevouts(n: SqliteNet, txs: readonly { id: number }[], inputs: readonly UndoInput[], outputs: readonly UndoOutput[]): void {
+  const txidOf = n.st.get(`SELECT txid FROM ${n.t.txs} WHERE id = ?`);
+  const update = n.st.get(`UPDATE ${n.t.txs} SET orphan_prevouts = ?, orphan_fee = ? WHERE id = ?`);
+  for (const r of orphanRows(txs, inputs, outputs, (id) => bytesToHex((txidOf.get(id) as Row).txid as Buffer))) update.run(r.prevouts, r.fee, r.id);
+}
+
+export function disconnectTipSync(n: SqliteNet, expectedHash: string): DisconnectedBlock {
+  const { st, t } = n;
+  const tip = readTip(n);
+  if (!tip || tip.hash !== expectedHash) throw new StoreError(`cannot disconnect ${expectedHash}: tip is ${tip ? tip.hash : 'empty'}`);
   const hash = hexToBytes(expectedHash);
-  const block = st.get('SELECT height, prev_hash, txids FROM blocks WHERE net = ? AND hash = ?').get(net, hash) as Row;
+  const block = st.get(`SELECT height, prev_hash, first_tx, tx_count FROM ${t.blocks} WHERE hash = ?`).get(hash) as Row;
   const height = num(block.height);
-  const txids = unpackTxids(block.txids as Buffer);
-  const txSelect = st.get('SELECT raw, is_coinbase, prevouts FROM txs WHERE net = ? AND txid = ?');
-  const outSelect = st.get('SELECT vout, value, script_id FROM outputs WHERE net = ? AND txid = ? AND height = ?');
-  const txs: (StoredTxForUndo & { raw: Buffer; isCoinbase: boolean })[] = [];
-  const outputs: StoredOutputForUndo[] = [];
-  for (const txid of txids) {
-    const id = hexToBytes(txid);
-    const row = txSelect.get(net, id) as Row;
-    txs.push({ txid, raw: row.raw as Buffer, isCoinbase: num(row.is_coinbase) === 1, prevouts: row.prevouts as Buffer });
-    for (const o of outSelect.all(net, id, height) as Row[]) {
-      outputs.push({ txid, vout: num(o.vout), value: big(o.value), scriptId: num(o.script_id) });
-    }
-  }
-  const plan = planUndo(txs, outputs, scriptsById(st, undoScriptIds(txs, outputs)));
-  const unspend = st.get('UPDATE outputs SET spent_txid = NULL, spent_vin = NULL WHERE net = ? AND txid = ? AND vout = ?');
-  for (const op of plan.unspend) unspend.run(net, hexToBytes(op.txid), op.vout);
-  const delOutputs = st.get('DELETE FROM outputs WHERE net = ? AND txid = ? AND height = ?');
-  const orphanTx = st.get('UPDATE txs SET height = NULL WHERE net = ? AND txid = ?');
-  for (const txid of txids) {
-    delOutputs.run(net, hexToBytes(txid), height);
-    orphanTx.run(net, hexToBytes(txid));
-  }
-  const delHistory = st.get('DELETE FROM history WHERE script_id = ? AND height = ?');
-  for (const id of plan.historyScriptIds) delHistory.run(id, height);
-  applyTotals(st, plan.totals);
-  st.get('UPDATE blocks SET is_orphan = 1 WHERE net = ? AND hash = ?').run(net, hash);
-  const prevHash = bytesToHex(block.prev_hash as Buffer);
-  if (height === 0) st.get('DELETE FROM tips WHERE net = ?').run(net);
-  else st.get('UPDATE tips SET height = ?, hash = ? WHERE net = ?').run(height - 1, block.prev_hash, net);
+  const first = num(block.first_tx);
+  const last = first + num(block.tx_count) - 1;
+  const txs = (st.get(`SELECT t.id, t.txid, r.raw FROM ${t.txs} t LEFT JOIN ${t.txRaws} r ON r.id = t.id WHERE t.id BETWEEN ? AND ? ORDER BY t.id`).all(first, last) as Row[])
+    .map((r) => ({ id: num(r.id), txid: bytesToHex(r.txid as Buffer), raw: r.raw as Buffer | null }));
+  const inputs: UndoInput[] = (st.get(`SELECT id, vout, value, script, spent_by, spent_vin FROM ${t.outputs} WHERE spent_by BETWEEN ? AND ?`)
+    .all(first, last) as Row[]).map((r) => ({ spender: num(r.spent_by), vin: num(r.spent_vin), id: num(r.id), vout: num(r.vout), value: big(r.value), scriptKey: num(r.script) }));
+  const outputs: UndoOutput[] = (st.get(`SELECT id, vout, value, script FROM ${t.outputs} WHERE id BETWEEN ? AND ?`).all(first, last) as Row[])
+    .map((r) => ({ id: num(r.id), vout: num(r.vout), value: big(r.value), scriptKey: num(r.script) }));
+  const scripts = scriptsByKey(n, [...inputs.map((i) => i.scriptKey), ...outputs.map((o) => o.scriptKey)]);
+  const plan = planUndo(txs, inputs, outputs, scripts);
+  keepOrphanPrevouts(n, txs, inputs, outputs);
+  // Outputs the block spent that it did not create itself become unspent again; its own outputs go.
+  st.get(`UPDATE ${t.outputs} SET spent_by = NULL, spent_vin = NULL WHERE spent_by BETWEEN ? AND ? AND id < ?`).run(first, last, first);
+  st.get(`DELETE FROM ${t.outputs} WHERE id BETWEEN ? AND ?`).run(first, last);
+  const delHistory = st.get(`DELETE FROM ${t.history} WHERE script = ? AND id = ?`);
+  for (const [script, id] of plan.history) delHistory.run(script, id);
+  applyTotals(n, plan.totals);
+  st.get(`UPDATE ${t.blocks} SET is_orphan = 1 WHERE hash = ?`).run(hash);
+  st.get('UPDATE tips SET height = ?, hash = ? WHERE net = ?').run(height - 1, block.prev_hash, n.net);
   return {
-    hash: expectedHash, height, prevHash,
-    txs: txs.map((t) => ({ txid: t.txid, raw: t.raw, isCoinbase: t.isCoinbase })),
+    hash: expectedHash, height, prevHash: bytesToHex(block.prev_hash as Buffer),
+    txs: txs.map((tx, position) => ({ txid: tx.txid, raw: tx.raw, isCoinbase: position === 0 })),
     deltas: plan.deltas,
   };
 }

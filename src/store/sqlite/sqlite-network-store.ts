@@ -2,32 +2,38 @@
 import type Database from 'better-sqlite3';
 import type { NetworkId } from '../../core/network.js';
 import type {
-  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, BlockToConnect, ChainTip, ConnectedBlock,
+  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, BlockToConnect, BulkBuildStep, BulkLoadState, ChainTip, ConnectedBlock,
   DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
   NetworkStore, OutputRecord, TxRecord, UnspentOptions, UnspentOutput,
 } from '../../core/store.js';
-import { bytesToHex } from '../common/codec.js';
-import { networkCode } from '../common/network-codes.js';
+import type { SyncStatus } from '../../core/sync-status.js';
+import { RecentKeys } from '../common/bulk-rows.js';
 import { ScriptCache } from '../common/script-cache.js';
+import { finishBulkLoad } from './sqlite-bulk-build.js';
+import { beginBulkLoadSync, loadBlocksSync, readBulkLoad, resetChainSync } from './sqlite-bulk-load.js';
 import { SqliteAddressReader } from './sqlite-address-reader.js';
 import { SqliteChainReader } from './sqlite-chain-reader.js';
 import { connectBlocksSync, disconnectTipSync, readTip } from './sqlite-chain-writer.js';
 import { addMempoolTxsSync, removeMempoolTxsSync } from './sqlite-mempool-writer.js';
-import type { Row, Statements } from './sqlite-statements.js';
+import { SqliteNet } from './sqlite-net.js';
+import type { Statements } from './sqlite-statements.js';
+import { readSyncStatus, writeSyncStatus } from './sqlite-sync-status.js';
 
 export class SqliteNetworkStore implements NetworkStore {
-  private readonly net: number;
+  private readonly n: SqliteNet;
   private readonly address: SqliteAddressReader;
   private readonly chain: SqliteChainReader;
   /** Script rows between block batches (this network's writer only; see ScriptCache for the rules). */
   private readonly scripts = new ScriptCache();
   /** PRAGMA data_version when the cache was last in step: it changes only when another connection commits. */
   private dataVersion: bigint | null = null;
+  /** Script keys a bulk load staged lately (bounded; see RecentKeys). */
+  private recentScripts = new RecentKeys();
 
-  constructor(readonly id: NetworkId, private readonly db: Database.Database, private readonly st: Statements) {
-    this.net = networkCode(id);
-    this.address = new SqliteAddressReader(st, this.net);
-    this.chain = new SqliteChainReader(st, this.net);
+  constructor(readonly id: NetworkId, private readonly db: Database.Database, st: Statements, scriptKeyBits?: number) {
+    this.n = new SqliteNet(st, id, scriptKeyBits);
+    this.address = new SqliteAddressReader(this.n);
+    this.chain = new SqliteChainReader(this.n);
   }
 
   // immediate: take the write lock up front so a concurrent reader cannot force a busy upgrade mid-batch.
@@ -45,7 +51,7 @@ export class SqliteNetworkStore implements NetworkStore {
           this.scripts.clear();
           this.dataVersion = version;
         }
-        return connectBlocksSync(this.st, this.net, blocks, this.scripts);
+        return connectBlocksSync(this.n, blocks, this.scripts);
       });
       this.scripts.commit();
       return connected;
@@ -57,28 +63,61 @@ export class SqliteNetworkStore implements NetworkStore {
 
   async disconnectTip(expectedHash: string): Promise<DisconnectedBlock> {
     this.scripts.clear();
-    return this.write(() => disconnectTipSync(this.st, this.net, expectedHash));
+    return this.write(() => disconnectTipSync(this.n, expectedHash));
   }
 
   async addMempoolTxs(entries: readonly MempoolEntry[]): Promise<MempoolAddResult[]> {
     // It may insert scripts the cache does not see.
     this.scripts.forgetCompleteness();
-    return this.write(() => addMempoolTxsSync(this.st, this.net, entries));
+    return this.write(() => addMempoolTxsSync(this.n, entries));
   }
 
   async removeMempoolTxs(txids: readonly string[], reason: MempoolRemoveReason): Promise<string[]> {
-    return this.write(() => removeMempoolTxsSync(this.st, this.net, txids, reason));
+    return this.write(() => removeMempoolTxsSync(this.n, txids, reason));
   }
 
   async pruneRemovedMempool(removedBefore: number, limit: number): Promise<number> {
     // Removed rows have no outputs or spends left (removal deleted them), so the tx row is all there is.
-    const result = this.st.get(`DELETE FROM mempool_txs WHERE rowid IN
-      (SELECT rowid FROM mempool_txs WHERE net = ? AND removed = 1 AND removed_at < ? LIMIT ?)`).run(this.net, removedBefore, limit);
+    const result = this.n.st.get(`DELETE FROM ${this.n.t.mempoolTxs} WHERE rowid IN
+      (SELECT rowid FROM ${this.n.t.mempoolTxs} WHERE removed = 1 AND removed_at < ? LIMIT ?)`).run(removedBefore, limit);
     return result.changes;
   }
 
+  async getBulkLoad(): Promise<BulkLoadState | null> {
+    return readBulkLoad(this.n);
+  }
+
+  async beginBulkLoad(startedAt: number): Promise<void> {
+    this.scripts.clear();
+    this.recentScripts = new RecentKeys();
+    this.write(() => beginBulkLoadSync(this.n, startedAt));
+  }
+
+  async loadBlocks(blocks: readonly BlockToConnect[]): Promise<ChainTip> {
+    return this.write(() => loadBlocksSync(this.n, blocks, this.recentScripts));
+  }
+
+  async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>): Promise<void> {
+    await finishBulkLoad(this.n, onStep);
+    this.scripts.clear();
+  }
+
+  async resetChain(): Promise<void> {
+    this.scripts.clear();
+    this.write(() => resetChainSync(this.n));
+    this.db.pragma('incremental_vacuum');
+  }
+
+  async setSyncStatus(status: SyncStatus | null): Promise<void> {
+    writeSyncStatus(this.n.st, this.n.net, status);
+  }
+
+  async getSyncStatus(): Promise<SyncStatus | null> {
+    return readSyncStatus(this.n.st, this.n.net);
+  }
+
   async getTip(): Promise<ChainTip | null> {
-    return readTip(this.st, this.net);
+    return readTip(this.n);
   }
 
   async getMainChainHash(height: number): Promise<string | null> {
@@ -122,7 +161,6 @@ export class SqliteNetworkStore implements NetworkStore {
   }
 
   async getMempoolTxids(): Promise<string[]> {
-    const rows = this.st.get('SELECT txid FROM mempool_txs WHERE net = ? AND removed = 0 ORDER BY seen_at, txid').all(this.net) as Row[];
-    return rows.map((r) => bytesToHex(r.txid as Buffer));
+    return this.chain.mempoolTxids();
   }
 }

@@ -87,7 +87,7 @@ test('a script first stored by the mempool keeps its id when a block pays it', a
   const totals = await net.getAddressTotals(fresh);
   assert.equal(totals.confirmedReceived, 40n);
   assert.equal(totals.unconfirmedReceived, 0n);
-  const ids = store.connection.prepare('SELECT count(*) AS n FROM scripts WHERE script = ?').get(Buffer.from(fresh)) as { n: bigint };
+  const ids = store.connection.prepare('SELECT count(*) AS n FROM scripts_ltc WHERE script = ?').get(Buffer.from(fresh)) as { n: bigint };
   assert.equal(ids.n, 1n);
   await store.close();
 });

@@ -1,162 +1,179 @@
-/** Script ids and exact totals. Totals are TEXT decimals: SQLite integers overflow into REAL past 2^63. */
+/**
+ * Script rows of one network for SQLite: keys (script-keys.ts: a hash, then linear probing on a collision) and exact
+ * totals. Totals are INTEGER while they fit 64 bits and TEXT decimals beyond (the columns have no declared type, so
+ * SQLite keeps either as given; an overflowing INTEGER would silently become a float).
+ */
 import { StoreError } from '../../core/errors.js';
-import { scriptKey } from '../common/codec.js';
-import { withDelta, type CachedScript, type ScriptCache } from '../common/script-cache.js';
+import { sameBytes, scriptKey } from '../common/codec.js';
+import { emptyScript, withDelta, type CachedScript, type ScriptCache } from '../common/script-cache.js';
+import { nextKey } from '../common/script-keys.js';
 import type { TotalsDelta } from '../common/tx-effects.js';
 import { BulkInsert } from './sqlite-bulk.js';
-import { num, type Row, type Statements } from './sqlite-statements.js';
+import type { SqliteNet } from './sqlite-net.js';
+import { num, type Row } from './sqlite-statements.js';
 
-export function resolveScriptIds(st: Statements, net: number, scripts: ReadonlyMap<string, Uint8Array>): Map<string, number> {
-  const select = st.get('SELECT id FROM scripts WHERE net = ? AND script = ?');
-  const insert = st.get('INSERT INTO scripts (net, script) VALUES (?, ?) RETURNING id');
-  const ids = new Map<string, number>();
-  for (const [key, script] of scripts) {
-    const row = (select.get(net, script) ?? insert.get(net, script)) as Row;
-    ids.set(key, num(row.id));
-  }
-  return ids;
+const MAX_I64 = 2n ** 63n - 1n;
+
+/** A total as stored: an INTEGER while it fits, else its decimal text. */
+export function storedTotal(value: bigint): bigint | string {
+  return value <= MAX_I64 && value >= -MAX_I64 ? value : value.toString();
 }
 
-export function scriptsById(st: Statements, ids: Iterable<number>): Map<number, Uint8Array> {
-  const select = st.get('SELECT script FROM scripts WHERE id = ?');
-  const out = new Map<number, Uint8Array>();
-  for (const id of ids) {
-    if (out.has(id)) continue;
-    const row = select.get(id) as Row | undefined;
-    if (!row) throw new StoreError(`script id ${id} not found`);
-    out.set(id, row.script as Buffer);
-  }
-  return out;
+export function readTotal(value: unknown): bigint {
+  return typeof value === 'bigint' ? value : BigInt(value as string | number);
 }
 
-/** Writes a script row's new totals; an id without a row fails (its totals would be lost silently). */
-function updateTotals(st: Statements, entry: CachedScript): void {
-  const { changes } = st.get('UPDATE scripts SET received = ?, sent = ?, tx_count = ?, received_count = ?, sent_count = ? WHERE id = ?')
-    .run(entry.received.toString(), entry.sent.toString(), entry.txCount, entry.receivedCount, entry.sentCount, entry.id);
-  if (changes !== 1) throw new StoreError(`script id ${entry.id} not found`);
-}
-
-/** A script row by id, with its bytes. */
-function readScript(st: Statements, id: number): { script: Buffer; row: CachedScript } {
-  const row = st.get('SELECT script, received, sent, tx_count, received_count, sent_count FROM scripts WHERE id = ?').get(id) as Row | undefined;
-  if (!row) throw new StoreError(`script id ${id} not found`);
+/** A script row as read (sums exact past 2^63). */
+export function cachedRow(row: Row): CachedScript {
   const script = row.script as Buffer;
-  return { script, row: cachedRow(id, scriptKey(script), row) };
-}
-
-/** Adds per-script deltas (negative when a block is disconnected) to the stored totals. */
-export function applyTotals(st: Statements, totals: readonly TotalsDelta[]): void {
-  for (const t of totals) updateTotals(st, withDelta(readScript(st, t.scriptId).row, t));
-}
-
-/** A script row as read before a batch: its id, bytes and exact totals (null totals: created by this batch). */
-interface ScriptState {
-  readonly id: number;
-  readonly script: Uint8Array;
-  readonly row: CachedScript | null;
-}
-
-/** A row as read (the TEXT sums parsed as bigints: exact past 2^63). */
-function cachedRow(id: number, key: string, row: Row): CachedScript {
   return {
-    id, key, received: BigInt(row.received as string), sent: BigInt(row.sent as string),
+    id: num(row.key), key: scriptKey(script), received: readTotal(row.received), sent: readTotal(row.sent),
     txCount: num(row.tx_count), receivedCount: num(row.received_count), sentCount: num(row.sent_count),
   };
 }
 
+/** The stored row of a script (probing from its base key), or null with the first free key of its probe sequence. */
+export function findScript(n: SqliteNet, script: Uint8Array, taken?: ReadonlySet<number>): { row: Row | null; key: number } {
+  const select = n.st.get(`SELECT * FROM ${n.t.scripts} WHERE key = ?`);
+  for (let key = n.keys.base(script); ; key = nextKey(key)) {
+    const row = select.get(key) as Row | undefined;
+    if (!row) {
+      if (taken?.has(key)) continue;
+      return { row: null, key };
+    }
+    if (sameBytes(row.script as Buffer, script)) return { row, key };
+  }
+}
+
+export function scriptsByKey(n: SqliteNet, keys: Iterable<number>): Map<number, Uint8Array> {
+  const select = n.st.get(`SELECT script FROM ${n.t.scripts} WHERE key = ?`);
+  const out = new Map<number, Uint8Array>();
+  for (const key of keys) {
+    if (out.has(key)) continue;
+    const row = select.get(key) as Row | undefined;
+    if (!row) throw new StoreError(`script key ${key} not found`);
+    out.set(key, row.script as Buffer);
+  }
+  return out;
+}
+
+/** Writes a script row's new totals; a key without a row fails (its totals would be lost silently). */
+function updateTotals(n: SqliteNet, entry: CachedScript): void {
+  const { changes } = n.st.get(`UPDATE ${n.t.scripts} SET received = ?, sent = ?, tx_count = ?, received_count = ?, sent_count = ? WHERE key = ?`)
+    .run(storedTotal(entry.received), storedTotal(entry.sent), entry.txCount, entry.receivedCount, entry.sentCount, entry.id);
+  if (changes !== 1) throw new StoreError(`script key ${entry.id} not found`);
+}
+
+function readScriptRow(n: SqliteNet, key: number): { script: Buffer; row: CachedScript } {
+  const row = n.st.get(`SELECT * FROM ${n.t.scripts} WHERE key = ?`).get(key) as Row | undefined;
+  if (!row) throw new StoreError(`script key ${key} not found`);
+  return { script: row.script as Buffer, row: cachedRow(row) };
+}
+
+/** Adds per-script deltas (negative when a block is disconnected) to the stored totals. */
+export function applyTotals(n: SqliteNet, totals: readonly TotalsDelta[]): void {
+  for (const t of totals) updateTotals(n, withDelta(readScriptRow(n, t.scriptId).row, t));
+}
+
+/** Inserts scripts that have no row yet with zero totals (the mempool's new scripts); returns every script's key. */
+export function ensureScripts(n: SqliteNet, scripts: ReadonlyMap<string, Uint8Array>): Map<string, number> {
+  const insert = n.st.get(`INSERT INTO ${n.t.scripts} (key, script, received, sent, tx_count, received_count, sent_count) VALUES (?, ?, 0, 0, 0, 0, 0)`);
+  const keys = new Map<string, number>();
+  for (const [k, script] of scripts) {
+    const found = findScript(n, script);
+    if (!found.row) insert.run(found.key, script);
+    keys.set(k, found.key);
+  }
+  return keys;
+}
+
+/** A script as the batch found it: its key, bytes and totals (null totals: created by this batch). */
+interface ScriptState {
+  readonly key: number;
+  readonly script: Uint8Array;
+  readonly row: CachedScript | null;
+}
+
 /**
- * The scripts a block batch touches, each read once: by bytes for output scripts (new ones get the next ids
- * here, in first-appearance order, and are inserted with their totals at the end), by id for the scripts of
- * spent prevouts. The ScriptCache answers first; only its misses are read (none when it is complete).
- * Totals are then written once per script: one UPDATE each, multi-row INSERTs for new ones.
+ * The scripts a block batch touches, each read once: output scripts by their bytes (new ones get the first free key
+ * of their probe sequence and are inserted with their totals at the end), prevout scripts by key. The ScriptCache
+ * answers first; only its misses are read (none when it is complete). Totals are then written once per script.
  */
 export class ScriptBook {
-  private readonly byId = new Map<number, ScriptState>();
-  private nextId: number;
+  private readonly byKey = new Map<number, ScriptState>();
+  /** Keys given to new scripts of this batch (free in the table, but no longer free for the next new script). */
+  private readonly fresh = new Set<number>();
 
-  constructor(private readonly st: Statements, private readonly net: number, private readonly cache: ScriptCache) {
-    const row = st.get('SELECT max(id) AS id FROM scripts').get() as Row;
-    this.nextId = row.id === null ? 1 : num(row.id) + 1;
-    if (cache.complete === null) cache.setComplete(!st.get('SELECT 1 FROM scripts WHERE net = ? LIMIT 1').get(net));
+  constructor(private readonly n: SqliteNet, private readonly cache: ScriptCache) {
+    if (cache.complete === null) cache.setComplete(!n.st.get(`SELECT 1 FROM ${n.t.scripts} LIMIT 1`).get());
   }
 
-  /** Ids of output scripts by key, creating ids for unknown scripts (in first-appearance order). */
+  /** Keys of output scripts by scriptKey string, creating keys for unknown scripts (in first-appearance order). */
   resolve(scripts: ReadonlyMap<string, Uint8Array>): Map<string, number> {
-    const found = new Map<string, CachedScript>();
-    const misses: string[] = [];
-    for (const key of scripts.keys()) {
-      const hit = this.cache.byScript(key);
-      if (hit) found.set(key, hit);
-      else misses.push(key);
-    }
-    if (!this.cache.complete) {
-      const select = this.st.get('SELECT id, received, sent, tx_count, received_count, sent_count FROM scripts WHERE net = ? AND script = ?');
-      // In key order: consecutive lookups share index pages.
-      for (const key of misses.sort()) {
-        const row = select.get(this.net, scripts.get(key)) as Row | undefined;
-        if (row) found.set(key, cachedRow(num(row.id), key, row));
+    const keys = new Map<string, number>();
+    for (const [k, script] of scripts) {
+      const hit = this.cache.byScript(k);
+      if (hit) {
+        this.byKey.set(hit.id, { key: hit.id, script, row: hit });
+        keys.set(k, hit.id);
+        continue;
       }
+      const found = this.cache.complete ? this.probeCache(script) : findScript(this.n, script, this.fresh);
+      const row = found.row ? cachedRow(found.row) : null;
+      if (!row) this.fresh.add(found.key);
+      this.byKey.set(found.key, { key: found.key, script, row });
+      keys.set(k, found.key);
     }
-    const ids = new Map<string, number>();
-    for (const [key, script] of scripts) {
-      const row = found.get(key);
-      const id = row ? row.id : this.nextId++;
-      this.byId.set(id, { id, script, row: row ?? null });
-      ids.set(key, id);
-    }
-    return ids;
+    return keys;
   }
 
-  /** Reads the rows of existing script ids not read yet (the scripts of spent prevouts). */
-  load(ids: Iterable<number>): void {
+  /** With every script of the network cached, the first key of the probe sequence not cached or taken is free. */
+  private probeCache(script: Uint8Array): { row: null; key: number } {
+    let key = this.n.keys.base(script);
+    while (this.cache.byScriptId(key) || this.fresh.has(key)) key = nextKey(key);
+    return { row: null, key };
+  }
+
+  /** Reads the rows of existing script keys not read yet (the scripts of spent prevouts). */
+  load(keys: Iterable<number>): void {
     const missing: number[] = [];
-    for (const id of ids) {
-      if (this.byId.has(id)) continue;
-      const hit = this.cache.byScriptId(id);
-      if (hit) this.byId.set(id, { id, script: Buffer.from(hit.key, 'latin1'), row: hit });
-      else missing.push(id);
+    for (const key of keys) {
+      if (this.byKey.has(key)) continue;
+      const hit = this.cache.byScriptId(key);
+      if (hit) this.byKey.set(key, { key, script: Buffer.from(hit.key, 'latin1'), row: hit });
+      else missing.push(key);
     }
-    for (const id of [...new Set(missing)].sort((a, b) => a - b)) this.byId.set(id, { id, ...readScript(this.st, id) });
+    for (const key of [...new Set(missing)].sort((a, b) => a - b)) {
+      const { script, row } = readScriptRow(this.n, key);
+      this.byKey.set(key, { key, script, row });
+    }
   }
 
-  /** Script bytes of an id read by resolve or load. */
-  script(id: number): Uint8Array {
-    const state = this.byId.get(id);
-    if (!state) throw new StoreError(`script id ${id} not loaded`);
+  script(key: number): Uint8Array {
+    const state = this.byKey.get(key);
+    if (!state) throw new StoreError(`script key ${key} not loaded`);
     return state.script;
   }
 
   /** Writes every touched script's new totals (and the new scripts themselves); stages them in the cache. */
   write(totals: readonly TotalsDelta[]): void {
-    const insert = new BulkInsert(this.st, 'INSERT INTO scripts (id, net, script, received, sent, tx_count, received_count, sent_count)', 8);
+    const { n } = this;
+    const insert = new BulkInsert(n.st, `INSERT INTO ${n.t.scripts} (key, script, received, sent, tx_count, received_count, sent_count)`, 7);
     const v = insert.values;
-    const written = new Set<number>();
     for (const t of [...totals].sort((a, b) => a.scriptId - b.scriptId)) {
-      const state = this.byId.get(t.scriptId);
-      if (!state) throw new StoreError(`script id ${t.scriptId} not found`);
-      const next = withDelta(state.row ?? emptyScript(state.id, state.script), t);
+      const state = this.byKey.get(t.scriptId);
+      if (!state) throw new StoreError(`script key ${t.scriptId} not found`);
+      const next = withDelta(state.row ?? emptyScript(state.key, state.script), t);
       if (state.row) {
-        // A cached id the database lacks fails the batch here.
-        updateTotals(this.st, next);
+        // A cached key the database lacks fails the batch here.
+        updateTotals(n, next);
       } else {
         const o = insert.next();
-        v[o] = next.id; v[o + 1] = this.net; v[o + 2] = state.script; v[o + 3] = next.received.toString();
-        v[o + 4] = next.sent.toString(); v[o + 5] = next.txCount; v[o + 6] = next.receivedCount; v[o + 7] = next.sentCount;
+        v[o] = next.id; v[o + 1] = state.script; v[o + 2] = storedTotal(next.received); v[o + 3] = storedTotal(next.sent);
+        v[o + 4] = next.txCount; v[o + 5] = next.receivedCount; v[o + 6] = next.sentCount;
       }
       this.cache.stage(next);
-      written.add(t.scriptId);
-    }
-    // A new script always has totals (an output of the batch pays it); kept for safety.
-    for (const state of this.byId.values()) {
-      if (state.row || written.has(state.id)) continue;
-      const o = insert.next();
-      v[o] = state.id; v[o + 1] = this.net; v[o + 2] = state.script; v[o + 3] = '0'; v[o + 4] = '0'; v[o + 5] = 0; v[o + 6] = 0; v[o + 7] = 0;
-      this.cache.stage(emptyScript(state.id, state.script));
     }
     insert.finish();
   }
-}
-
-function emptyScript(id: number, script: Uint8Array): CachedScript {
-  return { id, key: scriptKey(script), received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 };
 }

@@ -7,12 +7,13 @@ import { runStoreConformance } from '../conformance/run-store-conformance.js';
 import { SqliteStore } from './sqlite-store.js';
 
 const harness: StoreHarness = {
-  async create(): Promise<TestDatabase> {
+  async create(options = {}): Promise<TestDatabase> {
     const dir = mkdtempSync(join(tmpdir(), 'outpoint-sqlite-'));
     const path = join(dir, 'store.db');
-    let store = new SqliteStore({ path });
+    let store = new SqliteStore({ path, ...options });
     const db: TestDatabase = {
       get store() { return store; },
+      engine: 'sqlite',
       async dump() {
         const tables = store.connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
         return Object.fromEntries(tables.map(({ name }) => [name, plainRows(store.connection.prepare(`SELECT * FROM ${name}`).all() as Record<string, unknown>[])]));
@@ -26,7 +27,7 @@ const harness: StoreHarness = {
       },
       async reopen() {
         await store.close();
-        store = new SqliteStore({ path });
+        store = new SqliteStore({ path, ...options });
         return store;
       },
       async dispose() {

@@ -7,12 +7,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, version as esbuildVersion } from 'esbuild';
+import { packageRoot } from '../../core/package-root.js';
 
-/** The repository root (this file is src/web/build/web-build.ts). */
-export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+/** The repository root (package-root.ts: the same whether the code runs from src/ or compiled into dist/js/). */
+export const REPO_ROOT = packageRoot();
 export const DEFAULT_ASSET_DIR = join(REPO_ROOT, 'dist', 'web');
 
 /** Everything the outputs are made from: a change to any of these makes the built assets stale. */

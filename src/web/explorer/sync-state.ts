@@ -1,5 +1,6 @@
 import { NotFoundError } from '../../core/errors.js';
 import type { ChainTip } from '../../core/store.js';
+import type { SyncPhase } from '../../core/sync-status.js';
 import type { NetworkContext } from '../../services/network-registry.js';
 import type { ExplorerDeps } from './explorer-deps.js';
 
@@ -16,19 +17,24 @@ export type SyncState =
       /** The node's height, null while unknown. */
       readonly nodeHeight: number | null;
       readonly etaSeconds: number | null;
+      /** The initial sync's phase (core/sync-status.ts), null before the indexer has written one. */
+      readonly phase: SyncPhase | null;
     };
 
 /**
- * The ONE place the explorer derives sync state. Today the services expose only the indexed tip, so a network
- * is "syncing" until its first block is indexed, with no node height or ETA. When the services expose the
- * initial-sync state (index height, node height, ETA), read it here and nothing else changes.
+ * The ONE place the explorer derives sync state: the network's initial-sync status (the same snapshot the APIs'
+ * 503 answers and get_info read), else "syncing" until its first block is indexed.
  */
 export async function syncStateOf(deps: ExplorerDeps, network: NetworkContext): Promise<SyncState> {
+  const status = await deps.services.networks.syncing(network.id);
+  if (status) {
+    return { kind: 'syncing', indexHeight: status.height, nodeHeight: status.targetHeight, etaSeconds: status.etaSeconds, phase: status.phase };
+  }
   try {
     const { tip } = await deps.chain.tip(network.id);
     return { kind: 'ready', tip };
   } catch (error) {
-    if (error instanceof NotFoundError) return { kind: 'syncing', indexHeight: null, nodeHeight: null, etaSeconds: null };
+    if (error instanceof NotFoundError) return { kind: 'syncing', indexHeight: null, nodeHeight: null, etaSeconds: null, phase: null };
     throw error;
   }
 }

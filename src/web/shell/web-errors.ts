@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { OutpointError } from '../../core/errors.js';
+import { OutpointError, type IndexSyncingError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { WebShell } from './web-shell.js';
 
@@ -7,6 +7,8 @@ interface ErrorPage {
   readonly status: number;
   readonly title: string;
   readonly message: string;
+  /** Seconds, sent as Retry-After. */
+  readonly retryAfter?: number;
 }
 
 /**
@@ -23,6 +25,9 @@ export function errorPageFor(error: unknown): ErrorPage {
         return { status: 404, title: 'Not found', message: error.message };
       case 'RATE_LIMITED':
         return { status: 429, title: 'Too many requests', message: error.message };
+      case 'INDEX_SYNCING':
+        // The network is in its initial sync (its message says how far and how long); not a fault to log.
+        return { status: 503, title: 'Syncing', message: error.message, retryAfter: (error as IndexSyncingError).details.retryAfterSeconds };
       case 'RPC_UNAVAILABLE':
         return { status: 503, title: 'Temporarily unavailable', message: 'The node behind this explorer cannot be reached right now. Please try again in a moment.' };
       default:
@@ -40,7 +45,8 @@ export function errorPageFor(error: unknown): ErrorPage {
 export function webErrorHandler(shell: WebShell, logger: Logger) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const page = errorPageFor(error);
-    if (page.status >= 500) logger.error('web page failed', { reqId: request.id, url: request.url.slice(0, 300), error: String((error as Error)?.stack ?? error) });
+    if (page.retryAfter !== undefined) reply.header('Retry-After', String(page.retryAfter));
+    else if (page.status >= 500) logger.error('web page failed', { reqId: request.id, url: request.url.slice(0, 300), error: String((error as Error)?.stack ?? error) });
     return shell.errorPage(request, reply, page.status, page.title, page.message);
   };
 }

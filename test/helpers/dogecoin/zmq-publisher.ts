@@ -18,6 +18,23 @@ interface Notifier {
   sequence: number;
 }
 
+/**
+ * A restart rebinds the port it had: the old socket's unbind finishes on ZMQ's I/O thread, and another test's
+ * freePort() probe may hold the port for a moment, so EADDRINUSE right after a halt is transient (full-suite runs saw
+ * it). Retried for up to 2 s; anything else fails at once.
+ */
+async function bindRetrying(socket: Publisher, address: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await socket.bind(address);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'EADDRINUSE' || attempt >= 40) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 export class ZmqPublisher implements CoreSignals {
   readonly #notifiers: Notifier[] = [];
   readonly #sockets = new Map<string, Publisher>();
@@ -31,7 +48,7 @@ export class ZmqPublisher implements CoreSignals {
       let socket = publisher.#sockets.get(address);
       if (!socket) {
         socket = new Publisher({ linger: 0 });
-        await socket.bind(address);
+        await bindRetrying(socket, address);
         publisher.#sockets.set(address, socket);
       }
       publisher.#notifiers.push({ topic, socket, sequence: 0 });

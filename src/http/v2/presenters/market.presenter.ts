@@ -1,6 +1,7 @@
 import type { NetworkInfo } from '../../../services/network-info-service.js';
 import type { CoinPrices } from '../../../services/price-service.js';
 import { decimal8, difficulty } from './format.presenter.js';
+import { syncingData } from './syncing.presenter.js';
 
 export const pricesData = (p: CoinPrices) => ({
   network: p.coin,
@@ -21,4 +22,5 @@ export const infoData = (i: NetworkInfo) => ({
   price_base: i.priceBase,
   price_update_time: i.price?.time ?? 0,
   hashrate: i.hashrate.toString(),
+  syncing: syncingData(i.syncing),
 });

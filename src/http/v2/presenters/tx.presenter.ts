@@ -1,4 +1,5 @@
 import type { TxConfidence } from '../../../services/confidence-service.js';
+import type { DoubleSpendVerdict } from '../../../services/double-spend-verdict.js';
 import type { TxInputView, TxOutputView, TxView } from '../../../services/tx-service.js';
 import { addressText, asm, coins, hex, sigAsm } from './format.presenter.js';
 
@@ -48,7 +49,8 @@ export const txData = (v: TxView) => ({
   locktime: v.tx.locktime,
 });
 
-export const txDisplayData = (v: TxView) => ({
+/** `doubleSpend`: TxService.doubleSpend's verdict; like get_confidence, is_double_spend is null once confirmed. */
+export const txDisplayData = (v: TxView, doubleSpend: DoubleSpendVerdict) => ({
   network: v.network.id,
   txid: v.record.txid,
   blockhash: v.blockHash,
@@ -60,6 +62,8 @@ export const txDisplayData = (v: TxView) => ({
   inputs: v.inputs.map(withWitness),
   outputs: v.outputs.map(withSpent),
   tx_hex: hex(v.record.raw),
+  is_double_spend: v.isConfirmed ? null : doubleSpend.doubleSpent,
+  conflicting_txids: doubleSpend.conflictingTxids,
 });
 
 export const confirmedData = (v: TxView) => ({
@@ -83,5 +87,6 @@ export const confidenceData = (c: TxConfidence) => ({
   confidence: c.confidence,
   confirmations: c.confirmations,
   nodes: c.nodes,
+  nodes_sampled: c.nodesSampled,
   is_double_spend: c.isDoubleSpend,
 });

@@ -1,3 +1,4 @@
+import { syncingSchema } from './syncing.schema.js';
 import { arr, int, obj, P, params, routeSchema, str, success, failA } from './schema-kit.js';
 
 const priceData = obj({ network: str, prices: arr(obj({ price: str, price_base: str, exchange: str, time: int })) });
@@ -18,7 +19,7 @@ export const infoSchema = (withNetwork: boolean) =>
     ...(withNetwork ? { params: params({ network: P.coin }, []) } : {}),
     ok: success(obj({
       name: str, acronym: str, network: str, symbol_htmlcode: str, url: str, mining_difficulty: str, unconfirmed_txs: int,
-      blocks: int, price: str, price_base: str, price_update_time: int, hashrate: str,
+      blocks: int, price: str, price_base: str, price_update_time: int, hashrate: str, syncing: syncingSchema,
     })),
     fail: failA,
   });

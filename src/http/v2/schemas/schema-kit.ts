@@ -47,13 +47,16 @@ export function params(props: Record<string, Schema>, required: string[]): Schem
   return { type: 'object', required, properties: props };
 }
 
-/** A route's schema: tags/summary for the OpenAPI document, params, the success body and the failure body. */
+/**
+ * A route's schema: tags/summary for the OpenAPI document, params, the success body and the failure body (also for
+ * 503: the node is down or the network's index is in its initial sync).
+ */
 export function routeSchema(opts: { summary: string; tag: string; params?: Schema; body?: Schema; ok: Schema; fail: Schema; failStatus?: number }): Schema {
   return {
     summary: opts.summary,
     tags: [opts.tag],
     ...(opts.params ? { params: opts.params } : {}),
     ...(opts.body ? { body: opts.body } : {}),
-    response: { 200: opts.ok, [opts.failStatus ?? 404]: opts.fail },
+    response: { 200: opts.ok, [opts.failStatus ?? 404]: opts.fail, 503: opts.fail },
   };
 }

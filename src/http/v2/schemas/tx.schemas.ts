@@ -9,7 +9,7 @@ export const confidenceSchema = routeSchema({
   summary: 'Confidence that a transaction confirms (1.0 when confirmed)',
   tag: 'transaction',
   params: txParams,
-  ok: success(obj({ network: str, txid: str, confidence: num, confirmations: int, nodes: nullable('integer'), is_double_spend: nullable('boolean') })),
+  ok: success(obj({ network: str, txid: str, confidence: num, confirmations: int, nodes: nullable('integer'), nodes_sampled: nullable('integer'), is_double_spend: nullable('boolean') })),
   fail: failA,
 });
 
@@ -59,12 +59,13 @@ export const isSpentSchema = routeSchema({
 });
 
 export const txDisplaySchema = routeSchema({
-  summary: 'Transaction page: fee, value sent, inputs and outputs with spenders',
+  summary: 'Transaction page: fee, value sent, inputs and outputs with spenders, double spend and the txs it conflicts with',
   tag: 'display',
   params: txParams,
   ok: displaySuccess(obj({
     network: str, txid: str, blockhash: nullable('string'), block_no: nullable('integer'), confirmations: int, time: int,
     sent_value: amount, fee: amount, inputs: arr(fullInput), outputs: arr(obj({ ...outputItem, spent: spentRef })), tx_hex: str,
+    is_double_spend: nullable('boolean'), conflicting_txids: arr(str),
   })),
   fail: failB,
 });

@@ -2,6 +2,7 @@ import type { AccountRecord } from '../../../core/store.js';
 import { currentPeriodEnd } from '../../../services/account-service.js';
 import type { NetworkStatus } from '../../../services/chain-summary-service.js';
 import type { UsageCounts } from '../../../services/usage-counter.js';
+import { syncingData } from '../../v2/presenters/syncing.presenter.js';
 
 export const networkInfoData = (s: NetworkStatus) => ({
   block_count: s.tip.height,
@@ -22,6 +23,7 @@ export const networkInfoData = (s: NetworkStatus) => ({
       num_txs: b.numTxs,
     })),
   },
+  syncing: syncingData(s.syncing),
 });
 
 /** last_login_at is 0 until a dashboard records a login (this server has none yet). */

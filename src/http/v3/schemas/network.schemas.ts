@@ -1,3 +1,4 @@
+import { syncingSchema } from '../../v2/schemas/syncing.schema.js';
 import { arr, num, obj } from '../../v2/schemas/schema-kit.js';
 import { int, priceObject, str, V3P, v3Params, v3Route } from './v3-schema-kit.js';
 
@@ -19,6 +20,7 @@ export const networkInfoSchema = v3Route({
   data: obj({
     block_count: int, best_block_hash: str, hashrate: str,
     mempool: obj({ mempool_txs: int, mempool_size: int, updated_at: int, blocks: arr(mempoolBlock) }),
+    syncing: syncingSchema,
   }),
 });
 

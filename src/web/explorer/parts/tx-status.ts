@@ -17,7 +17,8 @@ const WATCHED_ADDRESSES = 8;
 
 function conflictLinks(model: TxStatusModel): SafeHtml {
   const seen = [...new Map(model.conflicts.map((c) => [c.txid, c])).values()];
-  return html`${seen.map((c, i) => html`${i > 0 ? ', ' : ''}${link(txPath(model.view.network.id, c.txid), hash(c.txid))} (${c.confirmed ? 'confirmed' : 'unconfirmed'})`)}`;
+  const state = (c: TxConflict): string => (c.confirmed ? 'confirmed' : c.peerOnly ? 'unconfirmed, relayed by peers' : 'unconfirmed');
+  return html`${seen.map((c, i) => html`${i > 0 ? ', ' : ''}${link(txPath(model.view.network.id, c.txid), hash(c.txid))} (${state(c)})`)}`;
 }
 
 function statusBanner(model: TxStatusModel, now: number): SafeHtml {
@@ -30,15 +31,26 @@ function statusBanner(model: TxStatusModel, now: number): SafeHtml {
     case 'orphaned':
       return html`<p class="banner bad"><strong>Not in the main chain.</strong> It was only in ${link(blockPath(net, record.blockHash!), 'an orphaned block')}; 0 confirmations.</p>`;
     case 'removed':
-      return html`<p class="banner bad"><strong>${record.doubleSpent ? 'Double-spent' : 'Replaced'}.</strong> This transaction left the mempool and will not confirm${
+      return html`<p class="banner bad"><strong>${record.doubleSpent ? 'Double-spent' : 'Replaced'}.</strong> This transaction ${view.peerOnly ? 'was relayed by peers only' : 'left the mempool'} and will not confirm${
         conflicts.length > 0 ? html`: its coins are spent by ${conflictLinks(model)}` : ''
       }.</p>`;
     case 'mempool':
-      if (record.doubleSpent) {
+      // The live verdict (index and P2P peers), not the stored flag: a replacement keeps that after its rival left.
+      if (confidence?.isDoubleSpend) {
         return html`<p class="banner bad"><strong>Double spend detected.</strong> Another transaction spends the same coins${conflicts.length > 0 ? html`: ${conflictLinks(model)}` : ''}. Confidence 0.</p>`;
       }
-      return html`<p class="banner warn"><strong>Unconfirmed</strong> · in the mempool since ${when(record.seenAt ?? record.time, now)} · confidence ${confidence ? confidence.confidence.toFixed(2) : '—'}</p>`;
+      return html`<p class="banner warn"><strong>Unconfirmed</strong> · ${
+        view.peerOnly ? html`relayed by peers, not in our node's mempool, first seen ${when(record.time, now)}` : html`in the mempool since ${when(record.seenAt ?? record.time, now)}`
+      } · confidence ${confidence ? confidence.confidence.toFixed(2) : '—'}${seenBy(confidence)}</p>`;
   }
+}
+
+/** Whose evidence the confidence rests on: how many P2P peers announced the tx, or our own node alone. */
+function seenBy(confidence: TxConfidence | null): SafeHtml {
+  if (confidence?.model === 'local') return html` · <span class="muted">from our node alone (no P2P peer sampled it)</span>`;
+  if (confidence?.model !== 'network') return html``;
+  const peers = confidence.nodesSampled ?? 0;
+  return html` · announced by ${count(confidence.nodes ?? 0)} of ${count(peers)} peer${peers === 1 ? '' : 's'}`;
 }
 
 function maturity(view: TxView): SafeHtml {
@@ -57,7 +69,9 @@ export function txStatus(model: TxStatusModel, now: number): SafeHtml {
   const topics = [`${blockchainChannel(net)}:block_update`];
   if (view.record.status !== 'confirmed') {
     const addresses = [...new Set(view.inputs.flatMap((i) => (i.prevDescription?.address ? [i.prevDescription.address] : [])))];
-    for (const address of addresses.slice(0, WATCHED_ADDRESSES)) topics.push(`${addressChannel(net, address)}:balance_update`);
+    for (const address of addresses.slice(0, WATCHED_ADDRESSES)) {
+      topics.push(`${addressChannel(net, address)}:balance_update`, `${addressChannel(net, address)}:double_spend`);
+    }
   }
   return html`<div id="tx-status" role="status" data-live-on="${topics.join(' ')}" data-live-src="${txPath(net, view.record.txid)}?part=status">
 ${statusBanner(model, now)}${maturity(view)}

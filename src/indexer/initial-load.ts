@@ -1,0 +1,121 @@
+/**
+ * Initial sync of an empty index (docs/indexer.md, "Initial sync"): phase "loading" appends the node's blocks to
+ * index-free tables (BulkLoader.loadBlocks: no reads, no events, no mempool), phase "building indexes" derives what
+ * the load deferred (finishBulkLoad). The indexer then catches up block by block as usual ("catching up") and is
+ * ready. Every step is atomic in the store, so a killed process resumes where it stopped: loading from the last
+ * batch appended, building from the last step done.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ChainSource, ChainTip, Logger, NetworkStore } from '../core/index.js';
+import type { ChainFeatures } from '../chains/network-params.js';
+import { parseBlock } from '../chains/parsing.js';
+import type { BlockFetcher, FetchedBatch } from './block-fetcher.js';
+import { SyncProgress, type ProgressSink } from './sync-progress.js';
+
+/** Where loaded blocks go: parsed and appended to the store (inline, or on a worker thread with its own connection). */
+export interface RawBlockLoader {
+  /** Appends the blocks at fromHeight, fromHeight + 1, …; resolves the new tip. */
+  load(fromHeight: number, raws: readonly Uint8Array[]): Promise<ChainTip>;
+  close(): Promise<void>;
+}
+
+/** Parses on this thread and appends through the indexer's own store. */
+export function inlineLoader(store: NetworkStore, features: ChainFeatures): RawBlockLoader {
+  return {
+    load: (fromHeight, raws) => store.loadBlocks(raws.map((raw, i) => ({ height: fromHeight + i, block: parseBlock(raw, features) }))),
+    close: async () => undefined,
+  };
+}
+
+export interface InitialLoadContext {
+  readonly network: string;
+  readonly source: ChainSource;
+  readonly store: NetworkStore;
+  /** A fetcher that does not parse: the loader does. */
+  readonly fetcher: BlockFetcher;
+  readonly loader: RawBlockLoader;
+  readonly logger: Logger;
+  readonly progressSink: ProgressSink | null;
+  /** True once the indexer is asked to stop: loading ends between batches (the build runs on to its next step). */
+  readonly stopping: () => boolean;
+  /** Told the heights as blocks are appended (sync status). */
+  readonly onLoaded?: (height: number, target: number, etaSeconds: number | null) => void | Promise<void>;
+  /** Told each build step as it starts. */
+  readonly onBuildStep?: (step: number, steps: number, name: string) => void | Promise<void>;
+  /** Waits this long before each build step (tests use it to stop a process between steps). */
+  readonly buildStepDelayMs?: number;
+}
+
+/**
+ * Appends blocks up to the node's tip. Ends early (returns) when the node's chain no longer extends ours (a reorg
+ * near the tip): the build runs first, and the incremental path then rolls back with indexes in place.
+ */
+export async function loadBlocks(ctx: InitialLoadContext): Promise<ChainTip | null> {
+  const { source, store, fetcher } = ctx;
+  let current = await store.getTip();
+  const nodeHeight = await source.getBlockCount();
+  let next = current ? current.height + 1 : 0;
+  if (next > nodeHeight) return current;
+  const progress = new SyncProgress(`${ctx.network} loading`, ctx.logger, ctx.progressSink);
+  const fetchFrom = (height: number): Promise<FetchedBatch> => {
+    const promise = fetcher.fetch(height, fetcher.nextCount(nodeHeight - height + 1));
+    promise.catch(() => undefined);
+    return promise;
+  };
+  let pending: Promise<FetchedBatch> | null = fetchFrom(next);
+  try {
+    while (pending) {
+      const waitStarted = performance.now();
+      const batch: FetchedBatch = await pending;
+      progress.waited(performance.now() - waitStarted);
+      next = batch.fromHeight + batch.raws.length;
+      pending = next <= nodeHeight && !ctx.stopping() ? fetchFrom(next) : null;
+      if (current && prevHashOf(batch.raws[0]!) !== current.hash) {
+        ctx.logger.warn('the node reorganised during the initial load: building indexes before following it', { network: ctx.network });
+        pending = null;
+        break;
+      }
+      const writeStarted = performance.now();
+      current = await ctx.loader.load(batch.fromHeight, batch.raws);
+      progress.wrote(performance.now() - writeStarted);
+      const eta = progress.update(current.height, nodeHeight, batch.raws.length, batch.txCount);
+      await ctx.onLoaded?.(current.height, nodeHeight, eta);
+    }
+  } finally {
+    progress.finish(current ? current.height : null);
+  }
+  return current;
+}
+
+/** Runs the build steps left, logging each with the time the earlier ones took. */
+export async function buildIndexes(ctx: InitialLoadContext): Promise<void> {
+  const started = performance.now();
+  let stepStarted = started;
+  let last: { step: number; steps: number; name: string } | null = null;
+  const finishStep = (): void => {
+    if (!last) return;
+    ctx.logger.info('building indexes', {
+      network: ctx.network, step: last.step, steps: last.steps, done: last.name, seconds: round2((performance.now() - stepStarted) / 1000),
+    });
+  };
+  await ctx.store.finishBulkLoad(async (s) => {
+    finishStep();
+    last = s;
+    if (ctx.buildStepDelayMs) await delay(ctx.buildStepDelayMs);
+    stepStarted = performance.now();
+    if (ctx.progressSink?.isTTY) ctx.progressSink.write(`\r${ctx.network} building indexes: step ${s.step}/${s.steps} ${s.name}…   `);
+    await ctx.onBuildStep?.(s.step, s.steps, s.name);
+  });
+  finishStep();
+  if (ctx.progressSink?.isTTY) ctx.progressSink.write('\n');
+  ctx.logger.info('indexes built', { network: ctx.network, seconds: round2((performance.now() - started) / 1000) });
+}
+
+/** The previous-block hash of a raw block (header bytes 4..36, reversed for display). */
+function prevHashOf(raw: Uint8Array): string {
+  return Buffer.from(raw.subarray(4, 36)).reverse().toString('hex');
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
