@@ -9,6 +9,11 @@ const forbidden = [
   { name: 'chains-only-core', severity: 'error', from: { path: layer('chains') }, to: { path: '^src/(?!core/|chains/)' } },
   { name: 'config-only-core', severity: 'error', from: { path: layer('config') }, to: { path: '^src/(?!core/|chains/|config/)' } },
   { name: 'node-driver', severity: 'error', from: { path: layer('node') }, to: { path: '^src/(?!core/|chains/|node/)' } },
+  { name: 'metrics-driver', severity: 'error', from: { path: layer('metrics') }, to: { path: '^src/(?!core/|metrics/)' } },
+  // Layers record figures through core's Metrics interface; only the driver and main know the Prometheus client.
+  { name: 'prom-client-only-in-metrics-driver', severity: 'error', from: { pathNot: '^src/(metrics|main)/' }, to: { path: 'node_modules/prom-client/' } },
+  // better-sqlite3 differs by Node line (sqlite-binding.ts picks it); types may come from anywhere in the driver.
+  { name: 'sqlite-through-binding', severity: 'error', from: { pathNot: '^src/store/sqlite/sqlite-binding\\.ts$' }, to: { path: 'node_modules/better-sqlite3', dependencyTypesNot: ['type-only'] } },
   { name: 'p2p-driver', severity: 'error', from: { path: layer('p2p') }, to: { path: '^src/(?!core/|chains/|p2p/)' } },
   { name: 'redis-driver', severity: 'error', from: { path: layer('redis') }, to: { path: '^src/(?!core/|redis/)' } },
   { name: 'mail-driver', severity: 'error', from: { path: layer('mail') }, to: { path: '^src/(?!core/|mail/)' } },

@@ -14,6 +14,7 @@ const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./p2p-listener.bench.js'),
   () => import('./p2p-propagation.bench.js'),
   () => import('./password-hash.bench.js'),
+  () => import('./metrics.bench.js'),
 ];
 
 for (const load of benches) {

@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqliteDatabase } from '../src/store/sqlite/sqlite-binding.js';
 
 const NTX = Number(process.env['FLOOR_TXS'] ?? 100_000);
 const BATCH = 20_000;
@@ -76,7 +77,7 @@ function bulk(db: Database.Database, head: string, columns: number): { add(...va
 
 function timeVariant(variant: Variant, plan: Plan): number {
   const dir = mkdtempSync(join(tmpdir(), 'outpoint-floor-'));
-  const db = new Database(join(dir, 'floor.db'));
+  const db = openSqliteDatabase(join(dir, 'floor.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -131072');

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The one test command (README and CI): installs what the tests need, then lint, types, and every test.
+# The one test command (README and CI): installs what the tests need, then lint, types, and every test on the
+# machine's Node.js, then every test again on a second LTS line (OUTPOINT_TEST_SECOND_NODE, default 24; empty skips
+# it). Each test run gets a fresh TMPDIR and fails if it leaves anything there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUTPOINT_SETUP_TEST_DEPS=1 bash scripts/setup.sh
@@ -9,5 +11,14 @@ npx depcruise src --config .dependency-cruiser.cjs
 echo "== typecheck"
 npx tsc --noEmit -p tsconfig.json
 npx tsc --noEmit -p src/web/client/tsconfig.json
-echo "== tests"
-bash scripts/run-tests.sh "$@"
+echo "== tests on Node $(node --version)"
+started=$SECONDS
+bash scripts/with-clean-tmp.sh bash scripts/run-tests.sh "$@"
+echo "== tests on Node $(node --version) took $((SECONDS - started)) s"
+second="${OUTPOINT_TEST_SECOND_NODE-24}"
+if [ -n "$second" ]; then
+  echo "== tests on Node $second"
+  started=$SECONDS
+  bash scripts/test-on-node.sh "$second" "$@"
+  echo "== tests on Node $second took $((SECONDS - started)) s (with its setup)"
+fi

@@ -3,7 +3,7 @@
  * better-sqlite3's SQLite), pages of every b-tree summed. PostgreSQL: pg_table_size (heap, TOAST, free-space and
  * visibility maps) per table and pg_relation_size per index, after a CHECKPOINT.
  */
-import Database from 'better-sqlite3';
+import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
 
 export interface RelationSize {
   readonly name: string;
@@ -14,7 +14,7 @@ export interface RelationSize {
 }
 
 export function sqliteSizes(path: string): RelationSize[] {
-  const db = new Database(path, { readonly: true });
+  const db = openSqliteDatabase(path, { readonly: true });
   try {
     const owners = new Map<string, { kind: 'table' | 'index'; table: string }>();
     for (const row of db.prepare("SELECT type, name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index')").all() as { type: string; name: string; tbl_name: string }[]) {

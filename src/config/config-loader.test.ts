@@ -1,13 +1,19 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { ConfigError } from '../core/index.js';
 import { loadConfig } from './config-loader.js';
 
+const dirs: string[] = [];
+after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
 function configFile(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'outpoint-config-'));
+  dirs.push(dir);
   const file = join(dir, 'outpoint.toml');
   writeFileSync(file, text);
   return file;
@@ -213,6 +219,23 @@ test('zmq_topics mistakes are named', () => {
   assert.throws(load('zmq_topics = ["hashtx=not a url"]'), /endpoint must be a URL/);
   assert.throws(load('zmq_topics = []\nzmq_url = "tcp://x:1"'), /zmq_topics is empty/);
   assert.throws(load('zmq_url = "tcp://x:1"\nzmq_reconcile_ms = -1'), /zmq_reconcile_ms must be between 0 and 600000/);
+});
+
+test('[log], [metrics] and [health]: defaults, environment overrides, and refusals that name the key', () => {
+  const config = loadConfig({ env: {} });
+  assert.deepEqual(config.log, { level: 'info', format: 'auto' });
+  assert.deepEqual(config.metrics, { listen: null }, '/metrics on the API port by default');
+  assert.deepEqual(config.health, { maxLagBlocks: 3, checkIntervalMs: 5000, timeoutMs: 10_000 });
+  const set = loadConfig({
+    file: configFile('[log]\nlevel = "debug"\nformat = "json"\n[metrics]\nport = 9464\n[health]\nmax_lag_blocks = 10\n'),
+    env: { OUTPOINT_METRICS_HOST: '0.0.0.0', OUTPOINT_HEALTH_TIMEOUT_MS: '3000' },
+  });
+  assert.deepEqual(set.log, { level: 'debug', format: 'json' });
+  assert.deepEqual(set.metrics, { listen: { host: '0.0.0.0', port: 9464 } });
+  assert.deepEqual(set.health, { maxLagBlocks: 10, checkIntervalMs: 5000, timeoutMs: 3000 });
+  assert.throws(() => loadConfig({ env: { OUTPOINT_LOG_LEVEL: 'verbose' } }), /log\.level must be one of debug, info, warn, error, got "verbose"/);
+  assert.throws(() => loadConfig({ env: { OUTPOINT_METRICS_HOST: '0.0.0.0' } }), /metrics\.host needs metrics\.port/);
+  assert.throws(() => loadConfig({ file: configFile('[health]\ncheck_every = 1\n'), env: {} }), /unknown key "health\.check_every"/);
 });
 
 test('[accounts] and [smtp]: defaults, choices and the secret key format', () => {

@@ -6,8 +6,9 @@ import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind
 import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
 import type { AccountsConfig, MarketConfig, NetworkConfig, OutpointConfig, P2pConfig, Registration, ZmqConfig } from './config-types.js';
 import { ZMQ_TOPICS, getNetworkParams, type ZmqTopic } from '../chains/addressing.js';
+import { int, isTable, optionalStr, str, type Raw } from './config-values.js';
+import { buildOpsConfig } from './ops-config.js';
 
-type Raw = Record<string, unknown>;
 
 /** Environment variables with these prefixes belong to scripts and tests, not to the service. */
 const NON_CONFIG_ENV_PREFIXES = ['OUTPOINT_SETUP_', 'OUTPOINT_TEST_', 'OUTPOINT_BENCH_'];
@@ -129,6 +130,7 @@ function buildConfig(raw: Raw): OutpointConfig {
     },
     redis: { url: optionalStr(section('redis'), 'url', spec('redis', 'url'), 'redis.url') },
     market: buildMarket(section('market')),
+    ...buildOpsConfig(section),
     accounts: buildAccounts(section('accounts')),
     smtp: {
       url: optionalStr(section('smtp'), 'url', spec('smtp', 'url'), 'smtp.url'),
@@ -284,38 +286,6 @@ function buildZmq(id: NetworkId, chain: ChainKind, table: Raw, zmqUrl: string | 
   }
   if (Object.keys(endpoints).length === 0) throw new ConfigError(`${path} is empty: leave zmq_url and zmq_topics out to poll the node`);
   return { endpoints, reconcileMs };
-}
-
-function optionalStr(table: Raw, key: string, spec: KeySpec, path: string): string | null {
-  const value = table[key];
-  if (value === undefined || value === '') return null;
-  return str(table, key, spec, '', path);
-}
-
-function str(table: Raw, key: string, spec: KeySpec, fallback: string, path = key): string {
-  const value = table[key];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string') throw new ConfigError(`${path} must be a string (${spec.doc})`);
-  if (spec.type === 'url' && !/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i.test(value)) throw new ConfigError(`${path} must be a URL, got "${value}"`);
-  if (spec.type === 'chain' && !['main', 'test', 'regtest'].includes(value)) throw new ConfigError(`${path} must be main, test or regtest, got "${value}"`);
-  if (spec.type === 'string' && spec.oneOf && !spec.oneOf.includes(value)) throw new ConfigError(`${path} must be one of ${spec.oneOf.join(', ')}, got "${value}"`);
-  return value;
-}
-
-function int(table: Raw, key: string, spec: KeySpec, fallback: number, path: string): number {
-  const value = table[key];
-  if (value === undefined) return fallback;
-  const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
-  if (typeof n === 'bigint') return int({ [key]: Number(n) }, key, spec, fallback, path);
-  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new ConfigError(`${path} must be an integer, got ${JSON.stringify(value)}`);
-  if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
-    throw new ConfigError(`${path} must be between ${spec.min} and ${spec.max}, got ${n}`);
-  }
-  return n;
-}
-
-function isTable(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
 function deepFreeze<T>(value: T): T {

@@ -72,6 +72,19 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     url: { type: 'url', doc: 'redis://host:port: share events, rate limits and quotas between processes' },
   },
   market: MARKET_KEYS,
+  log: {
+    level: { type: 'string', oneOf: ['debug', 'info', 'warn', 'error'], doc: 'lowest level written: debug, info, warn or error (default info; debug adds a line per HTTP request)' },
+    format: { type: 'string', oneOf: ['auto', 'json', 'text'], doc: 'auto: text on a terminal, one JSON object per line otherwise (default); json or text forces one' },
+  },
+  metrics: {
+    host: { type: 'string', doc: 'with port: serve /metrics on this address instead of the API port (default 127.0.0.1)' },
+    port: { type: 'integer', min: 0, max: 65535, doc: 'serve /metrics (and /health) on this port of their own, not on the API port (default: on the API port)' },
+  },
+  health: {
+    max_lag_blocks: { type: 'integer', min: 0, max: 1_000_000, doc: '/ready/{NETWORK} answers 503 when the index is more than this many blocks behind the node (default 3)' },
+    check_interval_ms: { type: 'integer', min: 100, max: 600_000, doc: 'time between two background checks of each node and the store (default 5000)' },
+    timeout_ms: { type: 'integer', min: 100, max: 600_000, doc: 'a node or store unanswered this long counts as down (default 10000)' },
+  },
   accounts: ACCOUNT_KEYS,
   smtp: {
     url: { type: 'url', doc: 'smtp://user:pass@host:587 or smtps://…:465 (nodemailer): verification and password-reset mail; none: the operator makes reset links' },

@@ -1,4 +1,4 @@
-import type { ChainKind, MarketSettings, NetworkId, RawTxMode } from '../core/index.js';
+import type { ChainKind, LogLevel, MarketSettings, NetworkId, RawTxMode } from '../core/index.js';
 import type { ZmqTopic } from '../chains/addressing.js';
 
 /** ZMQ endpoints per followed topic (`zmq_url` + `zmq_topics`). */
@@ -80,6 +80,11 @@ export interface OutpointConfig {
   readonly realtime: { readonly appKey: string; readonly sendThreads: number };
   readonly redis: { readonly url: string | null };
   readonly market: MarketConfig;
+  readonly log: { readonly level: LogLevel; readonly format: 'auto' | 'json' | 'text' };
+  /** listen null: /metrics is served on the API port; else on this address alone. */
+  readonly metrics: { readonly listen: { readonly host: string; readonly port: number } | null };
+  /** Background checks behind /ready and the per-network metrics (docs/operations.md). */
+  readonly health: { readonly maxLagBlocks: number; readonly checkIntervalMs: number; readonly timeoutMs: number };
   readonly accounts: AccountsConfig;
   readonly smtp: SmtpConfig;
   readonly networks: readonly NetworkConfig[];

@@ -11,6 +11,7 @@ export * from './prices.js';
 export * from './broadcaster.js';
 export * from './mempool-source.js';
 export * from './sync-status.js';
+export * from './metrics.js';
 export * from './peer-network.js';
 export * from './tx-sightings.js';
 export * from './mailer.js';

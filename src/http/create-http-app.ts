@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { TxBroadcaster } from '../core/broadcaster.js';
 import type { EventBus } from '../core/events.js';
 import type { Logger } from '../core/logger.js';
+import type { Metrics } from '../core/metrics.js';
 import type { MempoolSource } from '../core/mempool-source.js';
 import type { NetworkId } from '../core/network.js';
 import type { PriceReader } from '../core/prices.js';
@@ -12,14 +13,17 @@ import type { RawBlockSource } from '../services/auxpow-parent-service.js';
 import type { NetworkMap } from '../services/network-registry.js';
 import type { TlsCredentials } from './tls.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
+import { opsRoutes, type OpsDeps } from './ops.routes.js';
 import { installPerIpConcurrency } from './plugins/concurrency.plugin.js';
 import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from './plugins/concurrency-limiter.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
+import { installHttpMetrics } from './plugins/http-metrics.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
 import { RedisConcurrencyLimiter } from './plugins/redis-concurrency-limiter.js';
+import { installRequestLog, requestId } from './plugins/request-id.plugin.js';
 import { registerV3, V3_PREFIX } from './v3/register-v3.js';
 import { addressRoutes } from './v2/address.routes.js';
 import { blockRoutes } from './v2/block.routes.js';
@@ -73,6 +77,10 @@ export interface HttpAppDeps {
   readonly tls?: TlsCredentials;
   /** v3 tuning (tests): key cache, usage flush interval, projection maximum age, in milliseconds. */
   readonly v3Timing?: { readonly keyCacheMs?: number; readonly usageFlushMs?: number; readonly mempoolMaxAgeMs?: number };
+  /** Where request counts, latencies and limit refusals are recorded (default: nowhere). */
+  readonly metrics?: Metrics;
+  /** /health, /ready, /ready/{NETWORK} and (unless it has its own port) /metrics; without it they are not served. */
+  readonly ops?: OpsDeps;
   /** Per network, the node's raw blocks: the explorer shows AuxPoW parents from them. */
   readonly rawBlocks?: ReadonlyMap<NetworkId, RawBlockSource>;
   /** Entry layers served beside the APIs (main passes the explorer). */
@@ -87,6 +95,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   const app = Fastify({
     logger: false,
     trustProxy: deps.trustProxy ?? false,
+    genReqId: requestId,
     // Stealth and bech32m addresses exceed find-my-way's default 100-character parameter limit.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // An https.Server emits the same request and upgrade events: routes and the realtime server need no change.
@@ -102,15 +111,17 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   });
   const context: V2Context = { services, publicUrl: deps.publicUrl };
 
+  installRequestLog(app, deps.logger);
+  const rejections = installHttpMetrics(app, deps.metrics);
   installOpenApi(app, V2_PREFIX, { title: 'Outpoint v2', version: API_VERSION, serverUrl: deps.publicUrl });
   installCors(app);
   installJsonp(app, { exceptUnder: [V3_PREFIX] });
   installFormBody(app);
-  installRateLimit(app, { perSecond: deps.rateLimitPerSecond, redisUrl: deps.redisUrl, logger: deps.logger });
+  installRateLimit(app, { perSecond: deps.rateLimitPerSecond, redisUrl: deps.redisUrl, logger: deps.logger, rejections });
   // Requests in flight per client IP (v2) and per account (v3 plans), across processes when Redis is configured.
   const limiter: ConcurrencyLimiter = deps.redisUrl ? new RedisConcurrencyLimiter(deps.redisUrl, deps.logger) : new MemoryConcurrencyLimiter();
   app.addHook('onClose', async () => limiter.close());
-  installPerIpConcurrency(app, { perIp: deps.maxConcurrentPerIp ?? 0, limiter });
+  installPerIpConcurrency(app, { perIp: deps.maxConcurrentPerIp ?? 0, limiter, rejections });
   app.setErrorHandler(v2ErrorHandler(deps.logger));
   const v2Routes = new RouteTable(app, V2_PREFIX);
   const pages = deps.extensions?.find((e) => e.notFound !== undefined);
@@ -133,6 +144,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     },
     { prefix: V2_PREFIX },
   );
+  if (deps.ops) opsRoutes(app, deps.ops);
   let v3: V3Services | null = null;
   if (deps.accounts) {
     const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
@@ -149,7 +161,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     });
     const created = v3;
     app.addHook('onClose', async () => created.close());
-    await registerV3(app, { services, v3, now }, deps.logger, limiter);
+    await registerV3(app, { services, v3, now }, deps.logger, limiter, rejections);
   }
   for (const extension of deps.extensions ?? []) await extension.register(app, { services, v3 });
   return app;

@@ -58,7 +58,7 @@ export async function loadBlocks(ctx: InitialLoadContext): Promise<ChainTip | nu
   const nodeHeight = await source.getBlockCount();
   let next = current ? current.height + 1 : 0;
   if (next > nodeHeight) return current;
-  const progress = new SyncProgress(`${ctx.network} loading`, ctx.logger, ctx.progressSink);
+  const progress = new SyncProgress(ctx.network, ctx.logger, ctx.progressSink, { phase: 'loading' });
   const fetchFrom = (height: number): Promise<FetchedBatch> => {
     const promise = fetcher.fetch(height, fetcher.nextCount(nodeHeight - height + 1));
     promise.catch(() => undefined);

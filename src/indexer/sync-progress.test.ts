@@ -11,7 +11,7 @@ function clock(startMs: number): { now: () => number; advance(ms: number): void 
 test('without a TTY: a log line every logEveryMs and at the tip, with rates and ETA from the clock', () => {
   const { logger, lines } = recorder();
   const c = clock(0);
-  const progress = new SyncProgress('LTCTEST', logger, null, 10_000, c.now);
+  const progress = new SyncProgress('LTCTEST', logger, null, { logEveryMs: 10_000, now: c.now });
   c.advance(2_000);
   progress.update(100, 1000, 100, 5000); // first update always logs (no line yet)
   c.advance(2_000);
@@ -31,7 +31,7 @@ test('on a TTY: one redrawn bar (no log lines), ended with a newline by finish',
   const written: string[] = [];
   const sink: ProgressSink = { isTTY: true, write: (text) => void written.push(text) };
   const c = clock(0);
-  const progress = new SyncProgress('BTC', logger, sink, 10_000, c.now);
+  const progress = new SyncProgress('BTC', logger, sink, { logEveryMs: 10_000, now: c.now });
   c.advance(4_000);
   progress.update(300, 1200, 300, 8_000);
   assert.equal(written.length, 1);
@@ -47,7 +47,7 @@ test('on a TTY: one redrawn bar (no log lines), ended with a newline by finish',
 test('finish logs where the time went: waiting for batches and writing them', () => {
   const { logger, lines } = recorder();
   const c = clock(0);
-  const progress = new SyncProgress('DOGE', logger, null, 60_000, c.now);
+  const progress = new SyncProgress('DOGE', logger, null, { logEveryMs: 60_000, now: c.now });
   progress.waited(1_500);
   c.advance(1_500);
   progress.wrote(3_250.4);
@@ -70,4 +70,18 @@ test('finish with nothing written logs no summary', () => {
   progress.waited(20);
   progress.finish(null);
   assert.deepEqual(lines, []);
+});
+
+test('a phase is its own field (network stays the bare acronym) and prefixes the bar', () => {
+  const { logger, lines } = recorder();
+  const progress = new SyncProgress('LTC', logger, null, { phase: 'loading' });
+  progress.update(10, 10, 11, 11);
+  progress.finish(10);
+  assert.deepEqual(lines.map((l) => [l.message, l.fields?.['network'], l.fields?.['phase']]), [
+    ['sync progress', 'LTC', 'loading'],
+    ['sync finished', 'LTC', 'loading'],
+  ]);
+  const written: string[] = [];
+  new SyncProgress('BTC', logger, { isTTY: true, write: (text) => void written.push(text) }, { phase: 'loading' }).update(1, 2, 1, 1);
+  assert.match(written[0]!, /^\rBTC loading \[/);
 });

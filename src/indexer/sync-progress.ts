@@ -20,14 +20,23 @@ export class SyncProgress {
   private writingMs = 0;
   private shown = false;
 
+  private readonly label: string;
+  /** Log fields naming what is synced: `network` alone (log consumers filter on it), and the phase when there is one. */
+  private readonly names: { readonly network: string; readonly phase?: string };
+  private readonly logEveryMs: number;
+  private readonly now: () => number;
+
   constructor(
-    private readonly label: string,
+    network: string,
     private readonly logger: Logger,
     private readonly sink: ProgressSink | null,
-    private readonly logEveryMs = 10_000,
-    private readonly now: () => number = Date.now,
+    options: { readonly phase?: string; readonly logEveryMs?: number; readonly now?: () => number } = {},
   ) {
-    this.startedAt = now();
+    this.label = options.phase ? `${network} ${options.phase}` : network;
+    this.names = options.phase ? { network, phase: options.phase } : { network };
+    this.logEveryMs = options.logEveryMs ?? 10_000;
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
   }
 
   /** Time spent waiting for a batch of blocks (ms). */
@@ -63,7 +72,7 @@ export class SyncProgress {
     if (now - this.lastLogAt >= this.logEveryMs || remaining === 0) {
       this.lastLogAt = now;
       this.logger.info('sync progress', {
-        network: this.label,
+        ...this.names,
         height,
         tip,
         blocksPerSecond: Math.round(blocksPerSecond),
@@ -81,7 +90,7 @@ export class SyncProgress {
     if (this.blocks === 0) return;
     const seconds = this.elapsedSeconds();
     this.logger.info('sync finished', {
-      network: this.label,
+      ...this.names,
       height,
       blocks: this.blocks,
       txs: this.txs,

@@ -1,6 +1,6 @@
 import type { Command } from './command.js';
 import { configFromOptions, configOptions } from './config-option.js';
-import { createStderrLogger } from './logger.js';
+import { createLogger } from './logger.js';
 import { untilSignal } from './run-until-signal.js';
 import { Runtime } from './runtime.js';
 
@@ -18,7 +18,7 @@ after any stop (even kill -9) it resumes from the last committed block.
   options: { ...configOptions, bulk: { type: 'boolean' } },
   async run(options) {
     const config = configFromOptions(options);
-    const logger = createStderrLogger();
+    const logger = createLogger({ level: config.log.level, format: config.log.format });
     if (config.networks.length === 0) {
       logger.error('no networks configured: add a [networks.<ACRONYM>] table with rpc_url (see README)');
       return 2;

@@ -2,6 +2,7 @@ import type { NetworkConfig, OutpointConfig } from '../config/index.js';
 import type { ChainStore, EventBus, Logger } from '../core/index.js';
 import { getNetworkParams } from '../chains/networks.js';
 import { NetworkIndexer } from '../indexer/network-indexer.js';
+import { timedLoader, timedStore, type StoreWriteMetrics } from '../indexer/timed-store.js';
 import type { BlockNotifier } from '../node/block-notifier.js';
 import { NodeClient } from '../node/node-client.js';
 import { NodeRawTxSource } from '../node/node-raw-tx-source.js';
@@ -36,19 +37,19 @@ export function createNetworkRuntime(
   store: ChainStore,
   bus: EventBus,
   logger: Logger,
-  options: { readonly store: OutpointConfig['store']; readonly bulk: boolean },
+  options: { readonly store: OutpointConfig['store']; readonly bulk: boolean; readonly writes: StoreWriteMetrics },
 ): NetworkRuntime {
   const params = getNetworkParams(config.id, config.chain);
   const auth = config.rpcCookie ? { cookieFile: config.rpcCookie } : {};
   const node = new NodeClient(new RpcClient({ url: config.rpcUrl, ...auth }));
   const rawTxNode = new NodeClient(new RpcClient({ url: config.rpcUrl, ...auth, retries: 1, timeoutMs: 15_000 }));
   const rawTxs = new NodeRawTxSource(rawTxNode, { network: config.id, features: params.features, cacheBytes: options.store.rawTxCacheBytes });
-  const storeUrl = options.store.url;
+  const file = sqliteFile(options.store.url);
   const rawTxMode = options.store.rawTxs;
   const indexer = new NetworkIndexer({
     params,
     source: new RpcChainSource(node),
-    store: store.network(config.id),
+    store: timedStore(store.network(config.id), options.writes),
     bus,
     logger,
     batchTxTarget: config.syncBatchTxs,
@@ -60,7 +61,9 @@ export function createNetworkRuntime(
     progressSink: process.stderr.isTTY ? { isTTY: true, write: (text) => process.stderr.write(text) } : null,
     // A testing aid only (crash tests stop the process between build steps); not a configuration key.
     buildStepDelayMs: Number(process.env['OUTPOINT_TEST_BUILD_STEP_DELAY_MS'] ?? 0),
-    ...(sqliteFile(storeUrl) ? { initialLoader: () => sqliteWorkerLoader({ path: sqliteFile(storeUrl)!, network: config.id, chain: config.chain, rawTxs: rawTxMode }) } : {}),
+    ...(file !== null
+      ? { initialLoader: () => timedLoader(sqliteWorkerLoader({ path: file, network: config.id, chain: config.chain, rawTxs: rawTxMode }), options.writes, config.id, params.features) }
+      : {}),
   });
   const notifier: BlockNotifier =
     config.zmq === null

@@ -13,10 +13,13 @@ import { RpcMempoolSource } from '../node/rpc-mempool-source.js';
 import type { RpcClient } from '../node/rpc-client.js';
 import type { NetworkMap } from '../services/network-registry.js';
 import { attachRealtime, type RealtimeHandle } from '../realtime/attach-realtime.js';
+import { registerRealtimeMetrics } from '../realtime/realtime-metrics.js';
+import { registerMarketMetrics } from '../market/market-metrics.js';
 import { createRedisEventBus } from '../realtime/redis-event-bus.js';
 import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
 import { waitForConfiguredNode } from './node-check.js';
 import { applyRawTxMode } from './raw-tx-mode.js';
+import { Observability } from './observability.js';
 import { createWebLayer } from './web-layer.js';
 import { openStore } from './open-store.js';
 
@@ -37,6 +40,7 @@ export class Runtime {
   readonly store: ChainStore;
   readonly networks: readonly NetworkRuntime[];
   readonly market: Market;
+  readonly observability: Observability;
   private app: FastifyInstance | null = null;
   private realtime: RealtimeHandle | null = null;
   private listeningUrl: string | null = null;
@@ -50,8 +54,12 @@ export class Runtime {
     readonly bus: EventBus & { close?(): Promise<void> },
   ) {
     this.store = openStore(config.store.url, { rawTxs: config.store.rawTxs });
-    this.networks = config.networks.map((n) => createNetworkRuntime(n, this.store, this.bus, logger, { store: config.store, bulk: options.bulk ?? false }));
+    this.observability = new Observability(config, this.store, logger);
+    this.networks = config.networks.map((n) =>
+      createNetworkRuntime(n, this.store, this.bus, logger, { store: config.store, bulk: options.bulk ?? false, writes: this.observability.storeWrites }),
+    );
     this.market = createMarket(config.market, this.store.prices(), this.bus, logger);
+    registerMarketMetrics(this.observability.metrics, this.market);
   }
 
   static async create(config: OutpointConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -74,6 +82,7 @@ export class Runtime {
   async start(): Promise<void> {
     await this.store.migrate();
     try {
+      await this.observability.start();
       if (this.options.http !== false) await this.startHttp();
       if (this.options.indexers === false) return;
       // One poller per database, like one indexer per network: API-only replicas read the stored prices.
@@ -107,6 +116,7 @@ export class Runtime {
     for (const network of this.networks) await network.indexer.stop();
     for (const network of this.networks) network.node.rpc.close();
     for (const network of this.networks) network.rawTxNode.rpc.close();
+    await this.observability.stop();
     await this.store.close();
     await this.bus.close?.();
   }
@@ -140,6 +150,8 @@ export class Runtime {
       accounts: this.store.accounts(),
       mempoolSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolSource(n.node)])),
       events: this.bus,
+      metrics: this.observability.metrics,
+      ops: { health: this.observability.health, metrics: this.observability.apiExposition },
       rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
       extensions: [await createWebLayer(this.config, this.store, this.logger)],
     });
@@ -151,6 +163,7 @@ export class Runtime {
       networks: new Map([...networks].map(([id, n]) => [id, n.params])),
       logger: this.logger,
     });
+    registerRealtimeMetrics(this.observability.metrics, this.realtime);
     await app.listen({ host: this.config.http.host, port: this.config.http.port });
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -1,6 +1,6 @@
 import type { Command } from './command.js';
 import { configFromOptions, configOptions } from './config-option.js';
-import { createStderrLogger } from './logger.js';
+import { createLogger } from './logger.js';
 import { untilSignal } from './run-until-signal.js';
 import { Runtime } from './runtime.js';
 
@@ -18,7 +18,7 @@ deployment, while one \`outpoint serve\` or \`outpoint index\` process writes.
   options: { ...configOptions, 'api-only': { type: 'boolean' }, bulk: { type: 'boolean' } },
   async run(options) {
     const config = configFromOptions(options);
-    const logger = createStderrLogger();
+    const logger = createLogger({ level: config.log.level, format: config.log.format });
     const runtime = await Runtime.create(config, logger, { indexers: options['api-only'] !== true, bulk: options['bulk'] === true });
     await runtime.start();
     const signal = await untilSignal();

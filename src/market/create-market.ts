@@ -7,7 +7,7 @@ import type { EventBus } from '../core/events.js';
 import type { Logger } from '../core/logger.js';
 import type { MarketSettings, PriceReader, PriceSource } from '../core/prices.js';
 import type { PriceStore } from '../core/store.js';
-import { PricePoller } from './price-poller.js';
+import { PricePoller, type SourceStatus } from './price-poller.js';
 import { priceRecorder } from './price-recorder.js';
 import { createPriceSource } from './sources/price-sources.js';
 import { StoredPriceReader } from './stored-price-reader.js';
@@ -16,6 +16,8 @@ export interface Market {
   readonly reader: PriceReader;
   /** The configured sources, in config order (empty when polling is off). */
   readonly sources: readonly PriceSource[];
+  /** Each polled source's state (empty when polling is off or happens in another process). */
+  status(): SourceStatus[];
   start(): void;
   stop(): Promise<void>;
 }
@@ -39,14 +41,17 @@ export function createMarket(options: MarketSettings, store: PriceStore, bus: Ev
     onQuotes: (_source, quotes) => record(quotes),
     logger,
   });
+  let started = false;
   const reader = new StoredPriceReader(store, { maxAgeS: options.maxAgeS, ...(hooks.now ? { now: hooks.now } : {}) });
   return {
     reader,
     sources,
     start: () => {
+      started = true;
       if (sources.length > 0) logger.info('market: polling prices', { sources: sources.map((s) => s.id), intervalMs: options.intervalMs });
       poller.start();
     },
+    status: () => (started ? poller.status() : []),
     stop: () => poller.stop(),
   };
 }

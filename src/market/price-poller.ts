@@ -30,6 +30,18 @@ interface SourceLoop {
   running: Promise<void> | null;
   /** Pairs missing from the last answer, to warn on changes rather than on every poll. */
   missing: string;
+  /** When the source last answered (ms), null before its first answer. */
+  lastSuccessAt: number | null;
+  /** Failed polls since start (metrics). */
+  failuresTotal: number;
+}
+
+/** One source's state for metrics and operators. */
+export interface SourceStatus {
+  readonly id: string;
+  readonly consecutiveFailures: number;
+  readonly failuresTotal: number;
+  readonly lastSuccessAt: number | null;
 }
 
 export class PricePoller {
@@ -37,7 +49,17 @@ export class PricePoller {
   private stopped = true;
 
   constructor(sources: readonly PriceSource[], private readonly options: PricePollerOptions) {
-    this.loops = sources.map((source) => ({ source, failures: 0, failingSince: 0, timer: null, abort: null, running: null, missing: '' }));
+    this.loops = sources.map((source) => ({
+      source,
+      failures: 0,
+      failingSince: 0,
+      timer: null,
+      abort: null,
+      running: null,
+      missing: '',
+      lastSuccessAt: null,
+      failuresTotal: 0,
+    }));
   }
 
   start(): void {
@@ -62,6 +84,10 @@ export class PricePoller {
     return Object.fromEntries(this.loops.map((l) => [l.source.id, l.failures]));
   }
 
+  status(): SourceStatus[] {
+    return this.loops.map((l) => ({ id: l.source.id, consecutiveFailures: l.failures, failuresTotal: l.failuresTotal, lastSuccessAt: l.lastSuccessAt }));
+  }
+
   private async poll(loop: SourceLoop): Promise<void> {
     const { source } = loop;
     const { intervalMs, timeoutMs, logger } = this.options;
@@ -75,6 +101,7 @@ export class PricePoller {
         logger.info('market: price source recovered', { source: source.id, failures: loop.failures, downSeconds: Math.round((Date.now() - loop.failingSince) / 1000) });
       }
       loop.failures = 0;
+      loop.lastSuccessAt = Date.now();
       this.noteMissing(loop, quotes);
       try {
         await this.options.onQuotes(source, quotes);
@@ -84,6 +111,7 @@ export class PricePoller {
     } catch (err) {
       if (this.stopped) return;
       loop.failures++;
+      loop.failuresTotal++;
       retryAfter = err instanceof ExchangeError ? err.retryAfterMs : null;
       if (loop.failures === 1) {
         loop.failingSince = Date.now();

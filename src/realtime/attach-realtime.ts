@@ -29,6 +29,8 @@ export interface RealtimeStats {
   readonly connections: number;
   readonly channels: number;
   readonly subscriptions: number;
+  /** Subscriptions per channel family: address, blockchain, ticker. */
+  readonly subscriptionsByKind: Readonly<Record<'address' | 'blockchain' | 'ticker', number>>;
   readonly connectionsRejected: number;
   readonly messagesSent: number;
   readonly messagesDropped: number;
@@ -143,6 +145,7 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHand
       connections: connections.size,
       channels: registry.channelCount,
       subscriptions: registry.subscriptions,
+      subscriptionsByKind: registry.subscriptionsByKind(),
       connectionsRejected: rejected,
       messagesSent: counters.messagesSent,
       messagesDropped: counters.messagesDropped,

@@ -22,6 +22,7 @@ export class ChannelRegistry {
   private readonly channels = new Map<string, Channel>();
   private readonly byScript = new Map<string, Set<string>>();
   private subscriptionCount = 0;
+  private readonly byKind = new Map<ChannelSpec['kind'], number>();
 
   /** @param batch how a frame reaches the subscribers that can take it directly. */
   constructor(private readonly batch: SendBatch) {}
@@ -41,6 +42,7 @@ export class ChannelRegistry {
     if (channel.subscribers.has(subscriber)) return false;
     channel.subscribers.add(subscriber);
     this.subscriptionCount++;
+    this.byKind.set(spec.kind, (this.byKind.get(spec.kind) ?? 0) + 1);
     return true;
   }
 
@@ -48,6 +50,7 @@ export class ChannelRegistry {
     const channel = this.channels.get(name);
     if (!channel?.subscribers.delete(subscriber)) return;
     this.subscriptionCount--;
+    this.byKind.set(channel.spec.kind, this.byKind.get(channel.spec.kind)! - 1);
     if (channel.subscribers.size > 0) return;
     this.channels.delete(name);
     if (channel.spec.kind === 'address') {
@@ -93,5 +96,10 @@ export class ChannelRegistry {
 
   get subscriptions(): number {
     return this.subscriptionCount;
+  }
+
+  /** Subscriptions per channel family (address, blockchain, ticker). */
+  subscriptionsByKind(): Record<ChannelSpec['kind'], number> {
+    return { address: this.byKind.get('address') ?? 0, blockchain: this.byKind.get('blockchain') ?? 0, ticker: this.byKind.get('ticker') ?? 0 };
   }
 }

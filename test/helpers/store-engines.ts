@@ -6,11 +6,11 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { ChainStore } from '../../src/core/index.js';
 import { unpackPrevouts } from '../../src/store/common/codec.js';
 import type { ChainStoreOptions } from '../../src/store/common/store-options.js';
+import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startPostgres, type PostgresServer } from './postgres-server.js';
 
@@ -159,7 +159,7 @@ function canonical(value: unknown): string {
 }
 
 function sqliteDigest(path: string): string {
-  const db = new Database(path, { readonly: true });
+  const db = openSqliteDatabase(path, { readonly: true });
   db.defaultSafeIntegers(true);
   try {
     const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[];

@@ -70,9 +70,10 @@ describe('outpoint serve following bitcoind over ZMQ', () => {
     const best = await node.rpc.call<string>('getbestblockhash');
     await waitFor(async () => (await indexedTip()) === best, 30_000, `initial sync (log: ${serveLog.slice(-400)})`);
     // The catch-up ends with one summary line naming where its time went (operators read it to find the bottleneck).
-    await waitFor(async () => serveLog.includes(' sync finished '), 5_000, 'sync summary logged');
-    const summary = serveLog.split('\n').find((line) => line.includes(' sync finished '))!;
-    const fields = Object.fromEntries([...summary.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1], m[2]]));
+    // stderr is not a terminal: one JSON object per line.
+    await waitFor(async () => serveLog.includes('"message":"sync finished"'), 5_000, 'sync summary logged');
+    const summary = serveLog.split('\n').find((line) => line.includes('"message":"sync finished"'))!;
+    const fields = JSON.parse(summary) as Record<string, unknown>;
     const height = await node.rpc.call<number>('getblockcount');
     assert.equal(fields['network'], 'BTCTEST');
     assert.equal(Number(fields['height']), height);

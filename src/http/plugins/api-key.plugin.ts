@@ -3,6 +3,7 @@ import { ConcurrencyExceededError, QuotaExceededError } from '../../services/acc
 import type { AccountService, Principal } from '../../services/account-service.js';
 import type { UsageCounter } from '../../services/usage-counter.js';
 import { secondsToUtcMidnight } from '../../services/utc-day.js';
+import type { Rejections } from './http-metrics.plugin.js';
 import { releaseWhenDone, type ConcurrencyLimiter } from './concurrency-limiter.js';
 
 declare module 'fastify' {
@@ -23,6 +24,8 @@ export interface ApiKeyOptions {
   readonly now: () => number;
   /** Requests in flight per account (the plan's max_concurrent_requests), shared through Redis when configured. */
   readonly limiter: ConcurrencyLimiter;
+  /** Counts requests refused over quota or concurrency (metrics). */
+  readonly rejections: Rejections;
 }
 
 /**
@@ -61,7 +64,10 @@ export function installApiKey(app: FastifyInstance, options: ApiKeyOptions): voi
     const judge = (used: number): void => {
       reply.header('X-Quota-Limit', String(limit));
       reply.header('X-Quota-Remaining', String(Math.max(0, limit - used)));
-      if (used > limit) return done(new QuotaExceededError(limit, secondsToUtcMidnight(now)));
+      if (used > limit) {
+        options.rejections.count('v3', 'daily_quota');
+        return done(new QuotaExceededError(limit, secondsToUtcMidnight(now)));
+      }
       holdSlot(reply, principal, done);
     };
     const used = options.usage.hitCached(principal.account.id, now, principal.keyId);
@@ -74,7 +80,10 @@ export function installApiKey(app: FastifyInstance, options: ApiKeyOptions): voi
     const max = principal.account.plan.maxConcurrentRequests;
     if (max <= 0) return done();
     options.limiter.acquire(`account:${principal.account.id}`, max).then((release) => {
-      if (!release) return done(new ConcurrencyExceededError(max));
+      if (!release) {
+        options.rejections.count('v3', 'account_concurrency');
+        return done(new ConcurrencyExceededError(max));
+      }
       releaseWhenDone(reply, release);
       done();
     }, (error: Error) => done(error));

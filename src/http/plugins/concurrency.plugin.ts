@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { Rejections } from './http-metrics.plugin.js';
 import { releaseWhenDone, type ConcurrencyLimiter } from './concurrency-limiter.js';
 
 export interface PerIpConcurrencyOptions {
   /** Requests of one client IP in flight at once; 0 turns the limit off. */
   readonly perIp: number;
   readonly limiter: ConcurrencyLimiter;
+  readonly rejections?: Rejections;
 }
 
 /**
@@ -18,6 +20,7 @@ export function installPerIpConcurrency(app: FastifyInstance, options: PerIpConc
     if (request.routeOptions.config.rateLimitExempt) return;
     const release = await options.limiter.acquire(`ip:${request.ip}`, limit);
     if (release) return releaseWhenDone(reply, release);
+    options.rejections?.count('v2', 'ip_concurrency');
     reply.header('Retry-After', '1');
     return reply.code(429).type('application/json; charset=utf-8').send({
       status: 'fail',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../core/logger.js';
 import { RateLimiter, rateLimitHeaders } from '../../services/rate-limiter.js';
+import type { Rejections } from './http-metrics.plugin.js';
 
 export interface RateLimitOptions {
   /** Requests per second per client IP; 0 turns the limit off. */
@@ -8,6 +9,7 @@ export interface RateLimitOptions {
   /** Share counters between processes through Redis; null keeps them in this process. */
   readonly redisUrl: string | null;
   readonly logger: Logger;
+  readonly rejections?: Rejections;
 }
 
 /**
@@ -26,6 +28,7 @@ export function installRateLimit(app: FastifyInstance, options: RateLimitOptions
     if (!decision) return;
     reply.headers(rateLimitHeaders(decision));
     if (decision.limited) {
+      options.rejections?.count('v2', 'ip_rate');
       return reply.code(429).type('application/json; charset=utf-8').send({
         status: 'fail',
         data: { rate_limit: `Too many requests: at most ${decision.limit} per second per client. Retry after ${decision.resetSeconds} s.` },

@@ -25,7 +25,7 @@ export function v2ErrorHandler(logger: Logger) {
     const failure = classify(error);
     // A failure with Retry-After is a temporary state the client is told about (initial sync, node down), not a fault to log.
     if (failure.status >= 500 && failure.retryAfter === undefined) {
-      logger.error('request failed', { url: request.url.slice(0, 200), error: error.message });
+      logger.error('request failed', { reqId: request.id, url: request.url.slice(0, 200), error: error.message });
     }
     return v2Failure(reply, request.routeOptions.config.v2Error ?? null, failure);
   };

@@ -3,6 +3,7 @@ import type { Logger } from '../../core/logger.js';
 import { missingSegmentMessage, RouteTable } from '../missing-segment.js';
 import { installApiKey } from '../plugins/api-key.plugin.js';
 import type { ConcurrencyLimiter } from '../plugins/concurrency-limiter.js';
+import { uncountedRejections, type Rejections } from '../plugins/http-metrics.plugin.js';
 import { addressRoutes } from './address.routes.js';
 import { blockRoutes } from './block.routes.js';
 import { networkRoutes } from './network.routes.js';
@@ -16,7 +17,13 @@ export const V3_PREFIX = '/api/v3';
  * The v3 API in its own encapsulated context: its error handler and 404 answer the v3 body, the API-KEY
  * check and quota apply to every route, and v2's per-IP rate limit does not (the plan's quota is the limit).
  */
-export async function registerV3(app: FastifyInstance, context: V3Context, logger: Logger, limiter: ConcurrencyLimiter): Promise<void> {
+export async function registerV3(
+  app: FastifyInstance,
+  context: V3Context,
+  logger: Logger,
+  limiter: ConcurrencyLimiter,
+  rejections: Rejections = uncountedRejections,
+): Promise<void> {
   await app.register(
     async (v3) => {
       v3.setErrorHandler(v3ErrorHandler(logger));
@@ -29,7 +36,7 @@ export async function registerV3(app: FastifyInstance, context: V3Context, logge
       v3.addHook('onRoute', (route) => {
         route.config = { ...route.config, rateLimitExempt: true };
       });
-      installApiKey(v3, { accounts: context.v3.accounts, usage: context.v3.usage, now: context.now, limiter });
+      installApiKey(v3, { accounts: context.v3.accounts, usage: context.v3.usage, now: context.now, limiter, rejections });
       addressRoutes(v3, context);
       txRoutes(v3, context);
       blockRoutes(v3, context);

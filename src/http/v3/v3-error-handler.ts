@@ -41,7 +41,7 @@ export function v3ErrorHandler(logger: Logger) {
       if (error.code === 'UNAUTHORIZED') return v3Failure(reply, 401, error.message);
       if (NOT_FOUND_CODES.has(error.code)) return v3Failure(reply, 404, error.message);
       if (error.code === 'RPC_UNAVAILABLE' || error.code === 'RPC_ERROR') return v3Failure(reply, 503, 'the network node is unavailable');
-      logger.error('v3 request failed', { url: request.url.slice(0, 200), error: error.message });
+      logger.error('v3 request failed', { reqId: request.id, url: request.url.slice(0, 200), error: error.message });
       return v3Failure(reply, 500, 'internal error');
     }
     const fastifyError = error as FastifyError;
@@ -52,7 +52,7 @@ export function v3ErrorHandler(logger: Logger) {
     }
     const status = fastifyError.statusCode;
     if (status !== undefined && status >= 400 && status < 500) return v3Failure(reply, status, error.message.slice(0, 200));
-    logger.error('v3 request failed', { url: request.url.slice(0, 200), error: error.message });
+    logger.error('v3 request failed', { reqId: request.id, url: request.url.slice(0, 200), error: error.message });
     return v3Failure(reply, 500, 'internal error');
   };
 }

@@ -1,5 +1,6 @@
 /** The SQLite ChainStore: one file, WAL so API readers never block the indexer, every network in the same tables. */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqliteDatabase } from './sqlite-binding.js';
 import { StoreError } from '../../core/errors.js';
 import { NETWORK_IDS, type NetworkId } from '../../core/network.js';
 import type { RawTxMode } from '../../core/raw-txs.js';
@@ -36,7 +37,7 @@ export class SqliteStore implements ChainStore {
   private readonly pageReturner: PageReturner | null;
 
   constructor(private readonly options: SqliteStoreOptions) {
-    this.db = new Database(options.path, { readonly: options.readonly ?? false });
+    this.db = openSqliteDatabase(options.path, { readonly: options.readonly ?? false });
     if (!options.readonly) {
       // A new file keeps a map of its pages so free ones can be given back (an initial load frees its staging tables'
       // pages at the end, about a quarter of the file). Only possible before the first table exists; see migrate().

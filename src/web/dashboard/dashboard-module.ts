@@ -44,7 +44,7 @@ export function dashboardModule(options: DashboardWebOptions): WebModule {
       });
       dash.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
         const page = errorPageFor(error);
-        if (page.status >= 500) ctx.logger.error('dashboard page failed', { path: request.url.split('?')[0]!.slice(0, 200), error: String(error.stack ?? error) });
+        if (page.status >= 500) ctx.logger.error('dashboard page failed', { reqId: request.id, path: request.url.split('?')[0]!.slice(0, 200), error: String(error.stack ?? error) });
         return shell.errorPage(request, reply, page.status, page.title, page.message);
       });
       installCsrfGuard(dash, ctx);

@@ -49,7 +49,7 @@ export function webErrorHandler(shell: WebShell, logger: Logger) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const page = errorPageFor(error);
     if (page.retryAfter !== undefined) reply.header('Retry-After', String(page.retryAfter));
-    else if (page.status >= 500) logger.error('web page failed', { url: request.url.slice(0, 300), error: String((error as Error)?.stack ?? error) });
+    else if (page.status >= 500) logger.error('web page failed', { reqId: request.id, url: request.url.slice(0, 300), error: String((error as Error)?.stack ?? error) });
     return shell.errorPage(request, reply, page.status, page.title, page.message);
   };
 }

@@ -1,0 +1,86 @@
+/**
+ * Operations endpoints for load balancers, orchestrators and Prometheus (docs/operations.md):
+ * - GET /health: 200 while the process serves requests; touches nothing else.
+ * - GET /ready/{NETWORK}: 200 when this process can answer for the network, else 503 with the reason.
+ * - GET /ready: 200 when the store answers and at least one network is ready; the body lists every network.
+ * - GET /metrics: Prometheus text (only when metrics are not on a port of their own).
+ * Readiness reads what the background health checks kept: it never calls the node or the store itself.
+ * None of these is rate limited (probes come often, from few addresses).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { isNetworkId } from '../core/network.js';
+import type { MetricsExposition } from '../core/metrics.js';
+import type { HealthMonitor } from '../services/health-monitor.js';
+import type { NetworkReadiness } from '../services/readiness.js';
+
+export interface OpsDeps {
+  readonly health: HealthMonitor;
+  /** Serve /metrics on this port; null when it has a port of its own ([metrics] port). */
+  readonly metrics: MetricsExposition | null;
+}
+
+const EXEMPT = { config: { rateLimitExempt: true } };
+
+export function opsRoutes(app: FastifyInstance, deps: OpsDeps): void {
+  const startedAt = Date.now();
+  app.get('/health', EXEMPT, async (_request, reply) =>
+    noStore(reply).send({ status: 'ok', uptime_seconds: Math.floor((Date.now() - startedAt) / 1000) }),
+  );
+
+  app.get('/ready', EXEMPT, async (_request, reply) => {
+    const networks = deps.health.all();
+    const store = deps.health.store;
+    const storeOk = store.error === null;
+    const ready = storeOk && networks.some((n) => n.ready);
+    const reason = !storeOk
+      ? `store not answering: ${store.error}`
+      : networks.length === 0
+        ? 'no networks configured'
+        : ready
+          ? null
+          : 'no network is ready';
+    return noStore(reply)
+      .code(ready ? 200 : 503)
+      .send({
+        ready,
+        reason,
+        store: { reachable: storeOk, error: store.error },
+        networks: Object.fromEntries(networks.map((n) => [n.network, present(n)])),
+      });
+  });
+
+  app.get<{ Params: { network: string } }>('/ready/:network', EXEMPT, async (request, reply) => {
+    const id = request.params.network.toUpperCase();
+    const readiness = isNetworkId(id) ? deps.health.readiness(id) : null;
+    if (!readiness) {
+      return noStore(reply).code(404).send({ ready: false, reason: 'unknown_network', message: `${request.params.network} is not a network this process serves` });
+    }
+    return noStore(reply).code(readiness.ready ? 200 : 503).send(present(readiness));
+  });
+
+  const exposition = deps.metrics;
+  if (exposition) {
+    app.get('/metrics', EXEMPT, async (_request, reply) => noStore(reply).type(exposition.contentType).send(await exposition.render()));
+  }
+}
+
+function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header('Cache-Control', 'no-store');
+}
+
+function present(n: NetworkReadiness): Record<string, unknown> {
+  return {
+    network: n.network,
+    ready: n.ready,
+    reason: n.reason,
+    message: n.message,
+    index_height: n.indexHeight,
+    node_height: n.nodeHeight,
+    lag_blocks: n.lagBlocks,
+    max_lag_blocks: n.maxLagBlocks,
+    sync_phase: n.syncPhase,
+    sync_eta_seconds: n.syncEtaSeconds,
+    node_error: n.nodeError,
+    node_answered_at: n.nodeAnsweredAt,
+  };
+}

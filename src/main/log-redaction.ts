@@ -1,0 +1,45 @@
+/**
+ * What keeps secrets out of log lines: RPC passwords and cookies, database and Redis passwords, API keys. Applied to
+ * every line by the logger, whatever code wrote it, so a new log call cannot leak one by accident.
+ */
+
+/** Field names whose values are secrets wherever they appear (any nesting). */
+const SECRET_KEY = /passw(or)?d|^pass$|_pass$|secret|token|cookie(?!_?(file|path))|authori[sz]ation|api[-_]?key|credential|private[-_]?key/i;
+/** `scheme://user:password@` or `scheme://:password@`: the part between `//` and `@`. */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@'"]*@/gi;
+/** A whole v3 API key (opk_ + 43 base64url characters); its first 8 characters after opk_ are its public prefix. */
+const API_KEY = /\bopk_([A-Za-z0-9_-]{8})[A-Za-z0-9_-]{35}\b/g;
+/** Query parameters that carry secrets (a reset or invite link's token, a key) in a logged URL. */
+const SECRET_PARAM = /([?&;](?:token|key|api_key|apikey|password|secret|code|session)=)[^&#\s"']+/gi;
+/** Basic/Bearer credentials written out in a text (e.g. an echoed header). */
+const AUTH_HEADER = /\b(Basic|Bearer)\s+[A-Za-z0-9+/=._-]{8,}/g;
+
+export const REDACTED = '[redacted]';
+
+export function redactText(text: string): string {
+  return text
+    .replace(URL_CREDENTIALS, '$1***@')
+    .replace(API_KEY, 'opk_$1…')
+    .replace(AUTH_HEADER, `$1 ${REDACTED}`)
+    .replace(SECRET_PARAM, `$1${REDACTED}`);
+}
+
+/**
+ * A copy safe to log: texts and objects under secret-named fields replaced (numbers and booleans are kept: a count
+ * of tokens is no token), other texts masked, bigints as decimal text, errors as their message.
+ */
+export function redactValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 5) return '[nested]';
+  if (value instanceof Error) return redactText(value.message);
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  if (value instanceof Uint8Array) return `<${value.byteLength} bytes>`;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = SECRET_KEY.test(key) && (typeof v === 'string' || (typeof v === 'object' && v !== null)) ? REDACTED : redactValue(v, depth + 1);
+  }
+  return out;
+}

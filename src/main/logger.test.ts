@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createLogger, type LoggerOptions } from './logger.js';
+
+function capture(options: Omit<LoggerOptions, 'stream'> & { tty?: boolean } = {}) {
+  const lines: string[] = [];
+  const stream = { isTTY: options.tty ?? false, write: (text: string) => lines.push(text) };
+  const logger = createLogger({ ...options, stream, now: () => new Date('2026-01-02T03:04:05.678Z') });
+  return { logger, lines };
+}
+
+void test('not on a terminal: one JSON object per line with time, level, message and the fields', () => {
+  const { logger, lines } = capture();
+  logger.info('indexing', { network: 'LTC', height: 5, big: 2n ** 70n, nested: { ok: true } });
+  logger.warn('line\nbreak', { message: 'a field named like a key of the line' });
+  assert.equal(lines.length, 2);
+  assert.ok(lines.every((l) => l.endsWith('\n') && !l.slice(0, -1).includes('\n')), 'one line each');
+  assert.deepEqual(JSON.parse(lines[0]!), {
+    time: '2026-01-02T03:04:05.678Z', level: 'info', message: 'indexing', network: 'LTC', height: 5, big: '1180591620717411303424', nested: { ok: true },
+  });
+  assert.deepEqual(JSON.parse(lines[1]!), { time: '2026-01-02T03:04:05.678Z', level: 'warn', message: 'line\nbreak', field_message: 'a field named like a key of the line' });
+});
+
+void test('on a terminal: readable text; [log] format forces either form', () => {
+  const tty = capture({ tty: true });
+  tty.logger.info('http listening', { url: 'http://127.0.0.1:3000' });
+  assert.equal(tty.lines[0], '2026-01-02T03:04:05.678Z info http listening url=http://127.0.0.1:3000\n');
+  const forced = capture({ tty: true, format: 'json' });
+  forced.logger.error('x');
+  assert.equal(JSON.parse(forced.lines[0]!).level, 'error');
+  const text = capture({ format: 'text' });
+  text.logger.info('y');
+  assert.match(text.lines[0]!, /^\S+ info y\n$/);
+});
+
+void test('[log] level drops lower levels; debug exists only when enabled', () => {
+  const warn = capture({ level: 'warn' });
+  warn.logger.info('dropped');
+  warn.logger.warn('kept');
+  warn.logger.error('kept too');
+  assert.equal(warn.lines.length, 2);
+  assert.equal(warn.logger.debug, undefined);
+  assert.equal(capture().logger.debug, undefined, 'info (the default) has no debug');
+  const debug = capture({ level: 'debug' });
+  debug.logger.debug?.('request', { reqId: 'abc' });
+  assert.equal(JSON.parse(debug.lines[0]!).reqId, 'abc');
+});
+
+void test('secrets never reach a line: URL passwords, secret-named fields, API keys, auth headers', () => {
+  const { logger, lines } = capture();
+  const key = `opk_Ab12Cd34${'x'.repeat(35)}`;
+  logger.warn('waiting for the node at http://rpcuser:hunter2-rpc@127.0.0.1:9332/', {
+    node: 'http://rpcuser:hunter2-rpc@127.0.0.1:9332',
+    store: 'postgres://outpoint:pg-secret-9@db:5432/outpoint',
+    redis: 'redis://:redis-secret-7@127.0.0.1:6379',
+    password: 'plain-password-1',
+    rpcCookie: '__cookie__:c00k1e-contents',
+    headers: { authorization: 'Basic dXNlcjpwYXNz', 'api-key': key },
+    error: new Error(`request with ${key} failed: Authorization: Bearer abcdefghijklmnop`),
+    cookieFile: '/home/node/.litecoin/.cookie',
+    link: 'https://x.example/dashboard/reset?token=r3set-t0ken-value&next=/keys',
+    sessions_and_tokens: 4,
+  });
+  const line = lines.join('');
+  for (const secret of ['hunter2-rpc', 'pg-secret-9', 'redis-secret-7', 'plain-password-1', 'c00k1e-contents', 'dXNlcjpwYXNz', 'x'.repeat(35), 'abcdefghijklmnop', 'r3set-t0ken-value']) {
+    assert.ok(!line.includes(secret), `${secret} leaked: ${line}`);
+  }
+  const parsed = JSON.parse(line) as Record<string, unknown>;
+  assert.equal(parsed['node'], 'http://***@127.0.0.1:9332');
+  assert.equal(parsed['cookieFile'], '/home/node/.litecoin/.cookie', 'a path is not a secret');
+  assert.match(String(parsed['error']), /opk_Ab12Cd34…/);
+  assert.equal(parsed['link'], 'https://x.example/dashboard/reset?token=[redacted]&next=/keys');
+  assert.equal(parsed['sessions_and_tokens'], 4, 'a count is no secret');
+});
