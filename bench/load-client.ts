@@ -22,6 +22,8 @@ export interface LoadResult {
   readonly p99: number;
   readonly failed: number;
   readonly total: number;
+  /** CPU time the load generator itself used (user + system), microseconds. */
+  readonly clientCpuMicros: number;
 }
 
 const SELF = fileURLToPath(import.meta.url);
@@ -47,6 +49,7 @@ async function childMain(): Promise<void> {
   const request = JSON.parse(input) as LoadRequest;
   const { default: autocannon } = await import('autocannon');
   let i = 0;
+  const cpu = process.cpuUsage();
   const result = await autocannon({
     url: request.url,
     connections: request.connections,
@@ -59,6 +62,7 @@ async function childMain(): Promise<void> {
     p99: result.latency.p99,
     failed: result.non2xx + result.errors + result.timeouts,
     total: result.requests.total,
+    clientCpuMicros: ((used) => used.user + used.system)(process.cpuUsage(cpu)),
   };
   process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);
 }
