@@ -15,6 +15,7 @@ import { RecentKeys } from '../common/bulk-rows.js';
 import { ScriptCache } from '../common/script-cache.js';
 import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
 import { beginBulkLoadTx, loadBlocksTx, readBulkLoad, resetChainTx } from './postgres-bulk-load.js';
+import { FreshRead } from '../common/fresh-read.js';
 import { PostgresAddressReader } from './postgres-address-reader.js';
 import { PostgresChainReader } from './postgres-chain-reader.js';
 import { connectBlocksTx, disconnectTipTx, readTip } from './postgres-chain-writer.js';
@@ -40,8 +41,12 @@ export class PostgresNetworkStore implements NetworkStore {
   /** Script rows a bulk load staged lately (bounded; see RecentKeys). */
   private recentScripts = new RecentKeys();
 
+  /** Every address page asks for the tip: concurrent callers share one query (none older than its call). */
+  private readonly tip: FreshRead<ChainTip | null>;
+
   constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string, scriptKeyBits?: number) {
     this.n = new PgNet(id, scriptKeyBits);
+    this.tip = new FreshRead(() => readTip(this.pool, this.n));
     this.address = new PostgresAddressReader(pool, this.n);
     this.chain = new PostgresChainReader(pool, this.n);
   }
@@ -174,7 +179,7 @@ export class PostgresNetworkStore implements NetworkStore {
   }
 
   getTip(): Promise<ChainTip | null> {
-    return readTip(this.pool, this.n);
+    return this.tip.get();
   }
 
   getMainChainHash(height: number): Promise<string | null> {
