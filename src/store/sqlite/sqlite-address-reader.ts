@@ -3,7 +3,7 @@ import { NotFoundError } from '../../core/errors.js';
 import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../core/store.js';
 import { bytesToHex, hexToBytes } from '../common/codec.js';
 import {
-  assembleTotals, groupIoRows, matchesKind, pageConfirmedThenMempool, sortMempoolEntries, withoutRecent, type IoRow,
+  assembleTotals, groupIoRows, matchesKind, pageConfirmedThenMempoolSync, sortMempoolEntries, withoutRecent, type IoRow,
 } from '../common/history-assembly.js';
 import { SqliteChainReader } from './sqlite-chain-reader.js';
 import { readTip, txIdsOf } from './sqlite-chain-writer.js';
@@ -18,6 +18,22 @@ export class SqliteAddressReader {
 
   constructor(private readonly n: SqliteNet) {
     this.chain = new SqliteChainReader(n);
+  }
+
+  /**
+   * Runs one answer's statements in one read transaction: the same snapshot for all of them, and the file and WAL
+   * locks taken once instead of once per statement (system calls that cost more than a small statement itself).
+   * Synchronous inside, so no other caller's statement can run within it. Inside a transaction already: as it is.
+   */
+  private read<T>(answer: () => T): T {
+    const { st } = this.n;
+    if (st.db.inTransaction) return answer();
+    st.get('BEGIN').run();
+    try {
+      return answer();
+    } finally {
+      if (st.db.inTransaction) st.get('COMMIT').run();
+    }
   }
 
   private mempoolIo(key: number): IoRow[] {
@@ -62,6 +78,10 @@ export class SqliteAddressReader {
   }
 
   totals(script: Uint8Array, options: AddressTotalsOptions = {}): AddressTotals {
+    return this.read(() => this.totalsNow(script, options));
+  }
+
+  private totalsNow(script: Uint8Array, options: AddressTotalsOptions): AddressTotals {
     const { row, key } = findScript(this.n, script);
     if (!row) return assembleTotals({ received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 }, []);
     let confirmed = {
@@ -99,6 +119,10 @@ export class SqliteAddressReader {
   }
 
   async history(script: Uint8Array, o: HistoryOptions): Promise<AddressHistoryEntry[]> {
+    return this.read(() => this.historyNow(script, o));
+  }
+
+  private historyNow(script: Uint8Array, o: HistoryOptions): AddressHistoryEntry[] {
     const { row, key } = findScript(this.n, script);
     if (!row) return [];
     const cur = this.cursor(o.afterTxid);
@@ -106,16 +130,20 @@ export class SqliteAddressReader {
     const kind = o.kind === 'received' ? ` AND (flags & ${FUNDS}) != 0` : o.kind === 'spent' ? ` AND (flags & ${SPENDS}) != 0` : '';
     const cmp = cur !== null ? ` AND id ${desc ? '<' : '>'} ?` : '';
     const args = cur !== null ? [key, cur] : [key];
-    return pageConfirmedThenMempool<AddressHistoryEntry>({
-      confirmed: async (limit, offset) => groupIoRows(this.confirmedIo(key,
+    return pageConfirmedThenMempoolSync<AddressHistoryEntry>({
+      confirmed: (limit, offset) => groupIoRows(this.confirmedIo(key,
         `SELECT id, flags FROM ${this.n.t.history} WHERE script = ?${kind}${cmp} ORDER BY id ${desc ? 'DESC' : ''} ${LIMIT_OFFSET}`,
         [...args, limit, offset], desc)),
-      confirmedCount: async () => num((this.n.st.get(`SELECT COUNT(*) AS c FROM ${this.n.t.history} WHERE script = ?${kind}${cmp}`).get(...args) as Row).c),
-      mempool: async () => sortMempoolEntries(groupIoRows(this.mempoolIo(key))).filter((e) => matchesKind(e, o.kind)),
+      confirmedCount: () => num((this.n.st.get(`SELECT COUNT(*) AS c FROM ${this.n.t.history} WHERE script = ?${kind}${cmp}`).get(...args) as Row).c),
+      mempool: () => sortMempoolEntries(groupIoRows(this.mempoolIo(key))).filter((e) => matchesKind(e, o.kind)),
     }, { limit: o.limit, offset: o.offset ?? 0, direction: o.direction, hasCursor: cur !== null, includeMempool: o.includeMempool ?? true });
   }
 
   async unspent(script: Uint8Array, o: UnspentOptions): Promise<UnspentOutput[]> {
+    return this.read(() => this.unspentNow(script, o));
+  }
+
+  private unspentNow(script: Uint8Array, o: UnspentOptions): UnspentOutput[] {
     const { row, key } = findScript(this.n, script);
     if (!row) return [];
     const { t } = this.n;
@@ -130,14 +158,14 @@ export class SqliteAddressReader {
       txid: bytesToHex(r.txid as Buffer), vout: num(r.vout), value: big(r.value), script: stored,
       height: confirmed ? num(r.height) : null, time: num(r.time),
     });
-    return pageConfirmedThenMempool<UnspentOutput>({
-      confirmed: async (limit, offset) => (this.n.st.get(`SELECT tx.txid, o.vout, o.value, b.height, b.time
+    return pageConfirmedThenMempoolSync<UnspentOutput>({
+      confirmed: (limit, offset) => (this.n.st.get(`SELECT tx.txid, o.vout, o.value, b.height, b.time
           FROM ${t.outputs} o JOIN ${t.txs} tx ON tx.id = o.id ${block}
           WHERE o.script = ? AND o.spent_by IS NULL${cmp} AND ${notSpentInMempool}
           ORDER BY o.id, o.vout ${LIMIT_OFFSET}`).all(...args, limit, offset) as Row[]).map((r) => toOutput(r, true)),
-      confirmedCount: async () => num((this.n.st.get(`SELECT COUNT(*) AS c FROM ${t.outputs} o JOIN ${t.txs} tx ON tx.id = o.id
+      confirmedCount: () => num((this.n.st.get(`SELECT COUNT(*) AS c FROM ${t.outputs} o JOIN ${t.txs} tx ON tx.id = o.id
           WHERE o.script = ? AND o.spent_by IS NULL${cmp} AND ${notSpentInMempool}`).get(...args) as Row).c),
-      mempool: async () => sortMempoolEntries((this.n.st.get(`SELECT o.txid, o.vout, o.value, tx.seen_at AS time FROM ${t.mempoolOutputs} o
+      mempool: () => sortMempoolEntries((this.n.st.get(`SELECT o.txid, o.vout, o.value, tx.seen_at AS time FROM ${t.mempoolOutputs} o
           JOIN ${t.mempoolTxs} tx ON tx.txid = o.txid
           WHERE o.script = ? AND ${notSpentInMempool.replace('tx.txid', 'o.txid')} ORDER BY o.vout`).all(key) as Row[]).map((r) => toOutput(r, false))),
     }, { limit: o.limit, offset: o.offset ?? 0, direction: 'asc', hasCursor: cur !== null, includeMempool: o.includeMempool });
