@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { addressToScript, getNetworkParams } from '../src/chains/addressing.js';
-import { MemoryEventBus, noPrices, silentLogger, type NetworkStore } from '../src/core/index.js';
+import { MemoryEventBus, noPrices, silentLogger, type ChainStore, type NetworkStore } from '../src/core/index.js';
 import type { HttpAppDeps } from '../src/http/create-http-app.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
 import { NodeClient } from '../src/node/node-client.js';
@@ -102,9 +102,14 @@ export async function benchChain(): Promise<BenchChain> {
   }
 }
 
+/** What make-chain.sh wrote about the chain: its hot addresses and a sample of 500 of all the addresses it used. */
+export function chainSummary(): { hot_addresses: string[]; sample_addresses: string[] } {
+  return JSON.parse(readFileSync(join(CHAIN_DIR, 'chain-summary.json'), 'utf8')) as { hot_addresses: string[]; sample_addresses: string[] };
+}
+
 /** Of the chain's hot addresses (chain-summary.json), the one with the most confirmed txs in the index. */
 export async function hotAddress(network: NetworkStore): Promise<{ address: string; txs: number }> {
-  const summary = JSON.parse(readFileSync(join(CHAIN_DIR, 'chain-summary.json'), 'utf8')) as { hot_addresses: string[] };
+  const summary = chainSummary();
   let hot = { address: '', txs: 0 };
   for (const address of summary.hot_addresses) {
     const totals = await network.getAddressTotals(addressToScript(benchParams, address));
@@ -114,7 +119,7 @@ export async function hotAddress(network: NetworkStore): Promise<{ address: stri
 }
 
 /** The v2 app's dependencies over the bench chain (no prices, no limits), for benches that add to them. */
-export function benchAppDeps(chain: Pick<BenchChain, 'store' | 'network' | 'rpc'>): HttpAppDeps {
+export function benchAppDeps(chain: { store: Pick<ChainStore, 'shortAddresses'>; network: NetworkStore; rpc: RpcClient }): HttpAppDeps {
   return {
     networks: new Map([['LTCTEST', { params: benchParams, reader: chain.network }]]),
     prices: noPrices,

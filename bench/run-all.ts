@@ -5,6 +5,7 @@ const benches: (() => Promise<{ run: () => unknown }>)[] = [
   () => import('./store-write.bench.js'),
   () => import('./sqlite-floor.bench.js'),
   () => import('./api-v2.bench.js'),
+  () => import('./address-lists.bench.js'),
   () => import('./api-v3.bench.js'),
   () => import('./concurrency-limit.bench.js'),
   () => import('./sync-gate.bench.js'),

@@ -53,6 +53,13 @@ export interface PagedSource<T> {
   mempool(): Promise<T[]>;
 }
 
+/** The same source answering synchronously (SQLite: a whole page read inside one read transaction). */
+export interface SyncPagedSource<T> {
+  confirmed(limit: number, offset: number): T[];
+  confirmedCount(): number;
+  mempool(): T[];
+}
+
 export interface PageRequest {
   readonly limit: number;
   readonly offset: number;
@@ -61,23 +68,43 @@ export interface PageRequest {
   readonly includeMempool: boolean;
 }
 
-/** FIFO is confirmed (height, position) then mempool; desc is its exact reverse. A cursor is always confirmed. */
-export async function pageConfirmedThenMempool<T>(src: PagedSource<T>, req: PageRequest): Promise<T[]> {
+type PageNeed = { readonly need: 'confirmed'; readonly limit: number; readonly offset: number } | { readonly need: 'count' | 'mempool' };
+
+/**
+ * FIFO is confirmed (height, position) then mempool; desc is its exact reverse. A cursor is always confirmed.
+ * Written once as the reads it needs (yielded, answered by the driver), so the async and the sync driver page alike.
+ */
+function* pagePlan<T>(req: PageRequest): Generator<PageNeed, T[], unknown> {
   const { limit, offset } = req;
   if (limit <= 0) return [];
   if (req.direction === 'asc') {
-    const confirmed = await src.confirmed(limit, offset);
+    const confirmed = (yield { need: 'confirmed', limit, offset }) as T[];
     if (confirmed.length === limit || !req.includeMempool) return confirmed;
-    const total = confirmed.length > 0 || offset === 0 ? offset + confirmed.length : await src.confirmedCount();
+    const total = confirmed.length > 0 || offset === 0 ? offset + confirmed.length : ((yield { need: 'count' }) as number);
     const skip = Math.max(0, offset - total);
-    return [...confirmed, ...(await src.mempool()).slice(skip, skip + limit - confirmed.length)];
+    return [...confirmed, ...((yield { need: 'mempool' }) as T[]).slice(skip, skip + limit - confirmed.length)];
   }
-  if (req.hasCursor || !req.includeMempool) return src.confirmed(limit, offset);
-  const mempool = (await src.mempool()).reverse();
+  if (req.hasCursor || !req.includeMempool) return (yield { need: 'confirmed', limit, offset }) as T[];
+  const mempool = ((yield { need: 'mempool' }) as T[]).reverse();
   const taken = mempool.slice(offset, offset + limit);
   const remaining = limit - taken.length;
   if (remaining === 0) return taken;
-  return [...taken, ...(await src.confirmed(remaining, Math.max(0, offset - mempool.length)))];
+  return [...taken, ...((yield { need: 'confirmed', limit: remaining, offset: Math.max(0, offset - mempool.length) }) as T[])];
+}
+
+function ask<T, R>(src: PagedSource<T> | SyncPagedSource<T>, n: PageNeed): R {
+  if (n.need === 'confirmed') return src.confirmed(n.limit, n.offset) as R;
+  return (n.need === 'count' ? src.confirmedCount() : src.mempool()) as R;
+}
+
+export async function pageConfirmedThenMempool<T>(src: PagedSource<T>, req: PageRequest): Promise<T[]> {
+  const plan = pagePlan<T>(req);
+  for (let step = plan.next(); ; step = plan.next(await ask<T, Promise<unknown>>(src, step.value))) if (step.done) return step.value;
+}
+
+export function pageConfirmedThenMempoolSync<T>(src: SyncPagedSource<T>, req: PageRequest): T[] {
+  const plan = pagePlan<T>(req);
+  for (let step = plan.next(); ; step = plan.next(ask<T, unknown>(src, step.value))) if (step.done) return step.value;
 }
 
 export interface ConfirmedTotals {

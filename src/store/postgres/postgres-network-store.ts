@@ -17,6 +17,7 @@ import { ScriptCache } from '../common/script-cache.js';
 import type { ChainStoreOptions } from '../common/store-options.js';
 import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
 import { beginBulkLoadTx, loadBlocksTx, readBulkLoad, resetChainTx } from './postgres-bulk-load.js';
+import { FreshRead } from '../common/fresh-read.js';
 import { PostgresAddressReader } from './postgres-address-reader.js';
 import { PostgresChainReader } from './postgres-chain-reader.js';
 import { connectBlocksTx, disconnectTipTx, readTip } from './postgres-chain-writer.js';
@@ -42,8 +43,12 @@ export class PostgresNetworkStore implements NetworkStore {
   /** Script rows a bulk load staged lately (bounded; see RecentKeys). */
   private recentScripts = new RecentKeys();
 
+  /** Every address page asks for the tip: concurrent callers share one query (none older than its call). */
+  private readonly tip: FreshRead<ChainTip | null>;
+
   constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string, options: ChainStoreOptions = {}) {
     this.n = new PgNet(id, options);
+    this.tip = new FreshRead(() => readTip(this.pool, this.n));
     this.address = new PostgresAddressReader(pool, this.n);
     this.chain = new PostgresChainReader(pool, this.n);
   }
@@ -176,7 +181,7 @@ export class PostgresNetworkStore implements NetworkStore {
   }
 
   getTip(): Promise<ChainTip | null> {
-    return readTip(this.pool, this.n);
+    return this.tip.get();
   }
 
   getMainChainHash(height: number): Promise<string | null> {

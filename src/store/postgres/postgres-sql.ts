@@ -33,3 +33,19 @@ export function txidArray(txids: readonly string[]): Buffer[] {
 
 /** Advisory-lock namespace ("Outp"); the second key is the network code (0 = migrations). */
 export const LOCK_NAMESPACE = 0x4f757470;
+
+const statementNames = new Map<string, string>();
+
+/**
+ * rows() through a named prepared statement: each pooled connection parses and plans the text once, then runs it with
+ * new values (PostgreSQL's plan cache). For the hot reads of the API, whose texts are fixed per network; a name is
+ * given per distinct text, so the same name never stands for two texts on one connection.
+ */
+export async function preparedRows(db: Queryable, text: string, values: unknown[]): Promise<Row[]> {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `outpoint_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return (await db.query({ name, text, values })).rows as Row[];
+}

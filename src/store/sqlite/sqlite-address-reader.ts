@@ -3,22 +3,37 @@ import { NotFoundError } from '../../core/errors.js';
 import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../core/store.js';
 import { bytesToHex, hexToBytes } from '../common/codec.js';
 import {
-  assembleTotals, groupIoRows, matchesKind, pageConfirmedThenMempool, sortMempoolEntries, withoutRecent, type IoRow,
+  assembleTotals, groupIoRows, matchesKind, pageConfirmedThenMempoolSync, sortMempoolEntries, withoutRecent, type IoRow,
 } from '../common/history-assembly.js';
 import { SqliteChainReader } from './sqlite-chain-reader.js';
 import { readTip, txIdsOf } from './sqlite-chain-writer.js';
 import type { SqliteNet } from './sqlite-net.js';
 import { findScript, readTotal } from './sqlite-scripts.js';
-import { big, num, type Row } from './sqlite-statements.js';
+import { FUNDS, SPENDS } from '../common/tx-effects.js';
+import { big, LIMIT_OFFSET, num, type Row } from './sqlite-statements.js';
 
-const FUNDS = 1;
-const SPENDS = 2;
 
 export class SqliteAddressReader {
   private readonly chain: SqliteChainReader;
 
   constructor(private readonly n: SqliteNet) {
     this.chain = new SqliteChainReader(n);
+  }
+
+  /**
+   * Runs one answer's statements in one read transaction: the same snapshot for all of them, and the file and WAL
+   * locks taken once instead of once per statement (system calls that cost more than a small statement itself).
+   * Synchronous inside, so no other caller's statement can run within it. Inside a transaction already: as it is.
+   */
+  private read<T>(answer: () => T): T {
+    const { st } = this.n;
+    if (st.db.inTransaction) return answer();
+    st.get('BEGIN').run();
+    try {
+      return answer();
+    } finally {
+      if (st.db.inTransaction) st.get('COMMIT').run();
+    }
   }
 
   private mempoolIo(key: number): IoRow[] {
@@ -31,32 +46,42 @@ export class SqliteAddressReader {
   }
 
   /**
-   * The io rows of confirmed txs (ids in page order) for one script: their outputs paying it, their inputs spending
-   * from it. Three statements for the whole page (each id list passed as one JSON array), not three per tx.
+   * The io rows of the confirmed txs chosen by `page` (a subquery of history rows: id, flags) for one script, in page
+   * order: their outputs paying it, their inputs spending from it. Two statements for the whole page: the txs with
+   * their txid and block, then the io rows of the ids whose flags say they have any (id lists passed as JSON arrays).
    */
-  private confirmedIo(key: number, ids: readonly number[]): IoRow[] {
-    if (ids.length === 0) return [];
+  private confirmedIo(key: number, page: string, args: readonly unknown[], desc = false): IoRow[] {
     const { st, t } = this.n;
-    const list = JSON.stringify(ids);
-    const txids = new Map((st.get(`SELECT id, txid FROM ${t.txs} WHERE id IN (SELECT value FROM json_each(?))`).all(list) as Row[])
-      .map((r) => [num(r.id), bytesToHex(r.txid as Buffer)]));
-    const byTx = new Map<number, IoRow[]>(ids.map((id) => [id, []]));
+    const txs = st.get(`SELECT h.id, h.flags, tx.txid, b.height, b.first_tx, b.time FROM (${page}) h
+        JOIN ${t.txs} tx ON tx.id = h.id
+        JOIN ${t.blocks} b ON b.first_tx = (SELECT first_tx FROM ${t.blocks} WHERE first_tx <= h.id ORDER BY first_tx DESC LIMIT 1)
+        ORDER BY h.id ${desc ? 'DESC' : ''}`).all(...args) as Row[];
+    if (txs.length === 0) return [];
+    const funds: number[] = [];
+    const spends: number[] = [];
     const base = new Map<number, Omit<IoRow, 'io' | 'n' | 'value'>>();
-    for (const id of ids) {
-      const block = this.chain.blockOfTx(id)!;
-      base.set(id, { txid: txids.get(id)!, height: block.height, position: id - block.firstTx, time: block.time });
+    for (const r of txs) {
+      const id = num(r.id);
+      const flags = num(r.flags);
+      if (flags & FUNDS) funds.push(id);
+      if (flags & SPENDS) spends.push(id);
+      base.set(id, { txid: bytesToHex(r.txid as Buffer), height: num(r.height), position: id - num(r.first_tx), time: num(r.time) });
     }
-    for (const r of st.get(`SELECT id, vout AS n, value FROM ${t.outputs} WHERE id IN (SELECT value FROM json_each(?)) AND script = ?`).all(list, key) as Row[]) {
-      byTx.get(num(r.id))!.push({ ...base.get(num(r.id))!, io: 0, n: num(r.n), value: big(r.value) });
+    const byTx = new Map<number, IoRow[]>([...base.keys()].map((id) => [id, []]));
+    for (const r of st.get(`SELECT id, 0 AS io, vout AS n, value FROM ${t.outputs} WHERE id IN (SELECT value FROM json_each(?)) AND script = ?
+        UNION ALL SELECT spent_by, 1, spent_vin, value FROM ${t.outputs} WHERE spent_by IN (SELECT value FROM json_each(?)) AND script = ?`)
+      .all(JSON.stringify(funds), key, JSON.stringify(spends), key) as Row[]) {
+      const id = num(r.id);
+      byTx.get(id)!.push({ ...base.get(id)!, io: num(r.io), n: num(r.n), value: big(r.value) });
     }
-    for (const r of st.get(`SELECT spent_by AS id, spent_vin AS n, value FROM ${t.outputs}
-        WHERE spent_by IN (SELECT value FROM json_each(?)) AND script = ?`).all(list, key) as Row[]) {
-      byTx.get(num(r.id))!.push({ ...base.get(num(r.id))!, io: 1, n: num(r.n), value: big(r.value) });
-    }
-    return ids.flatMap((id) => byTx.get(id)!);
+    return [...byTx.values()].flat();
   }
 
   totals(script: Uint8Array, options: AddressTotalsOptions = {}): AddressTotals {
+    return this.read(() => this.totalsNow(script, options));
+  }
+
+  private totalsNow(script: Uint8Array, options: AddressTotalsOptions): AddressTotals {
     const { row, key } = findScript(this.n, script);
     if (!row) return assembleTotals({ received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 }, []);
     let confirmed = {
@@ -69,8 +94,7 @@ export class SqliteAddressReader {
     if (tip) {
       const cutoff = this.firstTxAbove(tip.height - minConf + 1);
       if (cutoff !== null) {
-        const ids = (this.n.st.get(`SELECT id FROM ${this.n.t.history} WHERE script = ? AND id >= ?`).all(key, cutoff) as Row[]).map((r) => num(r.id));
-        const recent = this.confirmedIo(key, ids);
+        const recent = this.confirmedIo(key, `SELECT id, flags FROM ${this.n.t.history} WHERE script = ? AND id >= ?`, [key, cutoff]);
         confirmed = withoutRecent(confirmed, recent);
       }
     }
@@ -95,6 +119,10 @@ export class SqliteAddressReader {
   }
 
   async history(script: Uint8Array, o: HistoryOptions): Promise<AddressHistoryEntry[]> {
+    return this.read(() => this.historyNow(script, o));
+  }
+
+  private historyNow(script: Uint8Array, o: HistoryOptions): AddressHistoryEntry[] {
     const { row, key } = findScript(this.n, script);
     if (!row) return [];
     const cur = this.cursor(o.afterTxid);
@@ -102,18 +130,20 @@ export class SqliteAddressReader {
     const kind = o.kind === 'received' ? ` AND (flags & ${FUNDS}) != 0` : o.kind === 'spent' ? ` AND (flags & ${SPENDS}) != 0` : '';
     const cmp = cur !== null ? ` AND id ${desc ? '<' : '>'} ?` : '';
     const args = cur !== null ? [key, cur] : [key];
-    return pageConfirmedThenMempool<AddressHistoryEntry>({
-      confirmed: async (limit, offset) => {
-        const ids = this.n.st.get(`SELECT id FROM ${this.n.t.history} WHERE script = ?${kind}${cmp} ORDER BY id ${desc ? 'DESC' : ''} LIMIT ? OFFSET ?`)
-          .all(...args, limit, offset) as Row[];
-        return groupIoRows(this.confirmedIo(key, ids.map((r) => num(r.id))));
-      },
-      confirmedCount: async () => num((this.n.st.get(`SELECT COUNT(*) AS c FROM ${this.n.t.history} WHERE script = ?${kind}${cmp}`).get(...args) as Row).c),
-      mempool: async () => sortMempoolEntries(groupIoRows(this.mempoolIo(key))).filter((e) => matchesKind(e, o.kind)),
+    return pageConfirmedThenMempoolSync<AddressHistoryEntry>({
+      confirmed: (limit, offset) => groupIoRows(this.confirmedIo(key,
+        `SELECT id, flags FROM ${this.n.t.history} WHERE script = ?${kind}${cmp} ORDER BY id ${desc ? 'DESC' : ''} ${LIMIT_OFFSET}`,
+        [...args, limit, offset], desc)),
+      confirmedCount: () => num((this.n.st.get(`SELECT COUNT(*) AS c FROM ${this.n.t.history} WHERE script = ?${kind}${cmp}`).get(...args) as Row).c),
+      mempool: () => sortMempoolEntries(groupIoRows(this.mempoolIo(key))).filter((e) => matchesKind(e, o.kind)),
     }, { limit: o.limit, offset: o.offset ?? 0, direction: o.direction, hasCursor: cur !== null, includeMempool: o.includeMempool ?? true });
   }
 
   async unspent(script: Uint8Array, o: UnspentOptions): Promise<UnspentOutput[]> {
+    return this.read(() => this.unspentNow(script, o));
+  }
+
+  private unspentNow(script: Uint8Array, o: UnspentOptions): UnspentOutput[] {
     const { row, key } = findScript(this.n, script);
     if (!row) return [];
     const { t } = this.n;
@@ -122,20 +152,20 @@ export class SqliteAddressReader {
     const cmp = cur !== null ? ' AND o.id > ?' : '';
     const args = cur !== null ? [key, cur] : [key];
     const notSpentInMempool = `NOT EXISTS (SELECT 1 FROM ${t.mempoolSpends} m WHERE m.prev_txid = tx.txid AND m.prev_vout = o.vout)`;
-    const blockTime = `(SELECT time FROM ${t.blocks} b WHERE b.first_tx <= o.id ORDER BY b.first_tx DESC LIMIT 1)`;
-    const blockHeight = `(SELECT height FROM ${t.blocks} b WHERE b.first_tx <= o.id ORDER BY b.first_tx DESC LIMIT 1)`;
+    // The block of each output of the page: one probe of the first_tx index, then its row.
+    const block = `JOIN ${t.blocks} b ON b.first_tx = (SELECT first_tx FROM ${t.blocks} WHERE first_tx <= o.id ORDER BY first_tx DESC LIMIT 1)`;
     const toOutput = (r: Row, confirmed: boolean): UnspentOutput => ({
       txid: bytesToHex(r.txid as Buffer), vout: num(r.vout), value: big(r.value), script: stored,
       height: confirmed ? num(r.height) : null, time: num(r.time),
     });
-    return pageConfirmedThenMempool<UnspentOutput>({
-      confirmed: async (limit, offset) => (this.n.st.get(`SELECT tx.txid, o.vout, o.value, ${blockHeight} AS height, ${blockTime} AS time
-          FROM ${t.outputs} o JOIN ${t.txs} tx ON tx.id = o.id
+    return pageConfirmedThenMempoolSync<UnspentOutput>({
+      confirmed: (limit, offset) => (this.n.st.get(`SELECT tx.txid, o.vout, o.value, b.height, b.time
+          FROM ${t.outputs} o JOIN ${t.txs} tx ON tx.id = o.id ${block}
           WHERE o.script = ? AND o.spent_by IS NULL${cmp} AND ${notSpentInMempool}
-          ORDER BY o.id, o.vout LIMIT ? OFFSET ?`).all(...args, limit, offset) as Row[]).map((r) => toOutput(r, true)),
-      confirmedCount: async () => num((this.n.st.get(`SELECT COUNT(*) AS c FROM ${t.outputs} o JOIN ${t.txs} tx ON tx.id = o.id
+          ORDER BY o.id, o.vout ${LIMIT_OFFSET}`).all(...args, limit, offset) as Row[]).map((r) => toOutput(r, true)),
+      confirmedCount: () => num((this.n.st.get(`SELECT COUNT(*) AS c FROM ${t.outputs} o JOIN ${t.txs} tx ON tx.id = o.id
           WHERE o.script = ? AND o.spent_by IS NULL${cmp} AND ${notSpentInMempool}`).get(...args) as Row).c),
-      mempool: async () => sortMempoolEntries((this.n.st.get(`SELECT o.txid, o.vout, o.value, tx.seen_at AS time FROM ${t.mempoolOutputs} o
+      mempool: () => sortMempoolEntries((this.n.st.get(`SELECT o.txid, o.vout, o.value, tx.seen_at AS time FROM ${t.mempoolOutputs} o
           JOIN ${t.mempoolTxs} tx ON tx.txid = o.txid
           WHERE o.script = ? AND ${notSpentInMempool.replace('tx.txid', 'o.txid')} ORDER BY o.vout`).all(key) as Row[]).map((r) => toOutput(r, false))),
     }, { limit: o.limit, offset: o.offset ?? 0, direction: 'asc', hasCursor: cur !== null, includeMempool: o.includeMempool });
