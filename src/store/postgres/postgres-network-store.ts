@@ -162,6 +162,10 @@ export class PostgresNetworkStore implements NetworkStore {
       });
     }
     this.scripts.clear();
+    // Planner statistics now: bulk-loaded tables have none until autovacuum gets to them, and the first address
+    // reads planned without them ran ~10x slower (docs/benchmarks.md, Address lists).
+    const { t } = this.n;
+    await this.pool.query(`ANALYZE ${[t.blocks, t.txs, t.outputs, t.history, t.scripts].join(', ')}`);
   }
 
   resetChain(): Promise<void> {
