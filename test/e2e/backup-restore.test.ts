@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
 import { readManifest } from '../helpers/dump-manifest.js';
 import { CliConfigs, runCli } from '../helpers/outpoint-cli.js';
 import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
@@ -52,7 +52,7 @@ async function v3Answers(call: () => ReturnType<typeof httpJson>): Promise<void>
 }
 
 function accountsIn(path: string): number {
-  const db = new Database(path, { readonly: true });
+  const db = openSqliteDatabase(path, { readonly: true });
   try {
     return Number((db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n);
   } finally {

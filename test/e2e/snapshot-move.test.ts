@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
+import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
 import { readManifest } from '../helpers/dump-manifest.js';
 import { CliConfigs, runCli } from '../helpers/outpoint-cli.js';
 import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
@@ -59,7 +59,7 @@ async function sameAnswers(a: ServeProcess, b: ServeProcess): Promise<void> {
 }
 
 function chainIsEmpty(path: string): boolean {
-  const db = new Database(path, { readonly: true });
+  const db = openSqliteDatabase(path, { readonly: true });
   try {
     const count = (sql: string): number => Number((db.prepare(sql).get() as { n: number }).n);
     return count('SELECT count(*) AS n FROM tips') === 0 && count('SELECT count(*) AS n FROM blocks_ltctest') === 0 && count('SELECT count(*) AS n FROM txs_ltctest') === 0;
@@ -140,7 +140,7 @@ describe('snapshot export and import', () => {
     const other = configs.path('other.db');
     const config = configs.write(`sqlite:${other}`, node.rpcUrl);
     assert.equal((await runCli(['migrate', '--config', config])).code, 0);
-    const db = new Database(other);
+    const db = openSqliteDatabase(other);
     db.prepare("INSERT INTO scripts_btc (key, script, received, sent, tx_count, received_count, sent_count) VALUES (1, X'51', 0, 0, 0, 0, 0)").run();
     db.close();
     const salted = await runCli(['snapshot', 'import', file, '--no-node-check', '--config', config]);

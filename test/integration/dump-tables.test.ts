@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import Database from 'better-sqlite3';
+import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
 import { NETWORK_IDS } from '../../src/core/network.js';
 import { chainTables } from '../../src/store/common/chain-tables.js';
 import { BACKUP_TABLES, snapshotTables } from '../../src/store/common/snapshot-tables.js';
@@ -21,7 +21,7 @@ const REBUILT = new Set(['meta', 'tips', 'bulk_loads', 'sync_status']);
 async function liveColumns(engine: 'sqlite' | 'postgres', url: string): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (engine === 'sqlite') {
-    const db = new Database(url.slice('sqlite:'.length), { readonly: true });
+    const db = openSqliteDatabase(url.slice('sqlite:'.length), { readonly: true });
     for (const { name } of db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]) {
       out.set(name, (db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name));
     }

@@ -4,7 +4,8 @@
  * the writer. Writes run in one BEGIN IMMEDIATE transaction (the database's write lock; an indexer waits for it).
  */
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqliteDatabase } from './sqlite-binding.js';
 import { StoreError } from '../../core/errors.js';
 import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump-engine.js';
 import { normalize, type DumpTable, type DumpValue } from '../common/dump-rows.js';
@@ -18,7 +19,7 @@ export class SqliteDump implements DumpEngine {
 
   constructor(path: string) {
     if (!existsSync(path)) throw new StoreError(`no SQLite store at ${path}`);
-    this.db = new Database(path);
+    this.db = openSqliteDatabase(path);
     this.db.pragma('busy_timeout = 30000');
     this.db.pragma('temp_store = MEMORY');
     this.db.pragma('cache_size = -262144');

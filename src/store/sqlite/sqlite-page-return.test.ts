@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqliteDatabase } from './sqlite-binding.js';
 import { PageReturner } from './sqlite-page-return.js';
 
 function fileWithFreePages(path: string): Database.Database {
-  const db = new Database(path);
+  const db = openSqliteDatabase(path);
   db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.exec('CREATE TABLE bulk_loads (net INTEGER); CREATE TABLE keep (x); INSERT INTO keep VALUES (1); CREATE TABLE staging (b BLOB)');
