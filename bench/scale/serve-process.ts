@@ -49,6 +49,9 @@ export class ServeProcess {
         `data_dir = "${options.dataDir}"`,
         '[store]',
         `url = "${options.storeUrl}"`,
+        // Text lines, which progress-log.ts and index-serve.ts read (off a terminal the default is JSON).
+        '[log]',
+        'format = "text"',
         '[http]',
         'host = "127.0.0.1"',
         `port = ${options.httpPort}`,
