@@ -83,6 +83,9 @@ describe('BIP125 replacement (bitcoind)', () => {
     assert.equal(before.is_double_spend, false, 'alone, the original is just a tx our node has not seen');
     await n0.rpc.call('sendrawtransaction', [replacement.hex]);
     await waitFor(async () => (await confidence(original.txid)).is_double_spend === true, 5_000, 'original flagged', 50);
+    // The index may learn the replacement (and flag the original through its spent outpoint) before n0's inv reaches
+    // the listener, so the watcher's own record of the conflict is awaited, not assumed.
+    await waitFor(() => watcher.conflicts(replacement.txid).length > 0, 5_000, 'replacement seen from n0 by the listener', 50);
     assert.deepEqual(watcher.conflicts(replacement.txid).map((c) => [c.txid, c.relation]), [[original.txid, 'replaces']]);
     assert.equal(await outpoint.runtime.store.network(N).getTransaction(original.txid), null, 'our node never held the original');
     assert.equal((await confidence(original.txid)).confidence, 0);
