@@ -19,7 +19,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MemoryEventBus, silentLogger, type ChainStore, type NetworkStore } from '../src/core/index.js';
-import { createHttpApp } from '../src/http/create-http-app.js';
+import { buildHttpApp } from '../src/main/http-wiring.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
 import { NodeClient } from '../src/node/node-client.js';
 import { RpcChainSource } from '../src/node/rpc-chain-source.js';
@@ -97,7 +97,7 @@ interface Engine {
 
 async function measureEngine({ name: engine, store, network, dbCpu }: Engine, chain: BenchChain, samples: readonly string[]): Promise<void> {
   const peers = peerFigures(peerReadme());
-  const app = await createHttpApp(benchAppDeps({ store, network, rpc: chain.rpc }));
+  const app = await buildHttpApp(benchAppDeps({ store, network, rpc: chain.rpc }));
   app.get('/ping', async () => ({ ok: true }));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const load = async (paths: readonly string[]): Promise<Measured> => {

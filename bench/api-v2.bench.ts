@@ -5,7 +5,7 @@
  * OUTPOINT_BENCH_NTX transactions, default 100,000), cached under .bench-cache/ with its SQLite index.
  */
 import autocannon from 'autocannon';
-import { createHttpApp } from '../src/http/create-http-app.js';
+import { buildHttpApp } from '../src/main/http-wiring.js';
 import { benchAppDeps, benchChain, NTX } from './bench-chain.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -31,7 +31,7 @@ export async function run(): Promise<void> {
   const chain = await benchChain();
   const { rpcPort, hot, txids, blocks, close } = chain;
   try {
-    const app = await createHttpApp(benchAppDeps(chain));
+    const app = await buildHttpApp(benchAppDeps(chain));
     app.get('/ping', async () => ({ ok: true }));
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     try {

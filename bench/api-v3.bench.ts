@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { noPrices, silentLogger, type MempoolSourceEntry } from '../src/core/index.js';
-import { createHttpApp } from '../src/http/create-http-app.js';
+import { buildHttpApp, usageCounter } from '../src/main/http-wiring.js';
 import { installCors } from '../src/http/plugins/cors.plugin.js';
 import { installFormBody } from '../src/http/plugins/form-body.plugin.js';
 import { installJsonp } from '../src/http/plugins/jsonp.plugin.js';
@@ -84,14 +84,14 @@ export async function run(): Promise<void> {
   const { key } = await accounts.createAccount(email, 'bench');
 
   const networks = new Map([['LTCTEST' as const, { params, reader: network }]]);
-  const withKey = await createHttpApp({
+  const withKey = await buildHttpApp({
     networks, prices: noPrices, broadcaster: noBroadcast, publicUrl: 'http://127.0.0.1', rateLimitPerSecond: 0, redisUrl: null,
     logger: silentLogger, shortLinks: store.shortAddresses(), accounts: store.accounts(),
   });
   // The same v3 routes over the same services, without the API-KEY plugin: the baseline.
   const services = createServices({ networks, prices: noPrices, broadcaster: noBroadcast, shortLinks: store.shortAddresses() });
   const v3 = createV3Services({
-    networks: services.networks, accounts: store.accounts(), prices: noPrices, redisUrl: null, events: null, mempoolSources: new Map(),
+    networks: services.networks, accounts: store.accounts(), prices: noPrices, usage: usageCounter(store.accounts(), null, silentLogger), events: null, mempoolSources: new Map(),
     logger: silentLogger, now: () => Math.floor(Date.now() / 1000),
   });
   const bare = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 } });

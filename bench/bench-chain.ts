@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { addressToScript, getNetworkParams } from '../src/chains/addressing.js';
 import { MemoryEventBus, noPrices, silentLogger, type ChainStore, type NetworkStore } from '../src/core/index.js';
-import type { HttpAppDeps } from '../src/http/create-http-app.js';
+import type { HttpWiring } from '../src/main/http-wiring.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
 import { NodeClient } from '../src/node/node-client.js';
 import { RpcBroadcaster } from '../src/node/rpc-broadcaster.js';
@@ -119,7 +119,7 @@ export async function hotAddress(network: NetworkStore): Promise<{ address: stri
 }
 
 /** The v2 app's dependencies over the bench chain (no prices, no limits), for benches that add to them. */
-export function benchAppDeps(chain: { store: Pick<ChainStore, 'shortAddresses'>; network: NetworkStore; rpc: RpcClient }): HttpAppDeps {
+export function benchAppDeps(chain: { store: Pick<ChainStore, 'shortAddresses'>; network: NetworkStore; rpc: RpcClient }): HttpWiring {
   return {
     networks: new Map([['LTCTEST', { params: benchParams, reader: chain.network }]]),
     prices: noPrices,

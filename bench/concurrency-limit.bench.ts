@@ -5,9 +5,10 @@
  * Lua round trip (RedisUsageCounter.hit). Sequential and 64 in flight, so both latency and throughput show.
  */
 import { silentLogger } from '../src/core/index.js';
-import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from '../src/http/plugins/concurrency-limiter.js';
-import { RedisConcurrencyLimiter } from '../src/http/plugins/redis-concurrency-limiter.js';
-import { RedisUsageCounter } from '../src/services/redis-usage-counter.js';
+import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from '../src/core/concurrency-limiter.js';
+import { RedisConcurrencyLimiter } from '../src/redis/redis-concurrency-limiter.js';
+import { RedisUsageCounter } from '../src/redis/redis-usage-counter.js';
+import { StoreUsageCounter } from '../src/services/usage-counter.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { startRedis } from '../test/helpers/redis-server.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,7 +41,7 @@ export async function run(): Promise<void> {
   await store.migrate();
   const memory = new MemoryConcurrencyLimiter();
   const shared = new RedisConcurrencyLimiter(redis.url, silentLogger);
-  const usage = new RedisUsageCounter(redis.url, store.accounts(), silentLogger, 60_000);
+  const usage = new RedisUsageCounter(redis.url, new StoreUsageCounter(store.accounts(), silentLogger, 60_000), silentLogger);
   const now = Math.floor(Date.now() / 1000);
   try {
     console.log(`concurrency slots: ${N} take+give-back each, loopback redis-server`);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getNetworkParams, scriptToAddress } from '../src/chains/addressing.js';
 import { noPrices, silentLogger, type NetworkReader } from '../src/core/index.js';
-import { createHttpApp } from '../src/http/create-http-app.js';
+import { buildHttpApp } from '../src/main/http-wiring.js';
 import { GatedNetworkReader } from '../src/services/gated-reader.js';
 import { SyncGate } from '../src/services/sync-gate.js';
 import { storeSyncStatusSource, SyncStatusCache } from '../src/services/sync-status-cache.js';
@@ -62,7 +62,7 @@ export async function run(): Promise<void> {
     await compare('instant reader (the gate alone)', () => instant.getTip(), () => instantGated.getTip());
     await compare('SQLite getTip', () => network.getTip(), () => gated.getTip());
     await compare('SQLite getAddressTotals (200 txs)', () => network.getAddressTotals(hot), () => gated.getAddressTotals(hot));
-    const app = await createHttpApp({
+    const app = await buildHttpApp({
       networks: new Map([['LTCTEST', { params, reader: network }]]), prices: noPrices, broadcaster: { broadcast: () => Promise.reject(new Error('unused')) },
       publicUrl: 'http://bench', rateLimitPerSecond: 0, redisUrl: null, logger: silentLogger, shortLinks: store.shortAddresses(),
     });

@@ -9,7 +9,7 @@ import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { addressToScript } from '../src/chains/addressing.js';
 import { silentLogger } from '../src/core/index.js';
-import { createHttpApp } from '../src/http/create-http-app.js';
+import { buildHttpApp } from '../src/main/http-wiring.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../src/web/build/web-build.js';
 import { explorerModule } from '../src/web/explorer/explorer-module.js';
 import { createWeb } from '../src/web/register-web.js';
@@ -67,10 +67,10 @@ export async function run(): Promise<void> {
     const deep = await network.getAddressHistory(addressToScript(benchParams, hot.address), { direction: 'desc', limit: 1, offset: 1_000, includeMempool: false });
     const { manifest } = await freshWebAssets();
     const web = createWeb(
-      { publicUrl: 'http://127.0.0.1', realtimeKey: 'bench', rateLimitPerSecond: 0, redisUrl: null, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
+      { publicUrl: 'http://127.0.0.1', realtimeKey: 'bench', rateLimitPerSecond: 0, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
       [explorerModule],
     );
-    const app = await createHttpApp({ ...benchAppDeps(chain), extensions: [web] });
+    const app = await buildHttpApp({ ...benchAppDeps(chain), extensions: [web] });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       console.log(`web bench: ${NTX} txs, ${CONNECTIONS} connections, ${SECONDS} s each, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);

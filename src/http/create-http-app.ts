@@ -1,28 +1,20 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { TxBroadcaster } from '../core/broadcaster.js';
-import type { EventBus } from '../core/events.js';
 import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../core/metrics.js';
-import type { MempoolSource } from '../core/mempool-source.js';
-import type { NetworkId } from '../core/network.js';
-import type { PriceReader } from '../core/prices.js';
-import type { AccountStore, ShortAddressStore } from '../core/store.js';
-import { createServices, type Services } from '../services/create-services.js';
-import { createV3Services, type V3Services } from '../services/create-v3-services.js';
-import type { RawBlockSource } from '../services/auxpow-parent-service.js';
-import type { NetworkMap } from '../services/network-registry.js';
+import type { Services } from '../services/create-services.js';
+import type { V3Services } from '../services/create-v3-services.js';
 import type { TlsCredentials } from './tls.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
 import { opsRoutes, type OpsDeps } from './ops.routes.js';
 import { installPerIpConcurrency } from './plugins/concurrency.plugin.js';
-import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from './plugins/concurrency-limiter.js';
+import type { ConcurrencyLimiter } from '../core/concurrency-limiter.js';
+import type { RateCounterFactory } from '../core/rate-counter.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
 import { installHttpMetrics } from './plugins/http-metrics.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
-import { RedisConcurrencyLimiter } from './plugins/redis-concurrency-limiter.js';
 import { installRequestLog, requestId } from './plugins/request-id.plugin.js';
 import { registerV3, V3_PREFIX } from './v3/register-v3.js';
 import { addressRoutes } from './v2/address.routes.js';
@@ -48,41 +40,34 @@ export interface HttpExtension {
   notFound?(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
 }
 
-export interface HttpAppDeps {
-  /** The networks this server indexes (regtest networks answer under their test acronym). */
-  readonly networks: NetworkMap;
-  readonly prices: PriceReader;
-  readonly broadcaster: TxBroadcaster;
-  /** Public base URL of this deployment, for explorer links (e.g. https://outpoint.example). */
-  readonly publicUrl: string;
-  /** Per client IP; 0 disables the limit. */
-  readonly rateLimitPerSecond: number;
+/** How requests are limited: the counters are built by main (in this process, or shared through Redis). */
+export interface HttpLimits {
+  /** v2 requests per second per client IP; 0 disables the limit. */
+  readonly ratePerSecond: number;
+  readonly rateCounters?: RateCounterFactory;
   /** v2 requests in flight at once per client IP; 0 (the default) disables the limit. */
   readonly maxConcurrentPerIp?: number;
-  /** Shares rate-limit counters across API processes; null keeps them per process. */
-  readonly redisUrl: string | null;
+  /** Requests in flight per client IP (v2) and per account (v3 plans). */
+  readonly concurrency: ConcurrencyLimiter;
+}
+
+/** What the app serves (built once by main) and how: no drivers, no store. */
+export interface HttpAppDeps {
+  readonly shared: SharedServices;
+  readonly limits: HttpLimits;
+  /** Public base URL of this deployment, for explorer links (e.g. https://outpoint.example). */
+  readonly publicUrl: string;
   readonly logger: Logger;
-  readonly shortLinks: ShortAddressStore;
   /** Take the client IP from X-Forwarded-For (only behind a trusted reverse proxy). Default false. */
   readonly trustProxy?: boolean;
   /** UNIX seconds (tests pin it); default the system clock. */
   readonly now?: () => number;
-  /** v3 accounts (chainStore.accounts()); without it the v3 API is not served. */
-  readonly accounts?: AccountStore;
-  /** Per network, the node's mempool for v3 block projections; networks without one project the index's mempool. */
-  readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
-  /** The indexer's events: v3 recomputes mempool projections when the mempool changes. */
-  readonly events?: EventBus;
   /** Serve HTTPS (and wss for realtime on the same server) with this certificate; plain HTTP without. */
   readonly tls?: TlsCredentials;
-  /** v3 tuning (tests): key cache, usage flush interval, projection maximum age, in milliseconds. */
-  readonly v3Timing?: { readonly keyCacheMs?: number; readonly usageFlushMs?: number; readonly mempoolMaxAgeMs?: number };
   /** Where request counts, latencies and limit refusals are recorded (default: nowhere). */
   readonly metrics?: Metrics;
   /** /health, /ready, /ready/{NETWORK} and (unless it has its own port) /metrics; without it they are not served. */
   readonly ops?: OpsDeps;
-  /** Per network, the node's raw blocks: the explorer shows AuxPoW parents from them. */
-  readonly rawBlocks?: ReadonlyMap<NetworkId, RawBlockSource>;
   /** Entry layers served beside the APIs (main passes the explorer). */
   readonly extensions?: readonly HttpExtension[];
 }
@@ -101,14 +86,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     // An https.Server emits the same request and upgrade events: routes and the realtime server need no change.
     ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key } } : {}),
   }) as unknown as FastifyInstance;
-  const services = createServices({
-    networks: deps.networks,
-    prices: deps.prices,
-    broadcaster: deps.broadcaster,
-    shortLinks: deps.shortLinks,
-    ...(deps.now ? { now: deps.now } : {}),
-    ...(deps.rawBlocks ? { rawBlocks: deps.rawBlocks } : {}),
-  });
+  const { services, v3 } = deps.shared;
   const context: V2Context = { services, publicUrl: deps.publicUrl };
 
   installRequestLog(app, deps.logger);
@@ -117,11 +95,9 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   installCors(app);
   installJsonp(app, { exceptUnder: [V3_PREFIX] });
   installFormBody(app);
-  installRateLimit(app, { perSecond: deps.rateLimitPerSecond, redisUrl: deps.redisUrl, logger: deps.logger, rejections });
-  // Requests in flight per client IP (v2) and per account (v3 plans), across processes when Redis is configured.
-  const limiter: ConcurrencyLimiter = deps.redisUrl ? new RedisConcurrencyLimiter(deps.redisUrl, deps.logger) : new MemoryConcurrencyLimiter();
-  app.addHook('onClose', async () => limiter.close());
-  installPerIpConcurrency(app, { perIp: deps.maxConcurrentPerIp ?? 0, limiter, rejections });
+  const { limits } = deps;
+  installRateLimit(app, { perSecond: limits.ratePerSecond, ...(limits.rateCounters ? { counters: limits.rateCounters } : {}), logger: deps.logger, rejections });
+  installPerIpConcurrency(app, { perIp: limits.maxConcurrentPerIp ?? 0, limiter: limits.concurrency, rejections });
   app.setErrorHandler(v2ErrorHandler(deps.logger));
   const v2Routes = new RouteTable(app, V2_PREFIX);
   const pages = deps.extensions?.find((e) => e.notFound !== undefined);
@@ -145,23 +121,9 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     { prefix: V2_PREFIX },
   );
   if (deps.ops) opsRoutes(app, deps.ops);
-  let v3: V3Services | null = null;
-  if (deps.accounts) {
+  if (v3) {
     const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
-    v3 = createV3Services({
-      networks: services.networks,
-      accounts: deps.accounts,
-      prices: deps.prices,
-      redisUrl: deps.redisUrl,
-      events: deps.events ?? null,
-      mempoolSources: deps.mempoolSources ?? new Map(),
-      logger: deps.logger,
-      now,
-      ...deps.v3Timing,
-    });
-    const created = v3;
-    app.addHook('onClose', async () => created.close());
-    await registerV3(app, { services, v3, now }, deps.logger, limiter, rejections);
+    await registerV3(app, { services, v3, now }, deps.logger, limits.concurrency, rejections);
   }
   for (const extension of deps.extensions ?? []) await extension.register(app, { services, v3 });
   return app;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OutpointConfig } from '../config/index.js';
 import { MemoryEventBus, type ChainStore, type EventBus, type Logger, type NetworkId } from '../core/index.js';
 import { getNetworkParams } from '../chains/networks.js';
-import { createHttpApp } from '../http/create-http-app.js';
+import { buildHttpApp } from './http-wiring.js';
 import { replaceTlsCredentials, type TlsCredentials } from '../http/tls.js';
 import { createMarket, type Market } from '../market/create-market.js';
 import { RpcBroadcaster } from '../node/rpc-broadcaster.js';
@@ -15,7 +15,7 @@ import type { NetworkMap } from '../services/network-registry.js';
 import { attachRealtime, type RealtimeHandle } from '../realtime/attach-realtime.js';
 import { registerRealtimeMetrics } from '../realtime/realtime-metrics.js';
 import { registerMarketMetrics } from '../market/market-metrics.js';
-import { createRedisEventBus } from '../realtime/redis-event-bus.js';
+import { createRedisEventBus } from '../redis/redis-event-bus.js';
 import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
 import { waitForConfiguredNode } from './node-check.js';
 import { applyRawTxMode } from './raw-tx-mode.js';
@@ -136,7 +136,7 @@ export class Runtime {
     );
     const rpcs = new Map<NetworkId, RpcClient>(this.networks.map((n) => [n.config.id, n.node.rpc]));
     const tls = this.config.http.tls ? this.readTls() : null;
-    const app = await createHttpApp({
+    const app = await buildHttpApp({
       ...(tls ? { tls } : {}),
       networks,
       prices: this.market.reader,

@@ -7,6 +7,7 @@ import { explorerModule } from '../web/explorer/explorer-module.js';
 import { createWeb, type Web } from '../web/register-web.js';
 import { WebAssets } from '../web/shell/assets.js';
 import { buildDashboard } from './dashboard-wiring.js';
+import { rateCounters } from './http-wiring.js';
 
 /**
  * The explorer and the account dashboard on the API's app: their assets (rebuilt first if the checkout's sources
@@ -22,7 +23,7 @@ export async function createWebLayer(config: OutpointConfig, store: ChainStore, 
       publicUrl: config.http.publicUrl,
       realtimeKey: config.realtime.appKey,
       rateLimitPerSecond: config.web.rateLimitPerSecond,
-      redisUrl: config.redis.url,
+      rateCounters: rateCounters(config.redis.url),
       logger,
       assets: new WebAssets(manifest, DEFAULT_ASSET_DIR),
     },

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../core/logger.js';
 import type { AccountStore, AuthStore } from '../core/store.js';
-import { utcDay } from './utc-day.js';
+import { utcDay } from '../core/utc-day.js';
 
 const EVERY_MS = 3_600_000;
 

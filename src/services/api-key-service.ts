@@ -7,7 +7,7 @@
 import { InvalidArgumentError, NotFoundError } from '../core/errors.js';
 import type { AccountRecord, AccountStore, ApiKeyRecord } from '../core/store.js';
 import { isActive, type AccountService, type IssuedKey } from './account-service.js';
-import type { UsageCounter } from './usage-counter.js';
+import type { UsageCounter } from '../core/usage-counter.js';
 
 /** Active keys per account (also those in a rotation's grace): plenty for environments and services, bounded against abuse. */
 export const MAX_ACTIVE_KEYS = 20;

@@ -24,7 +24,7 @@ import { SecretBox } from './secret-box.js';
 import { SessionService } from './session-service.js';
 import { SignInService } from './sign-in-service.js';
 import { TotpService } from './totp-service.js';
-import type { UsageCounter } from './usage-counter.js';
+import type { UsageCounter } from '../core/usage-counter.js';
 import { UsageService } from './usage-service.js';
 
 export interface DashboardSettings {

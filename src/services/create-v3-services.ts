@@ -9,16 +9,15 @@ import { AddressPagesService } from './address-pages-service.js';
 import { ChainSummaryService } from './chain-summary-service.js';
 import { MempoolProjector } from './mempool-projector.js';
 import type { NetworkRegistry } from './network-registry.js';
-import { RedisUsageCounter } from './redis-usage-counter.js';
-import { StoreUsageCounter, type UsageCounter } from './usage-counter.js';
+import type { UsageCounter } from '../core/usage-counter.js';
 import { UsdPriceService } from './usd-price-service.js';
 
 export interface V3ServiceDeps {
   readonly networks: NetworkRegistry;
   readonly accounts: AccountStore;
   readonly prices: PriceReader;
-  /** Shares usage counters between API processes; null counts in this process (and the store). */
-  readonly redisUrl: string | null;
+  /** Requests per account and day (main builds it: in this process and the store, or shared through Redis). */
+  readonly usage: UsageCounter;
   /** Mempool change events (the indexer's bus); null refreshes projections by age only. */
   readonly events: EventBus | null;
   readonly mempoolSources: ReadonlyMap<NetworkId, MempoolSource>;
@@ -26,7 +25,6 @@ export interface V3ServiceDeps {
   /** UNIX seconds. */
   readonly now: () => number;
   readonly keyCacheMs?: number;
-  readonly usageFlushMs?: number;
   readonly mempoolMaxAgeMs?: number;
 }
 
@@ -43,9 +41,7 @@ export interface V3Services {
 }
 
 export function createV3Services(deps: V3ServiceDeps): V3Services {
-  const usage: UsageCounter = deps.redisUrl
-    ? new RedisUsageCounter(deps.redisUrl, deps.accounts, deps.logger, deps.usageFlushMs)
-    : new StoreUsageCounter(deps.accounts, deps.logger, deps.usageFlushMs);
+  const usage = deps.usage;
   const projector = new MempoolProjector({
     networks: deps.networks,
     sources: deps.mempoolSources,

@@ -1,12 +1,12 @@
 import type { Logger } from '../core/logger.js';
-import { MemoryRateCounter, type RateCounter } from './rate-counter.js';
-import { RedisRateCounter } from './redis-rate-counter.js';
+import type { RateCounter, RateCounterFactory } from '../core/rate-counter.js';
+import { MemoryRateCounter } from './memory-rate-counter.js';
 
 export interface RateLimiterOptions {
   /** Requests per second per client; 0 turns the limit off. */
   readonly perSecond: number;
-  /** Share counters between processes through Redis; null keeps them in this process. */
-  readonly redisUrl: string | null;
+  /** Where windows are counted (main passes Redis-shared counters when `[redis] url` is set); default this process. */
+  readonly counters?: RateCounterFactory;
   readonly logger: Logger;
   /** Redis key prefix: separate budgets (v2 API, explorer pages) count under separate keys. */
   readonly keyPrefix?: string;
@@ -24,6 +24,7 @@ export interface RateDecision {
 }
 
 const WINDOW_MS = 1_000;
+const DEFAULT_KEY_PREFIX = 'outpoint:ratelimit:';
 
 /**
  * Fixed one-second windows per client key, shared by the entry layers (v2 answers JSON, the explorer HTML).
@@ -36,7 +37,7 @@ export class RateLimiter {
 
   constructor(private readonly options: RateLimiterOptions) {
     if (options.perSecond <= 0) this.counter = null;
-    else this.counter = options.redisUrl ? new RedisRateCounter(options.redisUrl, options.keyPrefix) : new MemoryRateCounter();
+    else this.counter = options.counters ? options.counters(options.keyPrefix ?? DEFAULT_KEY_PREFIX) : new MemoryRateCounter();
   }
 
   get enabled(): boolean {

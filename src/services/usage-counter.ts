@@ -1,41 +1,10 @@
 import type { Logger } from '../core/logger.js';
 import type { AccountStore } from '../core/store.js';
-import { previousUtcDay, utcDay } from './utc-day.js';
+import type { DayCount, LocalUsageCounter, UsageCounts } from '../core/usage-counter.js';
+import { previousUtcDay, utcDay } from '../core/utc-day.js';
 
 /** Flushed counts reach the store at this interval: a kill -9 loses at most the requests of one interval. */
 export const DEFAULT_FLUSH_MS = 1_000;
-
-export interface UsageCounts {
-  readonly today: number;
-  readonly yesterday: number;
-}
-
-/** Requests per account and UTC day. */
-export interface UsageCounter {
-  /** Counts one request now (also for the key, when given); resolves the account's count for today including it. */
-  hit(accountId: number, now: number, keyId?: number): Promise<number>;
-  /** Synchronous fast path of hit: counts and returns the count when the day is already loaded, else null (nothing counted). */
-  hitCached(accountId: number, now: number, keyId?: number): number | null;
-  read(accountId: number, now: number): Promise<UsageCounts>;
-  /** Each key's requests today (the store's count plus this process's unflushed ones), in the same order. */
-  readKeys(keyIds: readonly number[], now: number): Promise<number[]>;
-  /** Records a use of the key that is not counted (account_info): only its last use moves. */
-  touchKey(keyId: number, now: number): void;
-  /** Writes pending increments to the store (also done every flush interval and on close). */
-  flush(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** One account-day: the store's count as last seen plus this process's increments not yet written. */
-export interface DayCount {
-  readonly accountId: number;
-  readonly day: string;
-  stored: number;
-  pending: number;
-  /** Set once the store's count was read (the first hit of the day in this process waits for it). */
-  loading: Promise<void> | null;
-  loaded: boolean;
-}
 
 /**
  * Counts in memory and adds the increments to the store every flush interval and on close. The store only
@@ -43,7 +12,7 @@ export interface DayCount {
  * and a flush that failed is simply retried: nothing is counted twice. Each flush returns the store's new
  * total, which also brings in the other processes' flushed counts.
  */
-export class StoreUsageCounter implements UsageCounter {
+export class StoreUsageCounter implements LocalUsageCounter {
   private readonly days = new Map<string, DayCount>();
   /** Per key and day, requests not yet written (a key's counts are informational: no total is kept here). */
   private readonly keyDays = new Map<string, { keyId: number; day: string; pending: number }>();

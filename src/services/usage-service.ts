@@ -6,8 +6,8 @@
  */
 import type { AccountRecord, AccountStore } from '../core/store.js';
 import { currentPeriodEnd } from './account-service.js';
-import type { UsageCounter } from './usage-counter.js';
-import { utcDay } from './utc-day.js';
+import type { UsageCounter } from '../core/usage-counter.js';
+import { utcDay } from '../core/utc-day.js';
 
 export const CHART_DAYS = 30;
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../core/logger.js';
+import type { RateCounterFactory } from '../core/rate-counter.js';
 import type { Services } from '../services/create-services.js';
 import type { V3Services } from '../services/create-v3-services.js';
 import { RateLimiter } from '../services/rate-limiter.js';
@@ -18,7 +19,8 @@ export interface WebOptions {
   readonly realtimeKey: string;
   /** Pages per second per client IP; 0 = off. */
   readonly rateLimitPerSecond: number;
-  readonly redisUrl: string | null;
+  /** Shared (Redis) page counters from main; default this process. */
+  readonly rateCounters?: RateCounterFactory;
   readonly logger: Logger;
   readonly assets: WebAssets;
   /** UNIX seconds (tests pin it). */
@@ -75,7 +77,7 @@ export function createWeb(options: WebOptions, modules: readonly WebModule[]): W
         await web.register(async (pages) => {
           installPageRateLimit(
             pages,
-            new RateLimiter({ perSecond: options.rateLimitPerSecond, redisUrl: options.redisUrl, logger: options.logger, keyPrefix: 'outpoint:ratelimit:web:', name: 'page rate limit' }),
+            new RateLimiter({ perSecond: options.rateLimitPerSecond, ...(options.rateCounters ? { counters: options.rateCounters } : {}), logger: options.logger, keyPrefix: 'outpoint:ratelimit:web:', name: 'page rate limit' }),
             shell,
           );
           pages.setErrorHandler(webErrorHandler(shell, options.logger));

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { NetworkReader } from '../../src/core/index.js';
-import { RedisConcurrencyLimiter } from '../../src/http/plugins/redis-concurrency-limiter.js';
+import { RedisConcurrencyLimiter } from '../../src/redis/redis-concurrency-limiter.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { freePort } from '../helpers/free-port.js';
 import { recordingLogger } from '../helpers/recording-logger.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { MemoryEventBus, PRICE_SOURCE_IDS, silentLogger, type PriceEvent, type PriceSourceId } from '../../src/core/index.js';
-import { createHttpApp } from '../../src/http/create-http-app.js';
+import { buildHttpApp } from '../../src/main/http-wiring.js';
 import { createMarket, type Market } from '../../src/market/create-market.js';
 import { attachRealtime, type RealtimeHandle } from '../../src/realtime/attach-realtime.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -63,7 +63,7 @@ void describe('market prices end to end', () => {
       { sources: [...PRICE_SOURCE_IDS], intervalMs: 50, timeoutMs: 1000, maxAgeS: MAX_AGE_S, baseUrls },
       store.prices(), bus, log.logger, { now: () => clock, maxBackoffMs: 200 },
     );
-    app = await createHttpApp({
+    app = await buildHttpApp({
       networks: new Map(), prices: market.reader, broadcaster: { broadcast: () => Promise.reject(new Error('unused')) },
       publicUrl: 'https://outpoint.test', rateLimitPerSecond: 0, redisUrl: null, logger: silentLogger, shortLinks: store.shortAddresses(),
     });

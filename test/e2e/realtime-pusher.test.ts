@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { MemoryEventBus, noPrices, silentLogger, type NetworkId } from '../../src/core/index.js';
-import { createHttpApp } from '../../src/http/create-http-app.js';
+import { buildHttpApp } from '../../src/main/http-wiring.js';
 import { addressToScript, getNetworkParams, type NetworkParams } from '../../src/chains/addressing.js';
 import { encodeBase58Address } from '../../src/chains/address/base58-address.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
@@ -107,7 +107,7 @@ before(async () => {
   engines = new StoreEngines();
   const test = await engines.create('sqlite');
   indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store: test.store.network('LTCTEST'), bus, logger: silentLogger });
-  rest = await createHttpApp({
+  rest = await buildHttpApp({
     networks: new Map([['LTCTEST', { params, reader: test.store.network('LTCTEST') }]]), prices: noPrices,
     broadcaster: { broadcast: () => Promise.reject(new Error('unused')) }, publicUrl: 'https://outpoint.test', rateLimitPerSecond: 0,
     redisUrl: null, logger: silentLogger, shortLinks: test.store.shortAddresses(),

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { formatCoins, silentLogger, type DomainEvent, type EventBus, type Transaction } from '../../src/core/index.js';
 import { getNetworkParams, scriptToAddress } from '../../src/chains/addressing.js';
 import { parseBlock } from '../../src/chains/parsing.js';
-import { createRedisEventBus } from '../../src/realtime/redis-event-bus.js';
+import { createRedisEventBus } from '../../src/redis/redis-event-bus.js';
 import { connected, pusherClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { noPrices, silentLogger, type AccountStore } from '../../src/core/index.js';
-import { createHttpApp } from '../../src/http/create-http-app.js';
+import { buildHttpApp } from '../../src/main/http-wiring.js';
 
 type Schema = Record<string, unknown>;
 
@@ -103,7 +103,7 @@ describe('docs/spec-deviations.md', () => {
   });
 
   it('names every operation and route the spec does not have', async () => {
-    const app = await createHttpApp({
+    const app = await buildHttpApp({
       networks: new Map(), prices: noPrices, broadcaster: { broadcast: () => Promise.reject(new Error('unused')) }, publicUrl: 'https://outpoint.test',
       rateLimitPerSecond: 0, redisUrl: null, logger: silentLogger, shortLinks: { shortFor: () => Promise.reject(new Error('unused')), addressFor: () => Promise.resolve(null) },
       accounts: {} as AccountStore,

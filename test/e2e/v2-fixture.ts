@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { getNetworkParams, type NetworkParams } from '../../src/chains/addressing.js';
 import { noPrices, silentLogger, type NetworkId } from '../../src/core/index.js';
-import { createHttpApp, type HttpAppDeps } from '../../src/http/create-http-app.js';
+import { buildHttpApp, type HttpWiring } from '../../src/main/http-wiring.js';
 import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
 import { indexersOnBothEngines, syncAll, type HarnessNode, type IndexedEngine } from '../helpers/indexer-harness.js';
 import type { StoreEngines } from '../helpers/store-engines.js';
@@ -28,11 +28,11 @@ export interface Reply {
 }
 
 /** `network`: the params the apps serve (default LTCTEST regtest, the litecoind suites'). */
-export async function appsOnBothEngines(engines: StoreEngines, node: HarnessNode, extra: Partial<HttpAppDeps> = {}, network: NetworkParams = params): Promise<EngineApp[]> {
+export async function appsOnBothEngines(engines: StoreEngines, node: HarnessNode, extra: Partial<HttpWiring> = {}, network: NetworkParams = params): Promise<EngineApp[]> {
   const indexed = await indexersOnBothEngines(engines, node, network);
   const result: EngineApp[] = [];
   for (const e of indexed) {
-    const app = await createHttpApp({
+    const app = await buildHttpApp({
       networks: new Map<NetworkId, { params: NetworkParams; reader: typeof e.store }>([[network.id, { params: network, reader: e.store }]]),
       prices: noPrices,
       broadcaster: new RpcBroadcaster(new Map([[network.id, node.rpc]])),

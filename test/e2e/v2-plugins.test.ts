@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { getNetworkParams } from '../../src/chains/addressing.js';
 import { noPrices, silentLogger, type NetworkId } from '../../src/core/index.js';
-import { createHttpApp, type HttpAppDeps } from '../../src/http/create-http-app.js';
+import { buildHttpApp, type HttpWiring } from '../../src/main/http-wiring.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { StoreEngines, type TestStore } from '../helpers/store-engines.js';
@@ -21,8 +21,8 @@ let redis: RedisServer;
 let redisUrl: string;
 const apps: FastifyInstance[] = [];
 
-async function app(extra: Partial<HttpAppDeps> = {}): Promise<FastifyInstance> {
-  const created = await createHttpApp({
+async function app(extra: Partial<HttpWiring> = {}): Promise<FastifyInstance> {
+  const created = await buildHttpApp({
     networks: new Map<NetworkId, { params: typeof params; reader: ReturnType<typeof test.store.network> }>([['LTCTEST', { params, reader: test.store.network('LTCTEST') }]]),
     prices: noPrices,
     broadcaster: { broadcast: () => Promise.reject(new Error('not used')) },

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger, type AccountStore, type NetworkId, type NetworkReader } from '../../src/core/index.js';
-import { createHttpApp, type HttpAppDeps } from '../../src/http/create-http-app.js';
+import { buildHttpApp, type HttpWiring } from '../../src/main/http-wiring.js';
 import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
 import { RpcMempoolSource } from '../../src/node/rpc-mempool-source.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
@@ -21,10 +21,10 @@ export async function v3App(
   node: HarnessNode | null,
   reader: NetworkReader,
   accounts: AccountStore,
-  extra: Partial<HttpAppDeps> = {},
+  extra: Partial<HttpWiring> = {},
   network: NetworkParams = params,
 ): Promise<FastifyInstance> {
-  return createHttpApp({
+  return buildHttpApp({
     networks: new Map<NetworkId, { params: NetworkParams; reader: NetworkReader }>([[network.id, { params: network, reader }]]),
     prices: noPrices,
     broadcaster: node ? new RpcBroadcaster(new Map([[network.id, node.rpc]])) : { broadcast: () => Promise.reject(new Error('no node')) },

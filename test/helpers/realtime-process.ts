@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { NetworkId } from '../../src/core/index.js';
 import { getNetworkParams, type NetworkParams } from '../../src/chains/addressing.js';
 import { attachRealtime } from '../../src/realtime/attach-realtime.js';
-import { createRedisEventBus } from '../../src/realtime/redis-event-bus.js';
+import { createRedisEventBus } from '../../src/redis/redis-event-bus.js';
 
 const [redisUrl, appKey] = process.argv.slice(2);
 if (!redisUrl || !appKey) throw new Error('usage: realtime-process.ts <redis-url> <app-key>');

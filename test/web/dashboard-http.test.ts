@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger, type ChainStore } from '../../src/core/index.js';
-import { createHttpApp } from '../../src/http/create-http-app.js';
+import { buildHttpApp } from '../../src/main/http-wiring.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../src/web/build/web-build.js';
 import { dashboardModule } from '../../src/web/dashboard/dashboard-module.js';
 import { createWeb } from '../../src/web/register-web.js';
@@ -26,7 +26,7 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 async function dashboardApp(store: ChainStore, publicUrl: string, registration: 'open' | 'invite' = 'open'): Promise<FastifyInstance> {
   const { manifest } = await freshWebAssets();
   const web = createWeb(
-    { publicUrl, realtimeKey: 'k', rateLimitPerSecond: 0, redisUrl: null, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
+    { publicUrl, realtimeKey: 'k', rateLimitPerSecond: 0, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
     [dashboardModule({
       services: (v3) => createDashboardServices({
         accounts: v3.accounts, usage: v3.usage, store: store.accounts(), auth: store.auth(), settings: { ...SETTINGS, registration, signinFailuresPerAccount: 3 },
@@ -35,7 +35,7 @@ async function dashboardApp(store: ChainStore, publicUrl: string, registration: 
       }),
     })],
   );
-  const app = await createHttpApp({
+  const app = await buildHttpApp({
     networks: new Map(), prices: noPrices, broadcaster: { broadcast: () => Promise.reject(new Error('no node')) }, publicUrl, rateLimitPerSecond: 0, redisUrl: null,
     logger: silentLogger, shortLinks: { shortFor: () => Promise.resolve('abc'), addressFor: () => Promise.resolve(null) }, accounts: store.accounts(), extensions: [web],
   });

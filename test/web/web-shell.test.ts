@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger } from '../../src/core/index.js';
-import { createHttpApp } from '../../src/http/create-http-app.js';
+import { buildHttpApp } from '../../src/main/http-wiring.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../src/web/build/web-build.js';
 import { createWeb, type WebModule } from '../../src/web/register-web.js';
 import { WebAssets } from '../../src/web/shell/assets.js';
@@ -26,10 +26,10 @@ const echo: WebModule = (app, { shell }) => {
 async function appWith(limits: { api: number; web: number }): Promise<FastifyInstance> {
   const { manifest } = await freshWebAssets();
   const web = createWeb(
-    { publicUrl: 'http://outpoint.test', realtimeKey: 'shell-key', rateLimitPerSecond: limits.web, redisUrl: null, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
+    { publicUrl: 'http://outpoint.test', realtimeKey: 'shell-key', rateLimitPerSecond: limits.web, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
     [echo],
   );
-  return createHttpApp({
+  return buildHttpApp({
     networks: new Map(),
     prices: noPrices,
     broadcaster: { broadcast: () => Promise.reject(new Error('no node')) },

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConcurrencyExceededError, QuotaExceededError } from '../../services/account-errors.js';
 import type { AccountService, Principal } from '../../services/account-service.js';
-import type { UsageCounter } from '../../services/usage-counter.js';
-import { secondsToUtcMidnight } from '../../services/utc-day.js';
+import type { UsageCounter } from '../../core/usage-counter.js';
+import { secondsToUtcMidnight } from '../../core/utc-day.js';
 import type { Rejections } from './http-metrics.plugin.js';
-import { releaseWhenDone, type ConcurrencyLimiter } from './concurrency-limiter.js';
+import { releaseWhenDone } from './release-when-done.js';
+import type { ConcurrencyLimiter } from '../../core/concurrency-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

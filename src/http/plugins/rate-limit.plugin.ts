@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../core/logger.js';
+import type { RateCounterFactory } from '../../core/rate-counter.js';
 import { RateLimiter, rateLimitHeaders } from '../../services/rate-limiter.js';
 import type { Rejections } from './http-metrics.plugin.js';
 
 export interface RateLimitOptions {
   /** Requests per second per client IP; 0 turns the limit off. */
   readonly perSecond: number;
-  /** Share counters between processes through Redis; null keeps them in this process. */
-  readonly redisUrl: string | null;
+  /** Shared (Redis) counters from main; default this process. */
+  readonly counters?: RateCounterFactory;
   readonly logger: Logger;
   readonly rejections?: Rejections;
 }

@@ -1,7 +1,7 @@
 import type { AccountRecord } from '../../../core/store.js';
 import { currentPeriodEnd } from '../../../services/account-service.js';
 import type { NetworkStatus } from '../../../services/chain-summary-service.js';
-import type { UsageCounts } from '../../../services/usage-counter.js';
+import type { UsageCounts } from '../../../core/usage-counter.js';
 import { syncingData } from '../../v2/presenters/syncing.presenter.js';
 
 export const networkInfoData = (s: NetworkStatus) => ({

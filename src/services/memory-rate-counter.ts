@@ -1,15 +1,4 @@
-/** Requests counted in the current fixed window of one client. */
-export interface RateWindow {
-  readonly count: number;
-  /** Milliseconds until the window ends. */
-  readonly resetMs: number;
-}
-
-/** Counts hits per key in fixed windows; local to the process or shared through Redis. */
-export interface RateCounter {
-  hit(key: string, windowMs: number): Promise<RateWindow>;
-  close(): Promise<void>;
-}
+import type { RateCounter, RateWindow } from '../core/rate-counter.js';
 
 /** Expired windows are dropped in sweeps so idle clients cost nothing. */
 const SWEEP_MS = 10_000;

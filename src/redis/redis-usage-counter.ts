@@ -1,8 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../core/logger.js';
-import type { AccountStore } from '../core/store.js';
-import { DEFAULT_FLUSH_MS, StoreUsageCounter, type UsageCounter, type UsageCounts } from './usage-counter.js';
-import { previousUtcDay, utcDay } from './utc-day.js';
+import type { LocalUsageCounter, UsageCounter, UsageCounts } from '../core/usage-counter.js';
+import { previousUtcDay, utcDay } from '../core/utc-day.js';
 
 /** Day keys outlive the day by two (yesterday's count is still asked for). */
 const KEY_TTL_SECONDS = 3 * 86_400;
@@ -24,13 +23,12 @@ return redis.call('INCR', KEYS[1])
  */
 export class RedisUsageCounter implements UsageCounter {
   private readonly redis: Redis;
-  private readonly local: StoreUsageCounter;
   private warned = false;
 
-  constructor(url: string, store: AccountStore, private readonly logger: Logger, flushMs = DEFAULT_FLUSH_MS) {
+  /** `local` is this process's store-backed count: flushed to the store, and what decides while Redis is down. */
+  constructor(url: string, private readonly local: LocalUsageCounter, private readonly logger: Logger) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
     this.redis.on('error', () => undefined);
-    this.local = new StoreUsageCounter(store, logger, flushMs);
   }
 
   async hit(accountId: number, now: number, keyId?: number): Promise<number> {

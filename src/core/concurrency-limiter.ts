@@ -1,5 +1,3 @@
-import type { FastifyReply } from 'fastify';
-
 /** Gives a slot back; calling it more than once is harmless. */
 export type Release = () => void;
 
@@ -49,10 +47,4 @@ export function once(fn: () => void): Release {
     done = true;
     fn();
   };
-}
-
-/** Holds the slot until the response has been sent or the client went away, whichever comes first. */
-export function releaseWhenDone(reply: FastifyReply, release: Release): void {
-  reply.raw.once('finish', release);
-  reply.raw.once('close', release);
 }

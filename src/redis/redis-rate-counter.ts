@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { RateCounter, RateWindow } from './rate-counter.js';
+import type { RateCounter, RateWindow } from '../core/rate-counter.js';
 
 /**
  * One round trip per request: increment, start the window's expiry on the first hit, read what is left.
@@ -17,7 +17,7 @@ return {count, ttl}
 export class RedisRateCounter implements RateCounter {
   private readonly redis: Redis;
 
-  constructor(url: string, private readonly prefix = 'outpoint:ratelimit:') {
+  constructor(url: string, private readonly prefix: string) {
     // Fail fast: a request must not wait on a dead Redis (the plugin then lets it through).
     this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2_000, lazyConnect: false });
     this.redis.on('error', () => undefined);

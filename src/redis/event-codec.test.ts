@@ -5,7 +5,7 @@ import type { AddressTouchedEvent, DomainEvent, TxAcceptedEvent } from '../core/
 import { getNetworkParams } from '../chains/addressing.js';
 import { parseBlock } from '../chains/parsing.js';
 import { decodeEvent, encodeEvent } from './event-codec.js';
-import { toHex } from './hex.js';
+import { toHex } from '../chains/hash.js';
 
 function fixtureBlock(name: string, network: 'LTCTEST' | 'DOGE') {
   const { hex } = JSON.parse(readFileSync(new URL(`../../../shared/fixtures/blocks/${name}.json`, import.meta.url), 'utf8')) as { hex: string };

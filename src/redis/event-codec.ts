@@ -1,7 +1,7 @@
 import type { DomainEvent, NetworkId, Transaction } from '../core/index.js';
 import { getNetworkParams } from '../chains/addressing.js';
 import { parseTransaction } from '../chains/parsing.js';
-import { fromHex, toHex } from './hex.js';
+import { fromHex, toHex } from '../chains/hash.js';
 
 /*
  * DomainEvents as JSON text for Redis: bigint as {"$big": "…"}, bytes as {"$hex": "…"}, and a

@@ -1,0 +1,15 @@
+/** Requests counted in the current fixed window of one client. */
+export interface RateWindow {
+  readonly count: number;
+  /** Milliseconds until the window ends. */
+  readonly resetMs: number;
+}
+
+/** Counts hits per key in fixed windows; local to the process or shared through Redis. */
+export interface RateCounter {
+  hit(key: string, windowMs: number): Promise<RateWindow>;
+  close(): Promise<void>;
+}
+
+/** Makes a counter whose keys live under `keyPrefix` (separate budgets: v2 API, explorer pages). */
+export type RateCounterFactory = (keyPrefix: string) => RateCounter;
