@@ -1,6 +1,10 @@
 import { InvalidArgumentError } from '../core/errors.js';
 import type { ChainKind, NetworkId } from '../core/network.js';
+import { DOGE_MAIN, DOGE_REGTEST, DOGE_TEST } from './dogecoin-networks.js';
+import { MAX_BLOCK_WEIGHT, TX_PROPAGATION_SECONDS } from './network-constants.js';
 import type { NetworkParams, ZmqTopic } from './network-params.js';
+
+export { DOGE_MAIN, DOGE_REGTEST, DOGE_TEST };
 
 /*
  * Per-network parameters, copied from each coin's Core chainparams (bitcoin/bitcoin,
@@ -9,13 +13,9 @@ import type { NetworkParams, ZmqTopic } from './network-params.js';
  * BTCTEST/LTCTEST/DOGETEST) but keep their own genesis, ports and bech32 hrp.
  */
 
-/** Every segwit chain's consensus limit; also the weight-equivalent of a 1,000,000-byte legacy block (4 WU/byte). */
-const MAX_BLOCK_WEIGHT = 4_000_000;
-
 const SEGWIT = { segwit: true, mweb: false, auxpow: false } as const;
 /** Bitcoin Core / Knots and Litecoin Core 0.21+ publish `sequence`; Dogecoin Core 1.14 only hashblock/hashtx/rawblock/rawtx. */
 const SEQUENCE_ZMQ: readonly ZmqTopic[] = Object.freeze(['sequence']);
-const DOGECOIN_ZMQ: readonly ZmqTopic[] = Object.freeze(['hashblock', 'hashtx']);
 /*
  * P2P protocol versions (each coin's PROTOCOL_VERSION in src/version.h): Bitcoin Core 0.21+ and Litecoin Core 0.21
  * speak 70016 (wtxid relay exists but is only used when both sides send `wtxidrelay`, which we never do), Dogecoin
@@ -23,16 +23,7 @@ const DOGECOIN_ZMQ: readonly ZmqTopic[] = Object.freeze(['hashblock', 'hashtx'])
  */
 const BITCOIN_PROTOCOL = 70016;
 const LITECOIN_PROTOCOL = 70016;
-const DOGECOIN_PROTOCOL = 70015;
-/**
- * Core-derived nodes announce new transactions to inbound peers (our listener is one) on a Poisson timer averaging
- * 5 s, to outbound peers every 2 s; a tx crosses a few hops before most nodes have it. 10 s covers both for nearly
- * every tx on every supported coin (they share Bitcoin Core's relay code), so one value serves all of them.
- */
-const TX_PROPAGATION_SECONDS = 10;
 const LITECOIN = { segwit: true, mweb: true, auxpow: false } as const;
-// Dogecoin Core has segwit code but never deployed it; blocks are merge-mined (AuxPoW) since height 371337.
-const DOGECOIN = { segwit: false, mweb: false, auxpow: true } as const;
 
 export const BTC_MAIN: NetworkParams = Object.freeze({
   id: 'BTC',
@@ -186,85 +177,6 @@ export const LTC_REGTEST: NetworkParams = Object.freeze({
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: LITECOIN,
   zmqTopics: SEQUENCE_ZMQ,
-});
-
-/*
- * Dogecoin coinbase maturity is 60 blocks before the Digishield fork (height 145000) and 240 after.
- * The API reports confirmations against the current rule, so 240 is used on main and test;
- * code judging pre-145000 coinbases exactly would need the height-dependent rule.
- * Blocks are 1 MB (no segwit): 4,000,000 weight-equivalent.
- */
-export const DOGE_MAIN: NetworkParams = Object.freeze({
-  id: 'DOGE',
-  chain: 'main',
-  coin: 'DOGE',
-  name: 'Dogecoin',
-  pubkeyHashVersion: 30,
-  scriptHashVersions: [22],
-  wifVersion: 158,
-  bech32Hrp: null,
-  mwebHrp: null,
-  genesisHash: '1a91e3dace36e2be3bf030a65679fe821aa1d6ef92e7c9902eb318182c355691',
-  targetSpacing: 60,
-  coinbaseMaturity: 240,
-  defaultRpcPort: 22555,
-  defaultP2pPort: 22556,
-  p2pMagic: 'c0c0c0c0',
-  p2pProtocolVersion: DOGECOIN_PROTOCOL,
-  txPropagationSeconds: TX_PROPAGATION_SECONDS,
-  maxBlockWeight: MAX_BLOCK_WEIGHT,
-  features: DOGECOIN,
-  zmqTopics: DOGECOIN_ZMQ,
-});
-
-export const DOGE_TEST: NetworkParams = Object.freeze({
-  id: 'DOGETEST',
-  chain: 'test',
-  coin: 'DOGE',
-  name: 'Dogecoin Testnet',
-  pubkeyHashVersion: 113,
-  scriptHashVersions: [196],
-  wifVersion: 241,
-  bech32Hrp: null,
-  mwebHrp: null,
-  genesisHash: 'bb0a78264637406b6360aad926284d544d7049f45189db5664f3c4d07350559e',
-  targetSpacing: 60,
-  coinbaseMaturity: 240,
-  defaultRpcPort: 44555,
-  defaultP2pPort: 44556,
-  p2pMagic: 'fcc1b7dc',
-  p2pProtocolVersion: DOGECOIN_PROTOCOL,
-  txPropagationSeconds: TX_PROPAGATION_SECONDS,
-  maxBlockWeight: MAX_BLOCK_WEIGHT,
-  features: DOGECOIN,
-  zmqTopics: DOGECOIN_ZMQ,
-});
-
-/**
- * Dogecoin Core 1.14 regtest: Bitcoin-testnet base58 versions (111/196, WIF 239, unlike
- * Dogecoin testnet's 113), 1-second target spacing, coinbase maturity 60, AuxPoW from height 20.
- */
-export const DOGE_REGTEST: NetworkParams = Object.freeze({
-  id: 'DOGETEST',
-  chain: 'regtest',
-  coin: 'DOGE',
-  name: 'Dogecoin Regtest',
-  pubkeyHashVersion: 111,
-  scriptHashVersions: [196],
-  wifVersion: 239,
-  bech32Hrp: null,
-  mwebHrp: null,
-  genesisHash: '3d2160a3b5dc4a9d62e7e66a295f70313ac808440ef7400d6c0772171ce973a5',
-  targetSpacing: 1,
-  coinbaseMaturity: 60,
-  defaultRpcPort: 18332,
-  defaultP2pPort: 18444,
-  p2pMagic: 'fabfb5da',
-  p2pProtocolVersion: DOGECOIN_PROTOCOL,
-  txPropagationSeconds: TX_PROPAGATION_SECONDS,
-  maxBlockWeight: MAX_BLOCK_WEIGHT,
-  features: DOGECOIN,
-  zmqTopics: DOGECOIN_ZMQ,
 });
 
 export const ALL_NETWORK_PARAMS: readonly NetworkParams[] = Object.freeze([

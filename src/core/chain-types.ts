@@ -98,3 +98,28 @@ export interface Block {
   readonly weight: number;
   readonly raw: Uint8Array;
 }
+
+export interface ChainTip {
+  readonly height: number;
+  readonly hash: string;
+}
+
+export interface Outpoint {
+  readonly txid: string;
+  readonly vout: number;
+}
+
+/** What one transaction did to one script: the unit of balance_update events. */
+export interface ScriptDelta {
+  readonly script: Uint8Array;
+  readonly txid: string;
+  readonly received: Sats;
+  readonly sent: Sats;
+}
+
+export interface PrevoutInfo {
+  readonly txid: string;
+  readonly vout: number;
+  readonly value: Sats;
+  readonly script: Uint8Array;
+}

@@ -1,7 +1,7 @@
 import type { NetworkId } from './network.js';
 import type { Sats } from './money.js';
 import type { Transaction } from './chain-types.js';
-import type { Outpoint, PrevoutInfo, ScriptDelta } from './store.js';
+import type { Outpoint, PrevoutInfo, ScriptDelta } from './chain-types.js';
 
 export interface BlockConnectedEvent {
   readonly kind: 'block_connected';

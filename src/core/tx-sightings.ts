@@ -5,7 +5,7 @@
  */
 import type { Transaction } from './chain-types.js';
 import type { Sats } from './money.js';
-import type { Outpoint, PrevoutInfo } from './store.js';
+import type { Outpoint, PrevoutInfo } from './chain-types.js';
 
 export interface TxSighting {
   /** UNIX ms of the first announcement (or of our node accepting it, if that came first). */

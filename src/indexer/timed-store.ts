@@ -5,7 +5,9 @@
  */
 import type { ChainFeatures } from '../chains/network-params.js';
 import { peekBlock } from '../chains/block/block-peek.js';
-import type { BulkBuildStep, ChainTip, ConnectedBlock, NetworkStore } from '../core/store.js';
+import type { ChainTip } from '../core/chain-types.js';
+import type { ConnectedBlock } from '../core/chain-writes.js';
+import type { BulkBuildStep, NetworkStore } from '../core/network-store.js';
 import type { CounterMetric, HistogramMetric, Metrics } from '../core/metrics.js';
 import type { RawBlockLoader } from './initial-load.js';
 

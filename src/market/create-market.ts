@@ -6,7 +6,7 @@
 import type { EventBus } from '../core/events.js';
 import type { Logger } from '../core/logger.js';
 import type { MarketSettings, PriceReader, PriceSource } from '../core/prices.js';
-import type { PriceStore } from '../core/store.js';
+import type { PriceStore } from '../core/price-store.js';
 import { PricePoller, type SourceStatus } from './price-poller.js';
 import { priceRecorder } from './price-recorder.js';
 import { createPriceSource } from './sources/price-sources.js';

@@ -4,7 +4,7 @@
  * the exchanges quoting at that time of each one's newest value at or before it.
  */
 import { isPricedCoin, type PriceQuote, type PriceReader } from '../core/prices.js';
-import type { PriceStore } from '../core/store.js';
+import type { PriceStore } from '../core/price-store.js';
 import { medianDecimal } from './decimal-price.js';
 import { unixNow } from './sources/source-kit.js';
 

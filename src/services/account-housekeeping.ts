@@ -4,7 +4,8 @@
  * may each run it.
  */
 import type { Logger } from '../core/logger.js';
-import type { AccountStore, AuthStore } from '../core/store.js';
+import type { AccountStore } from '../core/account-store.js';
+import type { AuthStore } from '../core/auth-store.js';
 import { utcDay } from '../core/utc-day.js';
 
 const EVERY_MS = 3_600_000;

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, NotFoundError } from '../core/errors.js';
-import type { AccountRecord, AccountStore, ApiKeyRecord, NewAccount, PlanRecord } from '../core/store.js';
+import type { AccountRecord, AccountStore, ApiKeyRecord, NewAccount, PlanRecord } from '../core/account-store.js';
 import { UnauthorizedError } from './account-errors.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey, sameHash } from './api-keys.js';
 

@@ -4,7 +4,7 @@
  * delete the account (password confirmed; keys stop at once here, within 5 s in other API processes).
  */
 import { InvalidArgumentError } from '../core/errors.js';
-import type { AccountRecord } from '../core/store.js';
+import type { AccountRecord } from '../core/account-store.js';
 import { InvalidCredentialsError } from './account-errors.js';
 import { isEmail } from './account-service.js';
 import type { AuthContext } from './auth-context.js';

@@ -1,5 +1,6 @@
 import type { Sats } from '../core/money.js';
-import type { AddressHistoryEntry, AddressTotals, ChainTip, SpendRef } from '../core/store.js';
+import type { AddressHistoryEntry, AddressTotals, SpendRef } from '../core/chain-reads.js';
+import type { ChainTip } from '../core/chain-types.js';
 import { AddressService } from './address-service.js';
 import { resolveAddress } from './address-resolution.js';
 import { confirmationsAt } from './confirmations.js';

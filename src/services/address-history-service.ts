@@ -1,5 +1,5 @@
 import type { Sats } from '../core/money.js';
-import type { UnspentOutput } from '../core/store.js';
+import type { UnspentOutput } from '../core/chain-reads.js';
 import { resolveAddress } from './address-resolution.js';
 import { confirmationsAt } from './confirmations.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';

@@ -1,5 +1,5 @@
 import type { Sats } from '../core/money.js';
-import type { AddressTotals, TxRecord } from '../core/store.js';
+import type { AddressTotals, TxRecord } from '../core/chain-reads.js';
 import { rawTxsOf } from './raw-tx-reader.js';
 import { AddressService } from './address-service.js';
 import { resolveAddress } from './address-resolution.js';

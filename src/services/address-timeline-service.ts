@@ -1,5 +1,6 @@
 import type { Sats } from '../core/money.js';
-import type { AddressHistoryEntry, ChainTip, HistoryOptions } from '../core/store.js';
+import type { AddressHistoryEntry, HistoryOptions } from '../core/chain-reads.js';
+import type { ChainTip } from '../core/chain-types.js';
 import { resolveAddress } from './address-resolution.js';
 import { confirmationsAt } from './confirmations.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';

@@ -5,7 +5,8 @@
  * and other API processes within 5 s.
  */
 import { InvalidArgumentError, NotFoundError } from '../core/errors.js';
-import type { AccountRecord, AccountStore, InviteRecord, PlanRecord } from '../core/store.js';
+import type { AccountRecord, AccountStore, PlanRecord } from '../core/account-store.js';
+import type { InviteRecord } from '../core/auth-store.js';
 import { ForbiddenError } from './account-errors.js';
 import type { AccountService, PlanLimits } from './account-service.js';
 import type { InviteService, NewInviteOptions } from './invite-service.js';

@@ -5,7 +5,7 @@
  * so this process's key cache forgets them at once (other processes within its 5 s).
  */
 import { InvalidArgumentError, NotFoundError } from '../core/errors.js';
-import type { AccountRecord, AccountStore, ApiKeyRecord } from '../core/store.js';
+import type { AccountRecord, AccountStore, ApiKeyRecord } from '../core/account-store.js';
 import { isActive, type AccountService, type IssuedKey } from './account-service.js';
 import type { UsageCounter } from '../core/usage-counter.js';
 

@@ -1,5 +1,6 @@
 /** What the dashboard's sign-up, sign-in, reset and settings services share (built once by createDashboardServices). */
-import type { AccountStore, AuthStore } from '../core/store.js';
+import type { AccountStore } from '../core/account-store.js';
+import type { AuthStore } from '../core/auth-store.js';
 import type { AccountMail } from './account-mail.js';
 import type { AccountService } from './account-service.js';
 import type { AttemptLimiter, LimitRule } from './attempt-limiter.js';

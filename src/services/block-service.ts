@@ -1,7 +1,8 @@
 import { difficultyFromBits, parseTransaction } from '../chains/parsing.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Sats } from '../core/money.js';
-import type { BlockRecord, NetworkReader, TxRecord } from '../core/store.js';
+import type { BlockRecord, TxRecord } from '../core/chain-reads.js';
+import type { NetworkReader } from '../core/network-store.js';
 import { rawTxsOf } from './raw-tx-reader.js';
 import { confirmationsAt } from './confirmations.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';

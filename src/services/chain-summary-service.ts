@@ -1,6 +1,7 @@
 import { blockMiner, difficultyFromBits, parseTransaction, type BlockMiner } from '../chains/parsing.js';
 import { NotFoundError, RawTxUnavailableError } from '../core/errors.js';
-import type { BlockRecord, ChainTip, TxRecord } from '../core/store.js';
+import type { BlockRecord, TxRecord } from '../core/chain-reads.js';
+import type { ChainTip } from '../core/chain-types.js';
 import { rawTxsOf } from './raw-tx-reader.js';
 import type { SyncStatus } from '../core/sync-status.js';
 import { projectMempoolBlocks } from './mempool-projection.js';

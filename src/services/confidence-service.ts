@@ -1,4 +1,4 @@
-import type { TxRecord } from '../core/store.js';
+import type { TxRecord } from '../core/chain-reads.js';
 import type { Transaction } from '../core/chain-types.js';
 import { parseTransaction } from '../chains/parsing.js';
 import { checkTxid } from './tx-service.js';

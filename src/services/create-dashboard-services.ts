@@ -6,7 +6,8 @@
 import type { AttemptCounter } from '../core/attempt-counter.js';
 import type { Logger } from '../core/logger.js';
 import type { Mailer } from '../core/mailer.js';
-import type { AccountStore, AuthStore } from '../core/store.js';
+import type { AccountStore } from '../core/account-store.js';
+import type { AuthStore } from '../core/auth-store.js';
 import { AccountHousekeeping } from './account-housekeeping.js';
 import { AccountMail } from './account-mail.js';
 import type { AccountService } from './account-service.js';

@@ -1,7 +1,7 @@
 import type { TxBroadcaster } from '../core/broadcaster.js';
 import type { NetworkId } from '../core/network.js';
 import type { PriceReader } from '../core/prices.js';
-import type { ShortAddressStore } from '../core/store.js';
+import type { ShortAddressStore } from '../core/short-address-store.js';
 import type { SyncStatusSource } from '../core/sync-status.js';
 import { AddressDisplayService } from './address-display-service.js';
 import { AddressHistoryService } from './address-history-service.js';

@@ -3,7 +3,7 @@ import type { Logger } from '../core/logger.js';
 import type { MempoolSource } from '../core/mempool-source.js';
 import type { NetworkId } from '../core/network.js';
 import type { PriceReader } from '../core/prices.js';
-import type { AccountStore } from '../core/store.js';
+import type { AccountStore } from '../core/account-store.js';
 import { AccountService } from './account-service.js';
 import { AddressPagesService } from './address-pages-service.js';
 import { ChainSummaryService } from './chain-summary-service.js';

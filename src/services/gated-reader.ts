@@ -3,10 +3,9 @@
  * future one) can answer from a half-built index. Reads that need no index (the sync status itself) pass through.
  */
 import type { NetworkId } from '../core/network.js';
-import type {
-  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, ChainTip, HistoryOptions, MempoolInfo, MempoolTxSummary,
-  NetworkReader, OutputRecord, TxRecord, UnspentOptions, UnspentOutput,
-} from '../core/store.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../core/chain-reads.js';
+import type { ChainTip } from '../core/chain-types.js';
+import type { NetworkReader } from '../core/network-store.js';
 import type { SyncStatus } from '../core/sync-status.js';
 import type { SyncGate } from './sync-gate.js';
 

@@ -1,5 +1,6 @@
 import { workFromBits } from '../chains/parsing.js';
-import type { ChainTip, NetworkReader } from '../core/store.js';
+import type { ChainTip } from '../core/chain-types.js';
+import type { NetworkReader } from '../core/network-store.js';
 
 /** Blocks averaged, as Core's getnetworkhashps defaults to. */
 export const HASHRATE_WINDOW = 120;

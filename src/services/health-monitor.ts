@@ -10,7 +10,7 @@
 import type { ChainSource } from '../core/chain-source.js';
 import type { Logger } from '../core/logger.js';
 import type { NetworkId } from '../core/network.js';
-import type { NetworkReader } from '../core/store.js';
+import type { NetworkReader } from '../core/network-store.js';
 import type { SyncStatus } from '../core/sync-status.js';
 import { PolledValue } from './polled-value.js';
 import { judgeNetwork, type IndexSnapshot, type NetworkHealth, type NetworkReadiness, type ReadinessPolicy } from './readiness.js';

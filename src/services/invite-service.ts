@@ -4,7 +4,8 @@
  * the store keeps their SHA-256, the plan, whether the new account is an administrator, and the expiry.
  */
 import { InvalidArgumentError } from '../core/errors.js';
-import type { AccountStore, AuthStore, InviteRecord } from '../core/store.js';
+import type { AccountStore } from '../core/account-store.js';
+import type { AuthStore, InviteRecord } from '../core/auth-store.js';
 import type { DashboardLinks } from './dashboard-links.js';
 import { isTokenShaped, newToken, tokenHash } from './one-time-token.js';
 

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { getNetworkParams } from '../chains/addressing.js';
-import type { MempoolTxSummary, NetworkReader } from '../core/store.js';
+import type { MempoolTxSummary } from '../core/chain-reads.js';
+import type { NetworkReader } from '../core/network-store.js';
 import { MempoolListService } from './mempool-list-service.js';
 import { NetworkRegistry } from './network-registry.js';
 import { SyncGate } from './sync-gate.js';

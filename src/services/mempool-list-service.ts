@@ -1,4 +1,4 @@
-import type { MempoolTxSummary } from '../core/store.js';
+import type { MempoolTxSummary } from '../core/chain-reads.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
 
 export interface NewestMempool {

@@ -2,7 +2,7 @@ import type { NetworkParams } from '../chains/network-params.js';
 import { UnsupportedNetworkError } from '../core/errors.js';
 import { isNetworkId, type NetworkId } from '../core/network.js';
 import type { RawTxSource } from '../core/raw-txs.js';
-import type { NetworkReader } from '../core/store.js';
+import type { NetworkReader } from '../core/network-store.js';
 import type { SyncStatus } from '../core/sync-status.js';
 import type { TxSightings } from '../core/tx-sightings.js';
 import { GatedNetworkReader } from './gated-reader.js';

@@ -7,7 +7,7 @@
  * second factor is still asked for at the next sign-in.
  */
 import { InvalidArgumentError } from '../core/errors.js';
-import type { AccountRecord } from '../core/store.js';
+import type { AccountRecord } from '../core/account-store.js';
 import { InvalidCredentialsError } from './account-errors.js';
 import { RESET_MINUTES } from './account-mail.js';
 import { emailSubject, ipSubject } from './attempt-limiter.js';

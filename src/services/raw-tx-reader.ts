@@ -5,7 +5,7 @@
  */
 import { RawTxUnavailableError } from '../core/errors.js';
 import type { RawTxLocation } from '../core/raw-txs.js';
-import type { TxRecord } from '../core/store.js';
+import type { TxRecord } from '../core/chain-reads.js';
 import type { NetworkContext } from './network-registry.js';
 
 /** Retry-After when the store has no raw bytes and no node is configured to read them from (an operator must act). */

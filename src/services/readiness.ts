@@ -8,7 +8,7 @@
  * - starting: no check has answered yet.
  */
 import type { NetworkId } from '../core/network.js';
-import type { MempoolInfo } from '../core/store.js';
+import type { MempoolInfo } from '../core/chain-reads.js';
 import type { SyncPhase, SyncStatus } from '../core/sync-status.js';
 import type { PolledValue } from './polled-value.js';
 

@@ -6,7 +6,8 @@
  * network. A taken email is said so: sign-up cannot hide it without mail, and the limit bounds what it reveals.
  */
 import { InvalidArgumentError } from '../core/errors.js';
-import type { AccountRecord, InviteRecord } from '../core/store.js';
+import type { AccountRecord } from '../core/account-store.js';
+import type { InviteRecord } from '../core/auth-store.js';
 import { InvalidCredentialsError } from './account-errors.js';
 import { VERIFY_HOURS } from './account-mail.js';
 import { isEmail } from './account-service.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '../core/errors.js';
-import type { ShortAddressStore } from '../core/store.js';
+import type { ShortAddressStore } from '../core/short-address-store.js';
 import { resolveAddress } from './address-resolution.js';
 import { parseHeight } from './block-service.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';

@@ -4,7 +4,7 @@
  * message — so the answers never tell whether an account exists. A second-factor step is a one-time token (5
  * minutes) in its own cookie: no session exists until both factors passed, and then a new one is made.
  */
-import type { AccountRecord } from '../core/store.js';
+import type { AccountRecord } from '../core/account-store.js';
 import { InvalidCredentialsError } from './account-errors.js';
 import { emailSubject, ipSubject, type Limited } from './attempt-limiter.js';
 import type { AuthContext } from './auth-context.js';

@@ -1,5 +1,5 @@
 import type { MempoolSnapshot, MempoolSource } from '../core/mempool-source.js';
-import type { NetworkReader } from '../core/store.js';
+import type { NetworkReader } from '../core/network-store.js';
 
 /** Core's default minimum relay fee: 1 base unit per vbyte (1,000 per kvB). */
 const DEFAULT_MIN_FEE_RATE = 1;

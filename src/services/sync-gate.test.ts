@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IndexSyncingError } from '../core/errors.js';
 import type { NetworkId } from '../core/network.js';
-import type { NetworkReader } from '../core/store.js';
+import type { NetworkReader } from '../core/network-store.js';
 import type { SyncStatus } from '../core/sync-status.js';
 import { GatedNetworkReader } from './gated-reader.js';
 import { retryAfterSeconds, SyncGate } from './sync-gate.js';

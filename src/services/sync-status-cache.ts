@@ -8,7 +8,7 @@
  * get_info can never say "caught up" while a chain query of the same network still answers 503.
  */
 import type { NetworkId } from '../core/network.js';
-import type { NetworkReader } from '../core/store.js';
+import type { NetworkReader } from '../core/network-store.js';
 import { isQueryable, type SyncStatus, type SyncStatusSource } from '../core/sync-status.js';
 
 export const SYNCING_TTL_MS = 250;

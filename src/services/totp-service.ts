@@ -7,7 +7,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { InvalidArgumentError } from '../core/errors.js';
-import type { AccountRecord, AuthStore } from '../core/store.js';
+import type { AccountRecord } from '../core/account-store.js';
+import type { AuthStore } from '../core/auth-store.js';
 import type { SecretBox } from './secret-box.js';
 
 const PERIOD = 30;

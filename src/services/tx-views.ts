@@ -1,7 +1,8 @@
 import type { NetworkParams } from '../chains/network-params.js';
 import type { Transaction } from '../core/chain-types.js';
 import type { Sats } from '../core/money.js';
-import type { PrevoutInfo, SpendRef } from '../core/store.js';
+import type { SpendRef } from '../core/chain-reads.js';
+import type { PrevoutInfo } from '../core/chain-types.js';
 import { describeScript, type ScriptDescription } from './script-description.js';
 
 export interface TxInputView {

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger.js';
-import type { AccountStore } from '../core/store.js';
+import type { AccountStore } from '../core/account-store.js';
 import type { DayCount, LocalUsageCounter, UsageCounts } from '../core/usage-counter.js';
 import { previousUtcDay, utcDay } from '../core/utc-day.js';
 

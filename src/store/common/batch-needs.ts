@@ -5,7 +5,8 @@
  */
 import { StoreError } from '../../core/errors.js';
 import type { Transaction, TxInput, TxOutput } from '../../core/chain-types.js';
-import type { BlockToConnect, ChainTip, Outpoint } from '../../core/store.js';
+import type { ChainTip, Outpoint } from '../../core/chain-types.js';
+import type { BlockToConnect } from '../../core/chain-writes.js';
 import { outpointKey, scriptKey, writeHash } from './codec.js';
 
 export interface ExternalPrevout extends Outpoint {

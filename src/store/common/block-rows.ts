@@ -8,7 +8,8 @@
  */
 import { StoreError } from '../../core/errors.js';
 import type { Block, TxInput, TxOutput } from '../../core/chain-types.js';
-import type { BlockToConnect, ChainTip, ConnectedBlock, PrevoutInfo, ScriptDelta } from '../../core/store.js';
+import type { ChainTip, PrevoutInfo, ScriptDelta } from '../../core/chain-types.js';
+import type { BlockToConnect, ConnectedBlock } from '../../core/chain-writes.js';
 import { missingPrevoutError, type BatchNeeds } from './batch-needs.js';
 import { hexToBytes, viewBytes } from './codec.js';
 import { FUNDS, ScriptTally, SPENDS, TxEffectSlots, type TotalsDelta } from './tx-effects.js';

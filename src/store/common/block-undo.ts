@@ -5,7 +5,7 @@
  */
 import { StoreError } from '../../core/errors.js';
 import { packPrevouts } from './codec.js';
-import type { ScriptDelta } from '../../core/store.js';
+import type { ScriptDelta } from '../../core/chain-types.js';
 import { TotalsAccumulator, toDelta, txEffects, type EffectInput, type EffectOutput, type TotalsDelta } from './tx-effects.js';
 
 /** An output the block spent (created earlier, or by the block itself). */

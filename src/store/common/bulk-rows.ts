@@ -6,7 +6,8 @@
  * or fees yet: those are derived from the outputs once every spend is known.
  */
 import type { Block } from '../../core/chain-types.js';
-import type { BlockToConnect, ChainTip } from '../../core/store.js';
+import type { ChainTip } from '../../core/chain-types.js';
+import type { BlockToConnect } from '../../core/chain-writes.js';
 import type { BatchNeeds } from './batch-needs.js';
 import { hexToBytes, viewBytes } from './codec.js';
 

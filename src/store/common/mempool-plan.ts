@@ -3,7 +3,8 @@
  * engines classify missing parents and double spends identically.
  */
 import type { Transaction } from '../../core/chain-types.js';
-import type { MempoolAddResult, MempoolEntry, Outpoint } from '../../core/store.js';
+import type { Outpoint } from '../../core/chain-types.js';
+import type { MempoolAddResult, MempoolEntry } from '../../core/chain-writes.js';
 import { copyBytes, outpointKey, packPrevouts, scriptKey, type StoredPrevout } from './codec.js';
 import { toDelta, txEffects, type EffectInput, type EffectOutput } from './tx-effects.js';
 

@@ -1,5 +1,6 @@
 /** Turns what a driver read about one transaction into a TxRecord, the same way for every engine. */
-import type { BlockRecord, PrevoutInfo, TxRecord } from '../../core/store.js';
+import type { BlockRecord, TxRecord } from '../../core/chain-reads.js';
+import type { PrevoutInfo } from '../../core/chain-types.js';
 import { bytesToHex } from './codec.js';
 import type { StoredPrevout } from './codec.js';
 

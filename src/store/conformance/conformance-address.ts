@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { NotFoundError } from '../../core/errors.js';
-import type { NetworkStore } from '../../core/store.js';
+import type { NetworkStore } from '../../core/network-store.js';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
 import { withDb } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';

@@ -4,7 +4,7 @@
  * common requests (balance, first pages) are one round trip with the script lookup (postgres-address-oneshot.ts).
  */
 import { NotFoundError } from '../../core/errors.js';
-import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../core/store.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../core/chain-reads.js';
 import { bytesToHex, hexToBytes } from '../common/codec.js';
 import {
   assembleTotals, groupIoRows, matchesKind, pageConfirmedThenMempool, sortMempoolEntries, withoutRecent, type ConfirmedTotals, type IoRow,

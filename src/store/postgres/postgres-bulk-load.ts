@@ -6,7 +6,9 @@
  */
 import type pg from 'pg';
 import { StoreError } from '../../core/errors.js';
-import type { BlockToConnect, BulkLoadState, ChainTip } from '../../core/store.js';
+import type { ChainTip } from '../../core/chain-types.js';
+import type { BlockToConnect } from '../../core/chain-writes.js';
+import type { BulkLoadState } from '../../core/network-store.js';
 import { assertExtendsTip, collectBatchNeeds } from '../common/batch-needs.js';
 import { blockFirstTx, buildBulkRows, type BulkRows, type RecentKeys } from '../common/bulk-rows.js';
 import { deferredIndexes } from '../common/chain-tables.js';

@@ -5,7 +5,7 @@
  */
 import { StoreError } from '../../core/errors.js';
 import type { RawTxSource } from '../../core/raw-txs.js';
-import type { BulkBuildStep } from '../../core/store.js';
+import type { BulkBuildStep } from '../../core/network-store.js';
 import { fetchBulkRaws } from '../common/bulk-raw-txs.js';
 import { parseTransaction } from '../../chains/tx/tx-parser.js';
 import { blockFirstTx } from '../common/bulk-rows.js';

@@ -1,6 +1,7 @@
 /** connectBlocks / disconnectTip for SQLite: synchronous bodies run inside one better-sqlite3 transaction each. */
 import { StoreError } from '../../core/errors.js';
-import type { BlockToConnect, ChainTip, ConnectedBlock, DisconnectedBlock } from '../../core/store.js';
+import type { ChainTip } from '../../core/chain-types.js';
+import type { BlockToConnect, ConnectedBlock, DisconnectedBlock } from '../../core/chain-writes.js';
 import { assertExtendsTip, collectBatchNeeds, missingPrevoutError, spentOutpoints, type BatchNeeds } from '../common/batch-needs.js';
 import { buildBatchRows, connectedBlocks, type BatchRows, type ResolvedOutput } from '../common/block-rows.js';
 import { orphanRows, planUndo, type UndoInput, type UndoOutput } from '../common/block-undo.js';

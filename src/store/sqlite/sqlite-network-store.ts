@@ -2,11 +2,10 @@
 import type Database from 'better-sqlite3';
 import type { NetworkId } from '../../core/network.js';
 import type { RawTxSource } from '../../core/raw-txs.js';
-import type {
-  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, BlockToConnect, BulkBuildStep, BulkLoadState, ChainTip, ConnectedBlock,
-  DisconnectedBlock, HistoryOptions, MempoolAddResult, MempoolEntry, MempoolInfo, MempoolRemoveReason, MempoolTxSummary,
-  NetworkStore, OutputRecord, TxRecord, UnspentOptions, UnspentOutput,
-} from '../../core/store.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../core/chain-reads.js';
+import type { ChainTip } from '../../core/chain-types.js';
+import type { BlockToConnect, ConnectedBlock, DisconnectedBlock, MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../core/chain-writes.js';
+import type { BulkBuildStep, BulkLoadState, NetworkStore } from '../../core/network-store.js';
 import type { SyncStatus } from '../../core/sync-status.js';
 import { RecentKeys } from '../common/bulk-rows.js';
 import { ScriptCache } from '../common/script-cache.js';

@@ -3,7 +3,7 @@
  * page with plan change, disable/enable, administrator role, second-factor reset and a password reset link.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountRecord } from '../../core/store.js';
+import type { AccountRecord } from '../../core/account-store.js';
 import { ForbiddenError } from '../../services/account-errors.js';
 import { DASHBOARD_PATH } from '../../services/dashboard-links.js';
 import { html, withQuery, type SafeHtml } from '../shell/html.js';

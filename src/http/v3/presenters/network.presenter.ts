@@ -1,4 +1,4 @@
-import type { AccountRecord } from '../../../core/store.js';
+import type { AccountRecord } from '../../../core/account-store.js';
 import { currentPeriodEnd } from '../../../services/account-service.js';
 import type { NetworkStatus } from '../../../services/chain-summary-service.js';
 import type { UsageCounts } from '../../../core/usage-counter.js';

@@ -1,4 +1,4 @@
-import type { AddressTotals } from '../../../core/store.js';
+import type { AddressTotals } from '../../../core/chain-reads.js';
 import type { NetworkContext } from '../../../services/network-registry.js';
 import type { TimelineCursor, TimelinePage } from '../../../services/address-timeline-service.js';
 import { html, withQuery, type SafeHtml } from '../../shell/html.js';
