@@ -2,7 +2,8 @@ import type { ChainSource, ChainTip, EventBus, Logger, NetworkStore, RawTxSource
 import type { NetworkParams } from '../chains/network-params.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
-import { buildIndexes, inlineLoader, loadBlocks, type InitialLoadContext, type RawBlockLoader } from './initial-load.js';
+import type { RawBlockLoader } from './initial-load.js';
+import { runInitialLoad } from './initial-load-run.js';
 import { blockEvents, mempoolTxEvents } from './indexer-events.js';
 import { MempoolSync } from './mempool-sync.js';
 import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
@@ -38,15 +39,6 @@ export interface NetworkIndexerOptions {
   readonly initialLoader?: () => RawBlockLoader;
   /** raw_txs = "node": raw txs for the bulk build's rare reads; told each block connected at the tip (its recent cache). */
   readonly rawTxs?: RawTxSource;
-}
-
-/**
- * Seconds left in the index build before `step` (1-based) of `steps`: on the bench chains the build takes about half as
- * long as the load before it (docs/benchmarks.md, "Initial sync"), spread evenly over the steps. A rough figure, for
- * the 503 message and the sync status, not a promise.
- */
-function buildEta(loadSeconds: number, step: number, steps: number): number {
-  return Math.round(0.5 * Math.max(loadSeconds, 0) * ((steps - step + 1) / steps));
 }
 
 /**
@@ -152,62 +144,17 @@ export class NetworkIndexer {
     return { incomplete: result.incomplete };
   }
 
-  /**
-   * An empty index (or one asked to be rebuilt) is loaded in bulk, then its indexes are built (initial-load.ts); a
-   * load or build a killed process left half done is resumed. Does nothing for an index that has a tip.
-   */
+  /** An empty index (or one asked to be rebuilt) is loaded in bulk first (initial-load-run.ts). */
   private async initialLoad(): Promise<void> {
-    const { store, source, logger, params } = this.options;
-    let state = await store.getBulkLoad();
-    if (!state) {
-      if (this.rebuild) {
-        logger.warn('rebuilding the index from scratch (bulk)', { network: params.id });
-        await store.resetChain();
-      } else if ((await store.getTip()) !== null) {
-        return;
-      }
-      this.rebuild = false;
-      try {
-        await store.beginBulkLoad(this.now());
-      } catch (err) {
-        // An index whose every block was disconnected still has rows: it follows the node incrementally.
-        logger.warn('initial load not possible; indexing incrementally', { network: params.id, error: err instanceof Error ? err.message : String(err) });
-        return;
-      }
-      state = { step: 0, startedAt: this.now() };
-    }
-    const loader = state.step === 0 ? (this.options.initialLoader?.() ?? inlineLoader(store, params.features)) : inlineLoader(store, params.features);
-    const loadStartedAt = state.startedAt;
-    let target: number | null = null;
-    const ctx: InitialLoadContext = {
-      network: params.id, source, store, fetcher: this.rawFetcher, loader, logger, progressSink: this.options.progressSink ?? null,
+    await runInitialLoad({
+      ...this.options, fetcher: this.rawFetcher, syncStatus: this.syncStatus, now: this.now, rebuild: this.rebuild,
       stopping: () => this.stopping,
-      ...(this.options.buildStepDelayMs ? { buildStepDelayMs: this.options.buildStepDelayMs } : {}),
-      ...(this.options.rawTxs ? { rawTxs: this.options.rawTxs } : {}),
-      onLoaded: async (height, nodeHeight, eta) => {
-        target = nodeHeight;
-        await this.syncStatus.progress(height, nodeHeight, 'loading', eta);
+      rebuildStarted: () => {
+        this.rebuild = false;
       },
-      onBuildStep: async (step, steps) => {
-        const tip = await store.getTip();
-        target ??= await source.getBlockCount();
-        await this.syncStatus.progress(tip?.height ?? null, target, 'building-indexes', buildEta(this.now() - loadStartedAt, step, steps));
-      },
-    };
-    try {
-      if (state.step === 0) {
-        await loadBlocks(ctx);
-        if (this.stopping) return;
-      }
-    } finally {
-      await loader.close();
-    }
-    await buildIndexes(ctx);
-    const tip = await store.getTip();
-    await this.syncStatus.progress(tip?.height ?? null, target ?? (await source.getBlockCount()), 'catching-up', null);
+    });
   }
 
-  /** Prevouts of a block's txs that touch addresses and were not announced from the mempool already. */
   private async loop(): Promise<void> {
     const idle = this.options.idleResyncMs ?? 5000;
     while (!this.stopped) {
