@@ -1,7 +1,6 @@
 import type { NetworkId } from './network.js';
 import type { Sats } from './money.js';
-import type { Transaction } from './chain-types.js';
-import type { Outpoint, PrevoutInfo, ScriptDelta } from './chain-types.js';
+import type { Transaction, Outpoint, PrevoutInfo, ScriptDelta } from './chain-types.js';
 
 export interface BlockConnectedEvent {
   readonly kind: 'block_connected';

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ChainStore } from '../core/index.js';
-import { ConfigError, type RawTxMode } from '../core/index.js';
+import { type ChainStore, ConfigError, type RawTxMode } from '../core/index.js';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 

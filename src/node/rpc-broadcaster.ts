@@ -1,5 +1,5 @@
-import { TxRejectedError, type TxBroadcaster } from '../core/broadcaster.js';
-import { RpcError } from '../core/errors.js';
+import { type TxBroadcaster } from '../core/broadcaster.js';
+import { TxRejectedError, RpcError } from '../core/errors.js';
 import type { NetworkId } from '../core/network.js';
 import { parseTransaction } from '../chains/parsing.js';
 import type { RpcClient } from './rpc-client.js';

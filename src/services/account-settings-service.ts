@@ -3,9 +3,8 @@
  * when mail is configured, and the old one is told), turn the second factor off (password and a current code),
  * delete the account (password confirmed; keys stop at once here, within 5 s in other API processes).
  */
-import { InvalidArgumentError } from '../core/errors.js';
+import { InvalidArgumentError, InvalidCredentialsError } from '../core/errors.js';
 import type { AccountRecord } from '../core/account-store.js';
-import { InvalidCredentialsError } from './account-errors.js';
 import { isEmail } from './account-service.js';
 import type { AuthContext } from './auth-context.js';
 import type { RegistrationService } from './registration-service.js';

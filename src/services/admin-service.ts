@@ -4,10 +4,9 @@
  * themselves, so a deployment always keeps one. Plan and account changes reach this process's key cache at once
  * and other API processes within 5 s.
  */
-import { InvalidArgumentError, NotFoundError } from '../core/errors.js';
+import { InvalidArgumentError, NotFoundError, ForbiddenError } from '../core/errors.js';
 import type { AccountRecord, AccountStore, PlanRecord } from '../core/account-store.js';
 import type { InviteRecord } from '../core/auth-store.js';
-import { ForbiddenError } from './account-errors.js';
 import type { AccountService, PlanLimits } from './account-service.js';
 import type { InviteService, NewInviteOptions } from './invite-service.js';
 import type { PasswordService } from './password-service.js';

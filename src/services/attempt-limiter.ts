@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { AttemptCounter } from '../core/attempt-counter.js';
-import { TooManyAttemptsError } from './account-errors.js';
+import { TooManyAttemptsError } from '../core/errors.js';
 
 export interface LimitRule {
   readonly name: string;

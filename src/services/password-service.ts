@@ -6,9 +6,8 @@
  * and lifts the account's sign-in limit (the owner proved control of the mailbox); it does not sign in, so a
  * second factor is still asked for at the next sign-in.
  */
-import { InvalidArgumentError } from '../core/errors.js';
+import { InvalidArgumentError, InvalidCredentialsError } from '../core/errors.js';
 import type { AccountRecord } from '../core/account-store.js';
-import { InvalidCredentialsError } from './account-errors.js';
 import { RESET_MINUTES } from './account-mail.js';
 import { emailSubject, ipSubject } from './attempt-limiter.js';
 import type { AuthContext } from './auth-context.js';

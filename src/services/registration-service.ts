@@ -5,10 +5,9 @@
  * for it (ApiKeyService.blocker); without mail the account is usable at once. Sign-ups are limited per client
  * network. A taken email is said so: sign-up cannot hide it without mail, and the limit bounds what it reveals.
  */
-import { InvalidArgumentError } from '../core/errors.js';
+import { InvalidArgumentError, InvalidCredentialsError } from '../core/errors.js';
 import type { AccountRecord } from '../core/account-store.js';
 import type { InviteRecord } from '../core/auth-store.js';
-import { InvalidCredentialsError } from './account-errors.js';
 import { VERIFY_HOURS } from './account-mail.js';
 import { isEmail } from './account-service.js';
 import { emailSubject, ipSubject } from './attempt-limiter.js';

@@ -5,7 +5,7 @@
  * minutes) in its own cookie: no session exists until both factors passed, and then a new one is made.
  */
 import type { AccountRecord } from '../core/account-store.js';
-import { InvalidCredentialsError } from './account-errors.js';
+import { InvalidCredentialsError } from '../core/errors.js';
 import { emailSubject, ipSubject, type Limited } from './attempt-limiter.js';
 import type { AuthContext } from './auth-context.js';
 import { isTokenShaped, newToken, tokenHash } from './one-time-token.js';

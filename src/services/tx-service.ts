@@ -1,9 +1,8 @@
 import { parseTransaction } from '../chains/parsing.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Sats } from '../core/money.js';
-import type { Transaction } from '../core/chain-types.js';
+import type { Transaction, ChainTip } from '../core/chain-types.js';
 import type { OutputRecord, TxRecord } from '../core/chain-reads.js';
-import type { ChainTip } from '../core/chain-types.js';
 import { confirmationsAt, isConfirmedBySpec } from './confirmations.js';
 import { doubleSpendVerdict, type DoubleSpendVerdict } from './double-spend-verdict.js';
 import { peerOnlyRecord } from './peer-only-record.js';

@@ -4,8 +4,7 @@
  * floats).
  */
 import assert from 'node:assert/strict';
-import type { NetworkStore } from '../../src/core/index.js';
-import { parseCoins } from '../../src/core/index.js';
+import { type NetworkStore, parseCoins } from '../../src/core/index.js';
 import type { NetworkParams } from '../../src/chains/network-params.js';
 import { addressToScript } from '../../src/chains/addressing.js';
 import type { RpcClient } from '../../src/node/rpc-client.js';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UnauthorizedError, ForbiddenError, InvalidCredentialsError } from '../../src/services/account-errors.js';
+import { UnauthorizedError, ForbiddenError, InvalidCredentialsError } from '../../src/core/errors.js';
 import { tokenHash } from '../../src/services/one-time-token.js';
 import { utcDay } from '../../src/core/utc-day.js';
 import { CLIENT, dashboardFixtures, type DashboardFixture } from '../helpers/dashboard-fixture.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ConcurrencyExceededError, QuotaExceededError } from '../../services/account-errors.js';
+import { ConcurrencyExceededError, QuotaExceededError } from '../../core/errors.js';
 import type { AccountService, Principal } from '../../services/account-service.js';
 import type { UsageCounter } from '../../core/usage-counter.js';
 import { secondsToUtcMidnight } from '../../core/utc-day.js';

@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../core/logger.js';
-import { IndexSyncingError, OutpointError, RawTxUnavailableError } from '../../core/errors.js';
-import { TxRejectedError } from '../../core/broadcaster.js';
+import { classifyRequestError, NODE_DOWN_MESSAGE } from '../shared/request-failure.js';
 import { KEY_HINTS, type V2ErrorSpec } from './v2-error-spec.js';
 
 export interface Failure {
@@ -12,9 +11,6 @@ export interface Failure {
   /** Seconds, sent as Retry-After. */
   readonly retryAfter?: number;
 }
-
-/** Messages of these errors describe the caller's input and may be shown; anything else is an internal failure. */
-const CLIENT_CODES = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'UNSUPPORTED_NETWORK', 'REJECTED', 'PARSE_ERROR']);
 
 /**
  * The one v2 error mapping: core error codes and Fastify's own request errors (validation, bodies)
@@ -37,34 +33,35 @@ export function v2Failure(reply: FastifyReply, spec: V2ErrorSpec | null, failure
   return reply.code(statusFor(spec, failure)).type('application/json; charset=utf-8').send(bodyFor(spec, failure));
 }
 
+/** The shared classification (http/shared/request-failure.ts) in v2's terms: a status, the key at fault, a message. */
 function classify(error: FastifyError | Error): Failure {
-  if (error instanceof TxRejectedError) return { status: 404, field: 'tx_hex', message: error.reason };
-  // The network's index is in its initial sync: the network is what fails, so shape A reports it under `network`.
-  if (error instanceof IndexSyncingError) return { status: 503, field: 'network', message: error.message, retryAfter: error.details.retryAfterSeconds };
-  // Raw bytes kept by a node that is down (raw_txs = "node"): temporary like the initial sync, reported the same way.
-  if (error instanceof RawTxUnavailableError) return { status: 503, field: null, message: error.message, retryAfter: error.retryAfterSeconds };
-  if (error instanceof OutpointError) {
-    if (error.code === 'UNSUPPORTED_NETWORK') return { status: 404, field: 'network', message: error.message };
-    if (CLIENT_CODES.has(error.code)) {
-      const field = 'field' in error && typeof error.field === 'string' ? error.field : null;
-      return { status: 404, field, message: error.message };
+  const failure = classifyRequestError(error);
+  switch (failure.kind) {
+    case 'rejected':
+      return { status: 404, field: 'tx_hex', message: failure.reason };
+    // The network's index is in its initial sync: the network is what fails, so shape A reports it under `network`.
+    case 'syncing':
+      return { status: 503, field: 'network', message: failure.message, retryAfter: failure.retryAfter };
+    // Raw bytes kept by a node that is down (raw_txs = "node"): temporary like the initial sync, reported the same way.
+    case 'raw-unavailable':
+      return { status: 503, field: null, message: failure.message, retryAfter: failure.retryAfter };
+    case 'unsupported-network':
+      return { status: 404, field: 'network', message: failure.message };
+    case 'client':
+      return { status: 404, field: failure.field, message: failure.message };
+    case 'node-down':
+      return { status: 503, field: null, message: NODE_DOWN_MESSAGE };
+    case 'validation': {
+      const field = failure.missing ?? failure.path;
+      return { status: 404, field, message: `invalid ${field ?? 'request'}` };
     }
-    if (error.code === 'RPC_UNAVAILABLE' || error.code === 'RPC_ERROR') return { status: 503, field: null, message: 'the network node is unavailable' };
-    return { status: 500, field: null, message: 'internal error' };
-  }
-  const fastifyError = error as FastifyError;
-  if (fastifyError.validation) {
-    const first = fastifyError.validation[0];
-    const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
-    const field = missing ?? (first?.instancePath ? first.instancePath.replace(/^\//, '') : null);
-    return { status: 404, field: field || null, message: `invalid ${field || 'request'}` };
-  }
-  const status = fastifyError.statusCode;
-  if (status !== undefined && status >= 400 && status < 500) {
     // Unparseable or oversized bodies, unsupported content types: the caller's fault, reported as such.
-    return { status: status === 413 ? 413 : 404, field: null, message: fastifyError.message };
+    case 'http':
+      return { status: failure.status === 413 ? 413 : 404, field: null, message: failure.message };
+    // v2 has no keys or plans: quota, concurrency and authorization errors cannot come from its routes.
+    default:
+      return { status: 500, field: null, message: 'internal error' };
   }
-  return { status: 500, field: null, message: 'internal error' };
 }
 
 function statusFor(spec: V2ErrorSpec | null, failure: Failure): number {

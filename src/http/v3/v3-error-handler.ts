@@ -1,11 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { TxRejectedError } from '../../core/broadcaster.js';
-import { IndexSyncingError, OutpointError, RawTxUnavailableError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { ConcurrencyExceededError, QuotaExceededError } from '../../services/account-errors.js';
-
-/** Errors whose message describes the caller's input (shown as is); anything else is an internal failure. */
-const NOT_FOUND_CODES = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'UNSUPPORTED_NETWORK', 'PARSE_ERROR']);
+import { classifyRequestError, NODE_DOWN_MESSAGE } from '../shared/request-failure.js';
 
 /** The v3 failure body: always `{status: "fail", data: {error_message}}` as application/json. */
 export function v3Failure(reply: FastifyReply, status: number, message: string): FastifyReply {
@@ -20,39 +15,32 @@ export function v3Failure(reply: FastifyReply, status: number, message: string):
  */
 export function v3ErrorHandler(logger: Logger) {
   return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    if (error instanceof QuotaExceededError) {
-      reply.header('Retry-After', String(error.retryAfter));
-      return v3Failure(reply, 429, error.message);
+    const failure = classifyRequestError(error);
+    switch (failure.kind) {
+      case 'quota':
+      case 'syncing':
+      case 'raw-unavailable':
+        reply.header('Retry-After', String(failure.retryAfter));
+        return v3Failure(reply, failure.kind === 'quota' ? 429 : 503, failure.message);
+      case 'concurrency':
+        reply.header('Retry-After', '1');
+        return v3Failure(reply, 429, failure.message);
+      case 'rejected':
+        return v3Failure(reply, 404, `transaction rejected by the network: ${failure.reason}`);
+      case 'unauthorized':
+        return v3Failure(reply, 401, failure.message);
+      case 'client':
+      case 'unsupported-network':
+        return v3Failure(reply, 404, failure.message);
+      case 'node-down':
+        return v3Failure(reply, 503, NODE_DOWN_MESSAGE);
+      case 'validation':
+        return v3Failure(reply, 404, `invalid ${failure.path ?? 'request'}`);
+      case 'http':
+        return v3Failure(reply, failure.status, failure.message.slice(0, 200));
+      case 'internal':
+        logger.error('v3 request failed', { reqId: request.id, url: request.url.slice(0, 200), error: error.message });
+        return v3Failure(reply, 500, 'internal error');
     }
-    if (error instanceof ConcurrencyExceededError) {
-      reply.header('Retry-After', '1');
-      return v3Failure(reply, 429, error.message);
-    }
-    if (error instanceof IndexSyncingError) {
-      reply.header('Retry-After', String(error.details.retryAfterSeconds));
-      return v3Failure(reply, 503, error.message);
-    }
-    if (error instanceof RawTxUnavailableError) {
-      reply.header('Retry-After', String(error.retryAfterSeconds));
-      return v3Failure(reply, 503, error.message);
-    }
-    if (error instanceof TxRejectedError) return v3Failure(reply, 404, `transaction rejected by the network: ${error.reason}`);
-    if (error instanceof OutpointError) {
-      if (error.code === 'UNAUTHORIZED') return v3Failure(reply, 401, error.message);
-      if (NOT_FOUND_CODES.has(error.code)) return v3Failure(reply, 404, error.message);
-      if (error.code === 'RPC_UNAVAILABLE' || error.code === 'RPC_ERROR') return v3Failure(reply, 503, 'the network node is unavailable');
-      logger.error('v3 request failed', { reqId: request.id, url: request.url.slice(0, 200), error: error.message });
-      return v3Failure(reply, 500, 'internal error');
-    }
-    const fastifyError = error as FastifyError;
-    if (fastifyError.validation) {
-      const first = fastifyError.validation[0];
-      const field = first?.instancePath ? first.instancePath.replace(/^\//, '') : 'request';
-      return v3Failure(reply, 404, `invalid ${field}`);
-    }
-    const status = fastifyError.statusCode;
-    if (status !== undefined && status >= 400 && status < 500) return v3Failure(reply, status, error.message.slice(0, 200));
-    logger.error('v3 request failed', { reqId: request.id, url: request.url.slice(0, 200), error: error.message });
-    return v3Failure(reply, 500, 'internal error');
   };
 }

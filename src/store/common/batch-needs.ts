@@ -4,8 +4,7 @@
  * "external" prevout, listed once for the driver to look up). Shared by the incremental writer and the bulk loader.
  */
 import { StoreError } from '../../core/errors.js';
-import type { Transaction, TxInput, TxOutput } from '../../core/chain-types.js';
-import type { ChainTip, Outpoint } from '../../core/chain-types.js';
+import type { Transaction, TxInput, TxOutput, ChainTip, Outpoint } from '../../core/chain-types.js';
 import type { BlockToConnect } from '../../core/chain-writes.js';
 import { outpointKey, scriptKey, writeHash } from './codec.js';
 

@@ -7,8 +7,7 @@
  * per-script sums live in the array slots of a ScriptTally.
  */
 import { StoreError } from '../../core/errors.js';
-import type { Block, TxInput, TxOutput } from '../../core/chain-types.js';
-import type { ChainTip, PrevoutInfo, ScriptDelta } from '../../core/chain-types.js';
+import type { Block, TxInput, TxOutput, ChainTip, PrevoutInfo, ScriptDelta } from '../../core/chain-types.js';
 import type { BlockToConnect, ConnectedBlock } from '../../core/chain-writes.js';
 import { missingPrevoutError, type BatchNeeds } from './batch-needs.js';
 import { hexToBytes, viewBytes } from './codec.js';

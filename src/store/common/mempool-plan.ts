@@ -2,8 +2,7 @@
  * Decides what addMempoolTxs writes, from state the driver reads in bulk beforehand. Kept pure so both
  * engines classify missing parents and double spends identically.
  */
-import type { Transaction } from '../../core/chain-types.js';
-import type { Outpoint } from '../../core/chain-types.js';
+import type { Transaction, Outpoint } from '../../core/chain-types.js';
 import type { MempoolAddResult, MempoolEntry } from '../../core/chain-writes.js';
 import { copyBytes, outpointKey, packPrevouts, scriptKey, type StoredPrevout } from './codec.js';
 import { toDelta, txEffects, type EffectInput, type EffectOutput } from './tx-effects.js';

@@ -1,8 +1,7 @@
 /** Turns what a driver read about one transaction into a TxRecord, the same way for every engine. */
 import type { BlockRecord, TxRecord } from '../../core/chain-reads.js';
 import type { PrevoutInfo } from '../../core/chain-types.js';
-import { bytesToHex } from './codec.js';
-import type { StoredPrevout } from './codec.js';
+import { bytesToHex, type StoredPrevout } from './codec.js';
 
 /** A row as a driver returns it: integers may be number, bigint or string, flags 0/1 or booleans. */
 export type StoredRow = Record<string, unknown>;

@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StoreHarness, TestDatabase } from '../conformance/harness.js';
-import { plainRows } from '../conformance/harness.js';
+import { type StoreHarness, type TestDatabase, plainRows } from '../conformance/harness.js';
 import { runStoreConformance } from '../conformance/run-store-conformance.js';
 import { SqliteStore } from './sqlite-store.js';
 

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountRecord } from '../../core/account-store.js';
-import { ForbiddenError } from '../../services/account-errors.js';
+import { ForbiddenError } from '../../core/errors.js';
 import { DASHBOARD_PATH } from '../../services/dashboard-links.js';
 import { html, withQuery, type SafeHtml } from '../shell/html.js';
 import { actionButton, csrfField, notice } from './forms.js';

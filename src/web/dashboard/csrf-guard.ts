@@ -5,8 +5,7 @@
  * `csrf: 'pre-session'`) an HMAC of the outpoint_csrf cookie. A refused POST gets a 403 page, never a redirect.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DashboardContext } from './dashboard-context.js';
-import { formField } from './dashboard-context.js';
+import { type DashboardContext, formField } from './dashboard-context.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

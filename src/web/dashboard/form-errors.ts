@@ -3,8 +3,7 @@
  * error page: wrong input, wrong credentials, limits. Anything else goes to the web error handler.
  */
 import type { FastifyReply } from 'fastify';
-import { OutpointError } from '../../core/errors.js';
-import { BusyError, ForbiddenError, TooManyAttemptsError } from '../../services/account-errors.js';
+import { OutpointError, BusyError, ForbiddenError, TooManyAttemptsError } from '../../core/errors.js';
 
 export interface FormError {
   readonly status: number;
