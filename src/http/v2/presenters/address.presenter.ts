@@ -3,7 +3,7 @@ import type { InputItem, OutputItem, Page } from '../../../services/address-hist
 import type { AddressBalance, AddressFlows } from '../../../services/address-service.js';
 import type { ShortAddress } from '../../../services/short-address-service.js';
 import type { NetworkContext } from '../../../services/network-registry.js';
-import { asm, coins, hex } from './format.presenter.js';
+import { asm, coins, hex } from '../../shared/format.presenter.js';
 
 export const balanceData = (b: AddressBalance) => ({
   network: b.network.id,

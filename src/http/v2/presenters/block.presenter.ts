@@ -1,6 +1,6 @@
 import type { BlockDisplay, BlockView } from '../../../services/block-service.js';
 import type { NetworkContext } from '../../../services/network-registry.js';
-import { coins, difficulty } from './format.presenter.js';
+import { coins, difficulty } from '../../shared/format.presenter.js';
 
 export const blockhashData = (network: NetworkContext, hash: string, height: number) => ({ network: network.id, blockhash: hash, block_no: height });
 

@@ -1,7 +1,7 @@
 import type { NetworkInfo } from '../../../services/network-info-service.js';
 import type { CoinPrices } from '../../../services/price-service.js';
-import { decimal8, difficulty } from './format.presenter.js';
-import { syncingData } from './syncing.presenter.js';
+import { decimal8, difficulty } from '../../shared/format.presenter.js';
+import { syncingData } from '../../shared/syncing.presenter.js';
 
 export const pricesData = (p: CoinPrices) => ({
   network: p.coin,

@@ -1,7 +1,7 @@
 import type { TxConfidence } from '../../../services/confidence-service.js';
 import type { DoubleSpendVerdict } from '../../../services/double-spend-verdict.js';
 import type { TxInputView, TxOutputView, TxView } from '../../../services/tx-service.js';
-import { addressText, asm, coins, hex, sigAsm } from './format.presenter.js';
+import { addressText, asm, coins, hex, sigAsm } from '../../shared/format.presenter.js';
 
 /** A coinbase input has no prevout: address and type say "coinbase", the script is the raw coinbase data. */
 export function inputItem(i: TxInputView) {

@@ -1,4 +1,4 @@
-import { amount, arr, bool, displaySuccess, failA, failB, int, nullable, nullableObj, obj, P, params, routeSchema, str, success } from './schema-kit.js';
+import { amount, arr, bool, displaySuccess, failA, failB, int, nullable, nullableObj, obj, P, params, routeSchema, str, success } from '../../shared/schema-kit.js';
 
 const netAddr = { network: str, address: str };
 const addrParams = params({ network: P.network, address: P.address }, ['network', 'address']);

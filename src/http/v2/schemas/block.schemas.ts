@@ -1,4 +1,4 @@
-import { amount, arr, bool, displaySuccess, failA, failB, int, nullable, obj, P, params, routeSchema, str, success } from './schema-kit.js';
+import { amount, arr, bool, displaySuccess, failA, failB, int, nullable, obj, P, params, routeSchema, str, success } from '../../shared/schema-kit.js';
 
 export const blockhashSchema = routeSchema({
   summary: 'Hash of the main-chain block at a height',

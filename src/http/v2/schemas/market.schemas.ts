@@ -1,5 +1,5 @@
-import { syncingSchema } from './syncing.schema.js';
-import { arr, int, obj, P, params, routeSchema, str, success, failA } from './schema-kit.js';
+import { syncingSchema } from '../../shared/syncing.schema.js';
+import { arr, int, obj, P, params, routeSchema, str, success, failA } from '../../shared/schema-kit.js';
 
 const priceData = obj({ network: str, prices: arr(obj({ price: str, price_base: str, exchange: str, time: int })) });
 

@@ -1,4 +1,4 @@
-import { amount, arr, bool, displaySuccess, failA, failB, int, nullable, nullableObj, num, obj, P, params, routeSchema, str, success } from './schema-kit.js';
+import { amount, arr, bool, displaySuccess, failA, failB, int, nullable, nullableObj, num, obj, P, params, routeSchema, str, success } from '../../shared/schema-kit.js';
 
 const txParams = params({ network: P.network, txid: P.txid }, ['network', 'txid']);
 export const inputItem = { input_no: int, value: amount, address: str, type: str, script: str, from_output: obj({ txid: str, output_no: int }) };

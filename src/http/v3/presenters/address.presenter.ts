@@ -1,7 +1,7 @@
 import type { PriceQuote } from '../../../core/prices.js';
 import type { AddressCounts, AddressPage, AddressTxItem, UnspentItem } from '../../../services/address-pages-service.js';
 import type { AddressBalance } from '../../../services/address-service.js';
-import { coins, hex } from '../../v2/presenters/format.presenter.js';
+import { coins, hex } from '../../shared/format.presenter.js';
 import { priceObject } from './price.presenter.js';
 
 export const transactionsData = (page: AddressPage<AddressTxItem>, prices: ReadonlyMap<number, PriceQuote | null>) => ({

@@ -1,7 +1,7 @@
 import type { PriceQuote } from '../../../core/prices.js';
 import type { BlockView } from '../../../services/block-service.js';
 import type { BlockSummary } from '../../../services/chain-summary-service.js';
-import { coins, difficulty } from '../../v2/presenters/format.presenter.js';
+import { coins, difficulty } from '../../shared/format.presenter.js';
 import { priceObject } from './price.presenter.js';
 
 /** Compact target as Core prints it: 8 hex digits. */

@@ -2,7 +2,7 @@ import type { AccountRecord } from '../../../core/account-store.js';
 import { currentPeriodEnd } from '../../../services/account-service.js';
 import type { NetworkStatus } from '../../../services/chain-summary-service.js';
 import type { UsageCounts } from '../../../core/usage-counter.js';
-import { syncingData } from '../../v2/presenters/syncing.presenter.js';
+import { syncingData } from '../../shared/syncing.presenter.js';
 
 export const networkInfoData = (s: NetworkStatus) => ({
   block_count: s.tip.height,

@@ -1,6 +1,6 @@
 import type { PriceQuote } from '../../../core/prices.js';
 import { V3_CURRENCY } from '../../../services/usd-price-service.js';
-import { decimal8 } from '../../v2/presenters/format.presenter.js';
+import { decimal8 } from '../../shared/format.presenter.js';
 
 /** What a price object says when no quote is known: the spec types `value` as a string, so never null. */
 export const NO_PRICE = '0.00000000';

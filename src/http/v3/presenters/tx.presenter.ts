@@ -1,6 +1,6 @@
 import type { PriceQuote } from '../../../core/prices.js';
 import type { TxInputView, TxOutputView, TxView } from '../../../services/tx-service.js';
-import { addressText, asm, coins, hex, sigAsm } from '../../v2/presenters/format.presenter.js';
+import { addressText, asm, coins, hex, sigAsm } from '../../shared/format.presenter.js';
 import { priceObject } from './price.presenter.js';
 
 /** A coinbase input: address "coinbase", value 0, scriptSig the coinbase data (asm as hex), previous_output zeros/4294967295. */

@@ -1,4 +1,4 @@
-import { arr, bool, nullable, obj } from '../../v2/schemas/schema-kit.js';
+import { arr, bool, nullable, obj } from '../../shared/schema-kit.js';
 import { amount, int, priceObject, str, V3P, v3Params, v3Route } from './v3-schema-kit.js';
 
 const addrParams = v3Params({ network: V3P.network, address: V3P.address }, ['network', 'address']);

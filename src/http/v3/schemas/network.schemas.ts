@@ -1,5 +1,5 @@
-import { syncingSchema } from '../../v2/schemas/syncing.schema.js';
-import { arr, num, obj } from '../../v2/schemas/schema-kit.js';
+import { syncingSchema } from '../../shared/syncing.schema.js';
+import { arr, num, obj } from '../../shared/schema-kit.js';
 import { int, priceObject, str, V3P, v3Params, v3Route } from './v3-schema-kit.js';
 
 export const priceSchema = v3Route({

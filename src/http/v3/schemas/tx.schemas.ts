@@ -1,4 +1,4 @@
-import { arr, nullable, nullableObj, obj } from '../../v2/schemas/schema-kit.js';
+import { arr, nullable, nullableObj, obj } from '../../shared/schema-kit.js';
 import { amount, int, priceObject, str, V3P, v3Params, v3Route } from './v3-schema-kit.js';
 
 const scriptObj = obj({ hex: str, asm: str });

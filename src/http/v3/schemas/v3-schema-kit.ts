@@ -1,5 +1,5 @@
 /** v3 schema pieces on top of the v2 kit: the failure body, price objects, path parameters. */
-import { amount, int, obj, P, str, type Schema } from '../../v2/schemas/schema-kit.js';
+import { amount, int, obj, P, str, type Schema } from '../../shared/schema-kit.js';
 
 export const v3Fail: Schema = obj({ status: { type: 'string', enum: ['fail'] }, data: obj({ error_message: str }) });
 
