@@ -89,6 +89,8 @@ export interface MempoolAddResult {
   readonly missing: readonly Outpoint[];
   /** Empty unless added and live. */
   readonly deltas: readonly ScriptDelta[];
+  /** What each input spent (in input order), empty unless added: events show the inputs' addresses without a re-read. */
+  readonly prevouts: readonly PrevoutInfo[];
 }
 
 export type MempoolRemoveReason = 'confirmed' | 'evicted' | 'replaced';

@@ -131,9 +131,8 @@ export class NetworkIndexer {
     const result = await this.mempool.sync(tip?.hash ?? null);
     const info = result.added.length > 0 ? await this.options.store.getMempoolInfo() : null;
     for (const { tx, result: added, seenAt } of result.added) {
-      // Subscribers see each input's address and value (balance_update): one read per announced tx.
-      const prevouts = added.deltas.length > 0 ? ((await this.options.store.getTransaction(tx.txid))?.prevouts ?? null) : null;
-      for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, info?.count ?? 0, prevouts)) {
+      // Subscribers see each input's address and value (balance_update): the write result carries them.
+      for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, info?.count ?? 0, added.deltas.length > 0 ? added.prevouts : null)) {
         this.bus.publish(event);
       }
     }

@@ -74,7 +74,7 @@ function parentsFirst(entries: readonly MempoolEntry[]): MempoolEntry[] {
 }
 
 function result(tx: Transaction, status: MempoolAddResult['status'], extra: Partial<MempoolAddResult> = {}): MempoolAddResult {
-  return { txid: tx.txid, status, fee: null, doubleSpent: false, conflictsWith: [], missing: [], deltas: [], ...extra };
+  return { txid: tx.txid, status, fee: null, doubleSpent: false, conflictsWith: [], missing: [], deltas: [], prevouts: [], ...extra };
 }
 
 export function planMempoolAdd(entries: readonly MempoolEntry[], state: MempoolState): MempoolPlan {
@@ -134,7 +134,8 @@ export function planMempoolAdd(entries: readonly MempoolEntry[], state: MempoolS
       for (const other of conflicts) plan.flagDoubleSpent.push(other);
       deltas = txEffects(tx.txid, outputs, inputs).map(toDelta);
     }
-    resultByTxid.set(tx.txid, result(tx, 'added', { fee, doubleSpent, conflictsWith: [...conflicts], deltas }));
+    const prevouts = inputs.map((i) => ({ txid: i.prev.txid, vout: i.prev.vout, value: i.prev.value, script: i.script }));
+    resultByTxid.set(tx.txid, result(tx, 'added', { fee, doubleSpent, conflictsWith: [...conflicts], deltas, prevouts }));
   }
   // Answer in the caller's order, not the parents-first processing order.
   plan.results = entries.map((e) => resultByTxid.get(e.tx.txid) ?? result(e.tx, 'known'));

@@ -21,6 +21,14 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.equal(results[1]!.fee, 1n);
     assert.deepEqual(results[2]!.missing, [{ txid: 'cd'.repeat(32), vout: 0 }]);
     assert.ok(results[1]!.deltas.some((d) => d.received === 39n && d.sent === 100n));
+    // The write result carries what each input spent (a confirmed output, and one of a tx added in the same call),
+    // exactly what a read of the stored tx answers: events need no re-read.
+    const spentBy = (txid: string) => async () => (await net.getTransaction(txid))?.prevouts.map((p) => p && { ...p, script: Buffer.from(p.script).toString('hex') });
+    const asHex = (r: (typeof results)[number]) => r.prevouts.map((p) => ({ ...p, script: Buffer.from(p.script).toString('hex') }));
+    assert.deepEqual(asHex(results[1]!), await spentBy(parent.txid)());
+    assert.deepEqual(asHex(results[0]!), await spentBy(child.txid)());
+    assert.deepEqual(asHex(results[1]!).map((p) => [p.txid, p.vout, p.value]), [[b0.block.txs[0]!.txid, 0, 100n]]);
+    assert.deepEqual(results[2]!.prevouts, []);
     assert.equal((await net.addMempoolTxs([{ tx: parent, seenAt: 5 }]))[0]!.status, 'known');
     assert.deepEqual((await net.getMempoolTxids()).sort(), [parent.txid, child.txid].sort());
     const info = await net.getMempoolInfo();
