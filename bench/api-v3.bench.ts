@@ -18,7 +18,6 @@ import { addressRoutes } from '../src/http/v3/address.routes.js';
 import { txRoutes } from '../src/http/v3/tx.routes.js';
 import { AccountService } from '../src/services/account-service.js';
 import { createServices } from '../src/services/create-services.js';
-import { createV3Services } from '../src/services/create-v3-services.js';
 import { projectMempoolBlocks } from '../src/services/mempool-projection.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { BENCH_INDEX, benchParams, hotAddress, NTX } from './bench-chain.js';
@@ -89,30 +88,30 @@ export async function run(): Promise<void> {
     logger: silentLogger, shortLinks: store.shortAddresses(), accounts: store.accounts(),
   });
   // The same v3 routes over the same services, without the API-KEY plugin: the baseline.
-  const services = createServices({ networks, prices: noPrices, broadcaster: noBroadcast, shortLinks: store.shortAddresses() });
-  const v3 = createV3Services({
-    networks: services.networks, accounts: store.accounts(), prices: noPrices, usage: usageCounter(store.accounts(), null, silentLogger), events: null, mempoolSources: new Map(),
-    logger: silentLogger, now: () => Math.floor(Date.now() / 1000),
+  const services = createServices({
+    networks, prices: noPrices, broadcaster: noBroadcast, shortLinks: store.shortAddresses(), logger: silentLogger,
+    accounts: { store: store.accounts(), usage: usageCounter(store.accounts(), null, silentLogger) },
   });
+  const v3 = services.accounts!;
   const bare = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 } });
   // The app-wide hooks createHttpApp installs, so only the key plugin differs.
   installCors(bare);
   installJsonp(bare);
   installFormBody(bare);
   await bare.register(async (app) => {
-    addressRoutes(app, { services, v3, now: () => Math.floor(Date.now() / 1000) });
-    txRoutes(app, { services, v3, now: () => Math.floor(Date.now() / 1000) });
+    addressRoutes(app, { services, accounts: v3, now: () => Math.floor(Date.now() / 1000) });
+    txRoutes(app, { services, accounts: v3, now: () => Math.floor(Date.now() / 1000) });
   }, { prefix: '/api/v3' });
 
   // The layer's own CPU per request, free of loopback and scheduling noise: the key check and the quota count
   // exactly as the plugin runs them on a warm cache (the HTTP figures below vary by ±20 % on shared cores).
   const usage = v3.usage;
-  await v3.accounts.authenticate(key);
+  await v3.keys.authenticate(key);
   await usage.hit(1, Math.floor(Date.now() / 1000));
   const loops = 500_000;
   const started = performance.now();
   for (let i = 0; i < loops; i++) {
-    const principal = v3.accounts.cached(key)!;
+    const principal = v3.keys.cached(key)!;
     usage.hitCached(principal.account.id, Math.floor(Date.now() / 1000));
   }
   const layerUs = ((performance.now() - started) * 1000) / loops;
@@ -142,7 +141,7 @@ export async function run(): Promise<void> {
   } finally {
     await withKey.close();
     await bare.close();
-    await v3.close();
+    await services.close();
     for (const k of await store.accounts().findAccountByEmail(email).then((a) => (a ? accounts.keys(a.id) : []))) await store.accounts().revokeKey(k.id, 0);
     await store.close();
   }

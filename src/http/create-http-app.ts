@@ -2,7 +2,6 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../core/metrics.js';
 import type { Services } from '../services/create-services.js';
-import type { V3Services } from '../services/create-v3-services.js';
 import type { TlsCredentials } from './tls.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
 import { opsRoutes, type OpsDeps } from './ops.routes.js';
@@ -25,17 +24,10 @@ import { txRoutes } from './v2/tx.routes.js';
 import type { V2Context } from './v2/v2-context.js';
 import { v2ErrorHandler, v2Failure } from './v2/v2-error-handler.js';
 
-/** The services this app builds once, shared with the other entry layers it serves. */
-export interface SharedServices {
-  readonly services: Services;
-  /** null when the app serves no v3 (no account store). */
-  readonly v3: V3Services | null;
-}
-
 /** Another entry layer served by this app on the same port (the web explorer), wired by main. */
 export interface HttpExtension {
   /** Registers its routes, in its own plugin context, after the APIs. */
-  register(app: FastifyInstance, shared: SharedServices): Promise<void>;
+  register(app: FastifyInstance, services: Services): Promise<void>;
   /** Answers unknown paths outside /api/ (the explorer's HTML 404); paths under /api/ keep the JSON 404. */
   notFound?(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
 }
@@ -53,7 +45,8 @@ export interface HttpLimits {
 
 /** What the app serves (built once by main) and how: no drivers, no store. */
 export interface HttpAppDeps {
-  readonly shared: SharedServices;
+  /** Built once by main; v3 is served when its account domain exists. */
+  readonly services: Services;
   readonly limits: HttpLimits;
   /** Public base URL of this deployment, for explorer links (e.g. https://outpoint.example). */
   readonly publicUrl: string;
@@ -86,7 +79,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     // An https.Server emits the same request and upgrade events: routes and the realtime server need no change.
     ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key } } : {}),
   }) as unknown as FastifyInstance;
-  const { services, v3 } = deps.shared;
+  const { services } = deps;
   const context: V2Context = { services, publicUrl: deps.publicUrl };
 
   installRequestLog(app, deps.logger);
@@ -121,10 +114,10 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     { prefix: V2_PREFIX },
   );
   if (deps.ops) opsRoutes(app, deps.ops);
-  if (v3) {
+  if (services.accounts) {
     const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
-    await registerV3(app, { services, v3, now }, deps.logger, limits.concurrency, rejections);
+    await registerV3(app, { services, accounts: services.accounts, now }, deps.logger, limits.concurrency, rejections);
   }
-  for (const extension of deps.extensions ?? []) await extension.register(app, { services, v3 });
+  for (const extension of deps.extensions ?? []) await extension.register(app, services);
   return app;
 }

@@ -16,13 +16,12 @@ import { RedisRateCounter } from '../redis/redis-rate-counter.js';
 import { RedisUsageCounter } from '../redis/redis-usage-counter.js';
 import type { RawBlockSource } from '../services/auxpow-parent-service.js';
 import { createServices } from '../services/create-services.js';
-import { createV3Services, type V3Services } from '../services/create-v3-services.js';
 import { MemoryRateCounter } from '../services/memory-rate-counter.js';
 import type { NetworkMap } from '../services/network-registry.js';
 import { StoreUsageCounter } from '../services/usage-counter.js';
 
 /** Everything the HTTP entry needs, as drivers and settings: main (and tests) hand it here, it builds the rest. */
-export interface HttpWiring extends Omit<HttpAppDeps, 'shared' | 'limits'> {
+export interface HttpWiring extends Omit<HttpAppDeps, 'services' | 'limits'> {
   /** The networks this server indexes (regtest networks answer under their test acronym). */
   readonly networks: NetworkMap;
   readonly prices: PriceReader;
@@ -60,28 +59,18 @@ export function usageCounter(accounts: AccountStore, redisUrl: string | null, lo
 /** Builds the services and counters once and the HTTP app that serves them; closing the app closes them. */
 export async function buildHttpApp(wiring: HttpWiring): Promise<FastifyInstance> {
   const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, events, v3Timing, rawBlocks, ...http } = wiring;
-  const services = createServices({ networks, prices, broadcaster, shortLinks, ...(http.now ? { now: http.now } : {}), ...(rawBlocks ? { rawBlocks } : {}) });
-  let v3: V3Services | null = null;
-  if (accounts) {
-    v3 = createV3Services({
-      networks: services.networks,
-      accounts,
-      prices,
-      usage: usageCounter(accounts, redisUrl, http.logger, v3Timing?.usageFlushMs),
-      events: events ?? null,
-      mempoolSources: mempoolSources ?? new Map(),
-      logger: http.logger,
-      now: http.now ?? (() => Math.floor(Date.now() / 1000)),
-      ...(v3Timing?.keyCacheMs !== undefined ? { keyCacheMs: v3Timing.keyCacheMs } : {}),
-      ...(v3Timing?.mempoolMaxAgeMs !== undefined ? { mempoolMaxAgeMs: v3Timing.mempoolMaxAgeMs } : {}),
-    });
-  }
+  const services = createServices({
+    networks, prices, broadcaster, shortLinks, logger: http.logger, events: events ?? null, mempoolSources: mempoolSources ?? new Map(),
+    ...(http.now ? { now: http.now } : {}),
+    ...(rawBlocks ? { rawBlocks } : {}),
+    ...(v3Timing?.mempoolMaxAgeMs !== undefined ? { mempoolMaxAgeMs: v3Timing.mempoolMaxAgeMs } : {}),
+    ...(accounts ? { accounts: { store: accounts, usage: usageCounter(accounts, redisUrl, http.logger, v3Timing?.usageFlushMs), ...(v3Timing?.keyCacheMs !== undefined ? { keyCacheMs: v3Timing.keyCacheMs } : {}) } } : {}),
+  });
   const concurrency: ConcurrencyLimiter = redisUrl ? new RedisConcurrencyLimiter(redisUrl, http.logger) : new MemoryConcurrencyLimiter();
   const limits = { ratePerSecond: rateLimitPerSecond, rateCounters: rateCounters(redisUrl), concurrency, ...(maxConcurrentPerIp !== undefined ? { maxConcurrentPerIp } : {}) };
-  const app = await createHttpApp({ ...http, shared: { services, v3 }, limits });
-  const opened = v3;
+  const app = await createHttpApp({ ...http, services, limits });
   app.addHook('onClose', async () => {
-    await opened?.close();
+    await services.close();
     await concurrency.close();
   });
   return app;

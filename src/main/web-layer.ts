@@ -27,7 +27,7 @@ export async function createWebLayer(config: OutpointConfig, store: ChainStore, 
       logger,
       assets: new WebAssets(manifest, DEFAULT_ASSET_DIR),
     },
-    [explorerModule, dashboardModule({ services: (v3) => buildDashboard({ config, store, accounts: v3.accounts, usage: v3.usage, logger, now }) })],
+    [explorerModule, dashboardModule({ services: (accounts) => buildDashboard({ config, store, accounts: accounts.keys, usage: accounts.usage, logger, now }) })],
   );
 }
 

@@ -1,17 +1,26 @@
+import type { AccountStore } from '../core/account-store.js';
 import type { TxBroadcaster } from '../core/broadcaster.js';
+import type { EventBus } from '../core/events.js';
+import type { Logger } from '../core/logger.js';
+import type { MempoolSource } from '../core/mempool-source.js';
 import type { NetworkId } from '../core/network.js';
 import type { PriceReader } from '../core/prices.js';
 import type { ShortAddressStore } from '../core/short-address-store.js';
 import type { SyncStatusSource } from '../core/sync-status.js';
+import type { UsageCounter } from '../core/usage-counter.js';
+import { AccountService } from './account-service.js';
 import { AddressDisplayService } from './address-display-service.js';
 import { AddressHistoryService } from './address-history-service.js';
+import { AddressPagesService } from './address-pages-service.js';
 import { AddressService } from './address-service.js';
 import { AddressTimelineService } from './address-timeline-service.js';
 import { AuxPowParentService, type RawBlockSource } from './auxpow-parent-service.js';
 import { BlockService } from './block-service.js';
 import { BroadcastService } from './broadcast-service.js';
+import { ChainSummaryService } from './chain-summary-service.js';
 import { ConfidenceService } from './confidence-service.js';
 import { MempoolListService } from './mempool-list-service.js';
+import { MempoolProjector } from './mempool-projector.js';
 import { NetworkInfoService } from './network-info-service.js';
 import { NetworkRegistry, type NetworkMap } from './network-registry.js';
 import { PriceService } from './price-service.js';
@@ -32,9 +41,23 @@ export interface ServiceDeps {
   readonly syncStatus?: SyncStatusSource;
   /** Per network, the node's raw blocks (AuxPoW parents are not indexed); without one they are not shown. */
   readonly rawBlocks?: ReadonlyMap<NetworkId, RawBlockSource>;
+  readonly logger: Logger;
+  /** Per network, the node's mempool for block projections; networks without one project the index's mempool. */
+  readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
+  /** Mempool change events (the indexer's bus): projections are recomputed on change; without it by age only. */
+  readonly events?: EventBus | null;
+  readonly mempoolMaxAgeMs?: number;
+  /** Accounts, API keys and their daily usage (v3, dashboard); without them the account domain is absent. */
+  readonly accounts?: { readonly store: AccountStore; readonly usage: UsageCounter; readonly keyCacheMs?: number };
 }
 
-/** Every read operation the APIs share, built once per process. */
+/** v3 API keys and the requests counted against their plans. */
+export interface AccountServices {
+  readonly keys: AccountService;
+  readonly usage: UsageCounter;
+}
+
+/** Every operation the entry layers (v2, v3, realtime's readers, explorer, dashboard) use, built once per process by main. */
 export interface Services {
   readonly networks: NetworkRegistry;
   readonly addresses: AddressService;
@@ -52,6 +75,15 @@ export interface Services {
   readonly search: SearchService;
   readonly mempoolList: MempoolListService;
   readonly auxpow: AuxPowParentService;
+  /** Numbered address pages and counts (v3). */
+  readonly addressPages: AddressPagesService;
+  /** Network status with the mempool projection (v3 network_info, explorer). */
+  readonly chain: ChainSummaryService;
+  readonly projector: MempoolProjector;
+  /** null when the store's accounts are not served (no v3, no dashboard). */
+  readonly accounts: AccountServices | null;
+  /** Flushes usage counts and stops the projector's timers and subscriptions. */
+  close(): Promise<void>;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -59,6 +91,14 @@ export function createServices(deps: ServiceDeps): Services {
   const gate = new SyncGate(new SyncStatusCache(deps.syncStatus ?? storeSyncStatusSource(deps.networks)), now);
   const networks = new NetworkRegistry(deps.networks, gate);
   const prices = new PriceService(deps.prices);
+  const projector = new MempoolProjector({
+    networks,
+    sources: deps.mempoolSources ?? new Map(),
+    events: deps.events ?? null,
+    logger: deps.logger,
+    ...(deps.mempoolMaxAgeMs !== undefined ? { maxAgeMs: deps.mempoolMaxAgeMs } : {}),
+  });
+  const accounts = deps.accounts ? { keys: new AccountService(deps.accounts.store, now, deps.accounts.keyCacheMs), usage: deps.accounts.usage } : null;
   return {
     networks,
     addresses: new AddressService(networks),
@@ -75,5 +115,13 @@ export function createServices(deps: ServiceDeps): Services {
     search: new SearchService(networks, deps.shortLinks),
     mempoolList: new MempoolListService(networks),
     auxpow: new AuxPowParentService(deps.rawBlocks ?? new Map()),
+    addressPages: new AddressPagesService(networks),
+    chain: new ChainSummaryService(networks, projector),
+    projector,
+    accounts,
+    async close() {
+      projector.close();
+      await accounts?.usage.close();
+    },
   };
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../core/logger.js';
 import type { RateCounterFactory } from '../core/rate-counter.js';
 import type { Services } from '../services/create-services.js';
-import type { V3Services } from '../services/create-v3-services.js';
 import { RateLimiter } from '../services/rate-limiter.js';
 import type { WebAssets } from './shell/assets.js';
 import { installPageRateLimit } from './shell/page-rate-limit.js';
@@ -27,17 +26,11 @@ export interface WebOptions {
   readonly now?: () => number;
 }
 
-/** What the HTTP app shares with the entry layers it serves (structurally http's SharedServices). */
-export interface WebServices {
-  readonly services: Services;
-  readonly v3: V3Services | null;
-}
-
 /** Everything registered on the shell after it exists: the explorer's pages, the dashboard's. */
 export interface WebContext {
   readonly shell: WebShell;
   readonly options: WebOptions;
-  readonly shared: WebServices;
+  readonly services: Services;
   readonly now: () => number;
 }
 
@@ -47,7 +40,7 @@ export type WebModule = (app: FastifyInstance, context: WebContext) => void | Pr
 export interface Web {
   readonly shell: WebShell;
   /** Registers the web plugin (main passes the whole object to createHttpApp as an extension). */
-  register(app: FastifyInstance, shared: WebServices): Promise<void>;
+  register(app: FastifyInstance, services: Services): Promise<void>;
   /** The HTML 404 for unknown paths outside /api/. */
   notFound(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
 }
@@ -67,7 +60,7 @@ export function createWeb(options: WebOptions, modules: readonly WebModule[]): W
   return {
     shell,
     notFound: webNotFound(shell),
-    async register(app, shared) {
+    async register(app, services) {
       await app.register(async (web) => {
         // Web routes are counted by the page limit below, not by the v2 API's (http's rateLimitExempt).
         web.addHook('onRoute', (route) => {
@@ -82,7 +75,7 @@ export function createWeb(options: WebOptions, modules: readonly WebModule[]): W
           );
           pages.setErrorHandler(webErrorHandler(shell, options.logger));
           themeRoutes(pages, options.publicUrl);
-          for (const module of modules) await module(pages, { shell, options, shared, now });
+          for (const module of modules) await module(pages, { shell, options, services, now });
         });
       });
     },

@@ -33,6 +33,7 @@ function servicesOf(e: IndexedEngine): Services {
     prices: noPrices,
     broadcaster: new RpcBroadcaster(new Map([[N, node.rpc]])),
     shortLinks: e.test.store.shortAddresses(),
+    logger: silentLogger,
   });
 }
 

@@ -28,8 +28,8 @@ async function dashboardApp(store: ChainStore, publicUrl: string, registration: 
   const web = createWeb(
     { publicUrl, realtimeKey: 'k', rateLimitPerSecond: 0, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
     [dashboardModule({
-      services: (v3) => createDashboardServices({
-        accounts: v3.accounts, usage: v3.usage, store: store.accounts(), auth: store.auth(), settings: { ...SETTINGS, registration, signinFailuresPerAccount: 3 },
+      services: (accounts) => createDashboardServices({
+        accounts: accounts.keys, usage: accounts.usage, store: store.accounts(), auth: store.auth(), settings: { ...SETTINGS, registration, signinFailuresPerAccount: 3 },
         secretKey: new Uint8Array(32).fill(7), attempts: new MemoryAttemptCounter(), mailer: null, publicUrl, logger: silentLogger,
         now: () => Math.floor(Date.now() / 1000), hasher: new PasswordHasher(2, { ln: 10, r: 8, p: 1 }),
       }),

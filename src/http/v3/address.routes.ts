@@ -8,21 +8,21 @@ type AddressParams = { network: string; address: string };
 type PageParams = AddressParams & { page?: string };
 
 /** v3 address reads over the same services as v2, plus numbered pages. */
-export function addressRoutes(app: FastifyInstance, { services, v3 }: V3Context): void {
+export function addressRoutes(app: FastifyInstance, { services }: V3Context): void {
   app.get<{ Params: PageParams }>('/transactions/:network/:address/:page?', { schema: transactionsSchema }, async ({ params }) => {
-    const page = await v3.pages.transactions(params.network, params.address, parsePage(params.page));
-    const prices = await v3.usd.atTimes(page.network.params, page.items.map((i) => i.time));
+    const page = await services.addressPages.transactions(params.network, params.address, parsePage(params.page));
+    const prices = await services.prices.usdAtTimes(page.network.params, page.items.map((i) => i.time));
     return { status: 'success', data: transactionsData(page, prices) };
   });
 
   app.get<{ Params: AddressParams }>('/transaction_counts/:network/:address', { schema: transactionCountsSchema }, async ({ params }) => ({
     status: 'success',
-    data: countsData(await v3.pages.counts(params.network, params.address)),
+    data: countsData(await services.addressPages.counts(params.network, params.address)),
   }));
 
   app.get<{ Params: PageParams }>('/unspent_outputs/:network/:address/:page?', { schema: unspentOutputsSchema }, async ({ params }) => ({
     status: 'success',
-    data: unspentOutputsData(await v3.pages.unspentOutputs(params.network, params.address, parsePage(params.page))),
+    data: unspentOutputsData(await services.addressPages.unspentOutputs(params.network, params.address, parsePage(params.page))),
   }));
 
   app.get<{ Params: AddressParams }>('/balance/:network/:address', { schema: balanceSchema }, async ({ params }) => ({
@@ -32,7 +32,7 @@ export function addressRoutes(app: FastifyInstance, { services, v3 }: V3Context)
 
   app.get<{ Params: AddressParams }>('/address_summary/:network/:address', { schema: addressSummarySchema }, async ({ params }) => ({
     status: 'success',
-    data: summaryData(await v3.pages.counts(params.network, params.address)),
+    data: summaryData(await services.addressPages.counts(params.network, params.address)),
   }));
 
   app.get<{ Params: AddressParams }>('/is_valid_address/:network/:address', { schema: isValidAddressSchema }, async ({ params }) => ({

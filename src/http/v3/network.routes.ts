@@ -6,22 +6,22 @@ import type { V3Context } from './v3-context.js';
 import { parseTimestamp } from './v3-params.js';
 
 /** v3 price, network status and the caller's account. */
-export function networkRoutes(app: FastifyInstance, { services, v3, now }: V3Context): void {
+export function networkRoutes(app: FastifyInstance, { services, accounts, now }: V3Context): void {
   app.get<{ Params: { network: string; timestamp?: string } }>('/price/:network/:timestamp?', { schema: priceSchema }, async ({ params }) => {
     const ctx = services.networks.resolve(params.network);
     const time = parseTimestamp(params.timestamp);
-    const quote = time === undefined ? await v3.usd.latest(ctx.params) : await v3.usd.at(ctx.params, time);
+    const quote = time === undefined ? await services.prices.usdNow(ctx.params) : await services.prices.usdAt(ctx.params, time);
     return { status: 'success', data: priceObject(quote) };
   });
 
   app.get<{ Params: { network: string } }>('/network_info/:network', { schema: networkInfoSchema }, async ({ params }) => ({
     status: 'success',
-    data: networkInfoData(await v3.chain.status(params.network)),
+    data: networkInfoData(await services.chain.status(params.network)),
   }));
 
   app.get('/account_info', { schema: accountInfoSchema, config: { quotaFree: true } }, async (request) => {
     const { account } = request.v3Principal!;
-    const data = accountInfoData(account, await v3.usage.read(account.id, now()), now());
+    const data = accountInfoData(account, await accounts.usage.read(account.id, now()), now());
     return { status: 'success', data, ...data };
   });
 }

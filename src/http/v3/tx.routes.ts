@@ -8,14 +8,14 @@ import type { V3Context } from './v3-context.js';
 const BROADCAST_BODY_LIMIT = 8_500_000;
 
 /** v3 transaction read and broadcast. */
-export function txRoutes(app: FastifyInstance, { services, v3 }: V3Context): void {
+export function txRoutes(app: FastifyInstance, { services }: V3Context): void {
   app.get<{ Params: { network: string; hash: string } }>('/transaction/:network/:hash', { schema: transactionSchema }, async ({ params }) => {
     const view = await services.txs.get(params.network, params.hash).catch((error: unknown) => {
       // The shared service names its field txid (v2's word); v3 says hash.
       if (error instanceof NotFoundError) throw new NotFoundError('hash', error.message);
       throw error;
     });
-    const price = await v3.usd.at(view.network.params, view.record.time);
+    const price = await services.prices.usdAt(view.network.params, view.record.time);
     return { status: 'success', data: transactionData(view, price) };
   });
 

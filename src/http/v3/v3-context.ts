@@ -1,10 +1,9 @@
-import type { Services } from '../../services/create-services.js';
-import type { V3Services } from '../../services/create-v3-services.js';
+import type { AccountServices, Services } from '../../services/create-services.js';
 
-/** What every v3 route module receives: the services v2 uses plus v3's own. */
+/** What every v3 route module receives: the one service set, and its account domain (v3 is served only with it). */
 export interface V3Context {
   readonly services: Services;
-  readonly v3: V3Services;
+  readonly accounts: AccountServices;
   /** UNIX seconds. */
   readonly now: () => number;
 }

@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardServices } from '../../services/create-dashboard-services.js';
-import type { V3Services } from '../../services/create-v3-services.js';
+import type { AccountServices } from '../../services/create-services.js';
 import type { WebModule } from '../register-web.js';
 import { errorPageFor } from '../shell/web-errors.js';
 import { adminPlanPages } from './admin-plans.pages.js';
@@ -24,13 +24,13 @@ import { signUpPages } from './sign-up.pages.js';
 
 export interface DashboardWebOptions {
   /** Builds the dashboard's services on the app's v3 services (main wires mail, attempt counters, the secret key). */
-  readonly services: (v3: V3Services) => DashboardServices;
+  readonly services: (accounts: AccountServices) => DashboardServices;
 }
 
 export function dashboardModule(options: DashboardWebOptions): WebModule {
-  return async (app, { shell, options: web, shared, now }) => {
-    if (!shared.v3) return;
-    const d = options.services(shared.v3);
+  return async (app, { shell, options: web, services, now }) => {
+    if (!services.accounts) return;
+    const d = options.services(services.accounts);
     d.housekeeping.start();
     app.addHook('onClose', async () => d.close());
     const ctx: DashboardContext = { shell, d, cookies: new CookieJar(web.publicUrl), publicUrl: web.publicUrl, logger: web.logger, now };

@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ChainSummaryService } from '../../services/chain-summary-service.js';
-import { MempoolProjector } from '../../services/mempool-projector.js';
 import type { NetworkContext } from '../../services/network-registry.js';
 import type { WebContext, WebModule } from '../register-web.js';
 import { configuredNetworks, type ExplorerDeps } from './explorer-deps.js';
@@ -16,17 +14,8 @@ import { addressPath, netSlug, networkPath } from './paths.js';
 
 type Query = Record<string, string | undefined>;
 
-/** Reads the v3 services share (one mempool projector per process); an app without v3 gets its own. */
-function explorerDeps(app: FastifyInstance, { shell, options, shared, now }: WebContext): ExplorerDeps {
-  let chain = shared.v3?.chain;
-  let projector = shared.v3?.projector;
-  if (!chain || !projector) {
-    const own = new MempoolProjector({ networks: shared.services.networks, sources: new Map(), events: null, logger: options.logger });
-    app.addHook('onClose', async () => own.close());
-    projector = own;
-    chain = new ChainSummaryService(shared.services.networks, own);
-  }
-  return { services: shared.services, chain, projector, shell, publicUrl: options.publicUrl.replace(/\/+$/, ''), now, cards: new Map() };
+function explorerDeps({ shell, options, services, now }: WebContext): ExplorerDeps {
+  return { services, chain: services.chain, projector: services.projector, shell, publicUrl: options.publicUrl.replace(/\/+$/, ''), now, cards: new Map() };
 }
 
 function networkRoutes(app: FastifyInstance, deps: ExplorerDeps, network: NetworkContext): void {
@@ -50,7 +39,7 @@ function networkRoutes(app: FastifyInstance, deps: ExplorerDeps, network: Networ
  * through to the HTML 404.
  */
 export const explorerModule: WebModule = (app, context) => {
-  const deps = explorerDeps(app, context);
+  const deps = explorerDeps(context);
   const networks = configuredNetworks(deps);
   context.shell.setNav((request) =>
     networks.map((n) => {
