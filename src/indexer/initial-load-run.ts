@@ -5,16 +5,26 @@ import { buildIndexes, inlineLoader, loadBlocks, type InitialLoadContext, type R
 import type { ProgressSink } from './sync-progress.js';
 import type { SyncStatusWriter } from './sync-status-writer.js';
 
-/** What one initial load needs from its network's indexer. */
-export interface InitialLoadRun {
+/** The indexer's options an initial load uses. */
+export interface InitialLoadOptions {
   readonly params: NetworkParams;
   readonly source: ChainSource;
   readonly store: NetworkStore;
   readonly logger: Logger;
   readonly progressSink?: ProgressSink | null;
+  /** Testing aid: a pause before each build step of an initial load (initial-load.ts). */
   readonly buildStepDelayMs?: number;
+  /**
+   * Makes the loader of an initial load (default: parse on this thread, append through `store`). main/ gives SQLite
+   * stores a worker-thread loader, so that parsing and SQLite's synchronous writes run beside the fetching.
+   */
   readonly initialLoader?: () => RawBlockLoader;
+  /** raw_txs = "node": raw txs for the bulk build's rare reads; told each block connected at the tip (its recent cache). */
   readonly rawTxs?: RawTxSource;
+}
+
+/** What one initial load needs from its network's indexer. */
+export interface InitialLoadRun extends InitialLoadOptions {
   /** Raw blocks only: the loader parses them. */
   readonly fetcher: BlockFetcher;
   readonly syncStatus: SyncStatusWriter;

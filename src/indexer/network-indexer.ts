@@ -1,22 +1,15 @@
-import type { ChainSource, ChainTip, EventBus, Logger, NetworkStore, RawTxSource } from '../core/index.js';
-import type { NetworkParams } from '../chains/network-params.js';
+import type { ChainTip, EventBus } from '../core/index.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
-import type { RawBlockLoader } from './initial-load.js';
-import { runInitialLoad } from './initial-load-run.js';
+import { runInitialLoad, type InitialLoadOptions } from './initial-load-run.js';
 import { blockEvents, mempoolTxEvents } from './indexer-events.js';
 import { MempoolSync } from './mempool-sync.js';
 import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
-import { SyncProgress, type ProgressSink } from './sync-progress.js';
+import { SyncProgress } from './sync-progress.js';
 import { quietWhileSyncing, SyncStatusWriter } from './sync-status-writer.js';
 
-export interface NetworkIndexerOptions {
-  readonly params: NetworkParams;
-  readonly source: ChainSource;
-  readonly store: NetworkStore;
+export interface NetworkIndexerOptions extends InitialLoadOptions {
   readonly bus: EventBus;
-  readonly logger: Logger;
-  readonly progressSink?: ProgressSink | null;
   /** Resync even without a notification this often (ms): a safety net for missed notifications. */
   readonly idleResyncMs?: number;
   readonly now?: () => number;
@@ -30,15 +23,6 @@ export interface NetworkIndexerOptions {
    * empty index is bulk-loaded and an existing one catches up incrementally.
    */
   readonly bulk?: boolean;
-  /** Testing aid: a pause before each build step of an initial load (initial-load.ts). */
-  readonly buildStepDelayMs?: number;
-  /**
-   * Makes the loader of an initial load (default: parse on this thread, append through `store`). main/ gives SQLite
-   * stores a worker-thread loader, so that parsing and SQLite's synchronous writes run beside the fetching.
-   */
-  readonly initialLoader?: () => RawBlockLoader;
-  /** raw_txs = "node": raw txs for the bulk build's rare reads; told each block connected at the tip (its recent cache). */
-  readonly rawTxs?: RawTxSource;
 }
 
 /**
