@@ -17,7 +17,8 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'REJECTED'
   | 'INDEX_SYNCING'
-  | 'RAW_TX_UNAVAILABLE';
+  | 'RAW_TX_UNAVAILABLE'
+  | 'WRITER_STANDBY';
 
 export class OutpointError extends Error {
   readonly code: ErrorCode;
@@ -201,5 +202,15 @@ export class TooManyAttemptsError extends OutpointError {
 export class BusyError extends OutpointError {
   constructor() {
     super('RATE_LIMITED', 'The server is busy checking other sign-ins. Try again in a few seconds.');
+  }
+}
+
+/**
+ * Another process holds the network's writer lock (PostgreSQL advisory lock): this indexer stands by and tries
+ * again, taking over when the holder's session ends (it died, was stopped, or lost its database connection).
+ */
+export class WriterStandbyError extends OutpointError {
+  constructor(readonly network: string) {
+    super('WRITER_STANDBY', `another indexer writes network ${network} (advisory lock held); standing by`);
   }
 }

@@ -1,4 +1,4 @@
-import type { ChainTip, EventBus } from '../core/index.js';
+import { WriterStandbyError, type ChainTip, type EventBus } from '../core/index.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
 import { runInitialLoad, type InitialLoadOptions } from './initial-load-run.js';
@@ -23,6 +23,8 @@ export interface NetworkIndexerOptions extends InitialLoadOptions {
    * empty index is bulk-loaded and an existing one catches up incrementally.
    */
   readonly bulk?: boolean;
+  /** While another process holds the network's writer lock: how often to try to take over (ms, default 1000). */
+  readonly standbyPollMs?: number;
 }
 
 /**
@@ -48,6 +50,7 @@ export class NetworkIndexer {
   private wake: (() => void) | null = null;
   private caughtUp = false;
   private consecutiveFailures = 0;
+  private standby = false;
   /** `bulk` was asked for and not done yet in this process. */
   private rebuild: boolean;
 
@@ -81,6 +84,11 @@ export class NetworkIndexer {
   /** True once the index has reached the node's tip at least once. */
   get isCaughtUp(): boolean {
     return this.caughtUp;
+  }
+
+  /** True while another process writes this network (PostgreSQL) and this indexer waits to take over. */
+  get isStandby(): boolean {
+    return this.standby;
   }
 
   start(): void {
@@ -146,8 +154,17 @@ export class NetworkIndexer {
       try {
         const { incomplete } = await this.syncOnce();
         this.consecutiveFailures = 0;
+        if (this.standby) this.options.logger.info('took over as the writer of this network', { network: this.id });
+        this.standby = false;
         if (incomplete) delay = 250;
       } catch (err) {
+        if (err instanceof WriterStandbyError) {
+          if (!this.standby) this.options.logger.info('standing by: another indexer writes this network; taking over when it stops', { network: this.id });
+          this.standby = true;
+          if (this.stopped) break;
+          await this.sleep(this.options.standbyPollMs ?? 1000);
+          continue;
+        }
         this.consecutiveFailures++;
         delay = Math.min(1000 * 2 ** Math.min(this.consecutiveFailures - 1, 5), 30_000);
         this.options.logger.error('sync failed; retrying', {

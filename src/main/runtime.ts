@@ -60,6 +60,15 @@ export class Runtime {
     );
     this.market = createMarket(config.market, this.store.prices(), this.bus, logger);
     registerMarketMetrics(this.observability.metrics, this.market);
+    if (options.indexers ?? true) {
+      this.observability.metrics.sampled({
+        name: 'outpoint_indexer_writer',
+        help: "1 when this process's indexer writes the network, 0 while it stands by for another process that holds the network's writer lock (PostgreSQL).",
+        type: 'gauge',
+        labels: ['network'],
+        sample: () => this.networks.map((n) => ({ labels: { network: n.config.id }, value: n.indexer.isStandby ? 0 : 1 })),
+      });
+    }
   }
 
   static async create(config: OutpointConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {

@@ -21,8 +21,8 @@ export interface TestStore {
   /** The store URL as configured (`sqlite:…` or `postgres://…`). */
   readonly url: string;
   readonly store: ChainStore;
-  /** sha256 over every table's rows in a canonical order. */
-  digest(): Promise<string>;
+  /** sha256 over every table's rows in a canonical order, leaving out the tables named in `without`. */
+  digest(without?: readonly string[]): Promise<string>;
   /** Reopens the store (as a restarted process would). */
   reopen(): Promise<ChainStore>;
 }
@@ -60,7 +60,7 @@ export class StoreEngines {
       get store() {
         return holder.store;
       },
-      digest: () => Promise.resolve(sqliteDigest(path)),
+      digest: (without = []) => Promise.resolve(sqliteDigest(path, without)),
       async reopen() {
         await holder.store.close();
         holder.store = new SqliteStore({ path, ...options });
@@ -87,7 +87,7 @@ export class StoreEngines {
       get store() {
         return holder.store;
       },
-      digest: () => postgresDigest(url),
+      digest: (without = []) => postgresDigest(url, without),
       async reopen() {
         await holder.store.close();
         holder.store = new PostgresStore({ connectionString: url, maxConnections: 4, ...options });
@@ -113,13 +113,14 @@ const PREVOUT_COLUMNS = new Set(['prevouts', 'orphan_prevouts']);
  * prevouts too, and the salt itself is left out: two equal indexes digest alike across runs and engines. Booleans
  * are written as 0/1 (SQLite has none).
  */
-function digestTables(tables: Tables): string {
+function digestTables(tables: Tables, without: readonly string[] = []): string {
   const hash = createHash('sha256');
   const scriptsOf = new Map<string, Map<string, string>>();
   for (const [name, rows] of tables) {
     if (name.startsWith('scripts_')) scriptsOf.set(name.slice('scripts_'.length), new Map(rows.map((r) => [canonical(r['key']), canonical(r['script'])])));
   }
   for (const name of [...tables.keys()].sort()) {
+    if (without.includes(name)) continue;
     const net = [...scriptsOf.keys()].find((n) => name.endsWith(`_${n}`));
     const scripts = net === undefined ? new Map<string, string>() : scriptsOf.get(net)!;
     const rows = tables.get(name)!
@@ -158,18 +159,18 @@ function canonical(value: unknown): string {
   return String(value);
 }
 
-function sqliteDigest(path: string): string {
+function sqliteDigest(path: string, without: readonly string[]): string {
   const db = openSqliteDatabase(path, { readonly: true });
   db.defaultSafeIntegers(true);
   try {
     const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[];
-    return digestTables(new Map(names.map(({ name }) => [name, db.prepare(`SELECT * FROM ${name}`).all() as Record<string, unknown>[]])));
+    return digestTables(new Map(names.map(({ name }) => [name, db.prepare(`SELECT * FROM ${name}`).all() as Record<string, unknown>[]])), without);
   } finally {
     db.close();
   }
 }
 
-async function postgresDigest(url: string): Promise<string> {
+async function postgresDigest(url: string, without: readonly string[]): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -177,7 +178,7 @@ async function postgresDigest(url: string): Promise<string> {
     for (const { tablename } of (await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).rows as { tablename: string }[]) {
       tables.set(tablename, (await client.query(`SELECT * FROM ${tablename}`)).rows as Record<string, unknown>[]);
     }
-    return digestTables(tables);
+    return digestTables(tables, without);
   } finally {
     await client.end();
   }

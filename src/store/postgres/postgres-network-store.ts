@@ -1,9 +1,12 @@
 /**
  * NetworkStore over PostgreSQL. Reads use the shared pool; writes go through one dedicated session that holds a
- * session advisory lock for this network, so a second indexer for the same network fails fast instead of interleaving.
+ * session advisory lock for this network. A second indexer for the same network gets WriterStandbyError from every
+ * write (its indexer stands by and tries again) and takes over once the holder's session ends. A writer whose session
+ * ended (killed, database restarted, connection lost) opens a new one and must win the lock again before its next
+ * write: no write ever goes through a session that does not hold the lock.
  */
 import pg from 'pg';
-import { StoreError } from '../../core/errors.js';
+import { WriterStandbyError } from '../../core/errors.js';
 import type { NetworkId } from '../../core/network.js';
 import type { RawTxSource } from '../../core/raw-txs.js';
 import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../core/chain-reads.js';
@@ -53,13 +56,23 @@ export class PostgresNetworkStore implements NetworkStore {
   }
 
   private async openWriter(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.connectionString });
+    // TCP keepalives on both ends: this process notices a dead connection, and the server ends the session of a
+    // writer that vanished (host down, network cut) within ~30 s, which releases the lock for a standby.
+    const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    client.on('error', () => undefined);
     await client.connect();
+    // Assigned by write() before this first await returned.
+    const opened = this.writer;
+    client.once('end', () => {
+      // The session is gone, and the lock with it: the next write opens a new session and competes for the lock again.
+      if (this.writer === opened) this.writer = null;
+    });
     const row = await one(client, 'SELECT pg_try_advisory_lock($1, $2) AS locked', [LOCK_NAMESPACE, this.n.net]);
     if (!row?.locked) {
       await client.end();
-      throw new StoreError(`another indexer already writes network ${this.id} (advisory lock held)`);
+      throw new WriterStandbyError(this.id);
     }
+    await client.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 4');
     // Every statement of this session is driven by a batch's rows and probes the chain tables by index (one row or a
     // short range each), so its cost follows the batch, not the tables. The planner, which prices a random index probe
     // well above a sequential page and whose statistics lag behind tables that grow by every batch, would otherwise
