@@ -99,6 +99,11 @@ export class ServeProcess {
     }
   }
 
+  /** The serve process's pid (for /proc readings). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** Milliseconds since spawn. */
   elapsed(): number {
     return performance.now() - this.spawnedAt;
