@@ -18,7 +18,8 @@ export type ErrorCode =
   | 'REJECTED'
   | 'INDEX_SYNCING'
   | 'RAW_TX_UNAVAILABLE'
-  | 'WRITER_STANDBY';
+  | 'WRITER_STANDBY'
+  | 'STORE_UNAVAILABLE';
 
 export class OutpointError extends Error {
   readonly code: ErrorCode;
@@ -212,5 +213,13 @@ export class BusyError extends OutpointError {
 export class WriterStandbyError extends OutpointError {
   constructor(readonly network: string) {
     super('WRITER_STANDBY', `another indexer writes network ${network} (advisory lock held); standing by`);
+  }
+}
+
+/** The database does not answer (restarting, unreachable): temporary; APIs answer 503 with Retry-After. */
+export class StoreUnavailableError extends OutpointError {
+  readonly retryAfterSeconds = 5;
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super('STORE_UNAVAILABLE', `the store is unavailable: ${detail}`, options);
   }
 }

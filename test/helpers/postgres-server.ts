@@ -14,6 +14,8 @@ export interface PostgresServer {
   readonly url: string;
   /** URL of another database on the same server. */
   urlFor(database: string): string;
+  /** Stops the server as a crash would (immediate mode), waits `downMs`, starts it again on the same port and data. */
+  restart(downMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -49,9 +51,9 @@ export async function startPostgres(): Promise<PostgresServer> {
     chownSync(dir, uid, gid);
   }
   const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   try {
     run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
     run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
@@ -61,6 +63,11 @@ export async function startPostgres(): Promise<PostgresServer> {
   return {
     url: urlFor('postgres'),
     urlFor,
+    async restart(downMs: number) {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+    },
     async stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

@@ -170,7 +170,7 @@ function sqliteDigest(path: string, without: readonly string[]): string {
   }
 }
 
-async function postgresDigest(url: string, without: readonly string[]): Promise<string> {
+export async function postgresDigest(url: string, without: readonly string[] = []): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import { ConcurrencyExceededError, IndexSyncingError, OutpointError, QuotaExceededError, RawTxUnavailableError, TxRejectedError } from '../../core/errors.js';
+import { ConcurrencyExceededError, IndexSyncingError, OutpointError, QuotaExceededError, RawTxUnavailableError, StoreUnavailableError, TxRejectedError } from '../../core/errors.js';
 
 /**
  * What went wrong with a request, decided once for both API versions; each version's error handler only words it
@@ -20,6 +20,8 @@ export type RequestFailure =
   | { readonly kind: 'client'; readonly message: string; readonly field: string | null }
   /** The network's node does not answer. */
   | { readonly kind: 'node-down' }
+  /** The database does not answer (restarting): temporary, with a wait. */
+  | { readonly kind: 'store-down'; readonly retryAfter: number }
   /** The route's schema refused the request: the missing property, else the path of the bad one. */
   | { readonly kind: 'validation'; readonly missing: string | null; readonly path: string | null }
   /** The framework's own 4xx (unreadable or oversized body, unsupported content type). */
@@ -34,6 +36,7 @@ export function classifyRequestError(error: FastifyError | Error): RequestFailur
   if (error instanceof IndexSyncingError) return { kind: 'syncing', message: error.message, retryAfter: error.details.retryAfterSeconds };
   if (error instanceof RawTxUnavailableError) return { kind: 'raw-unavailable', message: error.message, retryAfter: error.retryAfterSeconds };
   if (error instanceof QuotaExceededError) return { kind: 'quota', message: error.message, retryAfter: error.retryAfter };
+  if (error instanceof StoreUnavailableError) return { kind: 'store-down', retryAfter: error.retryAfterSeconds };
   if (error instanceof ConcurrencyExceededError) return { kind: 'concurrency', message: error.message };
   if (error instanceof OutpointError) {
     if (error.code === 'UNAUTHORIZED') return { kind: 'unauthorized', message: error.message };
@@ -59,3 +62,6 @@ export function classifyRequestError(error: FastifyError | Error): RequestFailur
 
 /** The message users get when the node is down, in both versions. */
 export const NODE_DOWN_MESSAGE = 'the network node is unavailable';
+
+/** Both versions' message while the database does not answer (no driver detail leaves the process). */
+export const STORE_DOWN_MESSAGE = 'the index database is unavailable; try again shortly';

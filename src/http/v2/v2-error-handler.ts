@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../core/logger.js';
-import { classifyRequestError, NODE_DOWN_MESSAGE } from '../shared/request-failure.js';
+import { classifyRequestError, NODE_DOWN_MESSAGE, STORE_DOWN_MESSAGE } from '../shared/request-failure.js';
 import { KEY_HINTS, type V2ErrorSpec } from './v2-error-spec.js';
 
 export interface Failure {
@@ -51,6 +51,8 @@ function classify(error: FastifyError | Error): Failure {
       return { status: 404, field: failure.field, message: failure.message };
     case 'node-down':
       return { status: 503, field: null, message: NODE_DOWN_MESSAGE };
+    case 'store-down':
+      return { status: 503, field: null, message: STORE_DOWN_MESSAGE, retryAfter: failure.retryAfter };
     case 'validation': {
       const field = failure.missing ?? failure.path;
       return { status: 404, field, message: `invalid ${field ?? 'request'}` };

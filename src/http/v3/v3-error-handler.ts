@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../core/logger.js';
-import { classifyRequestError, NODE_DOWN_MESSAGE } from '../shared/request-failure.js';
+import { classifyRequestError, NODE_DOWN_MESSAGE, STORE_DOWN_MESSAGE } from '../shared/request-failure.js';
 
 /** The v3 failure body: always `{status: "fail", data: {error_message}}` as application/json. */
 export function v3Failure(reply: FastifyReply, status: number, message: string): FastifyReply {
@@ -34,6 +34,9 @@ export function v3ErrorHandler(logger: Logger) {
         return v3Failure(reply, 404, failure.message);
       case 'node-down':
         return v3Failure(reply, 503, NODE_DOWN_MESSAGE);
+      case 'store-down':
+        reply.header('Retry-After', String(failure.retryAfter));
+        return v3Failure(reply, 503, STORE_DOWN_MESSAGE);
       case 'validation':
         return v3Failure(reply, 404, `invalid ${failure.path ?? 'request'}`);
       case 'http':

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startPostgres, type PostgresServer } from '../../../test/helpers/postgres-server.js';
-import { StoreError } from '../../core/errors.js';
+import { WriterStandbyError } from '../../core/errors.js';
 import { numbered } from '../common/sql-runner.js';
 import { ChainBuilder, p2pkh } from '../conformance/block-builder.js';
 import { plainRows, type StoreHarness, type TestDatabase } from '../conformance/harness.js';
@@ -71,7 +71,7 @@ void describe('PostgreSQL writer lock', () => {
       await db.store.migrate();
       const chain = new ChainBuilder();
       await db.store.network('BTC').connectBlocks([chain.add(p2pkh(1), 50n)]);
-      await assert.rejects(second.network('BTC').connectBlocks([chain.add(p2pkh(1), 50n)]), (e: unknown) => e instanceof StoreError && /advisory lock/.test(e.message));
+      await assert.rejects(second.network('BTC').connectBlocks([chain.add(p2pkh(1), 50n)]), (e: unknown) => e instanceof WriterStandbyError && /advisory lock held\); standing by/.test(e.message));
       await second.network('LTC').connectBlocks([new ChainBuilder().add(p2pkh(1), 50n)]);
       assert.equal((await second.network('BTC').getTip())?.height, 0, 'reads are not locked');
     } finally {

@@ -21,6 +21,7 @@ import { PostgresPrices } from './postgres-prices.js';
 import { PostgresRunner } from './postgres-runner.js';
 import { PostgresShortAddresses } from './postgres-short-addresses.js';
 import { LOCK_NAMESPACE, one } from './postgres-sql.js';
+import { translateUnavailable } from './postgres-unavailable.js';
 
 export interface PostgresStoreOptions extends ChainStoreOptions {
   readonly connectionString: string;
@@ -39,6 +40,7 @@ export class PostgresStore implements ChainStore {
     this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
     // An idle client losing its server must not crash the process; the next query reports the error.
     this.pool.on('error', () => undefined);
+    translateUnavailable(this.pool);
   }
 
   async schemaVersion(): Promise<number> {
