@@ -7,11 +7,36 @@ import { waitFor } from './regtest-node.js';
 export interface RedisServer {
   readonly url: string;
   readonly port: number;
+  /** Stops the server (SIGKILL: no goodbye to clients), waits `downMs`, starts a new one on the same port. */
+  restart(downMs: number): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
+  let child = await launch(port);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async restart(downMs: number) {
+      await halt(child, 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      child = await launch(port);
+    },
+    async stop() {
+      await halt(child, 'SIGTERM');
+    },
+  };
+}
+
+async function halt(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
+}
+
+async function launch(port: number): Promise<ChildProcess> {
   const child: ChildProcess = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
@@ -31,14 +56,5 @@ export async function startRedis(): Promise<RedisServer> {
     'redis-server listening',
   );
   await Promise.race([listening, failed]);
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return child;
 }
