@@ -76,6 +76,10 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     genReqId: requestId,
     // Stealth and bech32m addresses exceed find-my-way's default 100-character parameter limit.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // A stop (SIGTERM) closes the listener and idle connections, and answers what arrives on busy keep-alive
+    // connections meanwhile like any request (the store closes only after the last answer) instead of Fastify's 503.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
     // An https.Server emits the same request and upgrade events: routes and the realtime server need no change.
     ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key } } : {}),
   }) as unknown as FastifyInstance;
