@@ -13,6 +13,10 @@ Options:
   -v, --version  print the version
 `;
 
+// A file-size limit (ulimit -f, a quota) must fail the write like a full disk (ENOSPC/EFBIG: SQLite reports
+// SQLITE_FULL, the batch rolls back, the indexer retries) instead of killing the process with SIGXFSZ mid-write.
+process.on('SIGXFSZ', () => undefined);
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '-h' || name === '--help' || name === 'help') {

@@ -159,7 +159,7 @@ function canonical(value: unknown): string {
   return String(value);
 }
 
-function sqliteDigest(path: string, without: readonly string[]): string {
+export function sqliteDigest(path: string, without: readonly string[] = []): string {
   const db = openSqliteDatabase(path, { readonly: true });
   db.defaultSafeIntegers(true);
   try {
