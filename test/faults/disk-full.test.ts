@@ -17,6 +17,7 @@ import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
 import { freePort } from '../helpers/free-port.js';
+import { minePaymentChain } from '../helpers/payment-chain.js';
 import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines, sqliteDigest } from '../helpers/store-engines.js';
 
@@ -31,13 +32,7 @@ before(async () => {
   node = await startLitecoind({ funded: true });
   engines = new StoreEngines();
   dir = mkdtempSync(join(tmpdir(), 'outpoint-fault-disk-'));
-  for (let round = 0; round < 30; round++) {
-    const outputs: Record<string, string> = {};
-    for (let i = 0; i < 20; i++) outputs[await node.newAddress(i % 2 === 0 ? 'bech32' : 'legacy')] = '0.001';
-    await node.wallet.call('sendmany', ['', outputs]);
-    await node.mine(1);
-  }
-  await node.mine(100);
+  await minePaymentChain(node, 30, 20, 100);
 });
 
 after(async () => {

@@ -4,13 +4,14 @@
  * (a digest of every table) to the one an uninterrupted run builds from the same node. Both store engines.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { getNetworkParams } from '../../src/chains/networks.js';
 import { MemoryEventBus, silentLogger, type ChainStore } from '../../src/core/index.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
+import { spawnIndexProcess } from '../helpers/index-process.js';
 import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines, testEngines, type EngineName } from '../helpers/store-engines.js';
 
@@ -39,22 +40,9 @@ after(async () => {
 });
 
 function startIndexProcess(storeUrl: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'index'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: {
-      ...process.env,
-      OUTPOINT_STORE_URL: storeUrl,
-      OUTPOINT_NETWORKS_LTCTEST_CHAIN: 'regtest',
-      OUTPOINT_NETWORKS_LTCTEST_RPC_URL: node.rpcUrl,
-      OUTPOINT_NETWORKS_LTCTEST_POLL_MS: '100',
-      // Small batches: many commits, so kills land between and inside them.
-      OUTPOINT_NETWORKS_LTCTEST_SYNC_BATCH_TXS: '40',
-      // Tests never reach the internet: no exchange polling (prices are on by default).
-      OUTPOINT_MARKET_SOURCES: '',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawnIndexProcess(storeUrl, node.rpcUrl, env);
+  child.stdout?.resume();
+  return child;
 }
 
 async function tipHeight(store: ChainStore): Promise<number> {

@@ -5,7 +5,7 @@
  * so no batch was written twice or half, and no write ever went through a session without the lock.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
@@ -15,6 +15,8 @@ import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import { networkCode } from '../../src/store/common/network-codes.js';
 import { LOCK_NAMESPACE } from '../../src/store/postgres/postgres-sql.js';
+import { minePaymentChain } from '../helpers/payment-chain.js';
+import { spawnIndexProcess } from '../helpers/index-process.js';
 import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines } from '../helpers/store-engines.js';
 
@@ -34,13 +36,7 @@ before(async () => {
   node = await startLitecoind({ funded: true });
   engines = new StoreEngines();
   // A few thousand txs over ~200 blocks: an initial load long enough to kill the writer in its middle.
-  for (let round = 0; round < 25; round++) {
-    const outputs: Record<string, string> = {};
-    for (let i = 0; i < 20; i++) outputs[await node.newAddress(i % 2 === 0 ? 'bech32' : 'legacy')] = '0.001';
-    await node.wallet.call('sendmany', ['', outputs]);
-    await node.mine(1);
-  }
-  await node.mine(170);
+  await minePaymentChain(node, 25, 20, 170);
 });
 
 after(async () => {
@@ -50,21 +46,7 @@ after(async () => {
 });
 
 function startIndexer(storeUrl: string, env: Record<string, string> = {}): Indexer {
-  const child = spawn(process.execPath, ['bin/outpoint.js', 'index'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: {
-      ...process.env,
-      OUTPOINT_STORE_URL: storeUrl,
-      OUTPOINT_NETWORKS_LTCTEST_CHAIN: 'regtest',
-      OUTPOINT_NETWORKS_LTCTEST_RPC_URL: node.rpcUrl,
-      OUTPOINT_NETWORKS_LTCTEST_POLL_MS: '100',
-      // Small batches: many commits, so the kill lands between and inside them.
-      OUTPOINT_NETWORKS_LTCTEST_SYNC_BATCH_TXS: '40',
-      OUTPOINT_MARKET_SOURCES: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnIndexProcess(storeUrl, node.rpcUrl, env);
   children.push(child);
   let text = '';
   child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
