@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     pollMs: 200, logPath: join(dir, 'serve.log'), network: 'LTCTEST',
   });
   const clients: Pusher[] = [];
+  let failed = false;
   try {
     while (!(await fetch(`${serve.baseUrl}/ready/LTCTEST`).then((r) => r.ok, () => false))) await delay(200);
     await cli(configPath, 'plans', 'set', 'soak', '--max-daily-requests', '1000000000');
@@ -92,11 +93,14 @@ async function main(): Promise<void> {
     }
     await load.stop();
     report(samples, load.stats, payments, blocks, events);
+    failed = load.stats.failures.length > 0;
   } finally {
     for (const client of clients) client.disconnect();
     await serve.stop();
     await node.stop();
-    rmSync(dir, { recursive: true, force: true });
+    // Kept when a request failed: serve.log tells what the service did meanwhile.
+    if (failed) console.log(`kept for inspection: ${dir} (serve.log)`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -78,9 +78,10 @@ describe('SIGTERM under load', () => {
     assert.ok(answered.every((s) => 'status' in s.outcome && s.outcome.status === 200), `every accepted request answered 200: ${statuses.join(',')}`);
     assert.ok(answered.length > 60, `requests in flight at the signal were answered (${answered.length} of ${settled.length})`);
     // The rest never reached a handler: refused by the closed listener, or sent on a keep-alive connection the server
-    // closed as idle at the same moment (the usual keep-alive race; a client retries an idempotent GET).
+    // closed as idle at the same moment (the usual keep-alive race: reset, or closed before any answer began; a
+    // client retries an idempotent GET). None got a partial or failed answer.
     const refused = settled.filter((s) => 'refused' in s.outcome).map((s) => (s.outcome as { refused: string }).refused);
-    assert.ok(refused.every((r) => r === 'ECONNREFUSED' || r === 'ECONNRESET'), `only refused connections: ${refused.join(',')}`);
+    assert.ok(refused.every((r) => r === 'ECONNREFUSED' || r === 'ECONNRESET' || r === 'UND_ERR_SOCKET'), `only refused connections: ${refused.join(',')}`);
     const v3Answered = answered.filter((s) => s.v3).length;
     assert.match(await cli('accounts', 'show', '--email', 'term@example.com'), new RegExp(`requests today ${v3Answered},`), 'every answered v3 request is in the stored usage');
   });
