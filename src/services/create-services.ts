@@ -57,29 +57,56 @@ export interface AccountServices {
   readonly usage: UsageCounter;
 }
 
-/** Every operation the entry layers (v2, v3, realtime's readers, explorer, dashboard) use, built once per process by main. */
-export interface Services {
-  readonly networks: NetworkRegistry;
-  readonly addresses: AddressService;
-  readonly history: AddressHistoryService;
-  readonly addressDisplay: AddressDisplayService;
-  readonly txs: TxService;
-  readonly confidence: ConfidenceService;
-  readonly blocks: BlockService;
-  readonly info: NetworkInfoService;
-  readonly prices: PriceService;
-  readonly shorts: ShortAddressService;
-  readonly broadcast: BroadcastService;
-  /** Explorer reads: whole histories with stable cursors, search across networks, the newest mempool txs. */
+/** Addresses: balances, the three listings (each in the order and paging its readers' contract fixes), display forms, short links. */
+export interface AddressDomain {
+  /** Balances, received/sent totals, validity. */
+  readonly balances: AddressService;
+  /** Received, spent and unspent outputs oldest first, paged after a txid (v2; the explorer's unspent list). */
+  readonly outputs: AddressHistoryService;
+  /** Transactions newest first and unspent outputs in numbered pages, and counts (v3). */
+  readonly pages: AddressPagesService;
+  /** The whole history with stable cursors both ways, and oldest-first chunks for CSV (explorer). */
   readonly timeline: AddressTimelineService;
-  readonly search: SearchService;
-  readonly mempoolList: MempoolListService;
+  /** Totals with the latest transactions and their counterparties (v2 address display). */
+  readonly display: AddressDisplayService;
+  readonly shorts: ShortAddressService;
+}
+
+/** Transactions: reads, network confidence and double spends, broadcast, the newest mempool txs. */
+export interface TransactionDomain {
+  readonly reads: TxService;
+  readonly confidence: ConfidenceService;
+  readonly broadcast: BroadcastService;
+  readonly mempool: MempoolListService;
+}
+
+/** Blocks: reads and (merge-mined coins) their AuxPoW parents from the node. */
+export interface BlockDomain {
+  readonly reads: BlockService;
   readonly auxpow: AuxPowParentService;
-  /** Numbered address pages and counts (v3). */
-  readonly addressPages: AddressPagesService;
-  /** Network status with the mempool projection (v3 network_info, explorer). */
+}
+
+/** Each network's state: get_info, network_info with the mempool projection, the projector itself. */
+export interface NetworkDomain {
+  readonly info: NetworkInfoService;
   readonly chain: ChainSummaryService;
   readonly projector: MempoolProjector;
+}
+
+/**
+ * Every operation the entry layers (v2, v3, realtime's readers, explorer, dashboard) use, by domain, built once per
+ * process by main. An API version or page picks the method whose paging and order its contract names.
+ */
+export interface Services {
+  /** The configured networks and their sync gate. */
+  readonly networks: NetworkRegistry;
+  readonly addresses: AddressDomain;
+  readonly transactions: TransactionDomain;
+  readonly blocks: BlockDomain;
+  readonly network: NetworkDomain;
+  readonly prices: PriceService;
+  /** Search across networks (heights, hashes, txids, addresses, short forms). */
+  readonly search: SearchService;
   /** null when the store's accounts are not served (no v3, no dashboard). */
   readonly accounts: AccountServices | null;
   /** Flushes usage counts and stops the projector's timers and subscriptions. */
@@ -101,23 +128,24 @@ export function createServices(deps: ServiceDeps): Services {
   const accounts = deps.accounts ? { keys: new AccountService(deps.accounts.store, now, deps.accounts.keyCacheMs), usage: deps.accounts.usage } : null;
   return {
     networks,
-    addresses: new AddressService(networks),
-    history: new AddressHistoryService(networks),
-    addressDisplay: new AddressDisplayService(networks),
-    txs: new TxService(networks),
-    confidence: new ConfidenceService(networks, deps.now),
-    blocks: new BlockService(networks),
-    info: new NetworkInfoService(networks, prices),
+    addresses: {
+      balances: new AddressService(networks),
+      outputs: new AddressHistoryService(networks),
+      pages: new AddressPagesService(networks),
+      timeline: new AddressTimelineService(networks),
+      display: new AddressDisplayService(networks),
+      shorts: new ShortAddressService(networks, deps.shortLinks),
+    },
+    transactions: {
+      reads: new TxService(networks),
+      confidence: new ConfidenceService(networks, deps.now),
+      broadcast: new BroadcastService(networks, deps.broadcaster),
+      mempool: new MempoolListService(networks),
+    },
+    blocks: { reads: new BlockService(networks), auxpow: new AuxPowParentService(deps.rawBlocks ?? new Map()) },
+    network: { info: new NetworkInfoService(networks, prices), chain: new ChainSummaryService(networks, projector), projector },
     prices,
-    shorts: new ShortAddressService(networks, deps.shortLinks),
-    broadcast: new BroadcastService(networks, deps.broadcaster),
-    timeline: new AddressTimelineService(networks),
     search: new SearchService(networks, deps.shortLinks),
-    mempoolList: new MempoolListService(networks),
-    auxpow: new AuxPowParentService(deps.rawBlocks ?? new Map()),
-    addressPages: new AddressPagesService(networks),
-    chain: new ChainSummaryService(networks, projector),
-    projector,
     accounts,
     async close() {
       projector.close();

@@ -51,7 +51,7 @@ async function walk(s: Services, address: string, start: TimelineCursor, size: n
   const pages: TimelineEntry[][] = [];
   let cursor: TimelineCursor | null = start;
   while (cursor) {
-    const page = await s.timeline.page(N, address, cursor, size);
+    const page = await s.addresses.timeline.page(N, address, cursor, size);
     assert.ok(page.entries.length <= size);
     pages.push([...page.entries]);
     cursor = direction === 'older' ? page.older : page.newer;
@@ -82,14 +82,14 @@ describe('explorer services on both engines', () => {
         assert.deepEqual(older.flat().map((x) => x.txid), expected, `older walk, page size ${size}`);
         if (size === 2) {
           // the first page is all mempool (3 unconfirmed txs): its next page is counted from the newest
-          const first = await s.timeline.page(N, address, { kind: 'newest' }, 2);
+          const first = await s.addresses.timeline.page(N, address, { kind: 'newest' }, 2);
           assert.deepEqual(first.older, { kind: 'skip', count: 2 });
         }
         const newer = await walk(s, address, { kind: 'oldest' }, size, 'newer');
         assert.deepEqual(newer.reverse().flat().map((x) => x.txid), expected, `newer walk from the oldest, page size ${size}`);
       }
       // A cursor page is the same however many txs arrive later (stable URLs).
-      const third = await s.timeline.page(N, address, { kind: 'older', txid: expected[8]! }, 4);
+      const third = await s.addresses.timeline.page(N, address, { kind: 'older', txid: expected[8]! }, 4);
       assert.deepEqual(third.entries.map((x) => x.txid), expected.slice(9, 13));
       return (await walk(s, address, { kind: 'newest' }, 5, 'older')).flat().map(key);
     });
@@ -98,7 +98,7 @@ describe('explorer services on both engines', () => {
   it('the export pass lists every tx oldest first (chain order, then the mempool) in chunks', async () => {
     await onBoth(async (s) => {
       const chunks = [];
-      for await (const chunk of s.timeline.oldestFirst(N, address, 4)) chunks.push(chunk.entries);
+      for await (const chunk of s.addresses.timeline.oldestFirst(N, address, 4)) chunks.push(chunk.entries);
       assert.ok(chunks.every((c) => c.length <= 4) && chunks.length >= 5);
       const listed = chunks.flat();
       const newestFirst = (await walk(s, address, { kind: 'newest' }, 100, 'older')).flat();
@@ -112,7 +112,7 @@ describe('explorer services on both engines', () => {
     const tip = await node.rpc.call<number>('getblockcount');
     const tipHash = await node.rpc.call<string>('getbestblockhash');
     await onBoth(async (s) => {
-      const short = (await s.shorts.resolve(N, address)).short;
+      const short = (await s.addresses.shorts.resolve(N, address)).short;
       const kinds = async (q: string): Promise<string[]> => (await s.search.find(q)).map((h) => `${h.kind}:${h.network.id}`);
       assert.deepEqual(await kinds(sent[0]!), [`tx:${N}`]);
       assert.deepEqual(await kinds(sent[0]!.toUpperCase()), [`tx:${N}`]);
@@ -137,10 +137,10 @@ describe('explorer services on both engines', () => {
     await node.rpc.call('generateblock', [await node.newAddress('bech32'), [conflicting.hex]]);
     await env().check('conflict');
     await onBoth(async (s) => {
-      const view = await s.txs.get(N, original);
+      const view = await s.transactions.reads.get(N, original);
       assert.equal(view.record.status, 'removed');
-      assert.deepEqual(await s.txs.conflicts(view), [{ vin: 0, txid: conflicting.txid, confirmed: true, peerOnly: false }]);
-      assert.deepEqual(await s.txs.conflicts(await s.txs.get(N, conflicting.txid)), [], 'the winner has no conflicts');
+      assert.deepEqual(await s.transactions.reads.conflicts(view), [{ vin: 0, txid: conflicting.txid, confirmed: true, peerOnly: false }]);
+      assert.deepEqual(await s.transactions.reads.conflicts(await s.transactions.reads.get(N, conflicting.txid)), [], 'the winner has no conflicts');
       return true;
     });
   });
@@ -161,7 +161,7 @@ describe('explorer services on both engines', () => {
       assert.ok(blocks.every((b) => b.miner?.address), 'every regtest coinbase pays an address');
       assert.deepEqual((await chain.blocksDown(N, tip + 50, 2)).blocks.map((b) => b.block.height), [tip, tip - 1], 'above the tip starts at the tip');
       assert.deepEqual((await chain.blocksDown(N, 1, 5)).blocks.map((b) => b.block.height), [1, 0]);
-      const newest = await s.mempoolList.newest(N, 2);
+      const newest = await s.transactions.mempool.newest(N, 2);
       assert.equal(newest.count, (await node.rpc.call<string[]>('getrawmempool')).length);
       assert.deepEqual(newest.txs.map((t) => t.txid), [txids[2], txids[1]]);
       return newest.count;

@@ -17,55 +17,55 @@ export function addressRoutes(app: FastifyInstance, { services, publicUrl }: V2C
     { schema: balanceSchema, config: { v2Error: shapeA('network', 'address', 'confirmations') } },
     async ({ params }) => {
       const minConfirmations = parseOptionalIndex(params.confirmations, 'confirmations') ?? 0;
-      return { status: 'success', data: balanceData(await services.addresses.balance(params.network, params.address, minConfirmations)) };
+      return { status: 'success', data: balanceData(await services.addresses.balances.balance(params.network, params.address, minConfirmations)) };
     },
   );
 
   app.get<{ Params: AddressParams }>(
     '/get_address_received/:network/:address',
     { schema: receivedSchema, config: { v2Error: shapeA('network', 'address') } },
-    async ({ params }) => ({ status: 'success', data: receivedData(await services.addresses.totals(params.network, params.address)) }),
+    async ({ params }) => ({ status: 'success', data: receivedData(await services.addresses.balances.totals(params.network, params.address)) }),
   );
 
   app.get<{ Params: AddressParams }>(
     '/get_address_spent/:network/:address',
     { schema: spentSchema, config: { v2Error: shapeA('network', 'address') } },
-    async ({ params }) => ({ status: 'success', data: spentData(await services.addresses.totals(params.network, params.address)) }),
+    async ({ params }) => ({ status: 'success', data: spentData(await services.addresses.balances.totals(params.network, params.address)) }),
   );
 
   const pageError = { v2Error: shapeA('network', 'address', 'after_tx') };
   app.get<{ Params: PageParams }>('/get_tx_unspent/:network/:address/:after_tx?', { schema: unspentSchema, config: pageError }, async ({ params }) => ({
     status: 'success',
-    data: outputPageData(await services.history.unspent(params.network, params.address, parseCursor(params.after_tx))),
+    data: outputPageData(await services.addresses.outputs.unspent(params.network, params.address, parseCursor(params.after_tx))),
   }));
   app.get<{ Params: PageParams }>('/get_tx_received/:network/:address/:after_tx?', { schema: receivedTxsSchema, config: pageError }, async ({ params }) => ({
     status: 'success',
-    data: outputPageData(await services.history.received(params.network, params.address, parseCursor(params.after_tx))),
+    data: outputPageData(await services.addresses.outputs.received(params.network, params.address, parseCursor(params.after_tx))),
   }));
   app.get<{ Params: PageParams }>('/get_tx_spent/:network/:address/:after_tx?', { schema: spentTxsSchema, config: pageError }, async ({ params }) => ({
     status: 'success',
-    data: inputPageData(await services.history.spent(params.network, params.address, parseCursor(params.after_tx))),
+    data: inputPageData(await services.addresses.outputs.spent(params.network, params.address, parseCursor(params.after_tx))),
   }));
 
   app.get<{ Params: AddressParams }>(
     '/is_address_valid/:network/:address',
     { schema: validSchema, config: { v2Error: shapeA('network', 'address') } },
     async ({ params }) => {
-      const { network, valid } = services.addresses.isValid(params.network, params.address);
+      const { network, valid } = services.addresses.balances.isValid(params.network, params.address);
       return { status: 'success', data: validityData(network, params.address, valid) };
     },
   );
 
   app.get<{ Params: AddressParams }>('/address/:network/:address', { schema: addressDisplaySchema, config: { v2Error: shapeB } }, async ({ params }) => ({
     status: 'success',
-    data: addressDisplayData(await services.addressDisplay.display(params.network, params.address)),
+    data: addressDisplayData(await services.addresses.display.display(params.network, params.address)),
     code: 200,
     message: '',
   }));
 
   app.get<{ Params: AddressParams }>('/short/:network/:address', { schema: shortSchema, config: { v2Error: shapeBShort } }, async ({ params }) => ({
     status: 'success',
-    data: shortData(await services.shorts.resolve(params.network, params.address), publicUrl),
+    data: shortData(await services.addresses.shorts.resolve(params.network, params.address), publicUrl),
     code: 200,
     message: '',
   }));

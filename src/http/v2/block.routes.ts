@@ -12,19 +12,19 @@ export function blockRoutes(app: FastifyInstance, { services }: V2Context): void
     '/get_blockhash/:network/:block_no',
     { schema: blockhashSchema, config: { v2Error: shapeA('network', 'block_no') } },
     async ({ params }) => {
-      const { network, hash, height } = await services.blocks.hashAt(params.network, params.block_no);
+      const { network, hash, height } = await services.blocks.reads.hashAt(params.network, params.block_no);
       return { status: 'success', data: blockhashData(network, hash, height) };
     },
   );
 
   app.get<{ Params: BlockParams }>('/get_block/:network/:blockid', { schema: blockSchema, config: { v2Error: shapeA('network', 'blockid') } }, async ({ params }) => ({
     status: 'success',
-    data: blockData(await services.blocks.get(params.network, params.blockid)),
+    data: blockData(await services.blocks.reads.get(params.network, params.blockid)),
   }));
 
   app.get<{ Params: BlockParams }>('/block/:network/:blockid', { schema: blockDisplaySchema, config: { v2Error: shapeB } }, async ({ params }) => ({
     status: 'success',
-    data: blockDisplayData(await services.blocks.display(params.network, params.blockid)),
+    data: blockDisplayData(await services.blocks.reads.display(params.network, params.blockid)),
     code: 200,
     message: '',
   }));

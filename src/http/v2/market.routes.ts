@@ -17,7 +17,7 @@ export function marketRoutes(app: FastifyInstance, { services }: V2Context): voi
   app.get<{ Params: PriceParams }>('/get_price/:coin', { schema: priceSchema(true, false), config }, price);
   app.get<{ Params: PriceParams }>('/get_price/:coin/:base_currency', { schema: priceSchema(true, true), config }, price);
 
-  const info = async ({ params }: { params: { network?: string } }) => ({ status: 'success', data: infoData(await services.info.info(params.network)) });
+  const info = async ({ params }: { params: { network?: string } }) => ({ status: 'success', data: infoData(await services.network.info.info(params.network)) });
   app.get<{ Params: { network?: string } }>('/get_info', { schema: infoSchema(false), config }, info);
   app.get<{ Params: { network?: string } }>('/get_info/:network', { schema: infoSchema(true), config }, info);
 }

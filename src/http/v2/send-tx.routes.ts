@@ -16,7 +16,7 @@ export function sendTxRoutes(app: FastifyInstance, { services }: V2Context): voi
     { schema: sendTxSchema, bodyLimit: SEND_BODY_LIMIT, config: { v2Error: shapeA('network', 'tx_hex') } },
     async ({ params, body }) => {
       const txHex = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).tx_hex : undefined;
-      const { network, txid } = await services.broadcast.send(params.network, txHex);
+      const { network, txid } = await services.transactions.broadcast.send(params.network, txHex);
       return { status: 'success', data: { network: network.id, txid }, network: network.id, txid };
     },
   );

@@ -23,7 +23,7 @@ function pick<T>(items: readonly T[], n: number | undefined, field: string): T |
 export function txRoutes(app: FastifyInstance, { services }: V2Context): void {
   app.get<{ Params: TxParams }>('/get_confidence/:network/:txid', { schema: confidenceSchema, config: { v2Error: shapeA('network', 'txid') } }, async ({ params }) => ({
     status: 'success',
-    data: confidenceData(await services.confidence.get(params.network, params.txid)),
+    data: confidenceData(await services.transactions.confidence.get(params.network, params.txid)),
   }));
 
   app.get<{ Params: TxParams & { input_no?: string } }>(
@@ -31,7 +31,7 @@ export function txRoutes(app: FastifyInstance, { services }: V2Context): void {
     { schema: inputsSchema, config: { v2Error: shapeA('network', 'txid', 'input_no') } },
     async ({ params }) => {
       const n = parseOptionalIndex(params.input_no, 'input_no');
-      const view = await services.txs.get(params.network, params.txid, NO_SPENDERS);
+      const view = await services.transactions.reads.get(params.network, params.txid, NO_SPENDERS);
       return { status: 'success', data: inputsData(view, pick(view.inputs, n, 'input_no')) };
     },
   );
@@ -41,19 +41,19 @@ export function txRoutes(app: FastifyInstance, { services }: V2Context): void {
     { schema: outputsSchema, config: { v2Error: shapeA('network', 'txid', 'output_no') } },
     async ({ params }) => {
       const n = parseOptionalIndex(params.output_no, 'output_no');
-      const view = await services.txs.get(params.network, params.txid, NO_SPENDERS);
+      const view = await services.transactions.reads.get(params.network, params.txid, NO_SPENDERS);
       return { status: 'success', data: outputsData(view, pick(view.outputs, n, 'output_no')) };
     },
   );
 
   app.get<{ Params: TxParams }>('/get_tx/:network/:txid', { schema: txSchema, config: { v2Error: shapeA('network', 'txid') } }, async ({ params }) => ({
     status: 'success',
-    data: txData(await services.txs.get(params.network, params.txid, NO_SPENDERS)),
+    data: txData(await services.transactions.reads.get(params.network, params.txid, NO_SPENDERS)),
   }));
 
   app.get<{ Params: TxParams }>('/is_tx_confirmed/:network/:txid', { schema: confirmedSchema, config: { v2Error: shapeA('network', 'txid') } }, async ({ params }) => ({
     status: 'success',
-    data: confirmedData(await services.txs.status(params.network, params.txid)),
+    data: confirmedData(await services.transactions.reads.status(params.network, params.txid)),
   }));
 
   app.get<{ Params: TxParams & { output_no: string } }>(
@@ -61,13 +61,13 @@ export function txRoutes(app: FastifyInstance, { services }: V2Context): void {
     { schema: isSpentSchema, config: { v2Error: shapeA('network', 'txid', 'output_no') } },
     async ({ params }) => {
       const n = parseIndex(params.output_no, 'output_no');
-      const view = await services.txs.get(params.network, params.txid);
+      const view = await services.transactions.reads.get(params.network, params.txid);
       return { status: 'success', data: spentData(view, pick(view.outputs, n, 'output_no')!) };
     },
   );
 
   app.get<{ Params: TxParams }>('/tx/:network/:txid', { schema: txDisplaySchema, config: { v2Error: shapeB } }, async ({ params }) => {
-    const view = await services.txs.get(params.network, params.txid);
-    return { status: 'success', data: txDisplayData(view, await services.txs.doubleSpend(view)), code: 200, message: '' };
+    const view = await services.transactions.reads.get(params.network, params.txid);
+    return { status: 'success', data: txDisplayData(view, await services.transactions.reads.doubleSpend(view)), code: 200, message: '' };
   });
 }

@@ -10,33 +10,33 @@ type PageParams = AddressParams & { page?: string };
 /** v3 address reads over the same services as v2, plus numbered pages. */
 export function addressRoutes(app: FastifyInstance, { services }: V3Context): void {
   app.get<{ Params: PageParams }>('/transactions/:network/:address/:page?', { schema: transactionsSchema }, async ({ params }) => {
-    const page = await services.addressPages.transactions(params.network, params.address, parsePage(params.page));
+    const page = await services.addresses.pages.transactions(params.network, params.address, parsePage(params.page));
     const prices = await services.prices.usdAtTimes(page.network.params, page.items.map((i) => i.time));
     return { status: 'success', data: transactionsData(page, prices) };
   });
 
   app.get<{ Params: AddressParams }>('/transaction_counts/:network/:address', { schema: transactionCountsSchema }, async ({ params }) => ({
     status: 'success',
-    data: countsData(await services.addressPages.counts(params.network, params.address)),
+    data: countsData(await services.addresses.pages.counts(params.network, params.address)),
   }));
 
   app.get<{ Params: PageParams }>('/unspent_outputs/:network/:address/:page?', { schema: unspentOutputsSchema }, async ({ params }) => ({
     status: 'success',
-    data: unspentOutputsData(await services.addressPages.unspentOutputs(params.network, params.address, parsePage(params.page))),
+    data: unspentOutputsData(await services.addresses.pages.unspentOutputs(params.network, params.address, parsePage(params.page))),
   }));
 
   app.get<{ Params: AddressParams }>('/balance/:network/:address', { schema: balanceSchema }, async ({ params }) => ({
     status: 'success',
-    data: balanceData(await services.addresses.balance(params.network, params.address, 0)),
+    data: balanceData(await services.addresses.balances.balance(params.network, params.address, 0)),
   }));
 
   app.get<{ Params: AddressParams }>('/address_summary/:network/:address', { schema: addressSummarySchema }, async ({ params }) => ({
     status: 'success',
-    data: summaryData(await services.addressPages.counts(params.network, params.address)),
+    data: summaryData(await services.addresses.pages.counts(params.network, params.address)),
   }));
 
   app.get<{ Params: AddressParams }>('/is_valid_address/:network/:address', { schema: isValidAddressSchema }, async ({ params }) => ({
     status: 'success',
-    data: { is_valid: services.addresses.isValid(params.network, params.address).valid },
+    data: { is_valid: services.addresses.balances.isValid(params.network, params.address).valid },
   }));
 }

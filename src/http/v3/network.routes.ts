@@ -16,7 +16,7 @@ export function networkRoutes(app: FastifyInstance, { services, accounts, now }:
 
   app.get<{ Params: { network: string } }>('/network_info/:network', { schema: networkInfoSchema }, async ({ params }) => ({
     status: 'success',
-    data: networkInfoData(await services.chain.status(params.network)),
+    data: networkInfoData(await services.network.chain.status(params.network)),
   }));
 
   app.get('/account_info', { schema: accountInfoSchema, config: { quotaFree: true } }, async (request) => {

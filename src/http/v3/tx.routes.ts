@@ -10,7 +10,7 @@ const BROADCAST_BODY_LIMIT = 8_500_000;
 /** v3 transaction read and broadcast. */
 export function txRoutes(app: FastifyInstance, { services }: V3Context): void {
   app.get<{ Params: { network: string; hash: string } }>('/transaction/:network/:hash', { schema: transactionSchema }, async ({ params }) => {
-    const view = await services.txs.get(params.network, params.hash).catch((error: unknown) => {
+    const view = await services.transactions.reads.get(params.network, params.hash).catch((error: unknown) => {
       // The shared service names its field txid (v2's word); v3 says hash.
       if (error instanceof NotFoundError) throw new NotFoundError('hash', error.message);
       throw error;
@@ -23,7 +23,7 @@ export function txRoutes(app: FastifyInstance, { services }: V3Context): void {
     '/broadcast_transaction/:network',
     { schema: broadcastSchema, bodyLimit: BROADCAST_BODY_LIMIT },
     async ({ params, body }) => {
-      const { network, txid } = await services.broadcast.send(params.network, body.tx_hex);
+      const { network, txid } = await services.transactions.broadcast.send(params.network, body.tx_hex);
       return { status: 'success', data: { network: network.id, hash: txid } };
     },
   );

@@ -15,7 +15,7 @@ import { addressPath, netSlug, networkPath } from './paths.js';
 type Query = Record<string, string | undefined>;
 
 function explorerDeps({ shell, options, services, now }: WebContext): ExplorerDeps {
-  return { services, chain: services.chain, projector: services.projector, shell, publicUrl: options.publicUrl.replace(/\/+$/, ''), now, cards: new Map() };
+  return { services, chain: services.network.chain, projector: services.network.projector, shell, publicUrl: options.publicUrl.replace(/\/+$/, ''), now, cards: new Map() };
 }
 
 function networkRoutes(app: FastifyInstance, deps: ExplorerDeps, network: NetworkContext): void {
@@ -50,7 +50,7 @@ export const explorerModule: WebModule = (app, context) => {
   app.get('/', (request, reply) => homePage(deps, request, reply));
   app.get<{ Querystring: { q?: string } }>('/search', (request, reply) => searchPage(deps, request, reply));
   app.get<{ Params: { network: string; short: string } }>('/s/:network/:short', async (request, reply) => {
-    const found = await deps.services.shorts.resolve(request.params.network.toUpperCase(), request.params.short);
+    const found = await deps.services.addresses.shorts.resolve(request.params.network.toUpperCase(), request.params.short);
     return reply.redirect(addressPath(found.network.id, found.address), 302);
   });
   for (const network of networks) networkRoutes(app, deps, network);

@@ -16,8 +16,8 @@ const HEADER = 'txid,block_height,time_utc,confirmations,received,sent,balance_c
  */
 export async function addressCsv(deps: ExplorerDeps, network: NetworkContext, address: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   // Resolve first so that a bad address is an HTML 404 before any CSV byte is sent.
-  const { address: canonical } = await deps.services.addresses.totals(network.id, address);
-  const chunks = deps.services.timeline.oldestFirst(network.id, canonical);
+  const { address: canonical } = await deps.services.addresses.balances.totals(network.id, address);
+  const chunks = deps.services.addresses.timeline.oldestFirst(network.id, canonical);
   async function* lines(): AsyncGenerator<string> {
     yield HEADER;
     let balance = 0n;

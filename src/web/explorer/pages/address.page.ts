@@ -27,16 +27,16 @@ export async function addressPage(deps: ExplorerDeps, network: NetworkContext, a
   const cursor = part === 'history' ? ({ kind: 'newest' } as const) : cursorFrom(request.query);
   const now = deps.now();
   if (part === 'summary') {
-    const flows = await deps.services.addresses.totals(net, address);
+    const flows = await deps.services.addresses.balances.totals(net, address);
     return deps.shell.fragment(request, reply, addressSummary(network, flows.address, flows.totals));
   }
-  if (part === 'history') return deps.shell.fragment(request, reply, addressHistory(await deps.services.timeline.page(net, address, cursor, HISTORY_PAGE), cursor, now));
+  if (part === 'history') return deps.shell.fragment(request, reply, addressHistory(await deps.services.addresses.timeline.page(net, address, cursor, HISTORY_PAGE), cursor, now));
   const utxoAfter = request.query['utxo_after'];
   const [flows, history, short, unspent] = await Promise.all([
-    deps.services.addresses.totals(net, address),
-    deps.services.timeline.page(net, address, cursor, HISTORY_PAGE),
-    deps.services.shorts.resolve(net, address),
-    deps.services.history.unspent(net, address, { minConfirmations: 0, ...(utxoAfter && TXID.test(utxoAfter) ? { afterTxid: utxoAfter.toLowerCase() } : {}) }),
+    deps.services.addresses.balances.totals(net, address),
+    deps.services.addresses.timeline.page(net, address, cursor, HISTORY_PAGE),
+    deps.services.addresses.shorts.resolve(net, address),
+    deps.services.addresses.outputs.unspent(net, address, { minConfirmations: 0, ...(utxoAfter && TXID.test(utxoAfter) ? { afterTxid: utxoAfter.toLowerCase() } : {}) }),
   ]);
   const canonical = flows.address;
   const coin = network.params.coin;

@@ -20,7 +20,7 @@ type Query = { page?: string };
 
 async function mainChainHashAt(deps: ExplorerDeps, view: BlockView): Promise<string | null> {
   try {
-    return (await deps.services.blocks.hashAt(view.network.id, String(view.block.height))).hash;
+    return (await deps.services.blocks.reads.hashAt(view.network.id, String(view.block.height))).hash;
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;
@@ -29,7 +29,7 @@ async function mainChainHashAt(deps: ExplorerDeps, view: BlockView): Promise<str
 
 /** `/{net}/block/{hash|height}`: header fields, reward and fees, miner, MWEB or AuxPoW part, the txs 25 a page. */
 export async function blockPage(deps: ExplorerDeps, network: NetworkContext, id: string, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
-  const view = await deps.services.blocks.get(network.id, id);
+  const view = await deps.services.blocks.reads.get(network.id, id);
   const { block } = view;
   const coin = network.params.coin;
   const pages = Math.max(1, Math.ceil(block.txids.length / BLOCK_TXS_PAGE));
@@ -37,11 +37,11 @@ export async function blockPage(deps: ExplorerDeps, network: NetworkContext, id:
   const slice = block.txids.slice((page - 1) * BLOCK_TXS_PAGE, page * BLOCK_TXS_PAGE);
   const last = block.txids[block.txids.length - 1];
   const [txs, coinbase, mainHash, hogex, auxpow] = await Promise.all([
-    Promise.all(slice.map((txid) => deps.services.txs.get(network.id, txid, { spenders: false }))),
-    block.txids[0] ? deps.services.txs.get(network.id, block.txids[0], { spenders: false }) : Promise.resolve(null),
+    Promise.all(slice.map((txid) => deps.services.transactions.reads.get(network.id, txid, { spenders: false }))),
+    block.txids[0] ? deps.services.transactions.reads.get(network.id, block.txids[0], { spenders: false }) : Promise.resolve(null),
     block.isOrphan ? mainChainHashAt(deps, view) : Promise.resolve(null),
-    network.params.features.mweb && last && block.txids.length > 1 ? deps.services.txs.get(network.id, last, { spenders: false }) : Promise.resolve(null),
-    deps.services.auxpow.parentOf(network, block),
+    network.params.features.mweb && last && block.txids.length > 1 ? deps.services.transactions.reads.get(network.id, last, { spenders: false }) : Promise.resolve(null),
+    deps.services.blocks.auxpow.parentOf(network, block),
   ]);
   const now = deps.now();
   const base = blockPath(network.id, block.hash);

@@ -20,7 +20,7 @@ export async function mempoolPage(deps: ExplorerDeps, network: NetworkContext, r
   const title = `${network.params.name} mempool`;
   const sync = await syncStateOf(deps, network);
   if (sync.kind === 'syncing') return deps.shell.page(request, reply, { title, body: html`<h1>${title}</h1>${syncBanner(sync)}` });
-  const [status, newest] = await Promise.all([deps.chain.status(network.id), deps.services.mempoolList.newest(network.id, NEWEST_TXS)]);
+  const [status, newest] = await Promise.all([deps.chain.status(network.id), deps.services.transactions.mempool.newest(network.id, NEWEST_TXS)]);
   const now = deps.now();
   const coin = network.params.coin;
   const channel = blockchainChannel(network.id);

@@ -14,8 +14,8 @@ type Query = { part?: string; hex?: string };
 
 async function statusModel(deps: ExplorerDeps, view: TxView): Promise<TxStatusModel> {
   const [confidence, conflicts] = await Promise.all([
-    view.record.status === 'mempool' ? deps.services.confidence.get(view.network.id, view.record.txid) : Promise.resolve(null),
-    deps.services.txs.conflicts(view),
+    view.record.status === 'mempool' ? deps.services.transactions.confidence.get(view.network.id, view.record.txid) : Promise.resolve(null),
+    deps.services.transactions.reads.conflicts(view),
   ]);
   return { view, confidence, conflicts };
 }
@@ -53,7 +53,7 @@ function outputsTable(view: TxView): SafeHtml {
 
 /** `/{net}/tx/{txid}`: live status, fees and sizes, every input and output, raw hex on demand (`?hex=1`). */
 export async function txPage(deps: ExplorerDeps, network: NetworkContext, txid: string, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
-  const view = await deps.services.txs.get(network.id, txid);
+  const view = await deps.services.transactions.reads.get(network.id, txid);
   const model = await statusModel(deps, view);
   const now = deps.now();
   if (request.query.part === 'status') return deps.shell.fragment(request, reply, txStatus(model, now));
