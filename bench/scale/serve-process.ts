@@ -56,6 +56,9 @@ export class ServeProcess {
         'host = "127.0.0.1"',
         `port = ${options.httpPort}`,
         'rate_limit_per_second = 0',
+        // Benches measure the service, not exchanges this machine cannot reach.
+        '[market]',
+        'sources = []',
         `[networks.${options.network ?? 'BTCTEST'}]`,
         'chain = "regtest"',
         `rpc_url = "${options.rpcUrl}"`,
