@@ -1,8 +1,9 @@
 /**
  * What following Dogecoin Core 1.14 costs the node and the wire: requests and reply bytes of the notifiers over an
  * idle 10 s, with a mempool of 1,000 txs, on the 1.14 stand-in (its replies have 1.14's field sets and number
- * formats, so byte counts carry over; its CPU figures do not). Compared: ZMQ hashblock/hashtx with the reconcile
- * poll (defaults: 1 s, txid list every 10 s), and RPC polling every 250 ms (PollNotifier defaults).
+ * formats, so byte counts carry over; its CPU figures do not), and the signals they gave meanwhile (each costs the
+ * indexer one getrawmempool). Compared: ZMQ hashblock/hashtx with the reconcile poll (defaults: 1 s, a mempool
+ * signal at least every 10 s), and RPC polling every 250 ms (PollNotifier defaults: a mempool signal every 5 s).
  * Run: node --import tsx bench/node-follow.bench.ts
  */
 import { toHex } from '../src/chains/hash.js';
@@ -27,14 +28,20 @@ async function fill(node: DogecoinStandIn): Promise<void> {
   }
 }
 
-async function idleCost(node: DogecoinStandIn, notifier: BlockNotifier): Promise<{ requests: number; calls: Record<string, number> }> {
+async function idleCost(
+  node: DogecoinStandIn,
+  notifier: BlockNotifier,
+): Promise<{ requests: number; calls: Record<string, number>; signals: { tip: number; mempool: number } }> {
+  const signals = { tip: 0, mempool: 0 };
+  notifier.on('tip', () => signals.tip++);
+  notifier.on('mempool', () => signals.mempool++);
   await notifier.start();
   const before = new Map(node.calls);
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
   await notifier.stop();
   const calls: Record<string, number> = {};
   for (const [method, n] of node.calls) if (n !== (before.get(method) ?? 0)) calls[method] = n - (before.get(method) ?? 0);
-  return { requests: Object.values(calls).reduce((s, n) => s + n, 0), calls };
+  return { requests: Object.values(calls).reduce((s, n) => s + n, 0), calls, signals };
 }
 
 export async function run(): Promise<void> {
@@ -52,8 +59,9 @@ export async function run(): Promise<void> {
     const polling = await idleCost(node, new PollNotifier(node.node));
     const bytes = (c: Record<string, number>): number =>
       (c.getmempoolinfo ?? 0) * poll.text.length + (c.getrawmempool ?? 0) * list.text.length;
-    console.log(`idle ${IDLE_MS / 1000} s, ZMQ hashblock/hashtx + reconcile: ${JSON.stringify(zmq.calls)}, ~${Math.round(bytes(zmq.calls) / 1024)} KiB of replies`);
-    console.log(`idle ${IDLE_MS / 1000} s, polling every 250 ms: ${JSON.stringify(polling.calls)}, ~${Math.round(bytes(polling.calls) / 1024)} KiB of replies`);
+    for (const [how, cost] of [['ZMQ hashblock/hashtx + reconcile', zmq], ['polling every 250 ms', polling]] as const) {
+      console.log(`idle ${IDLE_MS / 1000} s, ${how}: ${JSON.stringify(cost.calls)}, ~${(bytes(cost.calls) / 1024).toFixed(1)} KiB of replies, signals ${JSON.stringify(cost.signals)}`);
+    }
   } finally {
     await node.stop();
   }

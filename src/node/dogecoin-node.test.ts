@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { getNetworkParams } from '../chains/networks.js';
 import { toHex } from '../chains/hash.js';
 import { ConfigError, TxRejectedError } from '../core/errors.js';
@@ -90,16 +91,28 @@ for (const version of ['1.14.6', '1.14.9'] as const) {
       assert.equal(await broadcaster.broadcast('DOGETEST', toHex(tx.raw)), tx.txid, '-27 already in block chain: delivered');
     });
 
-    it('PollNotifier follows tips and the mempool on 1.14 replies (no total_fee in the fingerprint)', async () => {
-      const notifier = new PollNotifier(node.node, { pollMs: 50, fullMempoolEveryMs: 500 });
+    it('PollNotifier signals tips and mempool changes on 1.14 replies (no total_fee in the fingerprint), and nothing while idle', async () => {
+      const notifier = new PollNotifier(node.node, { pollMs: 50, fullMempoolEveryMs: 2_000 });
       const recorder = new NotifierRecorder(notifier);
       await notifier.start();
       try {
-        const txid = await node.send(node.wallet.newAddress(), '1');
-        await recorder.added(txid, 2_000);
+        const t0 = Date.now();
+        await node.send(node.wallet.newAddress(), '1');
+        assert.ok((await recorder.mempoolSignalled(t0, 2_000)) - t0 < 2_000);
+        const t1 = Date.now();
         const [hash] = await node.mine(1);
         await recorder.tipReported(hash!, 2_000);
-        await recorder.removed(txid, 2_000);
+        const confirmed = await recorder.mempoolSignalled(t1, 2_000);
+        // idle: one poll request every 50 ms, no txid list, no signal until fullMempoolEveryMs after the last one
+        await delay(Math.max(0, confirmed + 100 - Date.now()));
+        const before = { info: node.calls.get('getmempoolinfo') ?? 0, list: node.calls.get('getrawmempool') ?? 0, from: Date.now() };
+        await delay(1_000);
+        const polls = (node.calls.get('getmempoolinfo') ?? 0) - before.info;
+        assert.ok(polls >= 8 && polls <= 21, `${polls} polls in 1 s`);
+        assert.equal((node.calls.get('getrawmempool') ?? 0) - before.list, 0, 'the notifier never reads the txid list');
+        assert.deepEqual(recorder.since(before.from), { tips: 0, mempool: 0 });
+        const periodic = await recorder.mempoolSignalled(before.from, 3_000);
+        assert.ok(periodic - confirmed >= 2_000, `the periodic signal ${periodic - confirmed} ms after the last`);
         assert.equal(recorder.errors.length, 0);
       } finally {
         await notifier.stop();

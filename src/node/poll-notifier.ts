@@ -1,6 +1,5 @@
-import { RpcError } from '../core/errors.js';
 import type { BlockNotifier, NotifierEvents, NotifierListener } from './block-notifier.js';
-import { diffMempool } from './mempool-diff.js';
+import { glanceAtNode, MempoolSignalGate } from './mempool-fingerprint.js';
 import type { NodeClient } from './node-client.js';
 import { NotifierListeners } from './notifier-listeners.js';
 
@@ -8,27 +7,24 @@ export interface PollNotifierOptions {
   /** Pause between the end of one poll and the start of the next. Default 250 ms. */
   readonly pollMs?: number;
   /**
-   * Full `getrawmempool` diff at least this often even when the mempool fingerprint
-   * (size, bytes, usage, total_fee) has not moved: a replacement of equal size can keep it. Default 5 s.
+   * A `mempool` signal at least this often even when the mempool fingerprint (size, bytes, usage, total_fee) has
+   * not moved: a replacement of equal size can keep it. Default 5 s.
    */
   readonly fullMempoolEveryMs?: number;
 }
 
 /**
- * Works with any Core-compatible node. Each poll is ONE HTTP request (a batch of
- * getbestblockhash + getmempoolinfo); the txid list is fetched only when the tip or the
- * mempool fingerprint changed, so an idle node costs a few hundred bytes per poll, not a
- * mempool-sized JSON. Polls never overlap: the next is scheduled when the previous ends.
+ * Works with any Core-compatible node. Each poll is ONE HTTP request (a batch of getbestblockhash +
+ * getmempoolinfo, a few hundred bytes): `tip` when the hash changed, `mempool` when the fingerprint moved or
+ * `fullMempoolEveryMs` passed since the last mempool signal. It never reads the txid list: the consumer does,
+ * once per signal. Polls never overlap: the next is scheduled when the previous ends.
  */
 export class PollNotifier implements BlockNotifier {
   readonly #node: NodeClient;
   readonly #pollMs: number;
-  readonly #fullEveryMs: number;
   readonly #listeners = new NotifierListeners();
+  readonly #gate: MempoolSignalGate;
   #tip: string | null = null;
-  #mempool = new Set<string>();
-  #fingerprint = '';
-  #lastFullAt = 0;
   #timer: NodeJS.Timeout | null = null;
   #inFlight: Promise<void> | null = null;
   #running = false;
@@ -36,15 +32,11 @@ export class PollNotifier implements BlockNotifier {
   constructor(node: NodeClient, options: PollNotifierOptions = {}) {
     this.#node = node;
     this.#pollMs = options.pollMs ?? 250;
-    this.#fullEveryMs = options.fullMempoolEveryMs ?? 5_000;
+    this.#gate = new MempoolSignalGate(options.fullMempoolEveryMs ?? 5_000);
   }
 
   get tip(): string | null {
     return this.#tip;
-  }
-
-  get mempool(): ReadonlySet<string> {
-    return this.#mempool;
   }
 
   on<E extends keyof NotifierEvents>(event: E, listener: NotifierListener<E>): () => void {
@@ -53,10 +45,9 @@ export class PollNotifier implements BlockNotifier {
 
   async start(): Promise<void> {
     if (this.#running) return;
-    const [tip, mempool] = await Promise.all([this.#node.getBestBlockHash(), this.#node.getRawMempool()]);
+    const { tip, fingerprint } = await glanceAtNode(this.#node);
     this.#tip = tip;
-    this.#mempool = new Set(mempool);
-    this.#lastFullAt = Date.now();
+    this.#gate.reset(fingerprint, Date.now());
     this.#running = true;
     this.#schedule();
   }
@@ -82,28 +73,13 @@ export class PollNotifier implements BlockNotifier {
   /** Never rejects: failures become `error` events and the next poll tries again. */
   async #poll(): Promise<void> {
     try {
-      const [best, info] = await this.#node.rpc.batch<unknown>(
-        [{ method: 'getbestblockhash' }, { method: 'getmempoolinfo' }],
-        { exactDecimals: true },
-      );
-      if (best instanceof RpcError) throw best;
-      if (info instanceof RpcError) throw info;
-      const tipChanged = best !== this.#tip;
-      if (tipChanged) {
-        this.#tip = best as string;
-        this.#listeners.emit('tip', { hash: this.#tip });
-      }
-      const i = info as Record<string, unknown>;
-      const fingerprint = `${String(i.size)}/${String(i.bytes)}/${String(i.usage)}/${String(i.total_fee)}`;
-      const now = Date.now();
-      if (!tipChanged && fingerprint === this.#fingerprint && now - this.#lastFullAt < this.#fullEveryMs) return;
+      const { tip, fingerprint } = await glanceAtNode(this.#node);
       if (!this.#running) return;
-      const { added, removed, next } = diffMempool(this.#mempool, await this.#node.getRawMempool());
-      // only after a successful diff, so a failed fetch is retried on the next poll
-      this.#fingerprint = fingerprint;
-      this.#lastFullAt = now;
-      this.#mempool = next;
-      if (added.length > 0 || removed.length > 0) this.#listeners.emit('mempool', { added, removed });
+      if (tip !== this.#tip) {
+        this.#tip = tip;
+        this.#listeners.emit('tip', { hash: tip });
+      }
+      if (this.#gate.due(fingerprint, Date.now())) this.#listeners.emit('mempool', undefined);
     } catch (err) {
       this.#listeners.emit('error', err instanceof Error ? err : new Error(String(err)));
     }

@@ -20,7 +20,8 @@ describe('ZmqNotifier against bitcoind -regtest', () => {
     const endpoints = await zmqEndpointsFromNode(client);
     assert.ok(endpoints, 'bitcoind answers getzmqnotifications');
     assert.equal(endpoints.sequence, node.zmqUrl);
-    notifier = new ZmqNotifier(client, { ...endpoints, reconcileMs: 1_000 });
+    // No periodic reconcile during these tests: every signal below comes from a ZMQ message or a reconnect.
+    notifier = new ZmqNotifier(client, { ...endpoints, reconcileMs: 600_000 });
     recorder = new NotifierRecorder(notifier);
     await notifier.start();
   });
@@ -29,10 +30,10 @@ describe('ZmqNotifier against bitcoind -regtest', () => {
     await node?.stop();
   });
 
-  test('starts from the current tip without reporting it', async () => {
+  test('starts from the current tip without signalling anything', async () => {
     assert.equal(notifier.tip, await node.node.getBestBlockHash());
-    await delay(200);
-    assert.equal(recorder.tips.length, 0);
+    await delay(300);
+    assert.deepEqual(recorder.since(0), { tips: 0, mempool: 0 });
   });
 
   test('a mined block is reported within 1 s', async (t) => {
@@ -43,46 +44,71 @@ describe('ZmqNotifier against bitcoind -regtest', () => {
     assert.ok(latency < 1_000, `${latency} ms`);
   });
 
-  test('a sent tx is reported as added, then as removed once confirmed', async (t) => {
+  test('a sent tx is signalled within 1 s (A), its block as the new tip within 1 s (C)', async (t) => {
+    await recorder.settled(300);
     const t0 = Date.now();
     const txid = await node.send(await node.newAddress('bech32m'), '0.1');
-    const addLatency = (await recorder.added(txid)) - t0;
+    const addLatency = (await recorder.mempoolSignalled(t0)) - t0;
+    assert.ok((await node.node.getRawMempool()).includes(txid));
+    await recorder.settled(300);
     const t1 = Date.now();
     const [hash] = await node.mine(1);
-    const removedAt = await recorder.removed(txid);
-    const tipAt = await recorder.tipReported(hash!);
-    t.diagnostic(`mempool add latency ${addLatency} ms (includes sendtoaddress), removal ${removedAt - t1} ms`);
-    assert.ok(addLatency < 1_000 && removedAt - t1 < 1_000);
-    assert.ok(tipAt <= removedAt);
-    assert.ok(!notifier.mempool.has(txid));
+    const tipLatency = (await recorder.tipReported(hash!)) - t1;
+    t.diagnostic(`mempool signal latency ${addLatency} ms (includes sendtoaddress), tip ${tipLatency} ms`);
+    assert.ok(addLatency < 1_000 && tipLatency < 1_000);
+    assert.equal(recorder.since(t1).tips, 1);
+    assert.equal(notifier.tip, hash);
   });
 
-  test('a reorg reports the new tip and returns the disconnected txs to the mempool', async () => {
+  test('a reorg signals the tip it went back to (D), the txs returning to the mempool, then the new tip', async () => {
     const txid = await node.send(await node.newAddress('bech32'), '0.2');
     const [confirming] = await node.mine(1);
-    await recorder.removed(txid);
+    await recorder.tipReported(confirming!);
+    await recorder.settled(300);
+    const t0 = Date.now();
     await node.rpc.call('invalidateblock', [confirming]);
-    await recorder.added(txid);
+    const back = await node.node.getBestBlockHash();
+    await recorder.tipReported(back, 1_000);
+    await recorder.mempoolSignalled(t0, 1_000);
+    assert.ok((await node.node.getRawMempool()).includes(txid), 'the node put the tx back');
     const [replacement] = await node.mine(2); // to a new address: not the same block again
-    await recorder.tipReported((await node.node.getBestBlockHash()) as string);
     assert.notEqual(replacement, confirming);
+    await recorder.tipReported((await node.node.getBestBlockHash()) as string);
     assert.equal(notifier.tip, await node.node.getBestBlockHash());
   });
 
-  test('catches up after the node restarts (reconnect + reconcile)', async () => {
+  test('the reconcile signals the mempool every reconcileMs (what a lost message hid), a tip only when it moved', async () => {
+    const reconciling = new ZmqNotifier(new NodeClient(rpc), { sequence: node.zmqUrl!, reconcileMs: 500 });
+    const reconciled = new NotifierRecorder(reconciling);
+    await reconciling.start();
+    try {
+      const t0 = Date.now();
+      await delay(1_700);
+      const seen = reconciled.since(t0);
+      assert.ok(seen.mempool >= 2 && seen.mempool <= 4, `${seen.mempool} mempool signals in 1.7 s`);
+      assert.equal(seen.tips, 0, 'an unchanged tip is not signalled');
+      assert.equal(reconciled.errors.length, 0);
+    } finally {
+      await reconciling.stop();
+    }
+  });
+
+  test('catches up after the node restarts (reconnect)', async () => {
     await node.halt();
     await node.resume();
     const [hash] = await node.mine(1);
     await recorder.tipReported(hash!, 5_000);
-    const txid = await node.send(await node.newAddress('legacy'), '0.1');
-    await recorder.added(txid, 5_000);
+    const t0 = Date.now();
+    await node.send(await node.newAddress('legacy'), '0.1');
+    await recorder.mempoolSignalled(t0, 5_000);
   });
 
-  test('stop() ends the socket loop: no more events', async () => {
+  test('stop() ends the socket loop: no more signals', async () => {
     await notifier.stop();
-    const before = recorder.tips.length;
+    const atStop = recorder.since(0);
+    await node.send(await node.newAddress('bech32'), '0.1');
     await node.mine(1);
     await delay(300);
-    assert.equal(recorder.tips.length, before);
+    assert.deepEqual(recorder.since(0), atStop);
   });
 });

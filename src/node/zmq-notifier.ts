@@ -1,7 +1,7 @@
 import { Subscriber } from 'zeromq';
 import { RpcError } from '../core/errors.js';
 import type { BlockNotifier, NotifierEvents, NotifierListener } from './block-notifier.js';
-import { diffMempool } from './mempool-diff.js';
+import { glanceAtNode, MempoolSignalGate } from './mempool-fingerprint.js';
 import type { NodeClient } from './node-client.js';
 import { NotifierListeners } from './notifier-listeners.js';
 
@@ -10,7 +10,7 @@ export interface ZmqEndpoints {
   readonly sequence?: string;
   /** `-zmqpubhashblock`: new tips when the node has no `sequence` topic (Dogecoin Core 1.14). */
   readonly hashblock?: string;
-  /** `-zmqpubhashtx`: mempool additions when there is no `sequence` topic. */
+  /** `-zmqpubhashtx`: mempool additions (and a block's txs) when there is no `sequence` topic. */
   readonly hashtx?: string;
 }
 
@@ -18,13 +18,14 @@ export interface ZmqNotifierOptions extends ZmqEndpoints {
   /**
    * ZMQ drops messages silently (high-water mark, publisher restart), and without `sequence` it never reports a tx
    * leaving the mempool (replacement, eviction, expiry), a disconnect-only tip change or a tip moved during
-   * initial block download. Every this many ms the notifier asks over RPC. With `sequence`: a full resync (tip and
-   * txid list), default 10 s. Without: one cheap request (getbestblockhash + getmempoolinfo), and the txid list
-   * only when the tip or the mempool size disagrees with what ZMQ said, or `fullMempoolEveryMs` passed; default 1 s.
-   * 0 = never.
+   * initial block download. Every this many ms the notifier glances at the node: one request (getbestblockhash +
+   * getmempoolinfo), `tip` when the hash differs from the last seen. With `sequence` it signals `mempool` too, always
+   * (default 10 s: a safety net for lost messages, cheap since the consumer diffs). Without, `mempool` only when the
+   * mempool fingerprint moved since the last glance or `fullMempoolEveryMs` passed since the last mempool signal;
+   * default 1 s. 0 = never.
    */
   readonly reconcileMs?: number;
-  /** Without `sequence`: the txid list is compared at least this often even when the sizes agree. Default 10 s. */
+  /** Without `sequence`: a `mempool` signal at least this often even when the fingerprint agrees. Default 10 s. */
   readonly fullMempoolEveryMs?: number;
   /** How long start() waits for the ZMTP handshake before carrying on (ZMQ keeps reconnecting). Default 2 s. */
   readonly handshakeTimeoutMs?: number;
@@ -46,32 +47,30 @@ export async function zmqEndpointsFromNode(node: NodeClient): Promise<ZmqEndpoin
   return { sequence: find('pubsequence'), hashblock: find('pubhashblock'), hashtx: find('pubhashtx') };
 }
 
-const RPC_INVALID_ADDRESS_OR_KEY = -5;
 const RPC_METHOD_NOT_FOUND = -32601;
 
 /**
- * Push notifications from a node's ZMQ publisher. With `sequence`, mempool changes are applied
- * from the messages themselves; block events (and anything suspicious: a gap in a topic's
- * message counter, a reconnect) trigger a resync that diffs tip and mempool over RPC. Without it
- * (Dogecoin Core 1.14: hashblock/hashtx only), hashblock triggers the resync, hashtx a check of that
- * one tx, and the reconcile poll (see ZmqNotifierOptions.reconcileMs) finds what ZMQ never says.
- * Messages are handled one at a time in arrival order, which makes the resync race-free: a message
- * that predates the RPC snapshot only repeats what the snapshot already applied.
+ * Push signals from a node's ZMQ publisher. With `sequence`: 'A'/'R' (a tx entered or left the mempool) signal
+ * `mempool`, 'C' (block connected) a tip check (getbestblockhash, `tip` when it moved), 'D' (disconnected) a glance
+ * at the node that signals both. Without it (Dogecoin Core 1.14: hashblock/hashtx only), hashblock checks the tip
+ * and hashtx signals `mempool` (also for a block's txs: the consumer's pass coalesces them), and the reconcile poll (see
+ * ZmqNotifierOptions.reconcileMs) finds what ZMQ never says. Anything suspicious (a gap in a topic's message
+ * counter, a reconnect) glances at the node and signals `mempool`. No txid set is kept: the consumer diffs.
+ * Messages and glances are handled one at a time, in arrival order.
  */
 export class ZmqNotifier implements BlockNotifier {
   readonly #node: NodeClient;
   readonly #options: ZmqNotifierOptions;
   readonly #listeners = new NotifierListeners();
   readonly #topics: string[];
+  readonly #gate: MempoolSignalGate;
   #tip: string | null = null;
-  #mempool = new Set<string>();
   #socket: Subscriber | null = null;
   #loop: Promise<void> | null = null;
   #queue: Promise<void> = Promise.resolve();
   #reconcileTimer: NodeJS.Timeout | null = null;
   #lastSeq = new Map<string, number>();
   #handshakes = 0;
-  #lastFullAt = 0;
   #reconciling = false;
 
   constructor(node: NodeClient, options: ZmqNotifierOptions) {
@@ -79,14 +78,11 @@ export class ZmqNotifier implements BlockNotifier {
     this.#options = options;
     this.#topics = options.sequence ? ['sequence'] : [options.hashblock ? 'hashblock' : '', options.hashtx ? 'hashtx' : ''].filter(Boolean);
     if (this.#topics.length === 0) throw new RangeError('ZmqNotifier needs a sequence, hashblock or hashtx endpoint');
+    this.#gate = new MempoolSignalGate(options.fullMempoolEveryMs ?? 10_000);
   }
 
   get tip(): string | null {
     return this.#tip;
-  }
-
-  get mempool(): ReadonlySet<string> {
-    return this.#mempool;
   }
 
   on<E extends keyof NotifierEvents>(event: E, listener: NotifierListener<E>): () => void {
@@ -101,7 +97,7 @@ export class ZmqNotifier implements BlockNotifier {
       socket.events.on('handshake', () => {
         // every handshake after the first is a reconnect: messages may have been lost meanwhile
         // (#enqueue never rejects: task errors become 'error' events)
-        if (this.#handshakes++ > 0) void this.#enqueue(() => this.#resync());
+        if (this.#handshakes++ > 0) void this.#enqueue(() => this.#reconcile(true));
         resolve();
       });
     });
@@ -112,17 +108,16 @@ export class ZmqNotifier implements BlockNotifier {
     await Promise.race([handshake, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#options.handshakeTimeoutMs ?? 2_000)))]);
     clearTimeout(timer);
     // Baseline after subscribing: whatever is published from here on is queued in the socket.
-    const [tip, mempool] = await Promise.all([this.#node.getBestBlockHash(), this.#node.getRawMempool()]);
+    const { tip, fingerprint } = await glanceAtNode(this.#node);
     this.#tip = tip;
-    this.#mempool = new Set(mempool);
-    this.#lastFullAt = Date.now();
+    this.#gate.reset(fingerprint, Date.now());
     this.#loop = this.#receiveLoop(socket);
     const every = this.#options.reconcileMs ?? (this.#options.sequence ? 10_000 : 1_000);
     if (every > 0) {
       this.#reconcileTimer = setInterval(() => {
         if (this.#reconciling) return; // a slow node: never pile up reconciles
         this.#reconciling = true;
-        void this.#enqueue(() => (this.#options.sequence ? this.#resync() : this.#reconcile())).finally(() => {
+        void this.#enqueue(() => this.#reconcile(!!this.#options.sequence)).finally(() => {
           this.#reconciling = false;
         });
       }, every);
@@ -150,9 +145,10 @@ export class ZmqNotifier implements BlockNotifier {
     }
   }
 
-  /** Serialises message handling, resyncs and reconciles; tasks never reject. */
+  /** Serialises message handling and glances at the node; tasks never reject. */
   #enqueue(task: () => Promise<void>): Promise<void> {
     this.#queue = this.#queue.then(async () => {
+      if (!this.#socket) return; // stopped: no signal after stop() (a late handshake, a queued message)
       try {
         await task();
       } catch (err) {
@@ -166,28 +162,15 @@ export class ZmqNotifier implements BlockNotifier {
     const [topicFrame, body, seqFrame] = frames;
     if (!topicFrame || !body) return;
     const topic = topicFrame.toString('latin1');
-    const gap = this.#checkSequence(topic, seqFrame);
-    // hashes are published in display (RPC) byte order
-    const hash = body.subarray(0, 32).toString('hex');
-    if (gap) return this.#resync();
+    if (this.#checkSequence(topic, seqFrame)) return this.#reconcile(true);
     if (topic === 'sequence') {
       const label = String.fromCharCode(body[32] ?? 0);
-      if (label === 'A') return this.#applyMempool([hash], []);
-      if (label === 'R') return this.#applyMempool([], [hash]);
-      return this.#resync(); // 'C' block connected (its txs left the mempool without 'R'), 'D' disconnected
+      if (label === 'A' || label === 'R') return this.#signalMempool();
+      if (label === 'C') return this.#checkTip(); // the txs it confirmed leave the mempool without 'R': `tip` says so
+      return this.#reconcile(true); // 'D': the txs of the disconnected block may return to the mempool
     }
-    if (topic === 'hashblock') return this.#resync();
-    if (topic === 'hashtx' && !this.#mempool.has(hash)) {
-      // hashtx also fires for every tx of a connected block (and, on some 1.14 builds, for txs a block disconnected
-      // or conflicted): keep only those really in the mempool. A known txid needs no look: the hashblock that
-      // follows its block resyncs, and a conflict or replacement shows in the reconcile poll's sizes.
-      try {
-        await this.#node.rpc.call('getmempoolentry', [hash]);
-        this.#applyMempool([hash], []);
-      } catch (err) {
-        if (!(err instanceof RpcError && err.rpcCode === RPC_INVALID_ADDRESS_OR_KEY)) throw err;
-      }
-    }
+    if (topic === 'hashblock') return this.#checkTip();
+    if (topic === 'hashtx') return this.#signalMempool();
   }
 
   /** True when messages of this topic were lost (each topic's 3rd frame counts up from 0). */
@@ -199,38 +182,33 @@ export class ZmqNotifier implements BlockNotifier {
     return last !== undefined && seq !== ((last + 1) >>> 0);
   }
 
-  #applyMempool(added: string[], removed: string[]): void {
-    const reallyAdded = added.filter((txid) => !this.#mempool.has(txid));
-    const reallyRemoved = removed.filter((txid) => this.#mempool.has(txid));
-    for (const txid of reallyAdded) this.#mempool.add(txid);
-    for (const txid of reallyRemoved) this.#mempool.delete(txid);
-    if (reallyAdded.length > 0 || reallyRemoved.length > 0) {
-      this.#listeners.emit('mempool', { added: reallyAdded, removed: reallyRemoved });
-    }
+  /**
+   * A block message names a block, which need not be the tip any more: messages published before start()'s glance
+   * still arrive after it, and a 'D' names the block that left. So the tip comes from the node (one small call).
+   */
+  async #checkTip(): Promise<void> {
+    this.#signalTip(await this.#node.getBestBlockHash());
   }
 
-  /** Without `sequence`: resync only when the node's tip or mempool size disagrees, or the periodic full diff is due. */
-  async #reconcile(): Promise<void> {
-    const [tip, info] = await this.#node.rpc.batch<unknown>([{ method: 'getbestblockhash' }, { method: 'getmempoolinfo' }]);
-    if (tip instanceof RpcError) throw tip;
-    if (info instanceof RpcError) throw info;
-    const size = (info as { size?: unknown }).size;
-    const due = Date.now() - this.#lastFullAt >= (this.#options.fullMempoolEveryMs ?? 10_000);
-    if (tip !== this.#tip || size !== this.#mempool.size || due) await this.#resync();
+  #signalTip(hash: string): void {
+    if (hash === this.#tip) return;
+    this.#tip = hash;
+    this.#listeners.emit('tip', { hash });
   }
 
-  async #resync(): Promise<void> {
-    this.#lastFullAt = Date.now();
-    const [tip, mempool] = await this.#node.rpc.batch<unknown>([{ method: 'getbestblockhash' }, { method: 'getrawmempool' }]);
-    if (tip instanceof RpcError) throw tip;
-    if (mempool instanceof RpcError) throw mempool;
-    if (tip !== this.#tip) {
-      this.#tip = tip as string;
-      this.#listeners.emit('tip', { hash: this.#tip });
-    }
-    const { added, removed, next } = diffMempool(this.#mempool, mempool as string[]);
-    this.#mempool = next;
-    if (added.length > 0 || removed.length > 0) this.#listeners.emit('mempool', { added, removed });
+  #signalMempool(): void {
+    this.#gate.signalled(Date.now());
+    this.#listeners.emit('mempool', undefined);
+  }
+
+  /**
+   * One glance at the node (getbestblockhash + getmempoolinfo): `tip` when the hash differs from the last seen,
+   * `mempool` when forced (a message may have been lost) or the fingerprint says so (see MempoolSignalGate).
+   */
+  async #reconcile(forceMempool: boolean): Promise<void> {
+    const { tip, fingerprint } = await glanceAtNode(this.#node);
+    this.#signalTip(tip);
+    if (this.#gate.due(fingerprint, Date.now()) || forceMempool) this.#signalMempool();
   }
 
   #emitError(err: unknown): void {

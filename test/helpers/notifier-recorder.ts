@@ -1,4 +1,4 @@
-import type { BlockNotifier, MempoolEvent, NotifierEvents, TipEvent } from '../../src/node/block-notifier.js';
+import type { BlockNotifier, NotifierEvents, TipEvent } from '../../src/node/block-notifier.js';
 import { waitFor } from './regtest-node.js';
 
 interface Recorded<E> {
@@ -6,15 +6,16 @@ interface Recorded<E> {
   readonly event: E;
 }
 
-/** Records a notifier's events with arrival times, for "X is reported within N ms" assertions. */
+/** Records a notifier's signals with arrival times, for "X is signalled within N ms" and "nothing is signalled" assertions. */
 export class NotifierRecorder {
   readonly tips: Array<Recorded<TipEvent>> = [];
-  readonly mempool: Array<Recorded<MempoolEvent>> = [];
+  /** Arrival times of the `mempool` signals. */
+  readonly mempool: number[] = [];
   readonly errors: Array<Recorded<NotifierEvents['error']>> = [];
 
   constructor(notifier: BlockNotifier) {
     notifier.on('tip', (event) => this.tips.push({ at: Date.now(), event }));
-    notifier.on('mempool', (event) => this.mempool.push({ at: Date.now(), event }));
+    notifier.on('mempool', () => this.mempool.push(Date.now()));
     notifier.on('error', (event) => this.errors.push({ at: Date.now(), event }));
   }
 
@@ -24,13 +25,21 @@ export class NotifierRecorder {
     return this.tips.find((r) => r.event.hash === hash)!.at;
   }
 
-  async added(txid: string, timeoutMs = 5_000): Promise<number> {
-    await waitFor(() => this.mempool.some((r) => r.event.added.includes(txid)), timeoutMs, `mempool add ${txid}`, 2);
-    return this.mempool.find((r) => r.event.added.includes(txid))!.at;
+  /** Arrival time of the first `mempool` signal at or after `since` (a Date.now() taken before the change). */
+  async mempoolSignalled(since: number, timeoutMs = 5_000): Promise<number> {
+    await waitFor(() => this.mempool.some((at) => at >= since), timeoutMs, `a mempool signal after ${new Date(since).toISOString()}`, 2);
+    return this.mempool.find((at) => at >= since)!;
   }
 
-  async removed(txid: string, timeoutMs = 5_000): Promise<number> {
-    await waitFor(() => this.mempool.some((r) => r.event.removed.includes(txid)), timeoutMs, `mempool removal ${txid}`, 2);
-    return this.mempool.find((r) => r.event.removed.includes(txid))!.at;
+  /** Signals of each kind that arrived at or after `since`. */
+  since(since: number): { tips: number; mempool: number } {
+    return { tips: this.tips.filter((r) => r.at >= since).length, mempool: this.mempool.filter((at) => at >= since).length };
+  }
+
+  /** Waits until no signal has arrived for `quietMs` (what an earlier change caused is over); returns that moment. */
+  async settled(quietMs: number, timeoutMs = 10_000): Promise<number> {
+    const last = (): number => Math.max(0, this.tips.at(-1)?.at ?? 0, this.mempool.at(-1) ?? 0);
+    await waitFor(() => Date.now() - last() >= quietMs, timeoutMs, `${quietMs} ms without signals`, 10);
+    return Date.now();
   }
 }
