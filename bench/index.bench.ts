@@ -27,6 +27,7 @@ import { NetworkIndexer } from '../src/indexer/network-indexer.js';
 import { NodeClient } from '../src/node/node-client.js';
 import { RpcChainSource } from '../src/node/rpc-chain-source.js';
 import { RpcClient } from '../src/node/rpc-client.js';
+import { report, type ChildResult, type Mode } from './index-result.js';
 import { hotAddresses, newPgDatabase, pgDatabaseBytes, reportServe, serveRun } from './index-serve.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -40,20 +41,6 @@ const NODE_COPY = join(CACHE, 'index-bench-node');
 const RPC_USER = 'peer';
 const RPC_PASS = 'peerpass';
 const params = getNetworkParams('LTCTEST', 'regtest');
-
-type Mode = 'ceiling' | 'sqlite' | 'postgres';
-
-interface ChildResult {
-  mode: Mode;
-  seconds: number;
-  blocks: number;
-  txs: number;
-  rawBytes: number;
-  diskBytes: number | null;
-  maxRssBytes: number;
-  /** From the indexer's 'sync finished' line: waiting for the next batch, writing batches (index runs only). */
-  split?: { waitingSeconds: number; writingSeconds: number };
-}
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -229,21 +216,6 @@ function runChild(mode: Mode, rpcUrl: string, target: string): Promise<ChildResu
       else resolve(JSON.parse(line.slice(7)) as ChildResult);
     });
   });
-}
-
-const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-
-function report(r: ChildResult, ceiling: ChildResult | null): void {
-  const parts = [
-    `${Math.round(r.txs / r.seconds).toString().padStart(7)} tx/s`,
-    `${Math.round(r.blocks / r.seconds).toString().padStart(5)} blocks/s`,
-    `wall ${r.seconds.toFixed(2)} s`,
-    `peak RSS ${mib(r.maxRssBytes)}`,
-  ];
-  if (r.diskBytes !== null) parts.push(`disk ${mib(r.diskBytes)} (${Math.round(r.diskBytes / r.txs)} B/tx)`);
-  if (ceiling) parts.push(`${((r.txs / r.seconds / (ceiling.txs / ceiling.seconds)) * 100).toFixed(0)}% of ceiling`);
-  if (r.split) parts.push(`waiting for blocks ${r.split.waitingSeconds.toFixed(2)} s, writing ${r.split.writingSeconds.toFixed(2)} s`);
-  console.log(`  ${r.mode.padEnd(9)} ${parts.join(', ')}`);
 }
 
 export async function run(): Promise<void> {

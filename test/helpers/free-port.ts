@@ -11,3 +11,20 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/** Several distinct free ports: every listener is held until all are chosen. */
+export async function freePorts(count: number): Promise<number[]> {
+  // hold every listener until all are chosen so the OS cannot hand out the same port twice
+  const servers = await Promise.all(
+    Array.from({ length: count }, () =>
+      new Promise<net.Server>((resolve, reject) => {
+        const server = net.createServer();
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve(server));
+      }),
+    ),
+  );
+  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  return ports;
+}

@@ -7,12 +7,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { accessSync, constants, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { NodeClient } from '../../src/node/node-client.js';
 import { RpcClient } from '../../src/node/rpc-client.js';
+import { freePorts } from './free-port.js';
+import { waitFor } from './wait-for.js';
+
+// The tests' poller, kept importable from here where most of them get their node.
+export { waitFor } from './wait-for.js';
 
 export type AddressType = 'legacy' | 'p2sh-segwit' | 'bech32' | 'bech32m' | 'mweb';
 export type RegtestCoin = 'BTC' | 'LTC';
@@ -51,40 +55,6 @@ export function startBitcoind(opts: RegtestNodeOptions = {}): Promise<RegtestNod
   return RegtestNode.start('BTC', requireBinary(binary, 'bitcoind', 'BITCOIND', 'bash ../shared/tools/install-bitcoind.sh /opt/bitcoind'), opts);
 }
 
-/** Polls `predicate` until it is true; throws after `timeoutMs`. */
-export async function waitFor(
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-  what = 'condition',
-  intervalMs = 25,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await predicate()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await delay(intervalMs);
-  }
-}
-
-/**
- * Litecoin MWEB activates at height 432 on regtest, and the activation block must carry a
- * peg-in (the first HogEx needs an input): mine to 431, peg in, mine the activation block.
- */
-export async function mwebActivate(
-  node: RegtestNode,
-  /** Runs while the peg-in waits in the mempool (e.g. to look at its mempool form). */
-  beforeMining?: (pegInTxid: string) => Promise<void>,
-): Promise<{ pegInTxid: string; activationHash: string }> {
-  if (node.coin !== 'LTC') throw new Error('mwebActivate: Litecoin only');
-  const height = await node.rpc.call<number>('getblockcount');
-  if (height > 431) throw new Error(`mwebActivate: node already at height ${height}`);
-  if (height < 431) await node.mine(431 - height);
-  const pegInTxid = await node.send(await node.newAddress('mweb'), '1');
-  await beforeMining?.(pegInTxid);
-  const [activationHash] = await node.mine(1);
-  return { pegInTxid, activationHash: activationHash! };
-}
-
 function requireBinary(path: string, name: string, envVar: string, howToInstall: string): string {
   try {
     accessSync(path, constants.X_OK);
@@ -92,22 +62,6 @@ function requireBinary(path: string, name: string, envVar: string, howToInstall:
   } catch {
     throw new Error(`${name} not found or not executable at ${path}: install it (${howToInstall}) or set ${envVar}. Integration tests never skip.`);
   }
-}
-
-async function freePorts(count: number): Promise<number[]> {
-  // hold every listener until all are chosen so the OS cannot hand out the same port twice
-  const servers = await Promise.all(
-    Array.from({ length: count }, () =>
-      new Promise<net.Server>((resolve, reject) => {
-        const server = net.createServer();
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', () => resolve(server));
-      }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
-  return ports;
 }
 
 function rpcAuthArg(user: string, password: string): string {

@@ -9,7 +9,8 @@ import { addressToScript, classifyScript } from '../../src/chains/addressing.js'
 import { getNetworkParams } from '../../src/chains/networks.js';
 import { parseTransaction } from '../../src/chains/parsing.js';
 import { useIndexedRegtest, type IndexedEngine } from '../helpers/indexer-harness.js';
-import { mwebActivate, startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
+import { mwebActivate } from '../helpers/mweb-activate.js';
+import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
 
 const params = getNetworkParams('LTCTEST', 'regtest');
 let node: RegtestNode;

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.js';
-import { mwebActivate, startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
+import { mwebActivate } from '../helpers/mweb-activate.js';
+import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
 import { startServe, type ServeProcess } from '../helpers/serve-process.js';
 
 export const NET = 'LTCTEST';
