@@ -211,8 +211,9 @@ export class BusyError extends OutpointError {
  * again, taking over when the holder's session ends (it died, was stopped, or lost its database connection).
  */
 export class WriterStandbyError extends OutpointError {
-  constructor(readonly network: string) {
-    super('WRITER_STANDBY', `another indexer writes network ${network} (advisory lock held); standing by`);
+  /** `lock`: what shows it (PostgreSQL: the network's advisory lock; SQLite: the writer lock file). */
+  constructor(readonly network: string, lock = 'advisory lock held') {
+    super('WRITER_STANDBY', `another indexer writes network ${network} (${lock}); standing by`);
   }
 }
 

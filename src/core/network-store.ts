@@ -30,8 +30,16 @@ export interface NetworkReader {
   getSyncStatus(): Promise<SyncStatus | null>;
 }
 
-/** The indexer's side: exactly one writer per network (PostgreSQL enforces it with an advisory lock). */
+/**
+ * The indexer's side: exactly one writer process per network (PostgreSQL enforces it with an advisory lock, SQLite
+ * with a lock file); every write of another process rejects with WriterStandbyError until the writer ends.
+ */
 export interface NetworkWriter {
+  /**
+   * Makes this process the network's writer before anything else is written (an initial load's worker thread writes
+   * through its own connection); a no-op once it is. WriterStandbyError while another process is the writer.
+   */
+  claimWriter(): Promise<void>;
   /**
    * One atomic transaction for the whole batch including the tip marker. Blocks must extend the tip in order.
    * A missing prevout rejects with StoreError naming it and changes nothing.

@@ -114,6 +114,8 @@ export class NetworkIndexer {
 
   /** One full pass: blocks to the node's tip, then the mempool. Used by the loop and by tests. */
   async syncOnce(): Promise<{ incomplete: boolean }> {
+    // Before anything is written (a resumed initial load's worker writes through its own connection).
+    await this.options.store.claimWriter();
     // First decision of the run: an initial sync (empty index, --bulk, or one a stopped process left) or ready.
     await this.syncStatus.begin(await this.options.store.getTip());
     await this.initialLoad();

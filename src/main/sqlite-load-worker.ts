@@ -28,7 +28,8 @@ export interface LoadRequest {
 
 const port = parentPort!;
 const { path, network, chain, rawTxs } = workerData as LoadWorkerData;
-const store = new SqliteStore({ path, ...(rawTxs ? { rawTxs } : {}) });
+// The indexer's thread claimed the network's writer lock for this process before starting the worker.
+const store = new SqliteStore({ path, inWriterProcess: true, ...(rawTxs ? { rawTxs } : {}) });
 const net = store.network(network);
 const { features } = getNetworkParams(network, chain);
 

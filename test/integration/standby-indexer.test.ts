@@ -1,8 +1,9 @@
 /**
- * Standby indexers on PostgreSQL: a second `outpoint index` for the same network waits for the writer lock instead of
- * failing, and takes over within seconds when the writer dies (kill -9 mid-sync) or loses its lock session
- * (pg_terminate_backend). The index the survivors end with equals an uninterrupted run's (a digest of every table),
- * so no batch was written twice or half, and no write ever went through a session without the lock.
+ * Standby indexers: a second `outpoint index` for the same network waits for the writer lock instead of failing
+ * (PostgreSQL: the advisory lock; SQLite: the writer lock file), and takes over within seconds when the writer dies
+ * (kill -9 mid-sync) or, on PostgreSQL, loses its lock session (pg_terminate_backend). The index the survivors end
+ * with equals an uninterrupted run's (a digest of every table), so no batch was written twice or half, and no write
+ * ever went through a session (or process) without the lock.
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -54,10 +55,11 @@ function startIndexer(storeUrl: string, env: Record<string, string> = {}): Index
   return { child, log: () => text, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<number> {
+/** `what` may be a function: what the failure message says is read when it fails (e.g. a process's log). */
+async function until(what: string | (() => string), check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<number> {
   const started = Date.now();
   while (!(await check())) {
-    assert.ok(Date.now() - started < timeoutMs, `timed out waiting: ${what}`);
+    if (Date.now() - started >= timeoutMs) assert.fail(`timed out waiting: ${typeof what === 'string' ? what : what()}`);
     await delay(20);
   }
   return Date.now() - started;
@@ -86,8 +88,8 @@ async function lockHolders(url: string): Promise<number[]> {
  * The reference index of the node's chain now. `without`: tables to leave out (the sync status records the height at
  * which a sync became ready, so an index that followed blocks after its sync differs there from a fresh one).
  */
-async function uninterruptedDigest(without: readonly string[] = []): Promise<string> {
-  const reference = await engines.create('postgres');
+async function uninterruptedDigest(without: readonly string[] = [], engine: 'postgres' | 'sqlite' = 'postgres'): Promise<string> {
+  const reference = await engines.create(engine);
   const indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store: reference.store.network('LTCTEST'), bus: new MemoryEventBus(), logger: silentLogger });
   await indexer.syncOnce();
   return reference.digest(without);
@@ -99,34 +101,36 @@ async function stop(indexer: Indexer): Promise<void> {
   assert.equal(indexer.child.exitCode, 0, `SIGTERM stops the indexer cleanly: ${indexer.log().slice(-400)}`);
 }
 
-describe('standby indexers (PostgreSQL)', () => {
-  it('a second indexer stands by, takes over within seconds when the writer is killed mid-sync, and ends identical', async (t) => {
-    const target = await engines.create('postgres');
-    const height = await node.rpc.call<number>('getblockcount');
-    // The leader pauses before each build step, so the kill lands in the middle of the initial sync.
-    const leader = startIndexer(target.url, { OUTPOINT_TEST_BUILD_STEP_DELAY_MS: '700' });
-    await until('the leader writes', async () => (await tipHeight(target.store)) >= 0);
-    const standby = startIndexer(target.url);
-    await until('the second indexer says it stands by', () => standby.log().includes('standing by'), 30_000);
-    assert.equal(standby.child.exitCode, null, 'the second indexer waits instead of failing');
-    const bulkStep = async (): Promise<number | null> => (await target.store.network('LTCTEST').getBulkLoad())?.step ?? null;
-    await until('the index build is under way', async () => ((await bulkStep()) ?? 0) >= 2);
-    const killedAt = await bulkStep();
-    leader.child.kill('SIGKILL');
-    await leader.exited;
-    assert.ok(killedAt !== null && (await bulkStep()) !== null, `the leader was killed mid-sync (after build step ${killedAt})`);
-    const takeoverMs = await until('the standby takes over', async () => (await bulkStep()) !== killedAt || standby.log().includes('took over'), 15_000);
-    assert.ok(takeoverMs < 10_000, `took over in ${takeoverMs} ms`);
-    t.diagnostic(`the standby wrote its first batch ${takeoverMs} ms after the kill`);
-    await until('the standby finishes the sync', async () => (await tipHeight(target.store)) === height && (await target.store.network('LTCTEST').getBulkLoad()) === null, 90_000);
-    // Said once its first whole pass as the writer is done.
-    await until('the standby says it took over', () => /took over as the writer/.test(standby.log()), 15_000);
-    assert.equal((await lockHolders(target.url)).length, 1, 'one session holds the lock');
-    await stop(standby);
-    assert.equal(await target.digest(), await uninterruptedDigest());
-  });
+describe('standby indexers', () => {
+  for (const engine of ['postgres', 'sqlite'] as const) {
+    it(`${engine}: a second indexer stands by, takes over within seconds when the writer is killed mid-sync, and ends identical`, async (t) => {
+      const target = await engines.create(engine);
+      const height = await node.rpc.call<number>('getblockcount');
+      // The leader pauses before each build step, so the kill lands in the middle of the initial sync.
+      const leader = startIndexer(target.url, { OUTPOINT_TEST_BUILD_STEP_DELAY_MS: '700' });
+      await until(() => `the leader writes; its log: ${leader.log().slice(-1500)}`, async () => (await tipHeight(target.store)) >= 0);
+      const standby = startIndexer(target.url);
+      await until('the second indexer says it stands by', () => standby.log().includes('standing by'), 30_000);
+      assert.equal(standby.child.exitCode, null, 'the second indexer waits instead of failing');
+      const bulkStep = async (): Promise<number | null> => (await target.store.network('LTCTEST').getBulkLoad())?.step ?? null;
+      await until('the index build is under way', async () => ((await bulkStep()) ?? 0) >= 2);
+      const killedAt = await bulkStep();
+      leader.child.kill('SIGKILL');
+      await leader.exited;
+      assert.ok(killedAt !== null && (await bulkStep()) !== null, `the leader was killed mid-sync (after build step ${killedAt})`);
+      const takeoverMs = await until('the standby takes over', async () => (await bulkStep()) !== killedAt || standby.log().includes('took over'), 15_000);
+      assert.ok(takeoverMs < 10_000, `took over in ${takeoverMs} ms`);
+      t.diagnostic(`the standby wrote its first batch ${takeoverMs} ms after the kill`);
+      await until('the standby finishes the sync', async () => (await tipHeight(target.store)) === height && (await target.store.network('LTCTEST').getBulkLoad()) === null, 90_000);
+      // Said once its first whole pass as the writer is done.
+      await until('the standby says it took over', () => /took over as the writer/.test(standby.log()), 15_000);
+      if (engine === 'postgres') assert.equal((await lockHolders(target.url)).length, 1, 'one session holds the lock');
+      await stop(standby);
+      assert.equal(await target.digest(), await uninterruptedDigest([], engine));
+    });
+  }
 
-  it('a writer whose lock session is ended stops writing through it; the index stays exact while the lock moves', async () => {
+  it('postgres: a writer whose lock session is ended stops writing through it; the index stays exact while the lock moves', async () => {
     const target = await engines.create('postgres');
     const first = startIndexer(target.url);
     const height = await node.rpc.call<number>('getblockcount');

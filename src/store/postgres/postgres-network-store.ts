@@ -84,6 +84,11 @@ export class PostgresNetworkStore implements NetworkStore {
     return client;
   }
 
+  async claimWriter(): Promise<void> {
+    // Opens the writer session (which takes the lock) if there is none; an empty transaction otherwise.
+    await this.write(() => Promise.resolve());
+  }
+
   private write<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       if (!this.writer) {

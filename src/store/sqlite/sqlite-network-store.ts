@@ -1,4 +1,7 @@
-/** NetworkStore over one SQLite connection: each write is one synchronous better-sqlite3 transaction. */
+/**
+ * NetworkStore over one SQLite connection: each write is one synchronous better-sqlite3 transaction, written only
+ * while this process holds the network's writer lock (sqlite-writer-lock.ts; WriterStandbyError otherwise).
+ */
 import type Database from 'better-sqlite3';
 import type { NetworkId } from '../../core/network.js';
 import type { RawTxSource } from '../../core/raw-txs.js';
@@ -19,6 +22,7 @@ import { addMempoolTxsSync, removeMempoolTxsSync } from './sqlite-mempool-writer
 import { SqliteNet } from './sqlite-net.js';
 import type { Statements } from './sqlite-statements.js';
 import { readSyncStatus, writeSyncStatus } from './sqlite-sync-status.js';
+import { SqliteWriterLock, writerLockPath } from './sqlite-writer-lock.js';
 
 export class SqliteNetworkStore implements NetworkStore {
   private readonly n: SqliteNet;
@@ -30,19 +34,33 @@ export class SqliteNetworkStore implements NetworkStore {
   private dataVersion: bigint | null = null;
   /** Script keys a bulk load staged lately (bounded; see RecentKeys). */
   private recentScripts = new RecentKeys();
+  private readonly writer: SqliteWriterLock;
 
   /** `pagesFreed`: told when a build or reset has freed many pages (the store gives them back in the background). */
   constructor(
     readonly id: NetworkId, private readonly db: Database.Database, st: Statements, options: ChainStoreOptions = {},
     private readonly pagesFreed: () => void = () => undefined,
+    /** False in a worker thread of the writing process (sqlite-store.ts, inWriterProcess). */
+    takeWriterLock = true,
   ) {
     this.n = new SqliteNet(st, id, options);
     this.address = new SqliteAddressReader(this.n);
     this.chain = new SqliteChainReader(this.n);
+    this.writer = new SqliteWriterLock(takeWriterLock ? writerLockPath(db, id) : null, id);
+  }
+
+  async claimWriter(): Promise<void> {
+    this.writer.hold();
+  }
+
+  /** Lets go of the writer lock (the store closes). */
+  releaseWriter(): void {
+    this.writer.release();
   }
 
   // immediate: take the write lock up front so a concurrent reader cannot force a busy upgrade mid-batch.
   private write<T>(fn: () => T): T {
+    this.writer.hold();
     return this.db.transaction(fn).immediate();
   }
 
@@ -82,6 +100,7 @@ export class SqliteNetworkStore implements NetworkStore {
   }
 
   async pruneRemovedMempool(removedBefore: number, limit: number): Promise<number> {
+    this.writer.hold();
     // Removed rows have no outputs or spends left (removal deleted them), so the tx row is all there is.
     const result = this.n.st.get(`DELETE FROM ${this.n.t.mempoolTxs} WHERE rowid IN
       (SELECT rowid FROM ${this.n.t.mempoolTxs} WHERE removed = 1 AND removed_at < ? LIMIT ?)`).run(removedBefore, limit);
@@ -103,6 +122,7 @@ export class SqliteNetworkStore implements NetworkStore {
   }
 
   async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>, rawTxs?: RawTxSource): Promise<void> {
+    this.writer.hold();
     await finishBulkLoad(this.n, onStep, rawTxs);
     this.scripts.clear();
     this.pagesFreed();
@@ -115,6 +135,7 @@ export class SqliteNetworkStore implements NetworkStore {
   }
 
   async setSyncStatus(status: SyncStatus | null): Promise<void> {
+    this.writer.hold();
     writeSyncStatus(this.n.st, this.n.net, status);
   }
 

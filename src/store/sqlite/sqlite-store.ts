@@ -28,6 +28,11 @@ export interface SqliteStoreOptions extends ChainStoreOptions {
   /** File path, or ':memory:' for tests. */
   readonly path: string;
   readonly readonly?: boolean;
+  /**
+   * A worker thread of the process that holds the networks' writer locks (the initial load's): take none. The locks
+   * are per process, and a second connection of the same process would be refused them.
+   */
+  readonly inWriterProcess?: boolean;
 }
 
 export class SqliteStore implements ChainStore {
@@ -114,7 +119,7 @@ export class SqliteStore implements ChainStore {
   network(id: NetworkId): NetworkStore {
     let store = this.networks.get(id);
     if (!store) {
-      store = new SqliteNetworkStore(id, this.db, this.st, this.options, () => this.pageReturner?.start());
+      store = new SqliteNetworkStore(id, this.db, this.st, this.options, () => this.pageReturner?.start(), this.options.inWriterProcess !== true);
       this.networks.set(id, store);
     }
     return store;
@@ -142,6 +147,7 @@ export class SqliteStore implements ChainStore {
 
   async close(): Promise<void> {
     this.pageReturner?.finish();
+    for (const network of this.networks.values()) network.releaseWriter();
     this.db.close();
   }
 
