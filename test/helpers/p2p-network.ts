@@ -44,8 +44,11 @@ export async function unlink(a: RegtestNode, b: RegtestNode): Promise<void> {
   await waitFor(async () => !(await linked(a, b)), 10_000, `P2P link ${a.p2pPort}×${b.p2pPort} cut`);
 }
 
-/** Every node at the same tip as the first. */
-export async function sameTip(nodes: readonly RegtestNode[], timeoutMs = 20_000): Promise<void> {
+/**
+ * Every node at the same tip as the first. Fresh nodes first download the funded node's whole chain hop by hop,
+ * which took over 20 s once on a machine running three test suites: the bound is generous, the wait is not.
+ */
+export async function sameTip(nodes: readonly RegtestNode[], timeoutMs = 60_000): Promise<void> {
   await waitFor(async () => new Set(await Promise.all(nodes.map((n) => n.rpc.call<string>('getbestblockhash')))).size === 1, timeoutMs, 'nodes at one tip');
 }
 
