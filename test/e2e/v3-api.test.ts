@@ -10,16 +10,15 @@ import type { FastifyInstance } from 'fastify';
 import { formatCoins, parseCoins } from '../../src/core/index.js';
 import type { RpcClient } from '../../src/node/rpc-client.js';
 import { AccountService } from '../../src/services/account-service.js';
-import { indexersOnBothEngines, syncAll, type IndexedEngine } from '../helpers/indexer-harness.js';
-import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
-import { StoreEngines } from '../helpers/store-engines.js';
+import { syncAll, type IndexedEngine } from '../helpers/indexer-harness.js';
+import type { RegtestNode } from '../helpers/regtest-node.js';
 import { assertNoStackTrace, malformedUrls } from './malformed-urls.js';
-import { call, callBoth, params, sameAccountIn, v3App } from './v3-fixture.js';
+import { call, callBoth, sameAccountIn, startV3Chain, type V3Chain } from './v3-fixture.js';
 
 const N = 'LTCTEST';
 const V3 = '/api/v3';
+let chain: V3Chain;
 let node: RegtestNode;
-let engines: StoreEngines;
 let indexed: IndexedEngine[];
 let apps: FastifyInstance[];
 let key: string;
@@ -44,16 +43,8 @@ async function pay(address: string, amounts: bigint[]): Promise<string[]> {
 }
 
 before(async () => {
-  node = await startLitecoind({ funded: true });
-  engines = new StoreEngines();
-  indexed = await indexersOnBothEngines(engines, node, params);
-  ({ key } = await sameAccountIn(indexed.map((e) => e.test.store.accounts()), 'e2e@x.io', 'e2e', 1_000_000));
-  apps = await Promise.all(indexed.map((e) => v3App(node, e.store, e.test.store.accounts())));
-  await node.mine(10);
-  const fan: Record<string, string> = {};
-  for (let i = 0; i < 60; i++) fan[await node.newAddress('bech32')] = '0.5';
-  await node.wallet.call('sendmany', ['', fan]);
-  await node.mine(1);
+  chain = await startV3Chain();
+  ({ node, indexed, apps, key } = chain);
   recv = await node.createWallet('recv');
   addrA = await recv.call<string>('getnewaddress', ['', 'bech32']);
   addrB = await recv.call<string>('getnewaddress', ['', 'bech32']);
@@ -74,9 +65,7 @@ before(async () => {
 });
 
 after(async () => {
-  for (const app of apps ?? []) await app.close();
-  await node?.stop();
-  await engines?.close();
+  await chain?.stop();
 });
 
 describe('v3 authentication and errors', () => {

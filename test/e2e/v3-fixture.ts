@@ -10,7 +10,9 @@ import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
 import { RpcMempoolSource } from '../../src/node/rpc-mempool-source.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import type { NetworkParams } from '../../src/chains/addressing.js';
-import type { HarnessNode } from '../helpers/indexer-harness.js';
+import { indexersOnBothEngines, type HarnessNode, type IndexedEngine } from '../helpers/indexer-harness.js';
+import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
+import { StoreEngines } from '../helpers/store-engines.js';
 import { params, type Reply } from './v2-fixture.js';
 
 export { params };
@@ -87,4 +89,43 @@ export async function callBoth(apps: readonly FastifyInstance[], url: string, ke
     }
   }
   return replies[0]!;
+}
+
+export interface V3Chain {
+  readonly node: RegtestNode;
+  readonly engines: StoreEngines;
+  readonly indexed: IndexedEngine[];
+  readonly apps: FastifyInstance[];
+  /** Of an account on a plan of a million requests a day, the same in both stores. */
+  readonly key: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * litecoind regtest indexed on SQLite and PostgreSQL with a v3 app per engine, and 60 confirmed wallet coins of 0.5,
+ * so that many wallet sends can follow without chaining unconfirmed change past the mempool's limits.
+ */
+export async function startV3Chain(): Promise<V3Chain> {
+  const node = await startLitecoind({ funded: true });
+  const engines = new StoreEngines();
+  const apps: FastifyInstance[] = [];
+  const stop = async (): Promise<void> => {
+    for (const app of apps) await app.close();
+    await node.stop();
+    await engines.close();
+  };
+  try {
+    const indexed = await indexersOnBothEngines(engines, node, params);
+    const { key } = await sameAccountIn(indexed.map((e) => e.test.store.accounts()), 'e2e@x.io', 'e2e', 1_000_000);
+    apps.push(...(await Promise.all(indexed.map((e) => v3App(node, e.store, e.test.store.accounts())))));
+    await node.mine(10);
+    const fan: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) fan[await node.newAddress('bech32')] = '0.5';
+    await node.wallet.call('sendmany', ['', fan]);
+    await node.mine(1);
+    return { node, engines, indexed, apps, key, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }

@@ -9,16 +9,15 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { formatCoins, parseCoins } from '../../src/core/index.js';
 import type { MempoolSourceEntry } from '../../src/core/mempool-source.js';
-import { indexersOnBothEngines, syncAll, type IndexedEngine } from '../helpers/indexer-harness.js';
+import { syncAll, type IndexedEngine } from '../helpers/indexer-harness.js';
 import { naiveProjection } from '../helpers/naive-projection.js';
-import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
-import { StoreEngines } from '../helpers/store-engines.js';
-import { callBoth, params, sameAccountIn, v3App } from './v3-fixture.js';
+import { waitFor, type RegtestNode } from '../helpers/regtest-node.js';
+import { callBoth, params, startV3Chain, type V3Chain } from './v3-fixture.js';
 
 const N = 'LTCTEST';
 const V3 = '/api/v3';
+let chain: V3Chain;
 let node: RegtestNode;
-let engines: StoreEngines;
 let indexed: IndexedEngine[];
 let apps: FastifyInstance[];
 let key: string;
@@ -27,24 +26,14 @@ const get = (url: string) => callBoth(apps, url, key);
 const sync = () => syncAll(indexed);
 
 before(async () => {
-  node = await startLitecoind({ funded: true });
-  engines = new StoreEngines();
-  indexed = await indexersOnBothEngines(engines, node, params);
-  ({ key } = await sameAccountIn(indexed.map((e) => e.test.store.accounts()), 'e2e@x.io', 'e2e', 1_000_000));
-  apps = await Promise.all(indexed.map((e) => v3App(node, e.store, e.test.store.accounts())));
-  // Many confirmed coins, so the wallet's 240 sends form packages without passing the mempool's chain limits.
-  await node.mine(10);
-  const fan: Record<string, string> = {};
-  for (let i = 0; i < 60; i++) fan[await node.newAddress('bech32')] = '0.5';
-  await node.wallet.call('sendmany', ['', fan]);
-  await node.mine(1);
+  // Its 60 confirmed coins let the wallet's 240 sends form packages without passing the mempool's chain limits.
+  chain = await startV3Chain();
+  ({ node, indexed, apps, key } = chain);
   await sync();
 });
 
 after(async () => {
-  for (const app of apps ?? []) await app.close();
-  await node?.stop();
-  await engines?.close();
+  await chain?.stop();
 });
 
 describe('v3 network_info and the mempool projection', () => {
