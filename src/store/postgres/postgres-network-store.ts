@@ -85,8 +85,11 @@ export class PostgresNetworkStore implements NetworkStore {
   }
 
   async claimWriter(): Promise<void> {
-    // Opens the writer session (which takes the lock) if there is none; an empty transaction otherwise.
-    await this.write(() => Promise.resolve());
+    // A writer session (open or opening) is the lock: awaiting it says whether this process holds it. Without one,
+    // the first write opens it; an empty transaction does that through the write queue. (Every indexer pass calls
+    // this: no round trip while the session lives; its 'end' clears `writer`.)
+    if (this.writer) await this.writer;
+    else await this.write(() => Promise.resolve());
   }
 
   private write<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
