@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connected, pusherClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';
-import { link, serveOutpoint, sameTip, signedSpend, unlink, walletUtxo, type ServedOutpoint } from '../helpers/p2p-network.js';
+import { copyChain, link, serveOutpoint, sameTip, signedSpend, unlink, walletUtxo, type ServedOutpoint } from '../helpers/p2p-network.js';
 import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
 
 const N = 'LTCTEST';
@@ -38,6 +38,7 @@ const confidence = async (txid: string): Promise<Confidence> => {
 before(async () => {
   nodes = await Promise.all([0, 1, 2, 3, 4].map((i) => startLitecoind({ funded: i === 0, wallet: i === 0, extraArgs: ['-connect=0'] })));
   const [n0, n1, n2, n3, n4] = nodes as [RegtestNode, RegtestNode, RegtestNode, RegtestNode, RegtestNode];
+  await copyChain(n0, [n1, n2, n3, n4]);
   // Each node dials the one a payment sent to n2 reaches it from: relay to an inbound peer from 127.0.0.1 (whitelisted)
   // skips Core's 2 s outbound trickle, so the test does not wait on Poisson timers (docs/benchmarks.md has both).
   await link(n0, n1);
