@@ -6,8 +6,9 @@ import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind
 import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
 import type { AccountsConfig, MarketConfig, NetworkConfig, OutpointConfig, P2pConfig, Registration, ZmqConfig } from './config-types.js';
 import { ZMQ_TOPICS, getNetworkParams, type ZmqTopic } from '../chains/addressing.js';
-import { int, isTable, optionalStr, str, type Raw } from './config-values.js';
+import { bool, int, isTable, list, optionalStr, str, type Raw } from './config-values.js';
 import { buildOpsConfig } from './ops-config.js';
+import { buildHttpLimits } from './http-limits-config.js';
 
 
 /** Environment variables with these prefixes belong to scripts and tests, not to the service. */
@@ -31,13 +32,20 @@ export function loadConfig(options: LoadOptions = {}): OutpointConfig {
     try {
       raw = parseToml(text) as Raw;
     } catch (err) {
-      throw new ConfigError(`config file ${options.file} is not valid TOML: ${(err as Error).message}`);
+      throw new ConfigError(`config file ${options.file} is not valid TOML: ${tomlProblem(err)}`);
     }
   }
   const source = options.file ?? 'configuration';
   checkKnownKeys(raw, source);
   applyEnv(raw, options.env ?? process.env);
   return deepFreeze(buildConfig(raw));
+}
+
+/** smol-toml's message with its line and column, without the code block it appends (the CLI error is one line). */
+function tomlProblem(err: unknown): string {
+  const { message, line, column } = err as { message?: unknown; line?: unknown; column?: unknown };
+  const first = String(message ?? err).split('\n')[0]!.replace(/^Invalid TOML document: /, '');
+  return typeof line === 'number' && typeof column === 'number' ? `line ${line}, column ${column}: ${first}` : first;
 }
 
 function checkKnownKeys(raw: Raw, source: string): void {
@@ -120,6 +128,7 @@ function buildConfig(raw: Raw): OutpointConfig {
       // Off by default: single-host benchmarks and clients behind one proxy address must not be throttled.
       maxConcurrentPerIp: int(section('http'), 'max_concurrent_per_ip', spec('http', 'max_concurrent_per_ip'), 0, 'http.max_concurrent_per_ip'),
       tls,
+      ...buildHttpLimits(section('http')),
     },
     web: {
       rateLimitPerSecond: int(section('web'), 'rate_limit_per_second', spec('web', 'rate_limit_per_second'), rateLimitPerSecond, 'web.rate_limit_per_second'),
@@ -127,6 +136,7 @@ function buildConfig(raw: Raw): OutpointConfig {
     realtime: {
       appKey: str(section('realtime'), 'app_key', spec('realtime', 'app_key'), 'outpoint', 'realtime.app_key'),
       sendThreads: int(section('realtime'), 'send_threads', spec('realtime', 'send_threads'), defaultSendThreads(), 'realtime.send_threads'),
+      maxConnectionsPerIp: int(section('realtime'), 'max_connections_per_ip', spec('realtime', 'max_connections_per_ip'), 100, 'realtime.max_connections_per_ip'),
     },
     redis: { url: optionalStr(section('redis'), 'url', spec('redis', 'url'), 'redis.url') },
     market: buildMarket(section('market')),
@@ -194,21 +204,6 @@ function buildAccounts(table: Raw): AccountsConfig {
   };
 }
 
-/** A TOML array of strings, or (from the environment) one comma-separated string; members checked against oneOf. */
-function list(table: Raw, key: string, spec: KeySpec, path: string, fallback: readonly string[]): string[] {
-  const value = table[key];
-  if (value === undefined) return [...fallback];
-  const items = typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter((v) => v !== '') : value;
-  if (!Array.isArray(items) || !items.every((v): v is string => typeof v === 'string')) {
-    throw new ConfigError(`${path} must be a list of strings (${spec.doc})`);
-  }
-  for (const [i, item] of items.entries()) {
-    if (spec.oneOf && !spec.oneOf.includes(item)) throw new ConfigError(`${path}: unknown "${item}" (use any of ${spec.oneOf.join(', ')})`);
-    if (items.indexOf(item) !== i) throw new ConfigError(`${path} lists "${item}" twice`);
-  }
-  return items;
-}
-
 function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
   const at = (k: string): string => `networks.${id}.${k}`;
   const defaultChain: ChainKind = id.endsWith('TEST') ? 'test' : 'main';
@@ -249,15 +244,6 @@ function buildP2p(table: Raw, chain: ChainKind, at: (k: string) => string): P2pC
   const discover = bool(table, 'p2p_discover', NETWORK_KEYS['p2p_discover']!, chain !== 'regtest', at('p2p_discover'));
   const targetPeers = int(table, 'p2p_target_peers', NETWORK_KEYS['p2p_target_peers']!, 8, at('p2p_target_peers'));
   return { peers, discover, targetPeers, enabled: targetPeers > 0 && (peers.length > 0 || discover) };
-}
-
-function bool(table: Raw, key: string, spec: KeySpec, fallback: boolean, path: string): boolean {
-  const value = table[key];
-  if (value === undefined) return fallback;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string' && /^(true|1)$/i.test(value.trim())) return true;
-  if (typeof value === 'string' && /^(false|0)$/i.test(value.trim())) return false;
-  throw new ConfigError(`${path} must be true or false (${spec.doc}), got ${JSON.stringify(value)}`);
 }
 
 /**

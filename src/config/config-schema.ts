@@ -5,8 +5,11 @@
  */
 import { PRICE_SOURCE_IDS } from '../core/prices.js';
 
-/** `list`: a TOML array of strings, or in the environment one comma-separated string. `boolean`: true/false (env: also 1/0). */
-export type KeyType = 'string' | 'integer' | 'url' | 'chain' | 'list' | 'boolean';
+/**
+ * `list`: a TOML array of strings, or in the environment one comma-separated string. `boolean`: true/false (env: also
+ * 1/0). `trust-proxy`: true/false, a hop count, or a list of addresses (env: one of those as text).
+ */
+export type KeyType = 'string' | 'integer' | 'url' | 'chain' | 'list' | 'boolean' | 'trust-proxy';
 
 export interface KeySpec {
   readonly type: KeyType;
@@ -60,6 +63,13 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     max_concurrent_per_ip: { type: 'integer', min: 0, max: 100_000, doc: 'v2 requests in flight at once per client IP (default 0 = off; the spec\'s private tiers are 8, 16, 32)' },
     tls_cert_file: { type: 'string', doc: 'PEM certificate (chain) file: serve HTTPS and wss on [http] port; re-read on SIGHUP (needs tls_key_file)' },
     tls_key_file: { type: 'string', doc: 'PEM private key file of tls_cert_file; re-read on SIGHUP' },
+    trust_proxy: {
+      type: 'trust-proxy',
+      doc: 'take the client address from X-Forwarded-For when the connection comes from a trusted proxy: false (default: never), a list of proxy addresses or CIDRs, a hop count, or true (every hop); every per-address limit keys on it (docs/operations.md, Security)',
+    },
+    request_timeout_s: { type: 'integer', min: 1, max: 3600, doc: 'a request whose headers and body have not all arrived this long after it started is answered 408 and its connection closed; headers alone get the lesser of this and 10 s (default 30)' },
+    keep_alive_timeout_s: { type: 'integer', min: 1, max: 3600, doc: 'an idle keep-alive connection is closed after this long (default 65: longer than the 60 s upstream idle time of nginx and most load balancers)' },
+    max_connections: { type: 'integer', min: 1, max: 10_000_000, doc: 'connections open at once, HTTP and websockets together; further ones are closed as they arrive (default: the open-file limit less 512, at most one per 128 KiB of memory)' },
   },
   web: {
     rate_limit_per_second: { type: 'integer', min: 0, max: 1_000_000, doc: 'explorer pages, search and CSV exports per second per client IP, counted apart from v2 (default: [http] rate_limit_per_second, 0 = off)' },
@@ -67,6 +77,7 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
   realtime: {
     app_key: { type: 'string', doc: 'Pusher application key clients connect with (default outpoint)' },
     send_threads: { type: 'integer', min: 1, max: 16, doc: 'threads that write one event to a channel\'s sockets (default: half the cores, at least 1)' },
+    max_connections_per_ip: { type: 'integer', min: 0, max: 10_000_000, doc: 'websockets open at once from one client address ([http] trust_proxy); further ones are refused with 4100 (default 100, 0 = off)' },
   },
   redis: {
     url: { type: 'url', doc: 'redis://host:port: share events, rate limits and quotas between processes' },

@@ -1,5 +1,6 @@
 import type { ChainKind, LogLevel, MarketSettings, NetworkId, RawTxMode } from '../core/index.js';
 import type { ZmqTopic } from '../chains/addressing.js';
+import type { TrustProxy } from '../core/client-address.js';
 
 /** ZMQ endpoints per followed topic (`zmq_url` + `zmq_topics`). */
 export interface ZmqConfig {
@@ -61,11 +62,22 @@ export interface SmtpConfig {
   readonly from: string;
 }
 
+/** `[http]` bounds on clients (http-limits-config.ts; docs/operations.md, "Security"). */
+export interface HttpLimitsConfig {
+  /** Whose X-Forwarded-For names the client, for every per-address limit. */
+  readonly trustProxy: TrustProxy;
+  /** A request not fully received this long after it started is answered 408. */
+  readonly requestTimeoutS: number;
+  readonly keepAliveTimeoutS: number;
+  /** Connections open at once (HTTP and websockets); more are closed at accept. */
+  readonly maxConnections: number;
+}
+
 export interface OutpointConfig {
   readonly dataDir: string;
   /** rawTxs: `[store] raw_txs` (docs/indexer.md, "Raw transactions"); rawTxCacheBytes: the node reader's cache per network. */
   readonly store: { readonly url: string; readonly rawTxs: RawTxMode; readonly rawTxCacheBytes: number };
-  readonly http: {
+  readonly http: HttpLimitsConfig & {
     readonly host: string;
     readonly port: number;
     readonly publicUrl: string;
@@ -77,7 +89,8 @@ export interface OutpointConfig {
   };
   /** The explorer (src/web): its own per-IP page limit. */
   readonly web: { readonly rateLimitPerSecond: number };
-  readonly realtime: { readonly appKey: string; readonly sendThreads: number };
+  /** maxConnectionsPerIp: websockets per client address, 0 = off. */
+  readonly realtime: { readonly appKey: string; readonly sendThreads: number; readonly maxConnectionsPerIp: number };
   readonly redis: { readonly url: string | null };
   readonly market: MarketConfig;
   readonly log: { readonly level: LogLevel; readonly format: 'auto' | 'json' | 'text' };

@@ -1,5 +1,5 @@
 /** Reading one configuration value: its type, range and allowed values checked, errors naming the key's path. */
-import { ConfigError } from '../core/index.js';
+import { ConfigError, parseUrlOrNull } from '../core/index.js';
 import type { KeySpec } from './config-schema.js';
 
 export type Raw = Record<string, unknown>;
@@ -14,7 +14,8 @@ export function str(table: Raw, key: string, spec: KeySpec, fallback: string, pa
   const value = table[key];
   if (value === undefined) return fallback;
   if (typeof value !== 'string') throw new ConfigError(`${path} must be a string (${spec.doc})`);
-  if (spec.type === 'url' && !/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i.test(value)) throw new ConfigError(`${path} must be a URL, got "${value}"`);
+  // Parsed too: a value the pattern admits but URL cannot read (`http://[::1`) would fail later, with less to say.
+  if (spec.type === 'url' && (!/^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i.test(value) || parseUrlOrNull(value) === null)) throw new ConfigError(`${path} must be a URL, got "${value}"`);
   if (spec.type === 'chain' && !['main', 'test', 'regtest'].includes(value)) {
     throw new ConfigError(`${path} must be main, test or regtest, got "${value}"`);
   }
@@ -38,4 +39,28 @@ export function int(table: Raw, key: string, spec: KeySpec, fallback: number, pa
 
 export function isTable(value: unknown): value is Raw {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+/** A TOML array of strings, or (from the environment) one comma-separated string; members checked against oneOf. */
+export function list(table: Raw, key: string, spec: KeySpec, path: string, fallback: readonly string[]): string[] {
+  const value = table[key];
+  if (value === undefined) return [...fallback];
+  const items = typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter((v) => v !== '') : value;
+  if (!Array.isArray(items) || !items.every((v): v is string => typeof v === 'string')) {
+    throw new ConfigError(`${path} must be a list of strings (${spec.doc})`);
+  }
+  for (const [i, item] of items.entries()) {
+    if (spec.oneOf && !spec.oneOf.includes(item)) throw new ConfigError(`${path}: unknown "${item}" (use any of ${spec.oneOf.join(', ')})`);
+    if (items.indexOf(item) !== i) throw new ConfigError(`${path} lists "${item}" twice`);
+  }
+  return items;
+}
+
+export function bool(table: Raw, key: string, spec: KeySpec, fallback: boolean, path: string): boolean {
+  const value = table[key];
+  if (value === undefined) return fallback;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(true|1)$/i.test(value.trim())) return true;
+  if (typeof value === 'string' && /^(false|0)$/i.test(value.trim())) return false;
+  throw new ConfigError(`${path} must be true or false (${spec.doc}), got ${JSON.stringify(value)}`);
 }

@@ -24,3 +24,4 @@ export * from './tx-sightings.js';
 export * from './mailer.js';
 export * from './attempt-counter.js';
 export * from './raw-txs.js';
+export * from './safe-parse.js';

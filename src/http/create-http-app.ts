@@ -3,6 +3,8 @@ import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../core/metrics.js';
 import type { Services } from '../services/create-services.js';
 import type { TlsCredentials } from './tls.js';
+import { compileTrust, type TrustProxy } from '../core/client-address.js';
+import { applyServerLimits, fastifyTimeouts, resolveServerLimits, type ServerLimits } from './server-limits.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
 import { opsRoutes, type OpsDeps } from './ops.routes.js';
 import { installPerIpConcurrency } from './plugins/concurrency.plugin.js';
@@ -51,8 +53,10 @@ export interface HttpAppDeps {
   /** Public base URL of this deployment, for explorer links (e.g. https://outpoint.example). */
   readonly publicUrl: string;
   readonly logger: Logger;
-  /** Take the client IP from X-Forwarded-For (only behind a trusted reverse proxy). Default false. */
-  readonly trustProxy?: boolean;
+  /** Whose X-Forwarded-For names the client (`[http] trust_proxy`, core/client-address.ts). Default false. */
+  readonly trustProxy?: TrustProxy;
+  /** Request and keep-alive timeouts, the connection cap (server-limits.ts for the defaults). */
+  readonly serverLimits?: Partial<ServerLimits>;
   /** UNIX seconds (tests pin it); default the system clock. */
   readonly now?: () => number;
   /** Serve HTTPS (and wss for realtime on the same server) with this certificate; plain HTTP without. */
@@ -70,9 +74,12 @@ const API_VERSION = '2.0.0';
 
 /** The HTTP entry: v2 routes, CORS, JSONP, rate limit, one error mapping, OpenAPI at /api/v2/openapi.json. Not yet listening. */
 export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
+  const serverLimits = resolveServerLimits(deps.serverLimits);
   const app = Fastify({
     logger: false,
-    trustProxy: deps.trustProxy ?? false,
+    // Compiled here, not by Fastify: one rule for request.ip and the realtime upgrade (a hop count keeps its meaning).
+    trustProxy: compileTrust(deps.trustProxy ?? false) ?? false,
+    ...fastifyTimeouts(serverLimits),
     genReqId: requestId,
     // Stealth and bech32m addresses exceed find-my-way's default 100-character parameter limit.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -83,6 +90,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     // An https.Server emits the same request and upgrade events: routes and the realtime server need no change.
     ...(deps.tls ? { https: { cert: deps.tls.cert, key: deps.tls.key } } : {}),
   }) as unknown as FastifyInstance;
+  applyServerLimits(app.server, serverLimits);
   const { services } = deps;
   const context: V2Context = { services, publicUrl: deps.publicUrl };
 

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { commands } from './commands.js';
+import { installCrashPolicy } from './crash-policy.js';
+import { createStderrLogger } from './logger.js';
 
 const USAGE = `outpoint: self-hosted blockchain data service for Bitcoin, Litecoin and Dogecoin
 
@@ -16,6 +18,7 @@ Options:
 // A file-size limit (ulimit -f, a quota) must fail the write like a full disk (ENOSPC/EFBIG: SQLite reports
 // SQLITE_FULL, the batch rolls back, the indexer retries) instead of killing the process with SIGXFSZ mid-write.
 process.on('SIGXFSZ', () => undefined);
+installCrashPolicy(createStderrLogger());
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

@@ -6,6 +6,7 @@ import { MemoryEventBus, type ChainStore, type EventBus, type Logger, type Netwo
 import { getNetworkParams } from '../chains/networks.js';
 import { buildHttpApp } from './http-wiring.js';
 import { replaceTlsCredentials, type TlsCredentials } from '../http/tls.js';
+import type { ServerLimits } from '../http/server-limits.js';
 import { createMarket, type Market } from '../market/create-market.js';
 import { RpcBroadcaster } from '../node/rpc-broadcaster.js';
 import { RpcChainSource } from '../node/rpc-chain-source.js';
@@ -153,6 +154,8 @@ export class Runtime {
       publicUrl: this.config.http.publicUrl,
       rateLimitPerSecond: this.config.http.rateLimitPerSecond,
       maxConcurrentPerIp: this.config.http.maxConcurrentPerIp,
+      trustProxy: this.config.http.trustProxy,
+      serverLimits: serverLimits(this.config.http),
       redisUrl: this.config.redis.url,
       logger: this.logger,
       shortLinks: this.store.shortAddresses(),
@@ -168,6 +171,8 @@ export class Runtime {
     this.realtime = attachRealtime(app.server, {
       appKey: this.config.realtime.appKey,
       sendThreads: this.config.realtime.sendThreads,
+      trustProxy: this.config.http.trustProxy,
+      limits: { maxConnectionsPerIp: this.config.realtime.maxConnectionsPerIp },
       bus: this.bus,
       networks: new Map([...networks].map(([id, n]) => [id, n.params])),
       logger: this.logger,
@@ -200,6 +205,10 @@ export class Runtime {
       this.logger.error('tls: reload failed; still serving the previous certificate', { error: (error as Error).message });
     }
   }
+}
+
+function serverLimits(http: OutpointConfig['http']): ServerLimits {
+  return { requestTimeoutMs: http.requestTimeoutS * 1000, keepAliveTimeoutMs: http.keepAliveTimeoutS * 1000, maxConnections: http.maxConnections };
 }
 
 function redact(url: string): string {

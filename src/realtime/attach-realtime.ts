@@ -2,11 +2,13 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomInt } from 'node:crypto';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { EventBus, Logger, NetworkId } from '../core/index.js';
+import { parseUrlOrNull, type EventBus, type Logger, type NetworkId } from '../core/index.js';
+import { clientAddress, compileTrust, type TrustProxy } from '../core/client-address.js';
 import type { NetworkParams } from '../chains/addressing.js';
 import { ChannelRegistry } from './channel-registry.js';
 import { handleClientMessage, type ClientMessageContext } from './client-messages.js';
 import { Connection, type ConnectionCounters } from './connection.js';
+import { ConnectionsPerAddress } from './connections-per-address.js';
 import { PusherCode } from './error-codes.js';
 import { EventRouter, type FanOutCounters } from './event-router.js';
 import { APP_PATH_PREFIX, checkHandshake } from './handshake.js';
@@ -23,6 +25,8 @@ export interface RealtimeDeps {
   readonly limits?: Partial<RealtimeLimits>;
   /** Threads that send one event to a channel's sockets (native sender only; 1 keeps it on the JS thread). */
   readonly sendThreads?: number;
+  /** Whose X-Forwarded-For names the client for the per-address cap (`[http] trust_proxy`); default false. */
+  readonly trustProxy?: TrustProxy;
 }
 
 export interface RealtimeStats {
@@ -59,6 +63,8 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHand
   const counters: ConnectionCounters & FanOutCounters = { messagesSent: 0, messagesDropped: 0, slowConsumersClosed: 0, idleClosed: 0, eventsDelivered: 0 };
   let rejected = 0;
   const connections = new Set<Connection>();
+  const perAddress = new ConnectionsPerAddress(limits.maxConnectionsPerIp);
+  const trust = compileTrust(deps.trustProxy ?? false);
   const context: ClientMessageContext = { registry, networks: deps.networks, limits };
   const router = new EventRouter(registry, deps.networks, counters);
   // Socket ids are "<digits>.<digits>" like Pusher's; the random prefix keeps them unique across processes.
@@ -88,16 +94,24 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHand
     ws.close(code, message);
   }
 
-  function open(ws: WebSocket, socket: Duplex, url: URL): void {
+  function open(ws: WebSocket, socket: Duplex, url: URL, address: string): void {
     const verdict = checkHandshake(url, deps.appKey);
     if (!verdict.ok) return reject(ws, verdict.code, verdict.message);
     if (connections.size >= limits.maxConnections) return reject(ws, PusherCode.OverCapacity, 'Over capacity: connection limit reached');
+    if (!perAddress.tryAdd(address)) return reject(ws, PusherCode.OverCapacity, 'Over capacity: too many connections from your address');
     const conn = new Connection(ws, socket, `${idPrefix}.${++nextId}`, limits, counters, Date.now());
     connections.add(conn);
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      handleClientMessage(context, conn, toBuffer(data), isBinary, Date.now());
+      // ws calls this from the socket's data handler: anything thrown here would end the process.
+      try {
+        handleClientMessage(context, conn, toBuffer(data), isBinary, Date.now());
+      } catch (err) {
+        deps.logger.error('realtime: message handler failed', { error: err instanceof Error ? err.message : String(err) });
+        conn.sendError(PusherCode.InvalidMessage, 'The message could not be handled');
+      }
     });
     ws.on('close', () => {
+      perAddress.remove(address);
       connections.delete(conn);
       for (const channel of conn.channels) registry.unsubscribe(conn, channel);
       conn.channels.clear();
@@ -108,13 +122,24 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHand
   }
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const url = new URL(req.url ?? '/', 'http://realtime.invalid');
+    // Node hands the socket over without its error listener: a client's reset would otherwise be thrown.
+    socket.on('error', () => undefined);
+    // The request target is the client's text: `http://[::1/app/…` is no URL, `%E0%A4%A` no escape.
+    const url = parseUrlOrNull(req.url ?? '/', 'http://realtime.invalid');
+    if (!url) return refuseUpgrade(socket, '400 Bad Request');
     if (!url.pathname.startsWith(APP_PATH_PREFIX)) {
       // Another upgrade handler may own this path; with none, answer rather than leave the socket hanging.
-      if (server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      if (server.listenerCount('upgrade') === 1) refuseUpgrade(socket, '404 Not Found');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => open(ws, socket, url));
+    const address = clientAddress(req, trust);
+    try {
+      wss.handleUpgrade(req, socket, head, (ws) => open(ws, socket, url, address));
+    } catch (err) {
+      // The last line for a fault of ours: this connection ends, the process and every other client go on.
+      deps.logger.error('realtime: upgrade failed', { error: err instanceof Error ? err.message : String(err) });
+      socket.destroy();
+    }
   };
   server.on('upgrade', onUpgrade);
 
@@ -154,6 +179,10 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHand
       idleClosed: counters.idleClosed,
     }),
   };
+}
+
+function refuseUpgrade(socket: Duplex, status: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
 function toBuffer(data: RawData): Buffer {

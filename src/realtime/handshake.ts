@@ -1,3 +1,4 @@
+import { decodeUriComponentOrNull } from '../core/safe-parse.js';
 import { PusherCode } from './error-codes.js';
 
 /** Protocol versions whose public-channel messages are the ones this server sends (pusher-js 8 sends 7). */
@@ -12,7 +13,9 @@ export type HandshakeVerdict = { readonly ok: true } | { readonly ok: false; rea
  * first: a client of another application learns that before anything about its protocol.
  */
 export function checkHandshake(url: URL, appKey: string): HandshakeVerdict {
-  const key = decodeURIComponent(url.pathname.slice(APP_PATH_PREFIX.length));
+  const encoded = url.pathname.slice(APP_PATH_PREFIX.length);
+  // A key with a malformed escape (`%E0%A4%A`) names no application: it is shown as sent.
+  const key = decodeUriComponentOrNull(encoded) ?? encoded;
   if (key !== appKey) return { ok: false, code: PusherCode.AppNotFound, message: `Application does not exist: ${key.slice(0, 64)}` };
   const protocol = url.searchParams.get('protocol');
   if (protocol === null || protocol === '') return { ok: false, code: PusherCode.NoProtocolVersion, message: 'No protocol version supplied' };

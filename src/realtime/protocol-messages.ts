@@ -1,3 +1,4 @@
+import { parseJsonOrUndefined } from '../core/safe-parse.js';
 import { PusherCode } from './error-codes.js';
 import { textFrame } from './websocket-frame.js';
 
@@ -14,24 +15,12 @@ export interface ClientMessage {
 }
 
 export function parseClientMessage(text: string): ClientMessage | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const parsed = parseJsonOrUndefined(text);
   if (typeof parsed !== 'object' || parsed === null) return null;
   const { event, data, channel } = parsed as Record<string, unknown>;
   if (typeof event !== 'string') return null;
   // Some clients double-encode `data` on the way in too; accept both forms.
-  let body = data;
-  if (typeof data === 'string') {
-    try {
-      body = JSON.parse(data);
-    } catch {
-      body = data;
-    }
-  }
+  const body = typeof data === 'string' ? (parseJsonOrUndefined(data) ?? data) : data;
   return { event, data: body, channel: typeof channel === 'string' ? channel : null };
 }
 

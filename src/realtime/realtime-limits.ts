@@ -2,6 +2,8 @@
 export interface RealtimeLimits {
   /** Open websockets per process; more are closed with 4100 (pusher-js retries with backoff). */
   readonly maxConnections: number;
+  /** Open websockets per client address (`[realtime] max_connections_per_ip`); more are closed with 4100. 0 = off. */
+  readonly maxConnectionsPerIp: number;
   /** Channels one connection may hold at once. */
   readonly maxSubscriptionsPerConnection: number;
   /** Longest inbound message answered; longer ones get `pusher:error` 4303. Four times this closes with 1009. */
@@ -20,6 +22,8 @@ export interface RealtimeLimits {
 
 export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = Object.freeze({
   maxConnections: 50_000,
+  // A household or office behind one NAT address with a few tabs each stays far below; one host cannot take them all.
+  maxConnectionsPerIp: 100,
   maxSubscriptionsPerConnection: 100,
   // Pusher's own message size limit.
   maxMessageBytes: 10 * 1024,
@@ -37,8 +41,9 @@ export function resolveLimits(overrides: Partial<RealtimeLimits> = {}): Realtime
     // pusher-js rejects a handshake whose activity_timeout is 0, and the protocol sends whole seconds.
     throw new RangeError('activityTimeoutSec must be a whole number of seconds, at least 1');
   }
+  if (!Number.isInteger(limits.maxConnectionsPerIp) || limits.maxConnectionsPerIp < 0) throw new RangeError('maxConnectionsPerIp must be a whole number (0 = off)');
   for (const [name, value] of Object.entries(limits)) {
-    if (!(typeof value === 'number' && value > 0)) throw new RangeError(`realtime limit ${name} must be positive`);
+    if (name !== 'maxConnectionsPerIp' && !(typeof value === 'number' && value > 0)) throw new RangeError(`realtime limit ${name} must be positive`);
   }
   return Object.freeze(limits);
 }

@@ -56,8 +56,8 @@ function gated(reader: NetworkReader): NetworkReader {
   });
 }
 
-async function app(redisUrl: string | null = null, maxConcurrentPerIp = 0): Promise<FastifyInstance> {
-  const created = await v3App(null, gated(store.network('LTCTEST')), store.accounts(), { redisUrl, maxConcurrentPerIp });
+async function app(redisUrl: string | null = null, maxConcurrentPerIp = 0, trustProxy: readonly string[] = []): Promise<FastifyInstance> {
+  const created = await v3App(null, gated(store.network('LTCTEST')), store.accounts(), { redisUrl, maxConcurrentPerIp, trustProxy });
   apps.push(created);
   return created;
 }
@@ -190,5 +190,21 @@ describe('v2: max_concurrent_per_ip', () => {
     const many = await hold(5, () => open.inject(BALANCE_V2).then((r) => ({ status: r.statusCode, headers: r.headers, body: r.body })));
     gate.open();
     assert.deepEqual((await Promise.all(many)).map((r) => r.status), [200, 200, 200, 200, 200], 'default 0: no limit');
+  });
+
+  it('behind a trusted proxy the client is its X-Forwarded-For address; without trust_proxy the header changes nothing', async () => {
+    const from = (a: FastifyInstance, client: string) => a.inject({ url: BALANCE_V2, headers: { 'x-forwarded-for': client } });
+    const proxied = await app(null, 1, ['127.0.0.1']);
+    gate.close();
+    const held = await hold(1, () => from(proxied, '203.0.113.1').then((r) => ({ status: r.statusCode, headers: r.headers, body: r.body })));
+    assert.equal((await atOnce(from(proxied, '203.0.113.1'), 'the same client again')).statusCode, 429, 'one client behind the proxy');
+    const other = from(proxied, '203.0.113.2');
+    await waitFor(() => gate.waiting === 2, 10_000, 'another client behind the same proxy admitted');
+    const direct = await app(null, 1);
+    const first = from(direct, '203.0.113.3');
+    await waitFor(() => gate.waiting === 3, 10_000, 'the first request without trust held');
+    assert.equal((await atOnce(from(direct, '203.0.113.4'), 'another X-Forwarded-For, no trust')).statusCode, 429, 'the header is ignored: same peer, same client');
+    gate.open();
+    assert.deepEqual([(await held[0]!).status, (await other).statusCode, (await first).statusCode], [200, 200, 200]);
   });
 });

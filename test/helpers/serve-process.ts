@@ -29,6 +29,10 @@ export interface ServeOptions {
   readonly env?: Record<string, string>;
   /** Default a free loopback port. */
   readonly port?: number;
+  /** Node.js options before the script (`--import` of a test preload). */
+  readonly nodeArgs?: readonly string[];
+  /** startServeWithBody: more `[http]` keys as TOML lines (`trust_proxy = ["127.0.0.1"]`), over its defaults. */
+  readonly http?: Readonly<Record<string, string>>;
 }
 
 const REPO = new URL('../..', import.meta.url).pathname;
@@ -38,7 +42,7 @@ const REPO = new URL('../..', import.meta.url).pathname;
 export async function startServe(config: string, options: ServeOptions = {}): Promise<ServeProcess> {
   const port = options.port ?? (await freePort());
   const log: string[] = [];
-  const child = spawn(process.execPath, ['bin/outpoint.js', 'serve', '--config', config, ...(options.apiOnly ? ['--api-only'] : [])], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'bin/outpoint.js', 'serve', '--config', config, ...(options.apiOnly ? ['--api-only'] : [])], {
     cwd: REPO,
     env: { ...process.env, ...options.env, OUTPOINT_HTTP_PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -77,7 +81,8 @@ export async function startServeWithBody(body: string, options: ServeOptions = {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const file = join(dir, 'outpoint.toml');
-    writeFileSync(file, `data_dir = "${dir}"\n${body}\n[http]\nhost = "127.0.0.1"\nport = ${port}\npublic_url = "${url}"\nrate_limit_per_second = 0\n`);
+    const http = Object.entries({ rate_limit_per_second: '0', ...options.http }).map(([key, value]) => `${key} = ${value}\n`).join('');
+    writeFileSync(file, `data_dir = "${dir}"\n${body}\n[http]\nhost = "127.0.0.1"\nport = ${port}\npublic_url = "${url}"\n${http}`);
     const started = await startServe(file, { ...options, port, env: { OUTPOINT_MARKET_SOURCES: '', ...options.env } });
     return {
       ...started,

@@ -13,15 +13,14 @@ import { loadTables, type LoadedTable } from './dump-load.js';
 import { DumpReader } from './dump-reader.js';
 import { networkCode } from './network-codes.js';
 import type { SnapshotHeader } from './snapshot-export.js';
+import { checkSnapshotHeader } from './snapshot-header.js';
 import { snapshotTables } from './snapshot-tables.js';
 
 /** The header alone (to check the tip against the node before loading). */
 export async function readSnapshotHeader(file: string): Promise<SnapshotHeader> {
   const reader = new DumpReader(file);
   try {
-    const header = await reader.header<SnapshotHeader>();
-    if (header.kind !== 'snapshot' || !(NETWORK_IDS as readonly string[]).includes(header.network)) throw new DumpError(`${file} is not a chain snapshot`);
-    return header;
+    return checkSnapshotHeader(await reader.header<unknown>(), file);
   } finally {
     reader.close();
   }
@@ -30,7 +29,7 @@ export async function readSnapshotHeader(file: string): Promise<SnapshotHeader> 
 export async function importSnapshot(engine: DumpEngine, file: string): Promise<{ header: SnapshotHeader; tables: LoadedTable[] }> {
   const reader = new DumpReader(file);
   try {
-    const header = await reader.header<SnapshotHeader>();
+    const header = checkSnapshotHeader(await reader.header<unknown>(), file);
     const id = header.network;
     const net = networkCode(id);
     return await engine.write(net, async (sink) => {

@@ -5,6 +5,7 @@
  * `csrf: 'pre-session'`) an HMAC of the outpoint_csrf cookie. A refused POST gets a 403 page, never a redirect.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseUrlOrNull } from '../../core/safe-parse.js';
 import { type DashboardContext, formField } from './dashboard-context.js';
 
 declare module 'fastify' {
@@ -22,11 +23,8 @@ export function fromThisSite(request: FastifyRequest, publicUrl: string): boolea
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   if (origin === new URL(publicUrl).origin) return true;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
+  const url = parseUrlOrNull(origin);
+  return url !== null && url.host === request.headers.host;
 }
 
 export function installCsrfGuard(app: FastifyInstance, ctx: DashboardContext): void {

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip, type BrotliOptions } from 'node:zlib';
-import type { Transform } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 
 export type ContentEncoding = 'br' | 'gzip';
 
@@ -33,7 +33,12 @@ export function compressBuffer(data: Buffer, encoding: ContentEncoding): Promise
   return encoding === 'br' ? brotliAsync(data, BROTLI) : gzipAsync(data);
 }
 
-/** A streaming compressor for answers of unknown length (CSV exports). */
-export function compressStream(encoding: ContentEncoding): Transform {
-  return encoding === 'br' ? createBrotliCompress(BROTLI) : createGzip();
+/**
+ * `source` compressed, for answers of unknown length (CSV exports). Joined with pipeline(), not pipe(): a source
+ * that fails midway (a store read) destroys the compressor with its error, which the reply handles by ending the
+ * answer; with pipe() the source's 'error' had no listener and would have ended the process.
+ */
+export function compressedStream(source: Readable, encoding: ContentEncoding): Transform {
+  const compressor = encoding === 'br' ? createBrotliCompress(BROTLI) : createGzip();
+  return pipeline(source, compressor, () => undefined);
 }

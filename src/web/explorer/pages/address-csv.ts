@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatCoins } from '../../../core/money.js';
 import type { NetworkContext } from '../../../services/network-registry.js';
 import { utcTime } from '../../shared/relative-time.js';
-import { chooseEncoding, compressStream } from '../../shell/compression.js';
+import { chooseEncoding, compressedStream } from '../../shell/compression.js';
 import { SECURITY_HEADERS } from '../../shell/security-headers.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 
@@ -40,5 +40,5 @@ export async function addressCsv(deps: ExplorerDeps, network: NetworkContext, ad
     .header('cache-control', 'no-cache')
     .header('vary', 'Accept-Encoding');
   if (!encoding) return reply.send(body);
-  return reply.header('content-encoding', encoding).send(body.pipe(compressStream(encoding)));
+  return reply.header('content-encoding', encoding).send(compressedStream(body, encoding));
 }
