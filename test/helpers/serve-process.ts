@@ -58,14 +58,19 @@ export async function startServe(config: string, options: ServeOptions = {}): Pr
   const readyPath = options.readyPath ?? `/api/v2/get_info/${options.readyNetwork ?? 'LTCTEST'}`;
   try {
     await waitFor(
-      async () => (await fetch(`${url}${readyPath}`).then((r) => r.ok).catch(() => false)),
+      async () => {
+        // A process that exited (a configuration error) will not become ready: say so now, not after the timeout.
+        if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`);
+        return fetch(`${url}${readyPath}`).then((r) => r.ok).catch(() => false);
+      },
       60_000,
       `serve on ${port}: ${log.join('').slice(-2000)}`,
       100,
     );
   } catch (error) {
     await stop();
-    throw error;
+    // The log as it was when waiting ended (the message above was made before the process wrote anything).
+    throw new Error(`${(error as Error).message}; serve's log: ${log.join('').slice(-2000)}`);
   }
   return { child, port, url, log, stop };
 }
