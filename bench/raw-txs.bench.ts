@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { silentLogger, type NetworkId, type NetworkReader } from '../src/core/index.js';
 import type { NetworkParams } from '../src/chains/addressing.js';
-import { buildHttpApp } from '../src/main/http-wiring.js';
+import { buildHttpApp, rateCounters } from '../src/main/http-wiring.js';
 import { NodeClient } from '../src/node/node-client.js';
 import { NodeRawTxSource } from '../src/node/node-raw-tx-source.js';
 import { AccountService } from '../src/services/account-service.js';
@@ -79,7 +79,7 @@ export async function run(): Promise<void> {
       const { key } = await accounts.createAccount(`bench-${label.replace(/\W/g, '')}-${Date.now()}@outpoint.test`, 'bench');
       const reader = store.network('LTCTEST');
       const networks = new Map<NetworkId, { params: NetworkParams; reader: NetworkReader; rawTxs?: NodeRawTxSource }>([['LTCTEST', { params: benchParams, reader, ...(source ? { rawTxs: source } : {}) }]]);
-      const web = createWeb({ publicUrl: 'http://127.0.0.1', realtimeKey: 'bench', rateLimitPerSecond: 0, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) }, [explorerModule]);
+      const web = createWeb({ publicUrl: 'http://127.0.0.1', realtimeKey: 'bench', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) }, [explorerModule]);
       const app = await buildHttpApp({ ...deps, networks, shortLinks: store.shortAddresses(), accounts: store.accounts(), extensions: [web] });
       servers.push(app);
       apps.push({ label, url: await app.listen({ port: 0, host: '127.0.0.1' }), key, source });

@@ -1,12 +1,11 @@
 import type { Logger } from '../core/logger.js';
 import type { RateCounter, RateCounterFactory } from '../core/rate-counter.js';
-import { MemoryRateCounter } from './memory-rate-counter.js';
 
 export interface RateLimiterOptions {
   /** Requests per second per client; 0 turns the limit off. */
   readonly perSecond: number;
-  /** Where windows are counted (main passes Redis-shared counters when `[redis] url` is set); default this process. */
-  readonly counters?: RateCounterFactory;
+  /** Where windows are counted: built by main (this process's counters, or Redis-shared ones when `[redis] url` is set). */
+  readonly counters: RateCounterFactory;
   readonly logger: Logger;
   /** Redis key prefix: separate budgets (v2 API, explorer pages) count under separate keys. */
   readonly keyPrefix?: string;
@@ -37,7 +36,7 @@ export class RateLimiter {
 
   constructor(private readonly options: RateLimiterOptions) {
     if (options.perSecond <= 0) this.counter = null;
-    else this.counter = options.counters ? options.counters(options.keyPrefix ?? DEFAULT_KEY_PREFIX) : new MemoryRateCounter();
+    else this.counter = options.counters(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
   }
 
   get enabled(): boolean {

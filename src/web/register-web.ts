@@ -18,8 +18,8 @@ export interface WebOptions {
   readonly realtimeKey: string;
   /** Pages per second per client IP; 0 = off. */
   readonly rateLimitPerSecond: number;
-  /** Shared (Redis) page counters from main; default this process. */
-  readonly rateCounters?: RateCounterFactory;
+  /** Page counters built by main: this process's, or shared through Redis. */
+  readonly rateCounters: RateCounterFactory;
   readonly logger: Logger;
   readonly assets: WebAssets;
   /** UNIX seconds (tests pin it). */
@@ -70,7 +70,7 @@ export function createWeb(options: WebOptions, modules: readonly WebModule[]): W
         await web.register(async (pages) => {
           installPageRateLimit(
             pages,
-            new RateLimiter({ perSecond: options.rateLimitPerSecond, ...(options.rateCounters ? { counters: options.rateCounters } : {}), logger: options.logger, keyPrefix: 'outpoint:ratelimit:web:', name: 'page rate limit' }),
+            new RateLimiter({ perSecond: options.rateLimitPerSecond, counters: options.rateCounters, logger: options.logger, keyPrefix: 'outpoint:ratelimit:web:', name: 'page rate limit' }),
             shell,
           );
           pages.setErrorHandler(webErrorHandler(shell, options.logger));

@@ -7,8 +7,8 @@ import type { Rejections } from './http-metrics.plugin.js';
 export interface RateLimitOptions {
   /** Requests per second per client IP; 0 turns the limit off. */
   readonly perSecond: number;
-  /** Shared (Redis) counters from main; default this process. */
-  readonly counters?: RateCounterFactory;
+  /** This process's or shared (Redis) counters, built by main. */
+  readonly counters: RateCounterFactory;
   readonly logger: Logger;
   readonly rejections?: Rejections;
 }
