@@ -15,7 +15,7 @@ import type { NetworkParams } from '../src/chains/addressing.js';
 import { buildHttpApp, rateCounters } from '../src/main/http-wiring.js';
 import { NodeClient } from '../src/node/node-client.js';
 import { NodeRawTxSource } from '../src/node/node-raw-tx-source.js';
-import { AccountService } from '../src/services/account-service.js';
+import { AccountService } from '../src/services/accounts/account-service.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../src/web/build/web-build.js';
 import { explorerModule } from '../src/web/explorer/explorer-module.js';

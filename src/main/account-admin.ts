@@ -1,8 +1,8 @@
 import type { AccountRecord, ApiKeyRecord, ChainStore, PlanRecord } from '../core/index.js';
 import type { OutpointConfig } from '../config/index.js';
-import { AccountService, currentPeriodEnd } from '../services/account-service.js';
-import type { DashboardServices } from '../services/create-dashboard-services.js';
-import { StoreUsageCounter } from '../services/usage-counter.js';
+import { AccountService, currentPeriodEnd } from '../services/accounts/account-service.js';
+import type { DashboardServices } from '../services/dashboard/create-dashboard-services.js';
+import { StoreUsageCounter } from '../counters/store-usage-counter.js';
 import type { OptionValues } from './command.js';
 import { configFromOptions } from './config-option.js';
 import { buildDashboard } from './dashboard-wiring.js';

@@ -1,4 +1,4 @@
-import { checkNewPassword } from '../services/password-policy.js';
+import { checkNewPassword } from '../services/dashboard/password-policy.js';
 import type { Command, OptionValues } from './command.js';
 import { configOptions } from './config-option.js';
 import { describeAccount, integerOption, optionalString, requireString, withAccounts, withDashboard } from './account-admin.js';

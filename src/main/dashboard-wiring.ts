@@ -3,9 +3,9 @@ import type { OutpointConfig } from '../config/index.js';
 import type { AttemptCounter, ChainStore, Logger, Mailer } from '../core/index.js';
 import { SmtpMailer } from '../mail/smtp-mailer.js';
 import { RedisAttemptCounter } from '../redis/redis-attempt-counter.js';
-import type { AccountService } from '../services/account-service.js';
-import { createDashboardServices, type DashboardServices, type DashboardSettings } from '../services/create-dashboard-services.js';
-import { MemoryAttemptCounter } from '../services/memory-attempt-counter.js';
+import type { AccountService } from '../services/accounts/account-service.js';
+import { createDashboardServices, type DashboardServices, type DashboardSettings } from '../services/dashboard/create-dashboard-services.js';
+import { MemoryAttemptCounter } from '../counters/memory-attempt-counter.js';
 import type { UsageCounter } from '../core/usage-counter.js';
 import { secretKeyLoader } from './secret-key.js';
 

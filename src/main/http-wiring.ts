@@ -14,11 +14,11 @@ import { createHttpApp, type HttpAppDeps } from '../http/create-http-app.js';
 import { RedisConcurrencyLimiter } from '../redis/redis-concurrency-limiter.js';
 import { RedisRateCounter } from '../redis/redis-rate-counter.js';
 import { RedisUsageCounter } from '../redis/redis-usage-counter.js';
-import type { RawBlockSource } from '../services/auxpow-parent-service.js';
+import type { RawBlockSource } from '../services/blocks/auxpow-parent-service.js';
 import { createServices } from '../services/create-services.js';
-import { MemoryRateCounter } from '../services/memory-rate-counter.js';
-import type { NetworkMap } from '../services/network-registry.js';
-import { StoreUsageCounter } from '../services/usage-counter.js';
+import { MemoryRateCounter } from '../counters/memory-rate-counter.js';
+import type { NetworkMap } from '../services/shared/network-registry.js';
+import { StoreUsageCounter } from '../counters/store-usage-counter.js';
 
 /** Everything the HTTP entry needs, as drivers and settings: main (and tests) hand it here, it builds the rest. */
 export interface HttpWiring extends Omit<HttpAppDeps, 'services' | 'limits'> {

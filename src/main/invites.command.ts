@@ -1,4 +1,4 @@
-import { DEFAULT_INVITE_HOURS } from '../services/invite-service.js';
+import { DEFAULT_INVITE_HOURS } from '../services/accounts/invite-service.js';
 import type { Command } from './command.js';
 import { configOptions } from './config-option.js';
 import { integerOption, optionalString, withDashboard } from './account-admin.js';

@@ -4,8 +4,8 @@
  */
 import type { OutpointConfig } from '../config/index.js';
 import type { ChainStore, Logger, MetricsExposition } from '../core/index.js';
-import { HealthMonitor } from '../services/health-monitor.js';
-import { registerHealthMetrics } from '../services/health-metrics.js';
+import { HealthMonitor } from '../services/health/health-monitor.js';
+import { registerHealthMetrics } from '../services/health/health-metrics.js';
 import { storeWriteMetrics, type StoreWriteMetrics } from '../indexer/timed-store.js';
 import { PromMetrics } from '../metrics/prom-metrics.js';
 import { startMetricsServer, type MetricsServer } from '../metrics/metrics-server.js';

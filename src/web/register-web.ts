@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../core/logger.js';
 import type { RateCounterFactory } from '../core/rate-counter.js';
 import type { Services } from '../services/create-services.js';
-import { RateLimiter } from '../services/rate-limiter.js';
+import { RateLimiter } from '../services/limits/rate-limiter.js';
 import type { WebAssets } from './shell/assets.js';
 import { installPageRateLimit } from './shell/page-rate-limit.js';
 import { themeRoutes } from './shell/theme.js';

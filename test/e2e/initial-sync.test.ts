@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { indexSyncingMessage } from '../../src/core/errors.js';
-import { generateApiKey } from '../../src/services/api-keys.js';
+import { generateApiKey } from '../../src/services/accounts/api-keys.js';
 import { FixtureExchange, startFakeExchange, type FakeExchange } from '../helpers/fake-exchange.js';
 import { connected, pusherClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';
 import { startBitcoind, startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';

@@ -13,9 +13,9 @@ import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../src/web/build/web-build
 import { dashboardModule } from '../../src/web/dashboard/dashboard-module.js';
 import { createWeb } from '../../src/web/register-web.js';
 import { WebAssets } from '../../src/web/shell/assets.js';
-import { createDashboardServices } from '../../src/services/create-dashboard-services.js';
-import { MemoryAttemptCounter } from '../../src/services/memory-attempt-counter.js';
-import { PasswordHasher } from '../../src/services/password-hasher.js';
+import { createDashboardServices } from '../../src/services/dashboard/create-dashboard-services.js';
+import { MemoryAttemptCounter } from '../../src/counters/memory-attempt-counter.js';
+import { PasswordHasher } from '../../src/services/dashboard/password-hasher.js';
 import { SETTINGS } from '../helpers/dashboard-fixture.js';
 import { StoreEngines } from '../helpers/store-engines.js';
 

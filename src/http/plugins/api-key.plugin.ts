@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConcurrencyExceededError, QuotaExceededError } from '../../core/errors.js';
-import type { AccountService, Principal } from '../../services/account-service.js';
+import type { AccountService, Principal } from '../../services/accounts/account-service.js';
 import type { UsageCounter } from '../../core/usage-counter.js';
 import { secondsToUtcMidnight } from '../../core/utc-day.js';
 import type { Rejections } from './http-metrics.plugin.js';

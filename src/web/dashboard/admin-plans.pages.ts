@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidArgumentError } from '../../core/errors.js';
 import type { InviteRecord } from '../../core/auth-store.js';
-import { DEFAULT_INVITE_HOURS } from '../../services/invite-service.js';
+import { DEFAULT_INVITE_HOURS } from '../../services/accounts/invite-service.js';
 import { html, type SafeHtml } from '../shell/html.js';
 import { actionButton, csrfField, field, notice } from './forms.js';
 import { formField, type DashboardContext, type SignedIn } from './dashboard-context.js';

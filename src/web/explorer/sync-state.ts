@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../core/errors.js';
 import type { ChainTip } from '../../core/chain-types.js';
 import type { SyncPhase } from '../../core/sync-status.js';
-import type { NetworkContext } from '../../services/network-registry.js';
+import type { NetworkContext } from '../../services/shared/network-registry.js';
 import type { ExplorerDeps } from './explorer-deps.js';
 
 /**
