@@ -19,7 +19,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MemoryEventBus, silentLogger, type ChainStore, type NetworkStore } from '../src/core/index.js';
-import { buildHttpApp } from '../src/main/http-wiring.js';
+import { buildHttpApp } from '../src/main/wiring/http-wiring.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
 import { NodeClient } from '../src/node/node-client.js';
 import { RpcChainSource } from '../src/node/rpc-chain-source.js';

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { noPrices, silentLogger, type MempoolSourceEntry } from '../src/core/index.js';
-import { buildHttpApp, usageCounter } from '../src/main/http-wiring.js';
+import { buildHttpApp, usageCounter } from '../src/main/wiring/http-wiring.js';
 import { installCors } from '../src/http/plugins/cors.plugin.js';
 import { installFormBody } from '../src/http/plugins/form-body.plugin.js';
 import { installJsonp } from '../src/http/plugins/jsonp.plugin.js';

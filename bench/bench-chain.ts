@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { addressToScript, getNetworkParams } from '../src/chains/addressing.js';
 import { MemoryEventBus, noPrices, silentLogger, type ChainStore, type NetworkStore } from '../src/core/index.js';
-import type { HttpWiring } from '../src/main/http-wiring.js';
+import type { HttpWiring } from '../src/main/wiring/http-wiring.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
 import { NodeClient } from '../src/node/node-client.js';
 import { RpcBroadcaster } from '../src/node/rpc-broadcaster.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { silentLogger, type NetworkId, type NetworkReader } from '../src/core/index.js';
 import type { NetworkParams } from '../src/chains/addressing.js';
-import { buildHttpApp, rateCounters } from '../src/main/http-wiring.js';
+import { buildHttpApp, rateCounters } from '../src/main/wiring/http-wiring.js';
 import { NodeClient } from '../src/node/node-client.js';
 import { NodeRawTxSource } from '../src/node/node-raw-tx-source.js';
 import { AccountService } from '../src/services/accounts/account-service.js';

@@ -9,7 +9,7 @@ import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { addressToScript } from '../src/chains/addressing.js';
 import { silentLogger } from '../src/core/index.js';
-import { buildHttpApp, rateCounters } from '../src/main/http-wiring.js';
+import { buildHttpApp, rateCounters } from '../src/main/wiring/http-wiring.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../src/web/build/web-build.js';
 import { explorerModule } from '../src/web/explorer/explorer-module.js';
 import { createWeb } from '../src/web/register-web.js';

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger, type AccountStore, type NetworkId, type NetworkReader } from '../../src/core/index.js';
-import { buildHttpApp, type HttpWiring } from '../../src/main/http-wiring.js';
+import { buildHttpApp, type HttpWiring } from '../../src/main/wiring/http-wiring.js';
 import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
 import { RpcMempoolSource } from '../../src/node/rpc-mempool-source.js';
 import { generateApiKey } from '../../src/services/accounts/api-keys.js';

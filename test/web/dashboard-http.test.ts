@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger, type ChainStore } from '../../src/core/index.js';
-import { buildHttpApp, rateCounters } from '../../src/main/http-wiring.js';
+import { buildHttpApp, rateCounters } from '../../src/main/wiring/http-wiring.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../src/web/build/web-build.js';
 import { dashboardModule } from '../../src/web/dashboard/dashboard-module.js';
 import { createWeb } from '../../src/web/register-web.js';

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { getNetworkParams } from '../../src/chains/networks.js';
 import { noPrices, silentLogger } from '../../src/core/index.js';
-import { buildHttpApp, rateCounters } from '../../src/main/http-wiring.js';
+import { buildHttpApp, rateCounters } from '../../src/main/wiring/http-wiring.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../src/web/build/web-build.js';
 import { explorerModule } from '../../src/web/explorer/explorer-module.js';

@@ -2,7 +2,7 @@
  * `outpoint snapshot import`: loads a snapshot into a network whose chain index is empty, in one write transaction:
  * the deferred indexes are dropped, the tables filled in key order, checked against the manifest, the indexes built
  * (as the initial sync does) and the tip set. Anything wrong rolls the whole load back, so the network stays empty.
- * The caller has checked the tip against the node (main/snapshot.command.ts). docs/snapshots.md.
+ * The caller has checked the tip against the node (main/commands/snapshot.command.ts). docs/snapshots.md.
  */
 import { StoreError } from '../../core/errors.js';
 import { NETWORK_IDS } from '../../core/network.js';
