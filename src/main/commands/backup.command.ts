@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { ConfigError } from '../../core/index.js';
-import { backup, restore } from '../../store/common/backup.js';
+import { backup, restore } from '../../store/common/dump/backup.js';
 import type { Command } from '../cli/command.js';
 import { configFromOptions, configOptions } from '../cli/config-option.js';
 import { withDump } from '../stores/open-dump.js';

@@ -2,7 +2,7 @@ import type { OutpointConfig } from '../../config/index.js';
 import { ConfigError, RpcUnavailableError } from '../../core/index.js';
 import { NodeClient } from '../../node/node-client.js';
 import { RpcClient } from '../../node/rpc-client.js';
-import type { SnapshotHeader } from '../../store/common/snapshot-export.js';
+import type { SnapshotHeader } from '../../store/common/dump/snapshot-export.js';
 
 /**
  * Before a snapshot is loaded: the configured node of its network must have the snapshot's tip block on its main

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { ConfigError, NETWORK_IDS, type NetworkId } from '../../core/index.js';
-import { exportSnapshot } from '../../store/common/snapshot-export.js';
-import { importSnapshot, readSnapshotHeader } from '../../store/common/snapshot-import.js';
+import { exportSnapshot } from '../../store/common/dump/snapshot-export.js';
+import { importSnapshot, readSnapshotHeader } from '../../store/common/dump/snapshot-import.js';
 import type { Command } from '../cli/command.js';
 import { configFromOptions, configOptions } from '../cli/config-option.js';
 import { withDump } from '../stores/open-dump.js';

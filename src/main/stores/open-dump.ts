@@ -1,5 +1,5 @@
 import { ConfigError } from '../../core/index.js';
-import type { DumpEngine } from '../../store/common/dump-engine.js';
+import type { DumpEngine } from '../../store/common/dump/dump-engine.js';
 import { PostgresDump } from '../../store/postgres/postgres-dump.js';
 import { SqliteDump } from '../../store/sqlite/sqlite-dump.js';
 

@@ -4,7 +4,7 @@ import { it } from 'node:test';
 import { InvalidArgumentError } from '../../core/errors.js';
 import type { AccountStore } from '../../core/account-store.js';
 import type { AuthStore } from '../../core/auth-store.js';
-import { SCHEMA_VERSION } from '../common/schema-version.js';
+import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { withDb, withDbAt } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 

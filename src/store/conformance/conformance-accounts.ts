@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { InvalidArgumentError } from '../../core/errors.js';
-import { SCHEMA_VERSION } from '../common/schema-version.js';
+import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { withDb, withDbAt } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { StoreError } from '../../core/errors.js';
-import { SCHEMA_VERSION } from '../common/schema-version.js';
+import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
 import type { StoreHarness, TestDatabase } from './harness.js';
 

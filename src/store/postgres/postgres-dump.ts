@@ -6,10 +6,10 @@
  */
 import pg from 'pg';
 import { StoreError } from '../../core/errors.js';
-import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump-engine.js';
-import { normalize, type ColumnKind, type DumpTable, type DumpValue } from '../common/dump-rows.js';
+import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump/dump-engine.js';
+import { normalize, type ColumnKind, type DumpTable, type DumpValue } from '../common/dump/dump-rows.js';
 import { DumpCopier } from './postgres-dump-copy.js';
-import { LOCK_NAMESPACE } from './postgres-sql.js';
+import { LOCK_NAMESPACE } from './connection/postgres-sql.js';
 
 const PAGE = 5_000;
 const ARRAY_TYPE: Record<ColumnKind, string> = { int: 'int8[]', bool: 'bool[]', sum: 'numeric[]', total: 'numeric[]', blob: 'bytea[]', text: 'text[]' };

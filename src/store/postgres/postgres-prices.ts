@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import type { PriceQuote } from '../../core/prices.js';
 import type { LatestPrice, PriceStore } from '../../core/price-store.js';
-import { num, one, rows, type Row } from './postgres-sql.js';
+import { num, one, rows, type Row } from './connection/postgres-sql.js';
 
 export class PostgresPrices implements PriceStore {
   constructor(private readonly pool: pg.Pool) {}

@@ -5,11 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { openSqliteDatabase } from './sqlite-binding.js';
+import { openSqliteDatabase } from './connection/sqlite-binding.js';
 import { StoreError } from '../../core/errors.js';
-import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump-engine.js';
-import { normalize, type DumpTable, type DumpValue } from '../common/dump-rows.js';
-import { storedTotal } from './sqlite-scripts.js';
+import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump/dump-engine.js';
+import { normalize, type DumpTable, type DumpValue } from '../common/dump/dump-rows.js';
+import { storedTotal } from './chain/sqlite-scripts.js';
 
 const BATCH = 2_000;
 
