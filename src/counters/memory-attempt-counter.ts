@@ -1,5 +1,5 @@
 /** Attempt counters of one process (no Redis configured): fixed windows in a bounded map. */
-import type { AttemptCount, AttemptCounter } from '../core/attempt-counter.js';
+import type { AttemptCount, AttemptCounter } from '../core/limits/attempt-counter.js';
 
 /** Random keys (spoofed emails, many IPs) must not grow the map without bound; past this, ended windows go first, then the oldest. */
 const MAX_KEYS = 100_000;

@@ -1,4 +1,4 @@
-import type { RateCounter, RateWindow } from '../core/rate-counter.js';
+import type { RateCounter, RateWindow } from '../core/limits/rate-counter.js';
 
 /** Expired windows are dropped in sweeps so idle clients cost nothing. */
 const SWEEP_MS = 10_000;

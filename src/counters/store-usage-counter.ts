@@ -1,7 +1,7 @@
-import type { Logger } from '../core/logger.js';
-import type { AccountStore } from '../core/account-store.js';
-import type { DayCount, LocalUsageCounter, UsageCounts } from '../core/usage-counter.js';
-import { previousUtcDay, utcDay } from '../core/utc-day.js';
+import type { Logger } from '../core/infrastructure/logger.js';
+import type { AccountStore } from '../core/store/account-store.js';
+import type { DayCount, LocalUsageCounter, UsageCounts } from '../core/limits/usage-counter.js';
+import { previousUtcDay, utcDay } from '../core/limits/utc-day.js';
 
 /** Flushed counts reach the store at this interval: a kill -9 loses at most the requests of one interval. */
 export const DEFAULT_FLUSH_MS = 1_000;

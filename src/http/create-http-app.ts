@@ -1,13 +1,13 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Logger } from '../core/logger.js';
-import type { Metrics } from '../core/metrics.js';
+import type { Logger } from '../core/infrastructure/logger.js';
+import type { Metrics } from '../core/infrastructure/metrics.js';
 import type { Services } from '../services/create-services.js';
 import type { TlsCredentials } from './tls.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
 import { opsRoutes, type OpsDeps } from './ops.routes.js';
 import { installPerIpConcurrency } from './plugins/concurrency.plugin.js';
-import type { ConcurrencyLimiter } from '../core/concurrency-limiter.js';
-import type { RateCounterFactory } from '../core/rate-counter.js';
+import type { ConcurrencyLimiter } from '../core/limits/concurrency-limiter.js';
+import type { RateCounterFactory } from '../core/limits/rate-counter.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
 import { installHttpMetrics } from './plugins/http-metrics.plugin.js';

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { getNetworkParams } from '../chains/networks.js';
 import { toHex } from '../chains/hash.js';
-import { ConfigError, TxRejectedError } from '../core/errors.js';
+import { ConfigError, TxRejectedError } from '../core/domain/errors.js';
 import { startDogecoinStandIn, type DogecoinStandIn } from '../../test/helpers/dogecoin/dogecoin-standin.js';
 import { NotifierRecorder } from '../../test/helpers/notifier-recorder.js';
 import { assertNodeServesNetwork } from './node-identity.js';

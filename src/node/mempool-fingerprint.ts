@@ -1,4 +1,4 @@
-import { RpcError } from '../core/errors.js';
+import { RpcError } from '../core/domain/errors.js';
 import type { NodeClient } from './node-client.js';
 
 /** The node's best block and a fingerprint of its mempool, read in one HTTP request (a few hundred bytes). */

@@ -1,5 +1,5 @@
-import { ConfigError, RpcError } from '../core/errors.js';
-import type { CoinId } from '../core/network.js';
+import { ConfigError, RpcError } from '../core/domain/errors.js';
+import type { CoinId } from '../core/domain/network.js';
 import { ALL_NETWORK_PARAMS, BTC_TESTNET4_GENESIS_HASH, knownGenesisHashes } from '../chains/networks.js';
 import type { NetworkParams } from '../chains/network-params.js';
 import type { NodeClient } from './node-client.js';

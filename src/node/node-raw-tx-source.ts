@@ -9,8 +9,8 @@
  */
 import { parseBlock } from '../chains/parsing.js';
 import type { ChainFeatures } from '../chains/network-params.js';
-import { RawTxUnavailableError, RpcError, RpcUnavailableError } from '../core/errors.js';
-import type { RawTxLocation, RawTxSource } from '../core/raw-txs.js';
+import { RawTxUnavailableError, RpcError, RpcUnavailableError } from '../core/domain/errors.js';
+import type { RawTxLocation, RawTxSource } from '../core/sources/raw-txs.js';
 import { ByteLru } from './byte-lru.js';
 import type { NodeClient } from './node-client.js';
 

@@ -1,6 +1,6 @@
-import { type TxBroadcaster } from '../core/broadcaster.js';
-import { TxRejectedError, RpcError } from '../core/errors.js';
-import type { NetworkId } from '../core/network.js';
+import { type TxBroadcaster } from '../core/sources/broadcaster.js';
+import { TxRejectedError, RpcError } from '../core/domain/errors.js';
+import type { NetworkId } from '../core/domain/network.js';
 import { parseTransaction } from '../chains/parsing.js';
 import type { RpcClient } from './rpc-client.js';
 

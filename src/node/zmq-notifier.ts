@@ -1,5 +1,5 @@
 import { Subscriber } from 'zeromq';
-import { RpcError } from '../core/errors.js';
+import { RpcError } from '../core/domain/errors.js';
 import type { BlockNotifier, NotifierEvents, NotifierListener } from './block-notifier.js';
 import { glanceAtNode, MempoolSignalGate } from './mempool-fingerprint.js';
 import type { NodeClient } from './node-client.js';

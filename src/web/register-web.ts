@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../core/logger.js';
-import type { RateCounterFactory } from '../core/rate-counter.js';
+import type { Logger } from '../core/infrastructure/logger.js';
+import type { RateCounterFactory } from '../core/limits/rate-counter.js';
 import type { Services } from '../services/create-services.js';
 import { RateLimiter } from '../services/limits/rate-limiter.js';
 import type { WebAssets } from './shell/assets.js';

@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { indexSyncingMessage } from '../../src/core/errors.js';
+import { indexSyncingMessage } from '../../src/core/domain/errors.js';
 import { generateApiKey } from '../../src/services/accounts/api-keys.js';
 import { FixtureExchange, startFakeExchange, type FakeExchange } from '../helpers/fake-exchange.js';
 import { connected, pusherClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { auxPowChainId, parseBlock, serializeBlock } from '../../src/chains/parsing.js';
 import { getNetworkParams } from '../../src/chains/networks.js';
 import { toHex } from '../../src/chains/hash.js';
-import { RpcUnavailableError } from '../../src/core/errors.js';
+import { RpcUnavailableError } from '../../src/core/domain/errors.js';
 import { RpcClient } from '../../src/node/rpc-client.js';
 import { startDogecoinStandIn, type DogecoinStandIn } from '../helpers/dogecoin/dogecoin-standin.js';
 import { call, rawRpc, rpcError } from '../helpers/dogecoin/raw-rpc.js';

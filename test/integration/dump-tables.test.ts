@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { openSqliteDatabase } from '../../src/store/sqlite/connection/sqlite-binding.js';
-import { NETWORK_IDS } from '../../src/core/network.js';
+import { NETWORK_IDS } from '../../src/core/domain/network.js';
 import { chainTables } from '../../src/store/common/schema/chain-tables.js';
 import { BACKUP_TABLES, snapshotTables } from '../../src/store/common/dump/snapshot-tables.js';
 import { StoreEngines, testEngines } from '../helpers/store-engines.js';

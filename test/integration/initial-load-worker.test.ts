@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { getNetworkParams } from '../../src/chains/networks.js';
-import { StoreError } from '../../src/core/errors.js';
+import { StoreError } from '../../src/core/domain/errors.js';
 import { inlineLoader } from '../../src/indexer/initial-load.js';
 import { sqliteWorkerLoader } from '../../src/main/stores/worker-loader.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';

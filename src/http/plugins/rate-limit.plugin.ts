@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '../../core/logger.js';
-import type { RateCounterFactory } from '../../core/rate-counter.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { RateCounterFactory } from '../../core/limits/rate-counter.js';
 import { RateLimiter, rateLimitHeaders } from '../../services/limits/rate-limiter.js';
 import type { Rejections } from './http-metrics.plugin.js';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isNetworkId, type ChainKind } from '../../core/index.js';
-import { InvalidArgumentError } from '../../core/errors.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
 import { getNetworkParams } from '../../chains/networks.js';
 import { parseBlock, parseTransaction } from '../../chains/parsing.js';
 import type { Command, OptionValues } from '../cli/command.js';

@@ -4,8 +4,8 @@
  * thread they would stop everything else; here they run while that thread fetches the next batch from the node.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ChainKind, NetworkId } from '../../core/network.js';
-import type { RawTxMode } from '../../core/raw-txs.js';
+import type { ChainKind, NetworkId } from '../../core/domain/network.js';
+import type { RawTxMode } from '../../core/sources/raw-txs.js';
 import { getNetworkParams } from '../../chains/networks.js';
 import { parseBlock } from '../../chains/parsing.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';

@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ChainTip } from '../../core/index.js';
-import { StoreError } from '../../core/errors.js';
+import { StoreError } from '../../core/domain/errors.js';
 import type { RawBlockLoader } from '../../indexer/initial-load.js';
 import type { LoadRequest, LoadWorkerData } from './sqlite-load-worker.js';
 

@@ -6,7 +6,7 @@ import { RedisAttemptCounter } from '../../redis/redis-attempt-counter.js';
 import type { AccountService } from '../../services/accounts/account-service.js';
 import { createDashboardServices, type DashboardServices, type DashboardSettings } from '../../services/dashboard/create-dashboard-services.js';
 import { MemoryAttemptCounter } from '../../counters/memory-attempt-counter.js';
-import type { UsageCounter } from '../../core/usage-counter.js';
+import type { UsageCounter } from '../../core/limits/usage-counter.js';
 import { secretKeyLoader } from './secret-key.js';
 
 export function dashboardSettings(config: OutpointConfig): DashboardSettings {

@@ -1,6 +1,6 @@
 import type { OutpointConfig } from '../../config/index.js';
 import type { ChainStore } from '../../core/index.js';
-import type { Logger } from '../../core/logger.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../web/build/web-build.js';
 import { dashboardModule } from '../../web/dashboard/dashboard-module.js';
 import { explorerModule } from '../../web/explorer/explorer-module.js';

@@ -3,10 +3,10 @@
  * counts older than [accounts] usage_keep_days. Runs at start and hourly; idempotent, so several API processes
  * may each run it.
  */
-import type { Logger } from '../../core/logger.js';
-import type { AccountStore } from '../../core/account-store.js';
-import type { AuthStore } from '../../core/auth-store.js';
-import { utcDay } from '../../core/utc-day.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { AccountStore } from '../../core/store/account-store.js';
+import type { AuthStore } from '../../core/store/auth-store.js';
+import { utcDay } from '../../core/limits/utc-day.js';
 
 const EVERY_MS = 3_600_000;
 

@@ -3,8 +3,8 @@
  * Sending never blocks or fails the request that caused it (a page must not answer slower for a known address
  * than for an unknown one); a failure is logged without the message, which holds the link.
  */
-import type { Logger } from '../../core/logger.js';
-import type { Mailer, MailMessage } from '../../core/mailer.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { Mailer, MailMessage } from '../../core/infrastructure/mailer.js';
 import type { DashboardLinks } from './dashboard-links.js';
 
 export const VERIFY_HOURS = 48;

@@ -1,5 +1,5 @@
-import { InvalidArgumentError, NotFoundError, UnauthorizedError } from '../../core/errors.js';
-import type { AccountRecord, AccountStore, ApiKeyRecord, NewAccount, PlanRecord } from '../../core/account-store.js';
+import { InvalidArgumentError, NotFoundError, UnauthorizedError } from '../../core/domain/errors.js';
+import type { AccountRecord, AccountStore, ApiKeyRecord, NewAccount, PlanRecord } from '../../core/store/account-store.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey, sameHash } from './api-keys.js';
 
 /** Plan periods (billing months) are 30 days; a renewing period rolls forward by whole periods. */

@@ -4,10 +4,10 @@
  * scoped to the signed-in account: another account's key id is "not found". Changes go through AccountService
  * so this process's key cache forgets them at once (other processes within its 5 s).
  */
-import { InvalidArgumentError, NotFoundError } from '../../core/errors.js';
-import type { AccountRecord, AccountStore, ApiKeyRecord } from '../../core/account-store.js';
+import { InvalidArgumentError, NotFoundError } from '../../core/domain/errors.js';
+import type { AccountRecord, AccountStore, ApiKeyRecord } from '../../core/store/account-store.js';
 import { isActive, type AccountService, type IssuedKey } from './account-service.js';
-import type { UsageCounter } from '../../core/usage-counter.js';
+import type { UsageCounter } from '../../core/limits/usage-counter.js';
 
 /** Active keys per account (also those in a rotation's grace): plenty for environments and services, bounded against abuse. */
 export const MAX_ACTIVE_KEYS = 20;

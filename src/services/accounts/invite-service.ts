@@ -3,9 +3,9 @@
  * also work when it is `open`, e.g. for another plan or an administrator). The link carries 256 random bits;
  * the store keeps their SHA-256, the plan, whether the new account is an administrator, and the expiry.
  */
-import { InvalidArgumentError } from '../../core/errors.js';
-import type { AccountStore } from '../../core/account-store.js';
-import type { AuthStore, InviteRecord } from '../../core/auth-store.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
+import type { AccountStore } from '../../core/store/account-store.js';
+import type { AuthStore, InviteRecord } from '../../core/store/auth-store.js';
 import type { DashboardLinks } from './dashboard-links.js';
 import { isTokenShaped, newToken, tokenHash } from './one-time-token.js';
 

@@ -4,10 +4,10 @@
  * per-account table. Today and yesterday come from the live counter (with requests not yet flushed, and Redis's
  * shared count); older days from the store, which keeps them [accounts] usage_keep_days (at least 90).
  */
-import type { AccountRecord, AccountStore } from '../../core/account-store.js';
+import type { AccountRecord, AccountStore } from '../../core/store/account-store.js';
 import { currentPeriodEnd } from './account-service.js';
-import type { UsageCounter } from '../../core/usage-counter.js';
-import { utcDay } from '../../core/utc-day.js';
+import type { UsageCounter } from '../../core/limits/usage-counter.js';
+import { utcDay } from '../../core/limits/utc-day.js';
 
 export const CHART_DAYS = 30;
 

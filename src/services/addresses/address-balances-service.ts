@@ -1,6 +1,6 @@
 import { isValidAddress } from '../../chains/addressing.js';
-import type { Sats } from '../../core/money.js';
-import type { AddressTotals } from '../../core/chain-reads.js';
+import type { Sats } from '../../core/domain/money.js';
+import type { AddressTotals } from '../../core/store/chain-reads.js';
 import { resolveAddress } from './address-resolution.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 

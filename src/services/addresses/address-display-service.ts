@@ -1,6 +1,6 @@
-import type { Sats } from '../../core/money.js';
-import type { AddressHistoryEntry, AddressTotals, SpendRef } from '../../core/chain-reads.js';
-import type { ChainTip } from '../../core/chain-types.js';
+import type { Sats } from '../../core/domain/money.js';
+import type { AddressHistoryEntry, AddressTotals, SpendRef } from '../../core/store/chain-reads.js';
+import type { ChainTip } from '../../core/domain/chain-types.js';
 import { AddressBalancesService } from './address-balances-service.js';
 import { resolveAddress } from './address-resolution.js';
 import { confirmationsAt } from '../shared/confirmations.js';

@@ -1,5 +1,5 @@
-import type { Sats } from '../../core/money.js';
-import type { UnspentOutput } from '../../core/chain-reads.js';
+import type { Sats } from '../../core/domain/money.js';
+import type { UnspentOutput } from '../../core/store/chain-reads.js';
 import { resolveAddress } from './address-resolution.js';
 import { confirmationsAt } from '../shared/confirmations.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';

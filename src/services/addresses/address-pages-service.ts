@@ -1,5 +1,5 @@
-import type { Sats } from '../../core/money.js';
-import type { AddressTotals, TxRecord } from '../../core/chain-reads.js';
+import type { Sats } from '../../core/domain/money.js';
+import type { AddressTotals, TxRecord } from '../../core/store/chain-reads.js';
 import { rawTxsOf } from '../transactions/raw-tx-reader.js';
 import { AddressBalancesService } from './address-balances-service.js';
 import { resolveAddress } from './address-resolution.js';

@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from '../../core/errors.js';
-import type { ShortAddressStore } from '../../core/short-address-store.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
+import type { ShortAddressStore } from '../../core/store/short-address-store.js';
 import { resolveAddress } from './address-resolution.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { getNetworkParams } from '../../chains/addressing.js';
 import { parseBlockHeader } from '../../chains/parsing.js';
-import type { BlockRecord } from '../../core/chain-reads.js';
-import type { NetworkReader } from '../../core/network-store.js';
+import type { BlockRecord } from '../../core/store/chain-reads.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
 import { AuxPowParentService } from './auxpow-parent-service.js';
 import type { NetworkContext } from '../shared/network-registry.js';
 

@@ -1,7 +1,7 @@
 import { auxPowChainId, ByteReader, coinbaseTag, hasAuxPow, readAuxPow, readBlockHeader } from '../../chains/parsing.js';
-import type { ChainSource } from '../../core/chain-source.js';
-import type { NetworkId } from '../../core/network.js';
-import type { BlockRecord } from '../../core/chain-reads.js';
+import type { ChainSource } from '../../core/sources/chain-source.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { BlockRecord } from '../../core/store/chain-reads.js';
 import type { NetworkContext } from '../shared/network-registry.js';
 
 /** Raw blocks as the node serves them (the index keeps header fields, not the AuxPoW proof). */

@@ -1,8 +1,8 @@
 import { difficultyFromBits, parseTransaction } from '../../chains/parsing.js';
-import { NotFoundError } from '../../core/errors.js';
-import type { Sats } from '../../core/money.js';
-import type { BlockRecord, TxRecord } from '../../core/chain-reads.js';
-import type { NetworkReader } from '../../core/network-store.js';
+import { NotFoundError } from '../../core/domain/errors.js';
+import type { Sats } from '../../core/domain/money.js';
+import type { BlockRecord, TxRecord } from '../../core/store/chain-reads.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
 import { rawTxsOf } from '../transactions/raw-tx-reader.js';
 import { confirmationsAt } from '../shared/confirmations.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';

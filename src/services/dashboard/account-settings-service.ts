@@ -3,8 +3,8 @@
  * when mail is configured, and the old one is told), turn the second factor off (password and a current code),
  * delete the account (password confirmed; keys stop at once here, within 5 s in other API processes).
  */
-import { InvalidArgumentError, InvalidCredentialsError } from '../../core/errors.js';
-import type { AccountRecord } from '../../core/account-store.js';
+import { InvalidArgumentError, InvalidCredentialsError } from '../../core/domain/errors.js';
+import type { AccountRecord } from '../../core/store/account-store.js';
 import { isEmail } from '../accounts/account-service.js';
 import type { AuthContext } from './auth-context.js';
 import type { RegistrationService } from './registration-service.js';

@@ -4,9 +4,9 @@
  * themselves, so a deployment always keeps one. Plan and account changes reach this process's key cache at once
  * and other API processes within 5 s.
  */
-import { InvalidArgumentError, NotFoundError, ForbiddenError } from '../../core/errors.js';
-import type { AccountRecord, AccountStore, PlanRecord } from '../../core/account-store.js';
-import type { InviteRecord } from '../../core/auth-store.js';
+import { InvalidArgumentError, NotFoundError, ForbiddenError } from '../../core/domain/errors.js';
+import type { AccountRecord, AccountStore, PlanRecord } from '../../core/store/account-store.js';
+import type { InviteRecord } from '../../core/store/auth-store.js';
 import type { AccountService, PlanLimits } from '../accounts/account-service.js';
 import type { InviteService, NewInviteOptions } from '../accounts/invite-service.js';
 import type { PasswordService } from './password-service.js';

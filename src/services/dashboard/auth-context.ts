@@ -1,6 +1,6 @@
 /** What the dashboard's sign-up, sign-in, reset and settings services share (built once by createDashboardServices). */
-import type { AccountStore } from '../../core/account-store.js';
-import type { AuthStore } from '../../core/auth-store.js';
+import type { AccountStore } from '../../core/store/account-store.js';
+import type { AuthStore } from '../../core/store/auth-store.js';
 import type { AccountMail } from '../accounts/account-mail.js';
 import type { AccountService } from '../accounts/account-service.js';
 import type { AttemptLimiter, LimitRule } from '../limits/attempt-limiter.js';

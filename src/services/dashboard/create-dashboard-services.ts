@@ -3,11 +3,11 @@
  * key revoked or a plan changed in the dashboard is refused by this process's v3 at once, and the dashboard shows
  * the live request counts).
  */
-import type { AttemptCounter } from '../../core/attempt-counter.js';
-import type { Logger } from '../../core/logger.js';
-import type { Mailer } from '../../core/mailer.js';
-import type { AccountStore } from '../../core/account-store.js';
-import type { AuthStore } from '../../core/auth-store.js';
+import type { AttemptCounter } from '../../core/limits/attempt-counter.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { Mailer } from '../../core/infrastructure/mailer.js';
+import type { AccountStore } from '../../core/store/account-store.js';
+import type { AuthStore } from '../../core/store/auth-store.js';
 import { AccountHousekeeping } from '../accounts/account-housekeeping.js';
 import { AccountMail } from '../accounts/account-mail.js';
 import type { AccountService } from '../accounts/account-service.js';
@@ -25,7 +25,7 @@ import { SecretBox } from './secret-box.js';
 import { SessionService } from './session-service.js';
 import { SignInService } from './sign-in-service.js';
 import { TotpService } from './totp-service.js';
-import type { UsageCounter } from '../../core/usage-counter.js';
+import type { UsageCounter } from '../../core/limits/usage-counter.js';
 import { UsageService } from '../accounts/usage-service.js';
 
 export interface DashboardSettings {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { scryptSync } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { BusyError } from '../../core/errors.js';
+import { BusyError } from '../../core/domain/errors.js';
 import { PASSWORD_PARAMS, PasswordHasher, scryptMaxmem } from './password-hasher.js';
 
 /** Cheap parameters for the behaviour tests; the first test checks the real ones. */

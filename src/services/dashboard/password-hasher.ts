@@ -6,7 +6,7 @@
  * sign-in flood is refused (BusyError) instead of exhausting memory or queueing for minutes.
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { BusyError } from '../../core/errors.js';
+import { BusyError } from '../../core/domain/errors.js';
 
 export interface ScryptParams {
   /** log2 of N, the CPU/memory cost. */

@@ -2,7 +2,7 @@
  * What a new password must be: 10 to 1024 characters (length is what makes a password strong; no composition
  * rules, as NIST SP 800-63B advises), not the account's own email.
  */
-import { InvalidArgumentError } from '../../core/errors.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 1024;

@@ -6,8 +6,8 @@
  * and lifts the account's sign-in limit (the owner proved control of the mailbox); it does not sign in, so a
  * second factor is still asked for at the next sign-in.
  */
-import { InvalidArgumentError, InvalidCredentialsError } from '../../core/errors.js';
-import type { AccountRecord } from '../../core/account-store.js';
+import { InvalidArgumentError, InvalidCredentialsError } from '../../core/domain/errors.js';
+import type { AccountRecord } from '../../core/store/account-store.js';
 import { RESET_MINUTES } from '../accounts/account-mail.js';
 import { emailSubject, ipSubject } from '../limits/attempt-limiter.js';
 import type { AuthContext } from './auth-context.js';

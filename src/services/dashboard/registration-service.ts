@@ -5,9 +5,9 @@
  * for it (ApiKeyService.blocker); without mail the account is usable at once. Sign-ups are limited per client
  * network. A taken email is said so: sign-up cannot hide it without mail, and the limit bounds what it reveals.
  */
-import { InvalidArgumentError, InvalidCredentialsError } from '../../core/errors.js';
-import type { AccountRecord } from '../../core/account-store.js';
-import type { InviteRecord } from '../../core/auth-store.js';
+import { InvalidArgumentError, InvalidCredentialsError } from '../../core/domain/errors.js';
+import type { AccountRecord } from '../../core/store/account-store.js';
+import type { InviteRecord } from '../../core/store/auth-store.js';
 import { VERIFY_HOURS } from '../accounts/account-mail.js';
 import { isEmail } from '../accounts/account-service.js';
 import { emailSubject, ipSubject } from '../limits/attempt-limiter.js';

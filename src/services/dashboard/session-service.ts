@@ -6,8 +6,8 @@
  * `last_login_at` (account_info) at most once a minute. CSRF tokens are HMACs of the session id (session-bound,
  * nothing stored); forms shown before sign-in carry an HMAC of a separate random cookie value instead.
  */
-import type { AccountRecord, AccountStore } from '../../core/account-store.js';
-import type { AuthStore, SessionRecord } from '../../core/auth-store.js';
+import type { AccountRecord, AccountStore } from '../../core/store/account-store.js';
+import type { AuthStore, SessionRecord } from '../../core/store/auth-store.js';
 import { isTokenShaped, newToken, tokenHash } from '../accounts/one-time-token.js';
 import type { SecretBox } from './secret-box.js';
 

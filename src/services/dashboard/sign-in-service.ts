@@ -4,8 +4,8 @@
  * message — so the answers never tell whether an account exists. A second-factor step is a one-time token (5
  * minutes) in its own cookie: no session exists until both factors passed, and then a new one is made.
  */
-import type { AccountRecord } from '../../core/account-store.js';
-import { InvalidCredentialsError } from '../../core/errors.js';
+import type { AccountRecord } from '../../core/store/account-store.js';
+import { InvalidCredentialsError } from '../../core/domain/errors.js';
 import { emailSubject, ipSubject, type Limited } from '../limits/attempt-limiter.js';
 import type { AuthContext } from './auth-context.js';
 import { isTokenShaped, newToken, tokenHash } from '../accounts/one-time-token.js';

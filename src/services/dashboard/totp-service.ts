@@ -6,9 +6,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import { InvalidArgumentError } from '../../core/errors.js';
-import type { AccountRecord } from '../../core/account-store.js';
-import type { AuthStore } from '../../core/auth-store.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
+import type { AccountRecord } from '../../core/store/account-store.js';
+import type { AuthStore } from '../../core/store/auth-store.js';
 import type { SecretBox } from './secret-box.js';
 
 const PERIOD = 30;

@@ -2,8 +2,8 @@
  * Per-network figures from the health checks' last answers (sampled at scrape time, never by calling the node):
  * heights, lag, readiness, sync phase and rate, mempool size and the age of the tip block.
  */
-import type { MetricSample, Metrics } from '../../core/metrics.js';
-import type { SyncPhase } from '../../core/sync-status.js';
+import type { MetricSample, Metrics } from '../../core/infrastructure/metrics.js';
+import type { SyncPhase } from '../../core/domain/sync-status.js';
 import type { HealthMonitor } from './health-monitor.js';
 import type { NetworkHealth } from './readiness.js';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
-import type { BlockRecord, MempoolInfo } from '../../core/chain-reads.js';
-import type { ChainTip } from '../../core/chain-types.js';
-import type { SyncStatus } from '../../core/sync-status.js';
+import type { BlockRecord, MempoolInfo } from '../../core/store/chain-reads.js';
+import type { ChainTip } from '../../core/domain/chain-types.js';
+import type { SyncStatus } from '../../core/domain/sync-status.js';
 import { PromMetrics } from '../../metrics/prom-metrics.js';
 import { registerHealthMetrics } from './health-metrics.js';
 import { HealthMonitor, type NetworkProbes } from './health-monitor.js';

@@ -7,11 +7,11 @@
  * Every API and indexer process runs its own monitor: an API-only replica has no indexer to ask, and a load
  * balancer must learn what this process can answer.
  */
-import type { ChainSource } from '../../core/chain-source.js';
-import type { Logger } from '../../core/logger.js';
-import type { NetworkId } from '../../core/network.js';
-import type { NetworkReader } from '../../core/network-store.js';
-import type { SyncStatus } from '../../core/sync-status.js';
+import type { ChainSource } from '../../core/sources/chain-source.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
+import type { SyncStatus } from '../../core/domain/sync-status.js';
 import { PolledValue } from './polled-value.js';
 import { judgeNetwork, type IndexSnapshot, type NetworkHealth, type NetworkReadiness, type ReadinessPolicy } from './readiness.js';
 import { SyncRate } from './sync-rate.js';

@@ -7,9 +7,9 @@
  * - index_lagging: the index is more than maxLagBlocks behind the node's tip;
  * - starting: no check has answered yet.
  */
-import type { NetworkId } from '../../core/network.js';
-import type { MempoolInfo } from '../../core/chain-reads.js';
-import type { SyncPhase, SyncStatus } from '../../core/sync-status.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { MempoolInfo } from '../../core/store/chain-reads.js';
+import type { SyncPhase, SyncStatus } from '../../core/domain/sync-status.js';
 import type { PolledValue } from './polled-value.js';
 
 /** What the index side of a network looked like at the last check. */

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startRedis, type RedisServer } from '../../../test/helpers/redis-server.js';
 import { recordingLogger } from '../../../test/helpers/recording-logger.js';
 import { RedisAttemptCounter } from '../../redis/redis-attempt-counter.js';
-import { TooManyAttemptsError } from '../../core/errors.js';
+import { TooManyAttemptsError } from '../../core/domain/errors.js';
 import { AttemptLimiter, emailSubject, ipSubject, type LimitRule } from './attempt-limiter.js';
 import { MemoryAttemptCounter } from '../../counters/memory-attempt-counter.js';
 

@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
-import type { AttemptCounter } from '../../core/attempt-counter.js';
-import { TooManyAttemptsError } from '../../core/errors.js';
+import type { AttemptCounter } from '../../core/limits/attempt-counter.js';
+import { TooManyAttemptsError } from '../../core/domain/errors.js';
 
 export interface LimitRule {
   readonly name: string;

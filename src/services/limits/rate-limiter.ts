@@ -1,5 +1,5 @@
-import type { Logger } from '../../core/logger.js';
-import type { RateCounter, RateCounterFactory } from '../../core/rate-counter.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { RateCounter, RateCounterFactory } from '../../core/limits/rate-counter.js';
 
 export interface RateLimiterOptions {
   /** Requests per second per client; 0 turns the limit off. */

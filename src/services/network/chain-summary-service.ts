@@ -1,9 +1,9 @@
 import { blockMiner, difficultyFromBits, parseTransaction, type BlockMiner } from '../../chains/parsing.js';
-import { NotFoundError, RawTxUnavailableError } from '../../core/errors.js';
-import type { BlockRecord, TxRecord } from '../../core/chain-reads.js';
-import type { ChainTip } from '../../core/chain-types.js';
+import { NotFoundError, RawTxUnavailableError } from '../../core/domain/errors.js';
+import type { BlockRecord, TxRecord } from '../../core/store/chain-reads.js';
+import type { ChainTip } from '../../core/domain/chain-types.js';
 import { rawTxsOf } from '../transactions/raw-tx-reader.js';
-import type { SyncStatus } from '../../core/sync-status.js';
+import type { SyncStatus } from '../../core/domain/sync-status.js';
 import { projectMempoolBlocks } from './mempool-projection.js';
 import { estimateHashrate } from './hashrate.js';
 import { PROJECTED_BLOCKS, type MempoolProjection, type MempoolProjector } from './mempool-projector.js';

@@ -1,4 +1,4 @@
-import type { CoinId } from '../../core/network.js';
+import type { CoinId } from '../../core/domain/network.js';
 
 /** What get_info says about a coin without asking a node: symbol (HTML entity) and project site. */
 export const COIN_FACTS: Readonly<Record<CoinId, { readonly symbolHtml: string; readonly url: string }>> = {

@@ -1,6 +1,6 @@
 import { workFromBits } from '../../chains/parsing.js';
-import type { ChainTip } from '../../core/chain-types.js';
-import type { NetworkReader } from '../../core/network-store.js';
+import type { ChainTip } from '../../core/domain/chain-types.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
 
 /** Blocks averaged, as Core's getnetworkhashps defaults to. */
 export const HASHRATE_WINDOW = 120;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { MempoolSourceEntry } from '../../core/mempool-source.js';
+import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
 import { naiveProjection } from '../../../test/helpers/naive-projection.js';
 import { projectMempoolBlocks } from './mempool-projection.js';
 

@@ -1,4 +1,4 @@
-import type { MempoolSourceEntry } from '../../core/mempool-source.js';
+import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
 
 /** Core's default leaves this much weight of every block for the coinbase (DEFAULT_BLOCK_MAX_WEIGHT = limit - 4000). */
 export const COINBASE_RESERVED_WEIGHT = 4_000;

@@ -1,7 +1,7 @@
-import type { EventBus } from '../../core/events.js';
-import type { Logger } from '../../core/logger.js';
-import type { MempoolSource } from '../../core/mempool-source.js';
-import type { NetworkId } from '../../core/network.js';
+import type { EventBus } from '../../core/domain/events.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { MempoolSource } from '../../core/sources/mempool-source.js';
+import type { NetworkId } from '../../core/domain/network.js';
 import { projectMempoolBlocks, type ProjectedBlock } from './mempool-projection.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { StoreMempoolSource } from './store-mempool-source.js';

@@ -1,8 +1,8 @@
 import { getNetworkParams } from '../../chains/addressing.js';
 import { difficultyFromBits } from '../../chains/parsing.js';
-import { isNetworkId, type NetworkId } from '../../core/network.js';
-import type { PriceQuote } from '../../core/prices.js';
-import type { SyncStatus } from '../../core/sync-status.js';
+import { isNetworkId, type NetworkId } from '../../core/domain/network.js';
+import type { PriceQuote } from '../../core/domain/prices.js';
+import type { SyncStatus } from '../../core/domain/sync-status.js';
 import { COIN_FACTS } from './coin-facts.js';
 import { estimateHashrate } from './hashrate.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';

@@ -1,5 +1,5 @@
-import type { MempoolSnapshot, MempoolSource } from '../../core/mempool-source.js';
-import type { NetworkReader } from '../../core/network-store.js';
+import type { MempoolSnapshot, MempoolSource } from '../../core/sources/mempool-source.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
 
 /** Core's default minimum relay fee: 1 base unit per vbyte (1,000 per kvB). */
 const DEFAULT_MIN_FEE_RATE = 1;

@@ -1,5 +1,5 @@
 import type { NetworkParams } from '../../chains/network-params.js';
-import type { PriceQuote, PriceReader } from '../../core/prices.js';
+import type { PriceQuote, PriceReader } from '../../core/domain/prices.js';
 
 /** v3 price objects are in US dollars. */
 export const V3_CURRENCY = 'USD';

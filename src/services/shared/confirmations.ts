@@ -1,4 +1,4 @@
-import type { ChainTip } from '../../core/chain-types.js';
+import type { ChainTip } from '../../core/domain/chain-types.js';
 
 /** Confirmations of something at `height` on the current main chain: 0 when unconfirmed (null height) or not yet reached. */
 export function confirmationsAt(tip: ChainTip | null, height: number | null): number {

@@ -2,11 +2,11 @@
  * A network's reader as services see it: every chain read passes the SyncGate first, so no service path (today's or a
  * future one) can answer from a half-built index. Reads that need no index (the sync status itself) pass through.
  */
-import type { NetworkId } from '../../core/network.js';
-import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../core/chain-reads.js';
-import type { ChainTip } from '../../core/chain-types.js';
-import type { NetworkReader } from '../../core/network-store.js';
-import type { SyncStatus } from '../../core/sync-status.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../core/store/chain-reads.js';
+import type { ChainTip } from '../../core/domain/chain-types.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
+import type { SyncStatus } from '../../core/domain/sync-status.js';
 import type { SyncGate } from './sync-gate.js';
 
 export class GatedNetworkReader implements NetworkReader {

@@ -1,10 +1,10 @@
 import type { NetworkParams } from '../../chains/network-params.js';
-import { UnsupportedNetworkError } from '../../core/errors.js';
-import { isNetworkId, type NetworkId } from '../../core/network.js';
-import type { RawTxSource } from '../../core/raw-txs.js';
-import type { NetworkReader } from '../../core/network-store.js';
-import type { SyncStatus } from '../../core/sync-status.js';
-import type { TxSightings } from '../../core/tx-sightings.js';
+import { UnsupportedNetworkError } from '../../core/domain/errors.js';
+import { isNetworkId, type NetworkId } from '../../core/domain/network.js';
+import type { RawTxSource } from '../../core/sources/raw-txs.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
+import type { SyncStatus } from '../../core/domain/sync-status.js';
+import type { TxSightings } from '../../core/sources/tx-sightings.js';
 import { GatedNetworkReader } from './gated-reader.js';
 import type { SyncGate } from './sync-gate.js';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { IndexSyncingError } from '../../core/errors.js';
-import type { NetworkId } from '../../core/network.js';
-import type { NetworkReader } from '../../core/network-store.js';
-import type { SyncStatus } from '../../core/sync-status.js';
+import { IndexSyncingError } from '../../core/domain/errors.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
+import type { SyncStatus } from '../../core/domain/sync-status.js';
 import { GatedNetworkReader } from './gated-reader.js';
 import { retryAfterSeconds, SyncGate } from './sync-gate.js';
 import { SyncStatusCache } from './sync-status-cache.js';

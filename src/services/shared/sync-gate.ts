@@ -3,9 +3,9 @@
  * queryable fail with IndexSyncingError (HTTP 503 with Retry-After at the API edges). It reads SyncStatusCache, the
  * same snapshot get_info / network_info report, and is synchronous while the cached status is fresh.
  */
-import { IndexSyncingError } from '../../core/errors.js';
-import type { NetworkId } from '../../core/network.js';
-import { isQueryable, type SyncStatus } from '../../core/sync-status.js';
+import { IndexSyncingError } from '../../core/domain/errors.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import { isQueryable, type SyncStatus } from '../../core/domain/sync-status.js';
 import type { SyncStatusCache } from './sync-status-cache.js';
 
 /** Retry-After bounds (seconds): near the end clients do not hammer, during a long sync they do not sleep for hours. */

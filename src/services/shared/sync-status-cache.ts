@@ -7,9 +7,9 @@
  * request). Every gate and get_info / network_info answer of a process reads this one cache, so within a process
  * get_info can never say "caught up" while a chain query of the same network still answers 503.
  */
-import type { NetworkId } from '../../core/network.js';
-import type { NetworkReader } from '../../core/network-store.js';
-import { isQueryable, type SyncStatus, type SyncStatusSource } from '../../core/sync-status.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
+import { isQueryable, type SyncStatus, type SyncStatusSource } from '../../core/domain/sync-status.js';
 
 export const SYNCING_TTL_MS = 250;
 export const READY_TTL_MS = 1000;

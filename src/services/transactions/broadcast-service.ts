@@ -1,5 +1,5 @@
-import type { TxBroadcaster } from '../../core/broadcaster.js';
-import { InvalidArgumentError } from '../../core/errors.js';
+import type { TxBroadcaster } from '../../core/sources/broadcaster.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 
 /** Twice Core's 4,000,000-weight limit in bytes: no valid transaction is longer (as hex characters). */

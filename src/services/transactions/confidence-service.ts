@@ -1,5 +1,5 @@
-import type { TxRecord } from '../../core/chain-reads.js';
-import type { Transaction } from '../../core/chain-types.js';
+import type { TxRecord } from '../../core/store/chain-reads.js';
+import type { Transaction } from '../../core/domain/chain-types.js';
 import { parseTransaction } from '../../chains/parsing.js';
 import { checkTxid } from './tx-service.js';
 import { confirmationsAt, immatureCoinbaseConfidence, isConfirmedBySpec } from '../shared/confirmations.js';
@@ -7,7 +7,7 @@ import { doubleSpendVerdict } from './double-spend-verdict.js';
 import { localConfidence } from './local-confidence.js';
 import { networkConfidence } from './network-confidence.js';
 import { peerOnlyRecord } from './peer-only-record.js';
-import { NotFoundError } from '../../core/errors.js';
+import { NotFoundError } from '../../core/domain/errors.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { rawTxOf } from './raw-tx-reader.js';
 

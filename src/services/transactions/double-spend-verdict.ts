@@ -7,7 +7,7 @@
  * that is the only live spender reads like any other tx.
  */
 import { hasLiveConflict, type SpenderState, type TxRecord } from '../../core/index.js';
-import type { Transaction } from '../../core/chain-types.js';
+import type { Transaction } from '../../core/domain/chain-types.js';
 import type { NetworkContext } from '../shared/network-registry.js';
 
 export interface DoubleSpendVerdict {

@@ -1,4 +1,4 @@
-import type { TxRecord } from '../../core/chain-reads.js';
+import type { TxRecord } from '../../core/store/chain-reads.js';
 import type { NetworkContext } from '../shared/network-registry.js';
 
 /** Fee rate (base units per vbyte) at which the fee part of the score is full: Core's default relay minimum is 1. */

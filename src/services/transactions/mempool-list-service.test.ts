@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { getNetworkParams } from '../../chains/addressing.js';
-import type { MempoolTxSummary } from '../../core/chain-reads.js';
-import type { NetworkReader } from '../../core/network-store.js';
+import type { MempoolTxSummary } from '../../core/store/chain-reads.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
 import { MempoolListService } from './mempool-list-service.js';
 import { NetworkRegistry } from '../shared/network-registry.js';
 import { SyncGate } from '../shared/sync-gate.js';

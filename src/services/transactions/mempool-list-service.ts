@@ -1,4 +1,4 @@
-import type { MempoolTxSummary } from '../../core/chain-reads.js';
+import type { MempoolTxSummary } from '../../core/store/chain-reads.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 
 export interface NewestMempool {

@@ -3,9 +3,9 @@
  * confirmed ones with raw_txs = "store"), else the node through the network's RawTxSource (raw_txs = "node"), which
  * rejects with RawTxUnavailableError (503 with Retry-After) while the node cannot give them.
  */
-import { RawTxUnavailableError } from '../../core/errors.js';
-import type { RawTxLocation } from '../../core/raw-txs.js';
-import type { TxRecord } from '../../core/chain-reads.js';
+import { RawTxUnavailableError } from '../../core/domain/errors.js';
+import type { RawTxLocation } from '../../core/sources/raw-txs.js';
+import type { TxRecord } from '../../core/store/chain-reads.js';
 import type { NetworkContext } from '../shared/network-registry.js';
 
 /** Retry-After when the store has no raw bytes and no node is configured to read them from (an operator must act). */

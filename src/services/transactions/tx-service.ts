@@ -1,8 +1,8 @@
 import { parseTransaction } from '../../chains/parsing.js';
-import { NotFoundError } from '../../core/errors.js';
-import type { Sats } from '../../core/money.js';
-import type { Transaction, ChainTip } from '../../core/chain-types.js';
-import type { OutputRecord, TxRecord } from '../../core/chain-reads.js';
+import { NotFoundError } from '../../core/domain/errors.js';
+import type { Sats } from '../../core/domain/money.js';
+import type { Transaction, ChainTip } from '../../core/domain/chain-types.js';
+import type { OutputRecord, TxRecord } from '../../core/store/chain-reads.js';
 import { confirmationsAt, isConfirmedBySpec } from '../shared/confirmations.js';
 import { doubleSpendVerdict, type DoubleSpendVerdict } from './double-spend-verdict.js';
 import { peerOnlyRecord } from './peer-only-record.js';

@@ -1,7 +1,7 @@
 import type { NetworkParams } from '../../chains/network-params.js';
-import type { Transaction, PrevoutInfo } from '../../core/chain-types.js';
-import type { Sats } from '../../core/money.js';
-import type { SpendRef } from '../../core/chain-reads.js';
+import type { Transaction, PrevoutInfo } from '../../core/domain/chain-types.js';
+import type { Sats } from '../../core/domain/money.js';
+import type { SpendRef } from '../../core/store/chain-reads.js';
 import { describeScript, type ScriptDescription } from './script-description.js';
 
 export interface TxInputView {

@@ -1,7 +1,7 @@
 /** Conformance: each network's sync status is stored whole, read back exactly, per network, and survives a restart. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { SyncStatus } from '../../core/sync-status.js';
+import type { SyncStatus } from '../../core/domain/sync-status.js';
 import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { ChainBuilder, p2pkh } from './block-builder.js';
 import { withDb } from './conformance-chain.js';

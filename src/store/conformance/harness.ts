@@ -1,5 +1,5 @@
-import type { RawTxMode } from '../../core/raw-txs.js';
-import type { ChainStore } from '../../core/store.js';
+import type { RawTxMode } from '../../core/sources/raw-txs.js';
+import type { ChainStore } from '../../core/store/store.js';
 import type { SqlValue } from '../common/accounts/sql-runner.js';
 
 /** One fresh database per test; engines implement this so one suite checks both. */

@@ -1,6 +1,6 @@
 /** PostgreSQL v3 accounts: plans and per-day usage counts here; accounts and keys in the shared SqlAccountMethods. */
 import type pg from 'pg';
-import type { AccountStore, PlanRecord, UsageIncrement } from '../../core/account-store.js';
+import type { AccountStore, PlanRecord, UsageIncrement } from '../../core/store/account-store.js';
 import { toPlan } from '../common/accounts/account-rows.js';
 import { SqlAccountMethods } from '../common/accounts/sql-account-methods.js';
 import { PostgresRunner } from './postgres-runner.js';

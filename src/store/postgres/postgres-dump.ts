@@ -5,7 +5,7 @@
  * indexer advisory lock (refused if an indexer holds it), so no indexer writes the network while it loads.
  */
 import pg from 'pg';
-import { StoreError } from '../../core/errors.js';
+import { StoreError } from '../../core/domain/errors.js';
 import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump/dump-engine.js';
 import { normalize, type ColumnKind, type DumpTable, type DumpValue } from '../common/dump/dump-rows.js';
 import { DumpCopier } from './postgres-dump-copy.js';

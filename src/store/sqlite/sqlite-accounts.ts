@@ -1,5 +1,5 @@
 /** SQLite v3 accounts: plans and per-day usage counts here; accounts and keys in the shared SqlAccountMethods. */
-import type { AccountStore, PlanRecord, UsageIncrement } from '../../core/account-store.js';
+import type { AccountStore, PlanRecord, UsageIncrement } from '../../core/store/account-store.js';
 import { toPlan } from '../common/accounts/account-rows.js';
 import { SqlAccountMethods } from '../common/accounts/sql-account-methods.js';
 import { SqliteRunner } from './sqlite-runner.js';

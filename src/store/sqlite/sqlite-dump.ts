@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { openSqliteDatabase } from './connection/sqlite-binding.js';
-import { StoreError } from '../../core/errors.js';
+import { StoreError } from '../../core/domain/errors.js';
 import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump/dump-engine.js';
 import { normalize, type DumpTable, type DumpValue } from '../common/dump/dump-rows.js';
 import { storedTotal } from './chain/sqlite-scripts.js';

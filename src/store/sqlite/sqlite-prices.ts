@@ -1,6 +1,6 @@
 /** SQLite exchange prices: a latest row per (coin, base, exchange) plus a history row per change. */
-import type { PriceQuote } from '../../core/prices.js';
-import type { LatestPrice, PriceStore } from '../../core/price-store.js';
+import type { PriceQuote } from '../../core/domain/prices.js';
+import type { LatestPrice, PriceStore } from '../../core/store/price-store.js';
 import { num, type Row, type Statements } from './connection/sqlite-statements.js';
 
 export class SqlitePrices implements PriceStore {

@@ -1,4 +1,4 @@
-import type { NetworkId } from '../../core/network.js';
+import type { NetworkId } from '../../core/domain/network.js';
 import type { ChainSummaryService } from '../../services/network/chain-summary-service.js';
 import type { Services } from '../../services/create-services.js';
 import type { MempoolProjector } from '../../services/network/mempool-projector.js';

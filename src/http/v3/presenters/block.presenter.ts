@@ -1,4 +1,4 @@
-import type { PriceQuote } from '../../../core/prices.js';
+import type { PriceQuote } from '../../../core/domain/prices.js';
 import type { BlockView } from '../../../services/blocks/block-service.js';
 import type { BlockSummary } from '../../../services/network/chain-summary-service.js';
 import { coins, difficulty } from '../../shared/format.presenter.js';

@@ -1,4 +1,4 @@
-import type { PriceQuote } from '../../../core/prices.js';
+import type { PriceQuote } from '../../../core/domain/prices.js';
 import { V3_CURRENCY } from '../../../services/prices/price-service.js';
 import { decimal8 } from '../../shared/format.presenter.js';
 

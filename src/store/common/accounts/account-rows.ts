@@ -1,5 +1,5 @@
 /** Rows of the accounts tables as AccountStore records, the same way for every engine. */
-import type { AccountRecord, ApiKeyRecord, PlanRecord } from '../../../core/account-store.js';
+import type { AccountRecord, ApiKeyRecord, PlanRecord } from '../../../core/store/account-store.js';
 
 /** A row as a driver returns it: integers may be number, bigint or string, flags 0/1 or booleans. */
 type StoredRow = Record<string, unknown>;

@@ -2,10 +2,10 @@
  * The account and key half of AccountStore, written once for both engines over a SqlRunner (the drivers keep
  * plans and the account usage counts, whose fast paths differ). Every multi-statement change is one transaction.
  */
-import { InvalidArgumentError } from '../../../core/errors.js';
+import { InvalidArgumentError } from '../../../core/domain/errors.js';
 import type {
   AccountChanges, AccountRecord, ApiKeyRecord, KeyUsageIncrement, NewAccount, NewApiKey, UsageRow,
-} from '../../../core/account-store.js';
+} from '../../../core/store/account-store.js';
 import { ACCOUNT_SELECT, int, toAccount, toKey } from './account-rows.js';
 import { bytes, flag, type SqlRunner, type SqlValue, type Statement } from './sql-runner.js';
 

@@ -1,8 +1,8 @@
 /** AuthStore written once for both engines over a SqlRunner: sessions, one-time tokens, invites, second factors. */
-import { InvalidArgumentError } from '../../../core/errors.js';
+import { InvalidArgumentError } from '../../../core/domain/errors.js';
 import type {
   AuthStore, Credentials, InviteRecord, NewInvite, NewSession, NewToken, SessionRecord, TokenPurpose, TokenRecord,
-} from '../../../core/auth-store.js';
+} from '../../../core/store/auth-store.js';
 import { int, intOrNull, isSet } from './account-rows.js';
 import { bytes, flag, type SqlRow, type SqlRunner } from './sql-runner.js';
 

@@ -1,5 +1,5 @@
 /** Engine-neutral pieces of the address reads: grouping io rows per tx, paging across confirmed + mempool, min-conf totals. */
-import type { AddressHistoryEntry, AddressTotals } from '../../../core/chain-reads.js';
+import type { AddressHistoryEntry, AddressTotals } from '../../../core/store/chain-reads.js';
 
 export interface IoRow {
   readonly txid: string;

@@ -1,6 +1,6 @@
 /** Turns what a driver read about one transaction into a TxRecord, the same way for every engine. */
-import type { BlockRecord, TxRecord } from '../../../core/chain-reads.js';
-import type { PrevoutInfo } from '../../../core/chain-types.js';
+import type { BlockRecord, TxRecord } from '../../../core/store/chain-reads.js';
+import type { PrevoutInfo } from '../../../core/domain/chain-types.js';
 import { bytesToHex, type StoredPrevout } from '../schema/codec.js';
 
 /** A row as a driver returns it: integers may be number, bigint or string, flags 0/1 or booleans. */

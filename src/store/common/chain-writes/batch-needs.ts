@@ -3,9 +3,9 @@
  * every input whether it spends an output created earlier in the batch (resolved here, by index) or an older one (an
  * "external" prevout, listed once for the driver to look up). Shared by the incremental writer and the bulk loader.
  */
-import { StoreError } from '../../../core/errors.js';
-import type { Transaction, TxInput, TxOutput, ChainTip, Outpoint } from '../../../core/chain-types.js';
-import type { BlockToConnect } from '../../../core/chain-writes.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { Transaction, TxInput, TxOutput, ChainTip, Outpoint } from '../../../core/domain/chain-types.js';
+import type { BlockToConnect } from '../../../core/store/chain-writes.js';
 import { outpointKey, scriptKey, writeHash } from '../schema/codec.js';
 
 export interface ExternalPrevout extends Outpoint {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { StoreError } from '../../../core/errors.js';
+import { StoreError } from '../../../core/domain/errors.js';
 import { ChainBuilder, p2pkh, spend } from '../../conformance/block-builder.js';
 import { collectBatchNeeds, type BatchNeeds } from './batch-needs.js';
 import { buildBatchRows, type ResolvedOutput } from './block-rows.js';

@@ -6,9 +6,9 @@
  * Hot path while following the chain, so the many per-output rows are columns (parallel arrays, sized up front) and
  * per-script sums live in the array slots of a ScriptTally.
  */
-import { StoreError } from '../../../core/errors.js';
-import type { Block, TxInput, TxOutput, ChainTip, PrevoutInfo, ScriptDelta } from '../../../core/chain-types.js';
-import type { BlockToConnect, ConnectedBlock } from '../../../core/chain-writes.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { Block, TxInput, TxOutput, ChainTip, PrevoutInfo, ScriptDelta } from '../../../core/domain/chain-types.js';
+import type { BlockToConnect, ConnectedBlock } from '../../../core/store/chain-writes.js';
 import { missingPrevoutError, type BatchNeeds } from './batch-needs.js';
 import { hexToBytes, viewBytes } from '../schema/codec.js';
 import { FUNDS, ScriptTally, SPENDS, TxEffectSlots, type TotalsDelta } from './tx-effects.js';

@@ -3,9 +3,9 @@
  * names it (spent_by, spent_vin). From those two the exact inverse of connectBlocks is recomputed with the same
  * tx-effects code, so the two can never disagree.
  */
-import { StoreError } from '../../../core/errors.js';
+import { StoreError } from '../../../core/domain/errors.js';
 import { packPrevouts } from '../schema/codec.js';
-import type { ScriptDelta } from '../../../core/chain-types.js';
+import type { ScriptDelta } from '../../../core/domain/chain-types.js';
 import { TotalsAccumulator, toDelta, txEffects, type EffectInput, type EffectOutput, type TotalsDelta } from './tx-effects.js';
 
 /** An output the block spent (created earlier, or by the block itself). */

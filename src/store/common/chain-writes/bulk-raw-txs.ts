@@ -2,8 +2,8 @@
  * Raw transactions a bulk build reads when the store does not keep them (raw_txs = "node"): only the rare step that
  * re-keys outputs of colliding script keys needs any, and asks the node for exactly those (a few txs on a mainnet chain).
  */
-import { StoreError } from '../../../core/errors.js';
-import type { RawTxLocation, RawTxSource } from '../../../core/raw-txs.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { RawTxLocation, RawTxSource } from '../../../core/sources/raw-txs.js';
 
 /** How many txs one request to the source asks for (a page of locations; the source shares block fetches). */
 const FETCH_PAGE = 500;

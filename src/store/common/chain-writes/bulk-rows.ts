@@ -5,8 +5,8 @@
  * bulk builders); output scripts get their base keys (collisions are settled when the load ends). No history, totals
  * or fees yet: those are derived from the outputs once every spend is known.
  */
-import type { Block, ChainTip } from '../../../core/chain-types.js';
-import type { BlockToConnect } from '../../../core/chain-writes.js';
+import type { Block, ChainTip } from '../../../core/domain/chain-types.js';
+import type { BlockToConnect } from '../../../core/store/chain-writes.js';
 import type { BatchNeeds } from './batch-needs.js';
 import { hexToBytes, viewBytes } from '../schema/codec.js';
 

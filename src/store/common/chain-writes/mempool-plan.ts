@@ -2,8 +2,8 @@
  * Decides what addMempoolTxs writes, from state the driver reads in bulk beforehand. Kept pure so both
  * engines classify missing parents and double spends identically.
  */
-import type { Transaction, Outpoint } from '../../../core/chain-types.js';
-import type { MempoolAddResult, MempoolEntry } from '../../../core/chain-writes.js';
+import type { Transaction, Outpoint } from '../../../core/domain/chain-types.js';
+import type { MempoolAddResult, MempoolEntry } from '../../../core/store/chain-writes.js';
 import { copyBytes, outpointKey, packPrevouts, scriptKey, type StoredPrevout } from '../schema/codec.js';
 import { toDelta, txEffects, type EffectInput, type EffectOutput } from './tx-effects.js';
 

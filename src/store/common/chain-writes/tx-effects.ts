@@ -2,7 +2,7 @@
  * What a transaction does to each script it touches. Used when connecting (add), disconnecting (subtract)
  * and for mempool deltas, so the three can never disagree.
  */
-import type { ScriptDelta } from '../../../core/chain-types.js';
+import type { ScriptDelta } from '../../../core/domain/chain-types.js';
 import type { StoredPrevout } from '../schema/codec.js';
 
 export interface EffectOutput {

@@ -4,7 +4,7 @@
  * and restored in one transaction into a store that has none of them yet — or, with `force`, replacing them.
  * docs/snapshots.md.
  */
-import { StoreError } from '../../../core/errors.js';
+import { StoreError } from '../../../core/domain/errors.js';
 import { any, type DumpEngine } from './dump-engine.js';
 import { DumpError, type DumpManifest } from './dump-format.js';
 import { loadTables, type LoadedTable } from './dump-load.js';

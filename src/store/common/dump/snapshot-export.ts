@@ -3,8 +3,8 @@
  * the indexer keeps writing), written as a dump file (dump-writer.ts) with the tip, the schema version and the
  * script-key salt in its header. docs/snapshots.md.
  */
-import { StoreError } from '../../../core/errors.js';
-import type { NetworkId } from '../../../core/network.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { NetworkId } from '../../../core/domain/network.js';
 import type { DumpEngine } from './dump-engine.js';
 import type { DumpManifest } from './dump-format.js';
 import { DumpWriter } from './dump-writer.js';

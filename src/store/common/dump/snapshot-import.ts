@@ -4,8 +4,8 @@
  * (as the initial sync does) and the tip set. Anything wrong rolls the whole load back, so the network stays empty.
  * The caller has checked the tip against the node (main/commands/snapshot.command.ts). docs/snapshots.md.
  */
-import { StoreError } from '../../../core/errors.js';
-import { NETWORK_IDS } from '../../../core/network.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import { NETWORK_IDS } from '../../../core/domain/network.js';
 import { chainTables, deferredIndexes } from '../schema/chain-tables.js';
 import { any, type DumpEngine, type DumpSink } from './dump-engine.js';
 import { DumpError } from './dump-format.js';

@@ -4,7 +4,7 @@
  * A new column in chain-tables.ts or a migration must be added here too: the snapshot conformance test compares
  * these lists with the live schema of both engines.
  */
-import type { NetworkId } from '../../../core/network.js';
+import type { NetworkId } from '../../../core/domain/network.js';
 import { chainTables } from '../schema/chain-tables.js';
 import { columns, type DumpTable } from './dump-rows.js';
 

@@ -12,7 +12,7 @@
  * This file is the one place the DDL lives: migrations create the tables and indexes from it, and the bulk loader
  * drops and re-creates the deferred indexes from it.
  */
-import type { NetworkId } from '../../../core/network.js';
+import type { NetworkId } from '../../../core/domain/network.js';
 
 export type Engine = 'sqlite' | 'postgres';
 

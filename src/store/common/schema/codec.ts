@@ -2,7 +2,7 @@
  * Byte encodings shared by both drivers. Hashes are stored as the 32 bytes of their display hex
  * (so a stored txid compares and sorts the way it prints), half the size of hex text.
  */
-import { StoreError } from '../../../core/errors.js';
+import { StoreError } from '../../../core/domain/errors.js';
 
 export function hexToBytes(hex: string): Buffer {
   // Buffer.from stops at the first non-hex character, so the length check also rejects malformed input.

@@ -1,4 +1,4 @@
-import type { NetworkId } from '../../../core/network.js';
+import type { NetworkId } from '../../../core/domain/network.js';
 
 /**
  * Small integer per network stored in every network-scoped row. Fixed here (not derived from list order)

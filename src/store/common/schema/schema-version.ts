@@ -1,4 +1,4 @@
-import { StoreError } from '../../../core/errors.js';
+import { StoreError } from '../../../core/domain/errors.js';
 
 /** Bumped by every migration; docs/schema.md describes this version. */
 export const SCHEMA_VERSION = 9;

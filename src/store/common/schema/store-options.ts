@@ -1,5 +1,5 @@
 /** What both engines' stores are opened with, besides where the database is. */
-import { RAW_TX_MODES, type RawTxMode } from '../../../core/raw-txs.js';
+import { RAW_TX_MODES, type RawTxMode } from '../../../core/sources/raw-txs.js';
 
 export interface ChainStoreOptions {
   /** Narrows the script key space (tests that need key collisions); default the whole 53 bits. */

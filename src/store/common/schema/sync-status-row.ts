@@ -1,6 +1,6 @@
 /** The sync_status row as both engines store it, and its reading back into core's SyncStatus. */
-import { StoreError } from '../../../core/errors.js';
-import type { SyncPhase, SyncStatus } from '../../../core/sync-status.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { SyncPhase, SyncStatus } from '../../../core/domain/sync-status.js';
 
 const PHASES: readonly SyncPhase[] = ['loading', 'building-indexes', 'catching-up', 'ready'];
 

@@ -3,8 +3,8 @@
  * one statement (ids, then each tx's outputs paying the script and inputs spending from it), not one per tx; the
  * common requests (balance, first pages) are one round trip with the script lookup (postgres-address-oneshot.ts).
  */
-import { NotFoundError } from '../../../core/errors.js';
-import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../../core/chain-reads.js';
+import { NotFoundError } from '../../../core/domain/errors.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../../core/store/chain-reads.js';
 import { bytesToHex, hexToBytes } from '../../common/schema/codec.js';
 import {
   assembleTotals, groupIoRows, matchesKind, pageConfirmedThenMempool, sortMempoolEntries, withoutRecent, type ConfirmedTotals, type IoRow,

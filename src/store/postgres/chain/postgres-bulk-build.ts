@@ -5,8 +5,8 @@
  * whole tables, so they run with hash and merge joins and a larger work_mem.
  */
 import type pg from 'pg';
-import { StoreError } from '../../../core/errors.js';
-import type { RawTxSource } from '../../../core/raw-txs.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { RawTxSource } from '../../../core/sources/raw-txs.js';
 import { fetchBulkRaws } from '../../common/chain-writes/bulk-raw-txs.js';
 import { bytesToHex } from '../../common/schema/codec.js';
 import { parseTransaction } from '../../../chains/tx/tx-parser.js';

@@ -5,10 +5,10 @@
  * bulk_pending_n for the build to resolve, the scripts seen to bulk_scripts_n.
  */
 import type pg from 'pg';
-import { StoreError } from '../../../core/errors.js';
-import type { ChainTip } from '../../../core/chain-types.js';
-import type { BlockToConnect } from '../../../core/chain-writes.js';
-import type { BulkLoadState } from '../../../core/network-store.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { ChainTip } from '../../../core/domain/chain-types.js';
+import type { BlockToConnect } from '../../../core/store/chain-writes.js';
+import type { BulkLoadState } from '../../../core/store/network-store.js';
 import { assertExtendsTip, collectBatchNeeds } from '../../common/chain-writes/batch-needs.js';
 import { blockFirstTx, buildBulkRows, type BulkRows, type RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import { deferredIndexes } from '../../common/schema/chain-tables.js';

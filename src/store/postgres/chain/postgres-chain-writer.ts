@@ -3,9 +3,9 @@
  * statements per batch whatever its size, bulk rows by binary COPY (postgres-copy.ts).
  */
 import type pg from 'pg';
-import { StoreError } from '../../../core/errors.js';
-import type { ChainTip } from '../../../core/chain-types.js';
-import type { BlockToConnect, ConnectedBlock, DisconnectedBlock } from '../../../core/chain-writes.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { ChainTip } from '../../../core/domain/chain-types.js';
+import type { BlockToConnect, ConnectedBlock, DisconnectedBlock } from '../../../core/store/chain-writes.js';
 import { assertExtendsTip, collectBatchNeeds, missingPrevoutError, type BatchNeeds } from '../../common/chain-writes/batch-needs.js';
 import { buildBatchRows, connectedBlocks, type BatchRows, type ResolvedOutput } from '../../common/chain-writes/block-rows.js';
 import { orphanRows, planUndo, type UndoInput, type UndoOutput } from '../../common/chain-writes/block-undo.js';

@@ -1,5 +1,5 @@
 /** Removing mempool txs in PostgreSQL (rare and small, so a few statements per tx are fine), shared with connectBlocks. */
-import type { BlockToConnect } from '../../../core/chain-writes.js';
+import type { BlockToConnect } from '../../../core/store/chain-writes.js';
 import { spentOutpoints } from '../../common/chain-writes/batch-needs.js';
 import type { TxRow } from '../../common/chain-writes/block-rows.js';
 import { bytesToHex, hexToBytes, unpackPrevouts } from '../../common/schema/codec.js';

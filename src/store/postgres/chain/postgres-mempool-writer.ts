@@ -1,6 +1,6 @@
 /** addMempoolTxs / removeMempoolTxs for PostgreSQL: bulk reads, the shared plan, then set-based writes. */
 import type pg from 'pg';
-import type { MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../../core/chain-writes.js';
+import type { MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../../core/store/chain-writes.js';
 import { bytesToHex, outpointKey } from '../../common/schema/codec.js';
 import { mempoolNeeds, planMempoolAdd, type KnownState, type MempoolPrevout } from '../../common/chain-writes/mempool-plan.js';
 import type { ScriptCache } from '../../common/chain-writes/script-cache.js';

@@ -1,6 +1,6 @@
 /** What every PostgreSQL module of one network needs: the network's code, its tables and its script keys. */
-import { StoreError } from '../../../core/errors.js';
-import type { NetworkId } from '../../../core/network.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { NetworkId } from '../../../core/domain/network.js';
 import { chainTables, type ChainTables } from '../../common/schema/chain-tables.js';
 import { networkCode } from '../../common/schema/network-codes.js';
 import { ScriptKeys } from '../../common/chain-writes/script-keys.js';

@@ -5,7 +5,7 @@
  * row by row.
  */
 import type pg from 'pg';
-import { StoreError } from '../../../core/errors.js';
+import { StoreError } from '../../../core/domain/errors.js';
 import { sameBytes, scriptKey } from '../../common/schema/codec.js';
 import { emptyScript, withDelta, type CachedScript, type ScriptCache } from '../../common/chain-writes/script-cache.js';
 import { nextKey } from '../../common/chain-writes/script-keys.js';

@@ -3,7 +3,7 @@
  * such errors become StoreUnavailableError, which the APIs answer with 503 and Retry-After instead of a 500.
  */
 import type pg from 'pg';
-import { StoreUnavailableError } from '../../../core/errors.js';
+import { StoreUnavailableError } from '../../../core/domain/errors.js';
 
 /** Socket errors, SQLSTATE class 08 (connection exception) and the server's shutdown and start-up states. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);

@@ -1,6 +1,6 @@
 /** Address reads for SQLite: totals, FIFO history and unspent outputs (compact chain layout). */
-import { NotFoundError } from '../../../core/errors.js';
-import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../../core/chain-reads.js';
+import { NotFoundError } from '../../../core/domain/errors.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../../core/store/chain-reads.js';
 import { bytesToHex, hexToBytes } from '../../common/schema/codec.js';
 import {
   assembleTotals, groupIoRows, matchesKind, pageConfirmedThenMempoolSync, sortMempoolEntries, withoutRecent, type IoRow,

@@ -3,9 +3,9 @@
  * transaction that also records itself in bulk_loads.step, so a killed process resumes at the next step. Large sorts
  * spill to temporary files (temp_store = FILE while building), so memory stays bounded whatever the chain length.
  */
-import { StoreError } from '../../../core/errors.js';
-import type { RawTxSource } from '../../../core/raw-txs.js';
-import type { BulkBuildStep } from '../../../core/network-store.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { RawTxSource } from '../../../core/sources/raw-txs.js';
+import type { BulkBuildStep } from '../../../core/store/network-store.js';
 import { fetchBulkRaws } from '../../common/chain-writes/bulk-raw-txs.js';
 import { parseTransaction } from '../../../chains/tx/tx-parser.js';
 import { blockFirstTx } from '../../common/chain-writes/bulk-rows.js';

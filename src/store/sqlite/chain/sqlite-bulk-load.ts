@@ -4,10 +4,10 @@
  * insert lands on the last page; the secondary indexes are dropped, history and scripts are left empty, and nothing
  * is read back: a spend of an output from an earlier batch is written to bulk_pending for the build to resolve.
  */
-import { StoreError } from '../../../core/errors.js';
-import type { ChainTip } from '../../../core/chain-types.js';
-import type { BlockToConnect } from '../../../core/chain-writes.js';
-import type { BulkLoadState } from '../../../core/network-store.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { ChainTip } from '../../../core/domain/chain-types.js';
+import type { BlockToConnect } from '../../../core/store/chain-writes.js';
+import type { BulkLoadState } from '../../../core/store/network-store.js';
 import { assertExtendsTip, collectBatchNeeds } from '../../common/chain-writes/batch-needs.js';
 import { blockFirstTx, buildBulkRows, type BulkRows, type RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import { deferredIndexes } from '../../common/schema/chain-tables.js';

@@ -1,6 +1,6 @@
 /** Transaction, output, block and mempool reads for SQLite (compact chain layout). */
-import type { BlockRecord, MempoolInfo, MempoolTxSummary, OutputRecord, SpendRef, TxRecord } from '../../../core/chain-reads.js';
-import type { PrevoutInfo } from '../../../core/chain-types.js';
+import type { BlockRecord, MempoolInfo, MempoolTxSummary, OutputRecord, SpendRef, TxRecord } from '../../../core/store/chain-reads.js';
+import type { PrevoutInfo } from '../../../core/domain/chain-types.js';
 import { bytesToHex, hexToBytes, unpackPrevouts } from '../../common/schema/codec.js';
 import { chainTxRecord, mempoolTxRecord, storedBlockRecord, storedChainTxRow, type BlockOfTx } from '../../common/chain-reads/tx-record.js';
 import { txIdsOf } from './sqlite-chain-writer.js';

@@ -1,7 +1,7 @@
 /** connectBlocks / disconnectTip for SQLite: synchronous bodies run inside one better-sqlite3 transaction each. */
-import { StoreError } from '../../../core/errors.js';
-import type { ChainTip } from '../../../core/chain-types.js';
-import type { BlockToConnect, ConnectedBlock, DisconnectedBlock } from '../../../core/chain-writes.js';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { ChainTip } from '../../../core/domain/chain-types.js';
+import type { BlockToConnect, ConnectedBlock, DisconnectedBlock } from '../../../core/store/chain-writes.js';
 import { assertExtendsTip, collectBatchNeeds, missingPrevoutError, spentOutpoints, type BatchNeeds } from '../../common/chain-writes/batch-needs.js';
 import { buildBatchRows, connectedBlocks, type BatchRows, type ResolvedOutput } from '../../common/chain-writes/block-rows.js';
 import { orphanRows, planUndo, type UndoInput, type UndoOutput } from '../../common/chain-writes/block-undo.js';

@@ -1,5 +1,5 @@
 /** addMempoolTxs / removeMempoolTxs for SQLite: bulk reads, then the shared plan, then writes. */
-import type { MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../../core/chain-writes.js';
+import type { MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../../core/store/chain-writes.js';
 import { bytesToHex, hexToBytes, outpointKey } from '../../common/schema/codec.js';
 import { mempoolNeeds, planMempoolAdd, type KnownState, type MempoolPrevout } from '../../common/chain-writes/mempool-plan.js';
 import { txIdsOf } from './sqlite-chain-writer.js';

@@ -3,13 +3,13 @@
  * while this process holds the network's writer lock (sqlite-writer-lock.ts; WriterStandbyError otherwise).
  */
 import type Database from 'better-sqlite3';
-import type { NetworkId } from '../../../core/network.js';
-import type { RawTxSource } from '../../../core/raw-txs.js';
-import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../../core/chain-reads.js';
-import type { ChainTip } from '../../../core/chain-types.js';
-import type { BlockToConnect, ConnectedBlock, DisconnectedBlock, MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../../core/chain-writes.js';
-import type { BulkBuildStep, BulkLoadState, NetworkStore } from '../../../core/network-store.js';
-import type { SyncStatus } from '../../../core/sync-status.js';
+import type { NetworkId } from '../../../core/domain/network.js';
+import type { RawTxSource } from '../../../core/sources/raw-txs.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../../core/store/chain-reads.js';
+import type { ChainTip } from '../../../core/domain/chain-types.js';
+import type { BlockToConnect, ConnectedBlock, DisconnectedBlock, MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../../core/store/chain-writes.js';
+import type { BulkBuildStep, BulkLoadState, NetworkStore } from '../../../core/store/network-store.js';
+import type { SyncStatus } from '../../../core/domain/sync-status.js';
 import { RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import { ScriptCache } from '../../common/chain-writes/script-cache.js';
 import type { ChainStoreOptions } from '../../common/schema/store-options.js';

@@ -3,7 +3,7 @@
  * totals. Totals are INTEGER while they fit 64 bits and TEXT decimals beyond (the columns have no declared type, so
  * SQLite keeps either as given; an overflowing INTEGER would silently become a float).
  */
-import { StoreError } from '../../../core/errors.js';
+import { StoreError } from '../../../core/domain/errors.js';
 import { sameBytes, scriptKey } from '../../common/schema/codec.js';
 import { emptyScript, withDelta, type CachedScript, type ScriptCache } from '../../common/chain-writes/script-cache.js';
 import { nextKey } from '../../common/chain-writes/script-keys.js';

@@ -1,5 +1,5 @@
 /** SQLite sync_status: one row per network, replaced whole (see docs/schema.md). */
-import type { SyncStatus } from '../../../core/sync-status.js';
+import type { SyncStatus } from '../../../core/domain/sync-status.js';
 import { syncStatusFromRow, syncStatusValues } from '../../common/schema/sync-status-row.js';
 import type { Row, Statements } from '../connection/sqlite-statements.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { WriterStandbyError } from '../../../core/errors.js';
+import { WriterStandbyError } from '../../../core/domain/errors.js';
 import { openSqliteDatabase } from './sqlite-binding.js';
 import { SqliteWriterLock, writerLockPath } from './sqlite-writer-lock.js';
 

@@ -7,8 +7,8 @@
  * connection of the same process too).
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { WriterStandbyError } from '../../../core/errors.js';
-import type { NetworkId } from '../../../core/network.js';
+import { WriterStandbyError } from '../../../core/domain/errors.js';
+import type { NetworkId } from '../../../core/domain/network.js';
 import { openSqliteDatabase } from './sqlite-binding.js';
 
 const held = new Map<string, { readonly db: BetterSqlite3.Database; users: number }>();

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { formatCoins } from '../../../core/money.js';
+import { formatCoins } from '../../../core/domain/money.js';
 import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { utcTime } from '../../shared/relative-time.js';
 import { chooseEncoding, compressStream } from '../../shell/compression.js';

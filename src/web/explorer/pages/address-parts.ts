@@ -1,4 +1,4 @@
-import type { AddressTotals } from '../../../core/chain-reads.js';
+import type { AddressTotals } from '../../../core/store/chain-reads.js';
 import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import type { TimelineCursor, TimelinePage } from '../../../services/addresses/address-timeline-service.js';
 import { html, withQuery, type SafeHtml } from '../../shell/html.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { blockMiner } from '../../../chains/parsing.js';
-import { NotFoundError } from '../../../core/errors.js';
+import { NotFoundError } from '../../../core/domain/errors.js';
 import type { BlockView } from '../../../services/blocks/block-service.js';
 import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import type { TxView } from '../../../services/transactions/tx-service.js';

@@ -1,4 +1,4 @@
-import { formatPrice, type PriceQuote } from '../../../core/prices.js';
+import { formatPrice, type PriceQuote } from '../../../core/domain/prices.js';
 import type { BlockSummary, NetworkStatus } from '../../../services/network/chain-summary-service.js';
 import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { html, type SafeHtml } from '../../shell/html.js';

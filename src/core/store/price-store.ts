@@ -1,4 +1,4 @@
-import type { PriceQuote } from './prices.js';
+import type { PriceQuote } from '../domain/prices.js';
 
 /** Exchange price history as stored (market data). */
 

@@ -1,4 +1,4 @@
-import type { DomainEvent, EventBus } from './events.js';
+import type { DomainEvent, EventBus } from '../domain/events.js';
 
 /**
  * In-process fan-out. A throwing subscriber must not stop delivery to the others,

@@ -1,4 +1,4 @@
-import type { Sats } from './money.js';
+import type { Sats } from '../domain/money.js';
 
 /** One unconfirmed transaction as a miner sees it: what it pays, what it weighs, which mempool txs it needs first. */
 export interface MempoolSourceEntry {

@@ -1,4 +1,4 @@
-import type { NetworkId } from './network.js';
+import type { NetworkId } from '../domain/network.js';
 
 /** Persistent short forms of addresses (v2 `short`, explorer links). */
 

@@ -1,5 +1,5 @@
-import type { PrevoutInfo } from './chain-types.js';
-import type { Sats } from './money.js';
+import type { PrevoutInfo } from '../domain/chain-types.js';
+import type { Sats } from '../domain/money.js';
 
 /** Records the store answers reads with (API services, explorer): txs, outputs, blocks, histories, totals. */
 

@@ -1,9 +1,9 @@
 import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from './chain-reads.js';
-import type { ChainTip } from './chain-types.js';
+import type { ChainTip } from '../domain/chain-types.js';
 import type { BlockToConnect, ConnectedBlock, DisconnectedBlock, MempoolAddResult, MempoolEntry, MempoolRemoveReason } from './chain-writes.js';
-import type { NetworkId } from './network.js';
-import type { RawTxSource } from './raw-txs.js';
-import type { SyncStatus } from './sync-status.js';
+import type { NetworkId } from '../domain/network.js';
+import type { RawTxSource } from '../sources/raw-txs.js';
+import type { SyncStatus } from '../domain/sync-status.js';
 
 /** One network's view of the store: the readers' side, the one writer's side and the bulk (initial) load. */
 
@@ -79,7 +79,7 @@ export interface BulkBuildStep {
 /**
  * Initial sync of an empty network (docs/indexer.md, "Initial sync"): blocks are appended to index-free tables without
  * reading anything back, and the secondary indexes, spends of older outputs, address histories, totals and block fees
- * are built once at the end. Chain reads of the network are not answered meanwhile (core/sync-status.ts). Every call
+ * are built once at the end. Chain reads of the network are not answered meanwhile (core/domain/sync-status.ts). Every call
  * is atomic; a killed process resumes from the last block appended or the last build step done.
  */
 export interface BulkLoader {

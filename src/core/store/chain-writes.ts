@@ -1,6 +1,6 @@
-import type { Block, Outpoint, PrevoutInfo, ScriptDelta, Transaction } from './chain-types.js';
-import type { Sats } from './money.js';
-import type { RawTxMode } from './raw-txs.js';
+import type { Block, Outpoint, PrevoutInfo, ScriptDelta, Transaction } from '../domain/chain-types.js';
+import type { Sats } from '../domain/money.js';
+import type { RawTxMode } from '../sources/raw-txs.js';
 
 /** What the indexer hands the store and what the store's writes report back (the input of events). */
 

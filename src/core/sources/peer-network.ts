@@ -3,7 +3,7 @@
  * requests we may send them. The listener validates nothing beyond framing and parsing; what an announcement or a
  * transaction means (propagation, double spends) is decided by the application (src/indexer/sightings).
  */
-import type { Transaction } from './chain-types.js';
+import type { Transaction } from '../domain/chain-types.js';
 
 export interface PeerSummary {
   /** Unique per connection for the life of the process (a reconnect gets a new id). */

@@ -3,8 +3,8 @@
  * known only from peers (never in our node's mempool), and conflicting spends. The indexer side
  * (src/indexer/sightings) keeps it in bounded memory; nothing here is persisted (docs/confidence.md).
  */
-import type { Transaction, Outpoint, PrevoutInfo } from './chain-types.js';
-import type { Sats } from './money.js';
+import type { Transaction, Outpoint, PrevoutInfo } from '../domain/chain-types.js';
+import type { Sats } from '../domain/money.js';
 
 export interface TxSighting {
   /** UNIX ms of the first announcement (or of our node accepting it, if that came first). */

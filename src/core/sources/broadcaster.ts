@@ -1,4 +1,4 @@
-import type { NetworkId } from './network.js';
+import type { NetworkId } from '../domain/network.js';
 
 /** Submits a signed transaction to a network through its node. */
 export interface TxBroadcaster {

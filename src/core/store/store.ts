@@ -1,10 +1,10 @@
 import type { AccountStore } from './account-store.js';
 import type { AuthStore } from './auth-store.js';
 import type { RawTxModeChange } from './chain-writes.js';
-import type { NetworkId } from './network.js';
+import type { NetworkId } from '../domain/network.js';
 import type { NetworkStore } from './network-store.js';
 import type { PriceStore } from './price-store.js';
-import type { RawTxMode } from './raw-txs.js';
+import type { RawTxMode } from '../sources/raw-txs.js';
 import type { ShortAddressStore } from './short-address-store.js';
 
 /**
