@@ -21,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MemoryEventBus, silentLogger, type ChainStore, type NetworkStore } from '../src/core/index.js';
 import { buildHttpApp } from '../src/main/wiring/http-wiring.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
-import { NodeClient } from '../src/node/node-client.js';
+import { NodeClient } from '../src/node/rpc/node-client.js';
 import { RpcChainSource } from '../src/node/rpc-chain-source.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { startPostgres } from '../test/helpers/postgres-server.js';

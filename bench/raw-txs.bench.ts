@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { silentLogger, type NetworkId, type NetworkReader } from '../src/core/index.js';
 import type { NetworkParams } from '../src/chains/addressing.js';
 import { buildHttpApp, rateCounters } from '../src/main/wiring/http-wiring.js';
-import { NodeClient } from '../src/node/node-client.js';
+import { NodeClient } from '../src/node/rpc/node-client.js';
 import { NodeRawTxSource } from '../src/node/node-raw-tx-source.js';
 import { AccountService } from '../src/services/accounts/account-service.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';

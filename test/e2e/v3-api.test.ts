@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { formatCoins, parseCoins } from '../../src/core/index.js';
-import type { RpcClient } from '../../src/node/rpc-client.js';
+import type { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { AccountService } from '../../src/services/accounts/account-service.js';
 import { syncAll, type IndexedEngine } from '../helpers/indexer-harness.js';
 import type { RegtestNode } from '../helpers/regtest-node.js';

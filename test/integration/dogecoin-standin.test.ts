@@ -11,7 +11,7 @@ import { auxPowChainId, parseBlock, serializeBlock } from '../../src/chains/pars
 import { getNetworkParams } from '../../src/chains/networks.js';
 import { toHex } from '../../src/chains/hash.js';
 import { RpcUnavailableError } from '../../src/core/domain/errors.js';
-import { RpcClient } from '../../src/node/rpc-client.js';
+import { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { startDogecoinStandIn, type DogecoinStandIn } from '../helpers/dogecoin/dogecoin-standin.js';
 import { call, rawRpc, rpcError } from '../helpers/dogecoin/raw-rpc.js';
 import { DOGE_FEATURES } from '../helpers/dogecoin/regtest-rules.js';

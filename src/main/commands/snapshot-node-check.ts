@@ -1,7 +1,7 @@
 import type { OutpointConfig } from '../../config/index.js';
 import { ConfigError, RpcUnavailableError } from '../../core/index.js';
-import { NodeClient } from '../../node/node-client.js';
-import { RpcClient } from '../../node/rpc-client.js';
+import { NodeClient } from '../../node/rpc/node-client.js';
+import { RpcClient } from '../../node/rpc/rpc-client.js';
 import type { SnapshotHeader } from '../../store/common/dump/snapshot-export.js';
 
 /**

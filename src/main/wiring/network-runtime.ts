@@ -3,13 +3,13 @@ import type { ChainStore, EventBus, Logger } from '../../core/index.js';
 import { getNetworkParams } from '../../chains/networks.js';
 import { NetworkIndexer } from '../../indexer/network-indexer.js';
 import { timedLoader, timedStore, type StoreWriteMetrics } from '../../indexer/timed-store.js';
-import type { BlockNotifier } from '../../node/block-notifier.js';
-import { NodeClient } from '../../node/node-client.js';
+import type { BlockNotifier } from '../../node/notifiers/block-notifier.js';
+import { NodeClient } from '../../node/rpc/node-client.js';
 import { NodeRawTxSource } from '../../node/node-raw-tx-source.js';
-import { PollNotifier } from '../../node/poll-notifier.js';
+import { PollNotifier } from '../../node/notifiers/poll-notifier.js';
 import { RpcChainSource } from '../../node/rpc-chain-source.js';
-import { RpcClient } from '../../node/rpc-client.js';
-import { ZmqNotifier } from '../../node/zmq-notifier.js';
+import { RpcClient } from '../../node/rpc/rpc-client.js';
+import { ZmqNotifier } from '../../node/notifiers/zmq-notifier.js';
 import { P2pRuntime } from './p2p-runtime.js';
 import { sqliteWorkerLoader } from '../stores/worker-loader.js';
 

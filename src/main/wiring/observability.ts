@@ -9,7 +9,7 @@ import { registerHealthMetrics } from '../../services/health/health-metrics.js';
 import { storeWriteMetrics, type StoreWriteMetrics } from '../../indexer/timed-store.js';
 import { PromMetrics } from '../../metrics/prom-metrics.js';
 import { startMetricsServer, type MetricsServer } from '../../metrics/metrics-server.js';
-import { RpcClient } from '../../node/rpc-client.js';
+import { RpcClient } from '../../node/rpc/rpc-client.js';
 import { VERSION } from './version.js';
 
 export class Observability {

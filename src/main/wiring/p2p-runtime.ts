@@ -7,7 +7,7 @@ import type { NetworkConfig } from '../../config/index.js';
 import type { EventBus, Logger, NetworkReader } from '../../core/index.js';
 import { p2pMagicFor, type NetworkParams } from '../../chains/addressing.js';
 import { TxSightingsWatcher } from '../../indexer/sightings/tx-sightings-watcher.js';
-import type { NodeClient } from '../../node/node-client.js';
+import type { NodeClient } from '../../node/rpc/node-client.js';
 import { NodePeerAddresses } from '../../node/node-peer-addresses.js';
 import { PeerManager } from '../../p2p/peer-manager.js';
 import { VERSION } from './version.js';

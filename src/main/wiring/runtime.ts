@@ -10,7 +10,7 @@ import { createMarket, type Market } from '../../market/create-market.js';
 import { RpcBroadcaster } from '../../node/rpc-broadcaster.js';
 import { RpcChainSource } from '../../node/rpc-chain-source.js';
 import { RpcMempoolSource } from '../../node/rpc-mempool-source.js';
-import type { RpcClient } from '../../node/rpc-client.js';
+import type { RpcClient } from '../../node/rpc/rpc-client.js';
 import type { NetworkMap } from '../../services/shared/network-registry.js';
 import { attachRealtime, type RealtimeHandle } from '../../realtime/attach-realtime.js';
 import { registerRealtimeMetrics } from '../../realtime/realtime-metrics.js';

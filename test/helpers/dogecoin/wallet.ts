@@ -8,7 +8,7 @@ import type { NetworkParams } from '../../../src/chains/network-params.js';
 import { addressToScript, classifyScript, pubkeyToP2pkhAddress } from '../../../src/chains/addressing.js';
 import { toHex } from '../../../src/chains/hash.js';
 import { parseCoins } from '../../../src/core/domain/money.js';
-import type { RpcClient } from '../../../src/node/rpc-client.js';
+import type { RpcClient } from '../../../src/node/rpc/rpc-client.js';
 import { outpointKey } from './chain-state.js';
 import type { DogecoinCore } from './dogecoin-core.js';
 import { DogeKey } from './keys.js';

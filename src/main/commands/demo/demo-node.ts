@@ -5,7 +5,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { RpcClient } from '../../../node/rpc-client.js';
+import { RpcClient } from '../../../node/rpc/rpc-client.js';
 
 const LITECOIND = process.env['LITECOIND'] ?? '/usr/lib/litecoin/litecoind';
 

@@ -1,5 +1,5 @@
-import { RpcError } from '../core/domain/errors.js';
-import type { NodeClient } from './node-client.js';
+import { RpcError } from '../../core/domain/errors.js';
+import type { NodeClient } from '../rpc/node-client.js';
 
 /** The node's best block and a fingerprint of its mempool, read in one HTTP request (a few hundred bytes). */
 export interface NodeGlance {

@@ -1,6 +1,6 @@
 import type { ChannelSpec } from './channel-names.js';
-import type { WireFrame } from './protocol-messages.js';
-import type { SendBatch, DirectTarget } from './send-batch.js';
+import type { WireFrame } from '../protocol/protocol-messages.js';
+import type { SendBatch, DirectTarget } from '../sending/send-batch.js';
 
 /** What the registry delivers to: a connection, or anything that can take a frame. */
 export interface Subscriber extends DirectTarget {

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { toHex } from '../chains/hash.js';
-import { NotifierRecorder } from '../../test/helpers/notifier-recorder.js';
-import { startDogecoinStandIn, type DogecoinStandIn } from '../../test/helpers/dogecoin/dogecoin-standin.js';
+import { toHex } from '../../chains/hash.js';
+import { NotifierRecorder } from '../../../test/helpers/notifier-recorder.js';
+import { startDogecoinStandIn, type DogecoinStandIn } from '../../../test/helpers/dogecoin/dogecoin-standin.js';
 import { ZmqNotifier } from './zmq-notifier.js';
 
 for (const syncOnRemoval of [false, true]) {

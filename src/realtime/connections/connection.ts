@@ -1,9 +1,9 @@
 import type { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
-import { PusherCode } from './error-codes.js';
-import { errorFrame, PING_FRAME, type WireFrame } from './protocol-messages.js';
-import type { Subscriber } from './channel-registry.js';
-import { directFd, finishDirect, plainFd } from './socket-write.js';
+import { PusherCode } from '../protocol/error-codes.js';
+import { errorFrame, PING_FRAME, type WireFrame } from '../protocol/protocol-messages.js';
+import type { Subscriber } from '../channels/channel-registry.js';
+import { directFd, finishDirect, plainFd } from '../sending/socket-write.js';
 import type { RealtimeLimits } from './realtime-limits.js';
 
 /** Counters shared by every connection of one server (for stats()). */

@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { readSync } from 'node:fs';
 import { Duplex } from 'node:stream';
 import { after, describe, it } from 'node:test';
-import { waitFor } from '../../test/helpers/regtest-node.js';
-import { TcpPairs } from '../../test/helpers/tcp-pairs.js';
+import { waitFor } from '../../../test/helpers/regtest-node.js';
+import { TcpPairs } from '../../../test/helpers/tcp-pairs.js';
 import { sendAll } from './send-all.js';
 import { directFd, finishDirect, plainFd } from './socket-write.js';
 

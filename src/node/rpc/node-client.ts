@@ -1,6 +1,6 @@
-import { RpcError } from '../core/domain/errors.js';
+import { RpcError } from '../../core/domain/errors.js';
 import type { RpcClient } from './rpc-client.js';
-import type { Sats } from '../core/domain/money.js';
+import type { Sats } from '../../core/domain/money.js';
 import {
   parseBlockchainInfo,
   parseBlockHeaderInfo,

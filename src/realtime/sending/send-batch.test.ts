@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { WireFrame } from './protocol-messages.js';
+import type { WireFrame } from '../protocol/protocol-messages.js';
 import { SendBatch, type DirectTarget } from './send-batch.js';
 import type { SendAll } from './send-all.js';
 

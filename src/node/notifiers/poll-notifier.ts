@@ -1,6 +1,6 @@
 import type { BlockNotifier, NotifierEvents, NotifierListener } from './block-notifier.js';
 import { glanceAtNode, MempoolSignalGate } from './mempool-fingerprint.js';
-import type { NodeClient } from './node-client.js';
+import type { NodeClient } from '../rpc/node-client.js';
 import { NotifierListeners } from './notifier-listeners.js';
 
 export interface PollNotifierOptions {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { waitFor } from '../../test/helpers/regtest-node.js';
-import { TcpPairs } from '../../test/helpers/tcp-pairs.js';
+import { waitFor } from '../../../test/helpers/regtest-node.js';
+import { TcpPairs } from '../../../test/helpers/tcp-pairs.js';
 import { plainFd } from './socket-write.js';
 import { nativeSendAll, sendAllInJs, type SendAll } from './send-all.js';
 

@@ -1,7 +1,7 @@
-import { formatCoins, type AddressTouchedEvent, type PrevoutInfo, type Transaction } from '../core/index.js';
-import { scriptToAsm, type NetworkParams } from '../chains/addressing.js';
-import { inputViews, outputViews } from '../services/transactions/tx-views.js';
-import { toHex } from '../chains/hash.js';
+import { formatCoins, type AddressTouchedEvent, type PrevoutInfo, type Transaction } from '../../core/index.js';
+import { scriptToAsm, type NetworkParams } from '../../chains/addressing.js';
+import { inputViews, outputViews } from '../../services/transactions/tx-views.js';
+import { toHex } from '../../chains/hash.js';
 
 /** An input exactly as v2 get_tx shows it (src/http/v2/presenters/tx.presenter.ts; the e2e test compares them). */
 export interface TxSummaryInput {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { NetworkId } from '../core/index.js';
-import { addressToScript, getNetworkParams, type NetworkParams } from '../chains/addressing.js';
-import { encodeBase58Address } from '../chains/address/base58-address.js';
-import { PusherCode } from './error-codes.js';
+import type { NetworkId } from '../../core/index.js';
+import { addressToScript, getNetworkParams, type NetworkParams } from '../../chains/addressing.js';
+import { encodeBase58Address } from '../../chains/address/base58-address.js';
+import { PusherCode } from '../protocol/error-codes.js';
 import { blockchainChannel, resolveChannel, scriptKey, tickerChannel } from './channel-names.js';
 
 const LTC = getNetworkParams('LTC');

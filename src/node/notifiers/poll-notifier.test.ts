@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { NotifierRecorder } from '../../test/helpers/notifier-recorder.js';
-import { startLitecoind, type RegtestNode } from '../../test/helpers/regtest-node.js';
-import { NodeClient } from './node-client.js';
+import { NotifierRecorder } from '../../../test/helpers/notifier-recorder.js';
+import { startLitecoind, type RegtestNode } from '../../../test/helpers/regtest-node.js';
+import { NodeClient } from '../rpc/node-client.js';
 import { PollNotifier } from './poll-notifier.js';
-import type { RpcClient } from './rpc-client.js';
+import type { RpcClient } from '../rpc/rpc-client.js';
 
 describe('PollNotifier against litecoind -regtest', () => {
   let node: RegtestNode;

@@ -6,7 +6,7 @@
  * builds before 1.14.7 `initialblockdownload`. A field some node does not send is null here ("unknown"), never a
  * guess; a field every supported node sends is required, and its absence throws (a reply we cannot read).
  */
-import { parseCoins, type Sats } from '../core/domain/money.js';
+import { parseCoins, type Sats } from '../../core/domain/money.js';
 
 export interface BlockchainInfo {
   readonly chain: string;

@@ -1,14 +1,14 @@
-import type { AddressTouchedEvent, DomainEvent, DoubleSpendEvent, NetworkId } from '../core/index.js';
-import type { NetworkParams } from '../chains/addressing.js';
-import { balanceUpdatePayload, txSummary } from './balance-update.payload.js';
-import { blockUpdatePayload } from './block-update.payload.js';
-import { doubleSpendPayload } from './double-spend.payload.js';
+import type { AddressTouchedEvent, DomainEvent, DoubleSpendEvent, NetworkId } from '../../core/index.js';
+import type { NetworkParams } from '../../chains/addressing.js';
+import { balanceUpdatePayload, txSummary } from '../payloads/balance-update.payload.js';
+import { blockUpdatePayload } from '../payloads/block-update.payload.js';
+import { doubleSpendPayload } from '../payloads/double-spend.payload.js';
 import { blockchainChannel, scriptKey, tickerChannel } from './channel-names.js';
 import type { ChannelRegistry } from './channel-registry.js';
-import { priceUpdatePayload } from './price-update.payload.js';
-import { channelEventFrame } from './protocol-messages.js';
+import { priceUpdatePayload } from '../payloads/price-update.payload.js';
+import { channelEventFrame } from '../protocol/protocol-messages.js';
 import { TxRate } from './tx-rate.js';
-import { txUpdatePayload } from './tx-update.payload.js';
+import { txUpdatePayload } from '../payloads/tx-update.payload.js';
 
 export interface FanOutCounters {
   eventsDelivered: number;

@@ -1,6 +1,6 @@
-import { InvalidArgumentError, NETWORK_IDS, type NetworkId } from '../core/index.js';
-import { decodeAddress, type NetworkParams } from '../chains/addressing.js';
-import { PusherCode } from './error-codes.js';
+import { InvalidArgumentError, NETWORK_IDS, type NetworkId } from '../../core/index.js';
+import { decodeAddress, type NetworkParams } from '../../chains/addressing.js';
+import { PusherCode } from '../protocol/error-codes.js';
 
 /*
  * The channel families of the spec, and Pusher's naming rules. Networks are written in lower case

@@ -1,10 +1,10 @@
-import type { NetworkId } from '../core/index.js';
-import type { NetworkParams } from '../chains/addressing.js';
-import { resolveChannel } from './channel-names.js';
-import type { ChannelRegistry } from './channel-registry.js';
+import type { NetworkId } from '../../core/index.js';
+import type { NetworkParams } from '../../chains/addressing.js';
+import { resolveChannel } from '../channels/channel-names.js';
+import type { ChannelRegistry } from '../channels/channel-registry.js';
 import type { Connection } from './connection.js';
-import { PusherCode } from './error-codes.js';
-import { parseClientMessage, PONG_FRAME, subscriptionSucceeded } from './protocol-messages.js';
+import { PusherCode } from '../protocol/error-codes.js';
+import { parseClientMessage, PONG_FRAME, subscriptionSucceeded } from '../protocol/protocol-messages.js';
 import type { RealtimeLimits } from './realtime-limits.js';
 
 export interface ClientMessageContext {

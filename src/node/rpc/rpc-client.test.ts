@@ -3,8 +3,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { RpcError, RpcUnavailableError } from '../core/domain/errors.js';
-import { startLitecoind, type RegtestNode } from '../../test/helpers/regtest-node.js';
+import { RpcError, RpcUnavailableError } from '../../core/domain/errors.js';
+import { startLitecoind, type RegtestNode } from '../../../test/helpers/regtest-node.js';
 import { parseJsonExactDecimals } from './exact-json.js';
 import { RpcClient } from './rpc-client.js';
 

@@ -11,7 +11,7 @@
 import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { packageRoot } from '../core/infrastructure/package-root.js';
+import { packageRoot } from '../../core/infrastructure/package-root.js';
 
 /**
  * Writes `bytes` to `fds[0..count)`; out[i] = bytes taken by fds[i] (possibly fewer than all), or a

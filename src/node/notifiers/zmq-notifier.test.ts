@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { NotifierRecorder } from '../../test/helpers/notifier-recorder.js';
-import { startBitcoind, type RegtestNode } from '../../test/helpers/regtest-node.js';
-import { NodeClient } from './node-client.js';
-import type { RpcClient } from './rpc-client.js';
+import { NotifierRecorder } from '../../../test/helpers/notifier-recorder.js';
+import { startBitcoind, type RegtestNode } from '../../../test/helpers/regtest-node.js';
+import { NodeClient } from '../rpc/node-client.js';
+import type { RpcClient } from '../rpc/rpc-client.js';
 import { ZmqNotifier, zmqEndpointsFromNode } from './zmq-notifier.js';
 
 describe('ZmqNotifier against bitcoind -regtest', () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { RpcError, RpcUnavailableError } from '../core/domain/errors.js';
+import { RpcError, RpcUnavailableError } from '../../core/domain/errors.js';
 import { parseJsonExactDecimals } from './exact-json.js';
 
 export interface RpcClientOptions {

@@ -1,4 +1,4 @@
-import type { WireFrame } from './protocol-messages.js';
+import type { WireFrame } from '../protocol/protocol-messages.js';
 import type { SendAll } from './send-all.js';
 
 /** A subscriber whose socket can take a frame straight from a batch. */
