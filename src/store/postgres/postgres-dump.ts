@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL side of dumps (common/dump-engine.ts) on a session of its own. Reads run in one REPEATABLE READ
+ * The PostgreSQL side of dumps (common/dump/dump-engine.ts) on a session of its own. Reads run in one REPEATABLE READ
  * READ ONLY transaction (one snapshot for every table, writers not blocked) through a cursor, so a table of any size
  * streams in pages. Writes run in one transaction; when a network is named, the transaction holds that network's
  * indexer advisory lock (refused if an indexer holds it), so no indexer writes the network while it loads.

@@ -1,5 +1,5 @@
 /**
- * The SQLite side of dumps (common/dump-engine.ts) on a connection of its own. Reads run in one deferred transaction:
+ * The SQLite side of dumps (common/dump/dump-engine.ts) on a connection of its own. Reads run in one deferred transaction:
  * in WAL mode its first read fixes a snapshot that the indexer's later commits do not change, and readers never block
  * the writer. Writes run in one BEGIN IMMEDIATE transaction (the database's write lock; an indexer waits for it).
  */
