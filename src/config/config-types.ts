@@ -1,6 +1,6 @@
 import type { ChainKind, LogLevel, MarketSettings, NetworkId, RawTxMode } from '../core/index.js';
 import type { ZmqTopic } from '../chains/addressing.js';
-import type { TrustProxy } from '../core/client-address.js';
+import type { TrustProxy } from '../core/limits/client-address.js';
 
 /** ZMQ endpoints per followed topic (`zmq_url` + `zmq_topics`). */
 export interface ZmqConfig {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { ConfigError } from '../core/index.js';
-import { compileTrust, type TrustProxy } from '../core/client-address.js';
+import { compileTrust, type TrustProxy } from '../core/limits/client-address.js';
 import { SECTION_KEYS, type KeySpec } from './config-schema.js';
 import type { HttpLimitsConfig } from './config-types.js';
 import { int, type Raw } from './config-values.js';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { commands } from './commands.js';
-import { installCrashPolicy } from './crash-policy.js';
-import { createStderrLogger } from './logger.js';
+import { commands } from './commands/commands.js';
+import { installCrashPolicy } from './cli/crash-policy.js';
+import { createStderrLogger } from './logging/logger.js';
 
 const USAGE = `outpoint: self-hosted blockchain data service for Bitcoin, Litecoin and Dogecoin
 
@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (name === '-v' || name === '--version') {
-    const { VERSION } = await import('./version.js');
+    const { VERSION } = await import('./wiring/version.js');
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }

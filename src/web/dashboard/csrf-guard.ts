@@ -5,7 +5,7 @@
  * `csrf: 'pre-session'`) an HMAC of the outpoint_csrf cookie. A refused POST gets a 403 page, never a redirect.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseUrlOrNull } from '../../core/safe-parse.js';
+import { parseUrlOrNull } from '../../core/infrastructure/safe-parse.js';
 import { type DashboardContext, formField } from './dashboard-context.js';
 
 declare module 'fastify' {

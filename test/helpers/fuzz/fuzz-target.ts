@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getNetworkParams } from '../../../src/chains/networks.js';
-import { generateApiKey } from '../../../src/services/api-keys.js';
+import { generateApiKey } from '../../../src/services/accounts/api-keys.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { startLitecoind, type RegtestNode } from '../regtest-node.js';
 import { startServeWithBody, type ServeProcess } from '../serve-process.js';
