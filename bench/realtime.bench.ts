@@ -25,6 +25,7 @@ import type { BlockNotifier } from '../src/node/notifiers/block-notifier.js';
 import { PollNotifier } from '../src/node/notifiers/poll-notifier.js';
 import { RpcChainSource } from '../src/node/rpc-chain-source.js';
 import { ZmqNotifier } from '../src/node/notifiers/zmq-notifier.js';
+import { applyServerLimits, resolveServerLimits } from '../src/http/server-limits.js';
 import { attachRealtime } from '../src/realtime/attach-realtime.js';
 import { channelEventFrame } from '../src/realtime/protocol/protocol-messages.js';
 import { nativeSendAll } from '../src/realtime/sending/send-all.js';
@@ -117,6 +118,8 @@ export async function run(): Promise<void> {
   const followed: Followed[] = [];
   let load: LoadProcess | null = null;
   const http = createServer((_req, res) => res.writeHead(404).end());
+  // The API server's timeouts and connection cap (raised for the generator's connections), as outpoint serve sets them.
+  applyServerLimits(http, resolveServerLimits({ maxConnections: CONNECTIONS + 1_000 }));
   try {
     const ltc = await startLitecoind({ wallet: true });
     nodes.push(ltc);
@@ -131,7 +134,7 @@ export async function run(): Promise<void> {
     bus.subscribe((event) => {
       if (event.kind === 'block_connected') emittedAt.set(event.hash, nowMs());
     });
-    const realtime = attachRealtime(http, { appKey: KEY, bus, networks, logger: silentLogger, limits: { maxConnections: CONNECTIONS + 100 }, sendThreads: SEND_THREADS });
+    const realtime = attachRealtime(http, { appKey: KEY, bus, networks, logger: silentLogger, limits: { maxConnections: CONNECTIONS + 100, maxConnectionsPerIp: CONNECTIONS + 100 }, sendThreads: SEND_THREADS });
     // Subscribed after the realtime server, so this runs once the block's frames are written to every socket.
     const writtenAt = new Map<string, number>();
     bus.subscribe((event) => {

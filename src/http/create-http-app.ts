@@ -4,7 +4,7 @@ import type { Metrics } from '../core/infrastructure/metrics.js';
 import type { Services } from '../services/create-services.js';
 import type { TlsCredentials } from './tls.js';
 import { compileTrust, type TrustProxy } from '../core/limits/client-address.js';
-import { applyServerLimits, fastifyTimeouts, resolveServerLimits, type ServerLimits } from './server-limits.js';
+import { applyServerLimits, resolveServerLimits, type ServerLimits } from './server-limits.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
 import { opsRoutes, type OpsDeps } from './ops.routes.js';
 import { installPerIpConcurrency } from './plugins/concurrency.plugin.js';
@@ -79,7 +79,6 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     logger: false,
     // Compiled here, not by Fastify: one rule for request.ip and the realtime upgrade (a hop count keeps its meaning).
     trustProxy: compileTrust(deps.trustProxy ?? false) ?? false,
-    ...fastifyTimeouts(serverLimits),
     genReqId: requestId,
     // Stealth and bech32m addresses exceed find-my-way's default 100-character parameter limit.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },

@@ -29,13 +29,10 @@ export function resolveServerLimits(overrides: Partial<ServerLimits> = {}): Serv
   return { ...DEFAULT_SERVER_LIMITS, ...overrides };
 }
 
-/** The part Fastify sets itself when it creates the server. */
-export function fastifyTimeouts(limits: ServerLimits): { requestTimeout: number; keepAliveTimeout: number } {
-  return { requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs };
-}
-
-/** The rest, on the created server before it listens (the checking interval starts at listen). */
+/** On the created server, before it listens (the checking interval starts at listen). */
 export function applyServerLimits(server: Server, limits: ServerLimits): void {
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.headersTimeout = Math.min(limits.requestTimeoutMs, HEADERS_TIMEOUT_MS);
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(CHECK_INTERVAL_MS, limits.requestTimeoutMs);
   if (limits.maxConnections !== null) server.maxConnections = limits.maxConnections;

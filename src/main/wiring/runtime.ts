@@ -187,7 +187,9 @@ export class Runtime {
     }
     // A renewed certificate is taken on SIGHUP (e.g. by certbot's deploy hook), without a restart or dropped sockets.
     if (tls) process.on('SIGHUP', this.reloadTls);
-    this.logger.info('http listening', { url: `${scheme}://${host}:${address.port}`, explorer: `${this.publicUrl}/`, ...(tls ? { tls: this.config.http.tls } : {}) });
+    this.logger.info('http listening', {
+      url: `${scheme}://${host}:${address.port}`, explorer: `${this.publicUrl}/`, maxConnections: this.config.http.maxConnections, ...(tls ? { tls: this.config.http.tls } : {}),
+    });
   }
 
   private readTls(): TlsCredentials {
