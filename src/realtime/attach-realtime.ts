@@ -123,7 +123,7 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHand
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     // Node hands the socket over without its error listener: a client's reset would otherwise be thrown.
-    socket.on('error', () => undefined);
+    socket.on('error', ignoreError);
     // The request target is the client's text: `http://[::1/app/…` is no URL, `%E0%A4%A` no escape.
     const url = parseUrlOrNull(req.url ?? '/', 'http://realtime.invalid');
     if (!url) return refuseUpgrade(socket, '400 Bad Request');
@@ -180,6 +180,9 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHand
     }),
   };
 }
+
+/** One listener for every socket whose errors end it anyway (no closure per connection). */
+function ignoreError(): void {}
 
 function refuseUpgrade(socket: Duplex, status: string): void {
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
