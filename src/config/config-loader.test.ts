@@ -243,6 +243,7 @@ test('[accounts] and [smtp]: defaults, choices and the secret key format', () =>
   assert.deepEqual(defaults.accounts, {
     registration: 'invite', defaultPlan: 'free', secretKey: null, keyGraceSeconds: 86_400, sessionIdleHours: 72, sessionMaxDays: 30,
     usageKeepDays: 400, passwordHashConcurrency: 2, signinFailuresPerIp: 30, signinFailuresPerAccount: 10,
+    signinAttemptsPerIp: 60, signinAttemptsPerAccount: 20, keyFailuresPerIp: 100,
   });
   assert.deepEqual(defaults.smtp, { url: null, from: 'Outpoint <outpoint@127.0.0.1>' });
   const file = configFile(`
@@ -253,6 +254,7 @@ registration = "open"
 default_plan = "trial"
 secret_key = "${'AB'.repeat(32)}"
 key_grace_seconds = 0
+key_failures_per_ip = 0
 [smtp]
 url = "smtp://u:p@127.0.0.1:2525"
 `);
@@ -261,6 +263,7 @@ url = "smtp://u:p@127.0.0.1:2525"
   assert.equal(config.accounts.defaultPlan, 'trial');
   assert.equal(config.accounts.secretKey, 'ab'.repeat(32));
   assert.equal(config.accounts.keyGraceSeconds, 0);
+  assert.equal(config.accounts.keyFailuresPerIp, 0, '0 turns the v3 key-failure limit off');
   assert.equal(config.accounts.sessionIdleHours, 1);
   assert.deepEqual(config.smtp, { url: 'smtp://u:p@127.0.0.1:2525', from: 'Outpoint <outpoint@api.example.com>' });
   assert.throws(() => loadConfig({ file: configFile('[accounts]\nregistration = "public"\n'), env: {} }), /accounts\.registration must be one of closed, invite, open/);

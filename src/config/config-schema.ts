@@ -39,7 +39,10 @@ const ACCOUNT_KEYS: Readonly<Record<string, KeySpec>> = {
   usage_keep_days: { type: 'integer', min: 90, max: 36_500, doc: 'per-day request counts older than this are deleted (default 400)' },
   password_hash_concurrency: { type: 'integer', min: 1, max: 64, doc: 'password hashes computed at once (128 MiB each); more wait (default 2)' },
   signin_failures_per_ip: { type: 'integer', min: 1, max: 100_000, doc: 'failed sign-ins (and reset requests) from one IP in 15 minutes before it must wait (default 30)' },
-  signin_failures_per_account: { type: 'integer', min: 1, max: 10_000, doc: 'failed sign-ins for one email in 15 minutes before it must wait (default 10)' },
+  signin_failures_per_account: { type: 'integer', min: 1, max: 10_000, doc: 'failed sign-ins and second-factor codes for one email in 15 minutes before it must wait (default 10)' },
+  signin_attempts_per_ip: { type: 'integer', min: 1, max: 100_000, doc: 'password checks (sign-ins and confirmations, right or wrong) from one IP in 15 minutes before it must wait (default 60)' },
+  signin_attempts_per_account: { type: 'integer', min: 1, max: 10_000, doc: 'password checks for one email in 15 minutes before it must wait (default 20)' },
+  key_failures_per_ip: { type: 'integer', min: 0, max: 1_000_000, doc: 'v3 requests answered 401 (no, malformed or unknown API key) from one IP in a minute before it gets 429 (default 100, 0 = off)' },
 };
 
 export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySpec>> = {

@@ -53,6 +53,11 @@ export interface AccountsConfig {
   readonly passwordHashConcurrency: number;
   readonly signinFailuresPerIp: number;
   readonly signinFailuresPerAccount: number;
+  /** Password checks (right or wrong) per client network and per email in 15 minutes. */
+  readonly signinAttemptsPerIp: number;
+  readonly signinAttemptsPerAccount: number;
+  /** v3 401s per client network and minute before 429; 0 = off. */
+  readonly keyFailuresPerIp: number;
 }
 
 export interface SmtpConfig {

@@ -153,6 +153,7 @@ export class Runtime {
       publicUrl: this.config.http.publicUrl,
       rateLimitPerSecond: this.config.http.rateLimitPerSecond,
       maxConcurrentPerIp: this.config.http.maxConcurrentPerIp,
+      keyFailuresPerIp: this.config.accounts.keyFailuresPerIp,
       redisUrl: this.config.redis.url,
       logger: this.logger,
       shortLinks: this.store.shortAddresses(),

@@ -1,4 +1,5 @@
 import { auxPowChainId, ByteReader, coinbaseTag, hasAuxPow, readAuxPow, readBlockHeader } from '../chains/parsing.js';
+import { CappedMap } from './capped-map.js';
 import type { ChainSource } from '../core/chain-source.js';
 import type { NetworkId } from '../core/network.js';
 import type { BlockRecord } from '../core/chain-reads.js';
@@ -18,6 +19,7 @@ export interface AuxPowParent {
   readonly coinbaseTag: string;
 }
 
+/** Bound: 1,000 parents (under 200 bytes each: two numbers, a hash, a tag of at most 100 characters). Keys are blocks the node has. */
 const CACHE_LIMIT = 1_000;
 
 /**
@@ -25,7 +27,7 @@ const CACHE_LIMIT = 1_000;
  * the AuxPoW bit) and remembers it: a block's proof never changes.
  */
 export class AuxPowParentService {
-  private readonly cache = new Map<string, AuxPowParent>();
+  private readonly cache = new CappedMap<string, AuxPowParent>(CACHE_LIMIT);
 
   constructor(private readonly sources: ReadonlyMap<NetworkId, RawBlockSource>) {}
 
@@ -49,7 +51,6 @@ export class AuxPowParentService {
       chainId: auxPowChainId(header.version),
       coinbaseTag: coinbaseTag(auxpow.parentCoinbase) ?? '',
     };
-    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, parent);
     return parent;
   }
