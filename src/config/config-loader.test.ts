@@ -46,6 +46,8 @@ test('http TLS: both PEM files or neither; the default public URL becomes https'
   const config = loadConfig({ file: configFile('[http]\nport = 8443\ntls_cert_file = "/etc/op/cert.pem"\ntls_key_file = "/etc/op/key.pem"\n'), env: {} });
   assert.deepEqual(config.http.tls, { certFile: '/etc/op/cert.pem', keyFile: '/etc/op/key.pem' });
   assert.equal(config.http.publicUrl, 'https://127.0.0.1:8443');
+  assert.equal(config.http.hstsMaxAgeS, 31_536_000, 'HSTS for a year by default');
+  assert.equal(loadConfig({ env: { OUTPOINT_HTTP_HSTS_MAX_AGE_S: '0' } }).http.hstsMaxAgeS, 0);
   assert.throws(() => loadConfig({ env: { OUTPOINT_HTTP_TLS_CERT_FILE: '/etc/op/cert.pem' } }), /tls_cert_file and http\.tls_key_file go together/);
 });
 

@@ -121,6 +121,7 @@ function buildConfig(raw: Raw): OutpointConfig {
       // Off by default: single-host benchmarks and clients behind one proxy address must not be throttled.
       maxConcurrentPerIp: int(section('http'), 'max_concurrent_per_ip', spec('http', 'max_concurrent_per_ip'), 0, 'http.max_concurrent_per_ip'),
       tls,
+      hstsMaxAgeS: int(section('http'), 'hsts_max_age_s', spec('http', 'hsts_max_age_s'), 31_536_000, 'http.hsts_max_age_s'),
     },
     web: {
       rateLimitPerSecond: int(section('web'), 'rate_limit_per_second', spec('web', 'rate_limit_per_second'), rateLimitPerSecond, 'web.rate_limit_per_second'),

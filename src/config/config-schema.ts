@@ -63,6 +63,7 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     max_concurrent_per_ip: { type: 'integer', min: 0, max: 100_000, doc: 'v2 requests in flight at once per client IP (default 0 = off; the spec\'s private tiers are 8, 16, 32)' },
     tls_cert_file: { type: 'string', doc: 'PEM certificate (chain) file: serve HTTPS and wss on [http] port; re-read on SIGHUP (needs tls_key_file)' },
     tls_key_file: { type: 'string', doc: 'PEM private key file of tls_cert_file; re-read on SIGHUP' },
+    hsts_max_age_s: { type: 'integer', min: 0, max: 63_072_000, doc: 'with TLS: Strict-Transport-Security max-age on every answer (default 31536000 = one year; 0 = not sent)' },
   },
   web: {
     rate_limit_per_second: { type: 'integer', min: 0, max: 1_000_000, doc: 'explorer pages, search and CSV exports per second per client IP, counted apart from v2 (default: [http] rate_limit_per_second, 0 = off)' },

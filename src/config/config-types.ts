@@ -79,6 +79,8 @@ export interface OutpointConfig {
     readonly maxConcurrentPerIp: number;
     /** PEM files for HTTPS (REST, wss realtime, web pages on one port); null: plain HTTP. Re-read on SIGHUP. */
     readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+    /** With tls: Strict-Transport-Security max-age; 0 = not sent. */
+    readonly hstsMaxAgeS: number;
   };
   /** The explorer (src/web): its own per-IP page limit. */
   readonly web: { readonly rateLimitPerSecond: number };
