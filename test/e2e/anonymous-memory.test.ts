@@ -10,8 +10,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { AccountService } from '../../src/services/account-service.js';
-import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
+import { AccountService } from '../../src/services/accounts/account-service.js';
+import { openSqliteDatabase } from '../../src/store/sqlite/connection/sqlite-binding.js';
 import { FormClient } from '../helpers/form-client.js';
 import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
 import { startServeWithBody, type ServeProcess } from '../helpers/serve-process.js';

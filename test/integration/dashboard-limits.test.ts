@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidArgumentError, InvalidCredentialsError, TooManyAttemptsError } from '../../src/core/errors.js';
-import { MAX_ACTIVE_KEYS } from '../../src/services/api-key-service.js';
-import { CODES_PER_SIGN_IN } from '../../src/services/auth-context.js';
+import { InvalidArgumentError, InvalidCredentialsError, TooManyAttemptsError } from '../../src/core/domain/errors.js';
+import { MAX_ACTIVE_KEYS } from '../../src/services/accounts/api-key-service.js';
+import { CODES_PER_SIGN_IN } from '../../src/services/dashboard/auth-context.js';
 import { CLIENT, dashboardFixtures, totpCode, type DashboardFixture } from '../helpers/dashboard-fixture.js';
 import { silentLogger } from '../../src/core/index.js';
 
