@@ -7,6 +7,7 @@ import { configFromOptions, configOptions } from '../cli/config-option.js';
 import { withDump } from '../stores/open-dump.js';
 import { openStore } from '../stores/open-store.js';
 import { checkSnapshotTip } from './snapshot-node-check.js';
+import { snapshotReport } from './snapshot-report.js';
 
 export const snapshotCommand: Command = {
   name: 'snapshot',
@@ -21,6 +22,10 @@ import  creates the configured store if needed and loads FILE into it. Refused u
         that network's chain index is empty, unless every digest matches (a corrupt or
         truncated file loads nothing), and unless the configured node has the snapshot's
         tip block at its height (--no-node-check skips this, e.g. before the node is up).
+        Before committing, the rows are checked against the chain: block headers and
+        their links to the tip, merkle roots, raw txs against outputs and spends, script
+        totals against outputs; it says what was checked and what was taken on trust.
+        A snapshot is trusted input for the rest: import only from a source you trust.
         Then \`outpoint serve\` or \`index\` follows the node from the snapshot's tip.
 Either engine to either: a SQLite snapshot can seed PostgreSQL and back. See docs/snapshots.md.
 `,
@@ -47,9 +52,9 @@ Either engine to either: a SQLite snapshot can seed PostgreSQL and back. See doc
     } finally {
       await store.close();
     }
-    const { tables } = await withDump(config.store.url, (engine) => importSnapshot(engine, file));
+    const { tables, checks } = await withDump(config.store.url, (engine) => importSnapshot(engine, file));
     process.stdout.write(`loaded ${header.network} at height ${header.tip.height} (${header.tip.hash}) in ${((Date.now() - started) / 1000).toFixed(1)} s ` +
-      `(${tables.map((t) => `${t.table} ${t.rows}`).join(', ')}); digests verified\n`);
+      `(${tables.map((t) => `${t.table} ${t.rows}`).join(', ')})\n${snapshotReport(checks, options['no-node-check'] !== true)}`);
     return 0;
   },
 };
