@@ -49,7 +49,7 @@ ${field('email', { label: 'Current password', name: 'current', type: 'password',
 <button type="submit">Change email</button></form></section>
 </div>
 <section aria-labelledby="sessions-h"><h2 id="sessions-h">Signed-in sessions</h2>
-<div class="table-wrap"><table id="sessions"><caption>Browsers signed in to this account</caption>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Signed-in sessions"><table id="sessions"><caption>Browsers signed in to this account</caption>
 <thead><tr><th scope="col">Browser</th><th scope="col">IP address</th><th scope="col">Signed in</th><th scope="col">Last active</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${sessions.map((s) => html`<tr data-session="${s.id}">
 <td>${s.userAgent || 'unknown'}</td><td>${s.ip}</td><td>${when(s.createdAt, now)}</td><td>${when(s.lastSeenAt, now)}</td>
