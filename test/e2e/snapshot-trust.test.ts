@@ -5,6 +5,7 @@
  * - an honest snapshot loads and the output names the checks;
  * - rows edited with their digests recomputed load nothing: an address credited with 84M LTC in its script totals,
  *   an output's value raised together with its script's totals (consistent, but not the raw tx's), a block header;
+ * - `--skip-chain-check` loads such a file on its digests alone and says every row was taken on trust;
  * - a gzip bomb whose first row claims 2 GiB is refused at once, in little memory.
  */
 import assert from 'node:assert/strict';
@@ -115,6 +116,10 @@ describe('snapshot import checks the chain a snapshot claims', () => {
       assert.match(result.stderr, expected[kind]!, kind);
       assert.ok(chainIsEmpty(store), `${kind}: nothing was loaded`);
     }
+    // --skip-chain-check (for a snapshot the operator exported) loads on the digests alone, and says so.
+    const { result } = await importInto('skipped', configs.path('totals.snapshot'), '--skip-chain-check');
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /\nchecked: digests; the tip against the node's \(--skip-chain-check: the rows were not checked against the chain\)\ntaken on trust: every row/);
   });
 
   it('refuses a gzip bomb (a first row claiming 2 GiB) at once and in little memory', async () => {

@@ -4,7 +4,12 @@
  */
 import type { SnapshotChecks } from '../../store/common/dump/snapshot-verify.js';
 
-export function snapshotReport(checks: SnapshotChecks, nodeChecked: boolean): string {
+export function snapshotReport(checks: SnapshotChecks | null, nodeChecked: boolean): string {
+  if (!checks) {
+    return `checked: digests${nodeChecked ? "; the tip against the node's" : ''} (--skip-chain-check: the rows were not checked against the chain)\n` +
+      'taken on trust: every row: balances, outputs, spends and blocks are served as the snapshot says\n' +
+      'Skip the chain check only for a snapshot you exported yourself.\n';
+  }
   const chain = nodeChecked ? "and their chain to the node's tip" : 'and their chain to the snapshot\'s tip (not compared with a node: --no-node-check)';
   const checked = [
     'digests',
