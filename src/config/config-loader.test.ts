@@ -46,6 +46,8 @@ test('http TLS: both PEM files or neither; the default public URL becomes https'
   const config = loadConfig({ file: configFile('[http]\nport = 8443\ntls_cert_file = "/etc/op/cert.pem"\ntls_key_file = "/etc/op/key.pem"\n'), env: {} });
   assert.deepEqual(config.http.tls, { certFile: '/etc/op/cert.pem', keyFile: '/etc/op/key.pem' });
   assert.equal(config.http.publicUrl, 'https://127.0.0.1:8443');
+  assert.equal(config.http.hstsMaxAgeS, 31_536_000, 'HSTS for a year by default');
+  assert.equal(loadConfig({ env: { OUTPOINT_HTTP_HSTS_MAX_AGE_S: '0' } }).http.hstsMaxAgeS, 0);
   assert.throws(() => loadConfig({ env: { OUTPOINT_HTTP_TLS_CERT_FILE: '/etc/op/cert.pem' } }), /tls_cert_file and http\.tls_key_file go together/);
 });
 
@@ -243,6 +245,7 @@ test('[accounts] and [smtp]: defaults, choices and the secret key format', () =>
   assert.deepEqual(defaults.accounts, {
     registration: 'invite', defaultPlan: 'free', secretKey: null, keyGraceSeconds: 86_400, sessionIdleHours: 72, sessionMaxDays: 30,
     usageKeepDays: 400, passwordHashConcurrency: 2, signinFailuresPerIp: 30, signinFailuresPerAccount: 10,
+    signinAttemptsPerIp: 60, signinAttemptsPerAccount: 20, keyFailuresPerIp: 100,
   });
   assert.deepEqual(defaults.smtp, { url: null, from: 'Outpoint <outpoint@127.0.0.1>' });
   const file = configFile(`
@@ -253,6 +256,7 @@ registration = "open"
 default_plan = "trial"
 secret_key = "${'AB'.repeat(32)}"
 key_grace_seconds = 0
+key_failures_per_ip = 0
 [smtp]
 url = "smtp://u:p@127.0.0.1:2525"
 `);
@@ -261,6 +265,7 @@ url = "smtp://u:p@127.0.0.1:2525"
   assert.equal(config.accounts.defaultPlan, 'trial');
   assert.equal(config.accounts.secretKey, 'ab'.repeat(32));
   assert.equal(config.accounts.keyGraceSeconds, 0);
+  assert.equal(config.accounts.keyFailuresPerIp, 0, '0 turns the v3 key-failure limit off');
   assert.equal(config.accounts.sessionIdleHours, 1);
   assert.deepEqual(config.smtp, { url: 'smtp://u:p@127.0.0.1:2525', from: 'Outpoint <outpoint@api.example.com>' });
   assert.throws(() => loadConfig({ file: configFile('[accounts]\nregistration = "public"\n'), env: {} }), /accounts\.registration must be one of closed, invite, open/);

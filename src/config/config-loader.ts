@@ -4,11 +4,12 @@ import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type NetworkId, type PriceSourceId, type RawTxMode } from '../core/index.js';
 import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
-import type { AccountsConfig, MarketConfig, NetworkConfig, OutpointConfig, P2pConfig, Registration, ZmqConfig } from './config-types.js';
+import type { MarketConfig, NetworkConfig, OutpointConfig, P2pConfig, ZmqConfig } from './config-types.js';
 import { ZMQ_TOPICS, getNetworkParams, type ZmqTopic } from '../chains/addressing.js';
 import { bool, int, isTable, list, optionalStr, str, type Raw } from './config-values.js';
 import { buildOpsConfig } from './ops-config.js';
 import { buildHttpLimits } from './http-limits-config.js';
+import { buildAccounts } from './accounts-config.js';
 
 
 /** Environment variables with these prefixes belong to scripts and tests, not to the service. */
@@ -129,6 +130,7 @@ function buildConfig(raw: Raw): OutpointConfig {
       maxConcurrentPerIp: int(section('http'), 'max_concurrent_per_ip', spec('http', 'max_concurrent_per_ip'), 0, 'http.max_concurrent_per_ip'),
       tls,
       ...buildHttpLimits(section('http')),
+      hstsMaxAgeS: int(section('http'), 'hsts_max_age_s', spec('http', 'hsts_max_age_s'), 31_536_000, 'http.hsts_max_age_s'),
     },
     web: {
       rateLimitPerSecond: int(section('web'), 'rate_limit_per_second', spec('web', 'rate_limit_per_second'), rateLimitPerSecond, 'web.rate_limit_per_second'),
@@ -183,25 +185,6 @@ function buildMarket(table: Raw): MarketConfig {
     if (url !== null) baseUrls[id] = url;
   }
   return { sources, intervalMs, timeoutMs: int(table, 'timeout_ms', spec('timeout_ms'), 5000, 'market.timeout_ms'), maxAgeS, baseUrls };
-}
-
-function buildAccounts(table: Raw): AccountsConfig {
-  const spec = (k: string): KeySpec => SECTION_KEYS['accounts']![k]!;
-  const number = (k: string, fallback: number): number => int(table, k, spec(k), fallback, `accounts.${k}`);
-  const secretKey = optionalStr(table, 'secret_key', spec('secret_key'), 'accounts.secret_key');
-  if (secretKey !== null && !/^[0-9a-fA-F]{64}$/.test(secretKey)) throw new ConfigError('accounts.secret_key must be 64 hex digits (32 random bytes, e.g. `openssl rand -hex 32`)');
-  return {
-    registration: str(table, 'registration', spec('registration'), 'invite', 'accounts.registration') as Registration,
-    defaultPlan: str(table, 'default_plan', spec('default_plan'), 'free', 'accounts.default_plan'),
-    secretKey: secretKey?.toLowerCase() ?? null,
-    keyGraceSeconds: number('key_grace_seconds', 86_400),
-    sessionIdleHours: number('session_idle_hours', 72),
-    sessionMaxDays: number('session_max_days', 30),
-    usageKeepDays: number('usage_keep_days', 400),
-    passwordHashConcurrency: number('password_hash_concurrency', 2),
-    signinFailuresPerIp: number('signin_failures_per_ip', 30),
-    signinFailuresPerAccount: number('signin_failures_per_account', 10),
-  };
 }
 
 function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {

@@ -42,7 +42,10 @@ const ACCOUNT_KEYS: Readonly<Record<string, KeySpec>> = {
   usage_keep_days: { type: 'integer', min: 90, max: 36_500, doc: 'per-day request counts older than this are deleted (default 400)' },
   password_hash_concurrency: { type: 'integer', min: 1, max: 64, doc: 'password hashes computed at once (128 MiB each); more wait (default 2)' },
   signin_failures_per_ip: { type: 'integer', min: 1, max: 100_000, doc: 'failed sign-ins (and reset requests) from one IP in 15 minutes before it must wait (default 30)' },
-  signin_failures_per_account: { type: 'integer', min: 1, max: 10_000, doc: 'failed sign-ins for one email in 15 minutes before it must wait (default 10)' },
+  signin_failures_per_account: { type: 'integer', min: 1, max: 10_000, doc: 'failed sign-ins and second-factor codes for one email in 15 minutes before it must wait (default 10)' },
+  signin_attempts_per_ip: { type: 'integer', min: 1, max: 100_000, doc: 'password checks (sign-ins and confirmations, right or wrong) from one IP in 15 minutes before it must wait (default 60)' },
+  signin_attempts_per_account: { type: 'integer', min: 1, max: 10_000, doc: 'password checks for one email in 15 minutes before it must wait (default 20)' },
+  key_failures_per_ip: { type: 'integer', min: 0, max: 1_000_000, doc: 'v3 requests answered 401 (no, malformed or unknown API key) from one IP in a minute before it gets 429 (default 100, 0 = off)' },
 };
 
 export const TOP_LEVEL_KEYS: Readonly<Record<string, KeySpec>> = {
@@ -70,6 +73,7 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     request_timeout_s: { type: 'integer', min: 1, max: 3600, doc: 'a request whose headers and body have not all arrived this long after it started is answered 408 and its connection closed; headers alone get the lesser of this and 10 s (default 30)' },
     keep_alive_timeout_s: { type: 'integer', min: 1, max: 3600, doc: 'an idle keep-alive connection is closed after this long (default 65: longer than the 60 s upstream idle time of nginx and most load balancers)' },
     max_connections: { type: 'integer', min: 1, max: 10_000_000, doc: 'connections open at once, HTTP and websockets together; further ones are closed as they arrive (default: the open-file limit less 512, at most one per 128 KiB of memory)' },
+    hsts_max_age_s: { type: 'integer', min: 0, max: 63_072_000, doc: 'with TLS: Strict-Transport-Security max-age on every answer (default 31536000 = one year; 0 = not sent)' },
   },
   web: {
     rate_limit_per_second: { type: 'integer', min: 0, max: 1_000_000, doc: 'explorer pages, search and CSV exports per second per client IP, counted apart from v2 (default: [http] rate_limit_per_second, 0 = off)' },

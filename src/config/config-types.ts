@@ -54,6 +54,11 @@ export interface AccountsConfig {
   readonly passwordHashConcurrency: number;
   readonly signinFailuresPerIp: number;
   readonly signinFailuresPerAccount: number;
+  /** Password checks (right or wrong) per client network and per email in 15 minutes. */
+  readonly signinAttemptsPerIp: number;
+  readonly signinAttemptsPerAccount: number;
+  /** v3 401s per client network and minute before 429; 0 = off. */
+  readonly keyFailuresPerIp: number;
 }
 
 export interface SmtpConfig {
@@ -86,6 +91,8 @@ export interface OutpointConfig {
     readonly maxConcurrentPerIp: number;
     /** PEM files for HTTPS (REST, wss realtime, web pages on one port); null: plain HTTP. Re-read on SIGHUP. */
     readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+    /** With tls: Strict-Transport-Security max-age; 0 = not sent. */
+    readonly hstsMaxAgeS: number;
   };
   /** The explorer (src/web): its own per-IP page limit. */
   readonly web: { readonly rateLimitPerSecond: number };

@@ -12,6 +12,7 @@ import type { ConcurrencyLimiter } from '../core/limits/concurrency-limiter.js';
 import type { RateCounterFactory } from '../core/limits/rate-counter.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
+import { installHsts } from './plugins/hsts.plugin.js';
 import { installHttpMetrics } from './plugins/http-metrics.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
@@ -61,6 +62,8 @@ export interface HttpAppDeps {
   readonly now?: () => number;
   /** Serve HTTPS (and wss for realtime on the same server) with this certificate; plain HTTP without. */
   readonly tls?: TlsCredentials;
+  /** With tls: Strict-Transport-Security max-age (`[http] hsts_max_age_s`; default one year, 0 = not sent). */
+  readonly hstsMaxAgeSeconds?: number;
   /** Where request counts, latencies and limit refusals are recorded (default: nowhere). */
   readonly metrics?: Metrics;
   /** /health, /ready, /ready/{NETWORK} and (unless it has its own port) /metrics; without it they are not served. */
@@ -71,6 +74,8 @@ export interface HttpAppDeps {
 
 const V2_PREFIX = '/api/v2';
 const API_VERSION = '2.0.0';
+/** One year: long enough to matter between visits (the usual recommendation), the operator can lower it. */
+const HSTS_DEFAULT_SECONDS = 31_536_000;
 
 /** The HTTP entry: v2 routes, CORS, JSONP, rate limit, one error mapping, OpenAPI at /api/v2/openapi.json. Not yet listening. */
 export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
@@ -94,6 +99,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   const context: V2Context = { services, publicUrl: deps.publicUrl };
 
   installRequestLog(app, deps.logger);
+  if (deps.tls) installHsts(app, deps.hstsMaxAgeSeconds ?? HSTS_DEFAULT_SECONDS);
   const rejections = installHttpMetrics(app, deps.metrics);
   installOpenApi(app, V2_PREFIX, { title: 'Outpoint v2', version: API_VERSION, serverUrl: deps.publicUrl });
   installCors(app);

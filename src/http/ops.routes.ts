@@ -1,7 +1,8 @@
 /**
  * Operations endpoints for load balancers, orchestrators and Prometheus (docs/operations.md):
  * - GET /health: 200 while the process serves requests; touches nothing else.
- * - GET /ready/{NETWORK}: 200 when this process can answer for the network, else 503 with the reason.
+ * - GET /ready/{NETWORK}: 200 when this process can answer for the network, else 503 with the reason (codes and
+ *   figures, never an error's text: these are public on the API port).
  * - GET /ready: 200 when the store answers and at least one network is ready; the body lists every network.
  * - GET /metrics: Prometheus text (only when metrics are not on a port of their own).
  * Readiness reads what the background health checks kept: it never calls the node or the store itself.
@@ -32,19 +33,14 @@ export function opsRoutes(app: FastifyInstance, deps: OpsDeps): void {
     const store = deps.health.store;
     const storeOk = store.error === null;
     const ready = storeOk && networks.some((n) => n.ready);
-    const reason = !storeOk
-      ? `store not answering: ${store.error}`
-      : networks.length === 0
-        ? 'no networks configured'
-        : ready
-          ? null
-          : 'no network is ready';
+    // Codes only: these bodies are public, and an error's text can name internal hosts and ports (the log has it).
+    const reason = !storeOk ? 'store_unreachable' : networks.length === 0 ? 'no_networks' : ready ? null : 'no_network_ready';
     return noStore(reply)
       .code(ready ? 200 : 503)
       .send({
         ready,
         reason,
-        store: { reachable: storeOk, error: store.error },
+        store: { reachable: storeOk, error: store.errorCode === 'not_checked' ? null : store.errorCode },
         networks: Object.fromEntries(networks.map((n) => [n.network, present(n)])),
       });
   });

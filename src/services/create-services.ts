@@ -26,6 +26,7 @@ import { NetworkRegistry, type NetworkMap } from './shared/network-registry.js';
 import { PriceService } from './prices/price-service.js';
 import { SearchService } from './search/search-service.js';
 import { ShortAddressService } from './addresses/short-address-service.js';
+import { DEFAULT_KEY_FAILURES, KeyFailureLimit, type KeyFailureRule } from './limits/key-failure-limit.js';
 import { SyncGate } from './shared/sync-gate.js';
 import { storeSyncStatusSource, SyncStatusCache } from './shared/sync-status-cache.js';
 import { TxService } from './transactions/tx-service.js';
@@ -48,13 +49,15 @@ export interface ServiceDeps {
   readonly events?: EventBus | null;
   readonly mempoolMaxAgeMs?: number;
   /** Accounts, API keys and their daily usage (v3, dashboard); without them the account domain is absent. */
-  readonly accounts?: { readonly store: AccountStore; readonly usage: UsageCounter; readonly keyCacheMs?: number };
+  readonly accounts?: { readonly store: AccountStore; readonly usage: UsageCounter; readonly keyCacheMs?: number; readonly keyFailures?: KeyFailureRule };
 }
 
 /** v3 API keys and the requests counted against their plans. */
 export interface AccountServices {
   readonly keys: AccountService;
   readonly usage: UsageCounter;
+  /** v3 401s per client network (429 past the limit). */
+  readonly keyFailures: KeyFailureLimit;
 }
 
 /** Addresses: balances, the three listings (each in the order and paging its readers' contract fixes), display forms, short links. */
@@ -125,7 +128,9 @@ export function createServices(deps: ServiceDeps): Services {
     logger: deps.logger,
     ...(deps.mempoolMaxAgeMs !== undefined ? { maxAgeMs: deps.mempoolMaxAgeMs } : {}),
   });
-  const accounts = deps.accounts ? { keys: new AccountService(deps.accounts.store, now, deps.accounts.keyCacheMs), usage: deps.accounts.usage } : null;
+  const accounts = deps.accounts
+    ? { keys: new AccountService(deps.accounts.store, now, deps.accounts.keyCacheMs), usage: deps.accounts.usage, keyFailures: new KeyFailureLimit(deps.accounts.keyFailures ?? DEFAULT_KEY_FAILURES) }
+    : null;
   return {
     networks,
     addresses: {

@@ -3,6 +3,7 @@
  * port, with certificates made at test time by a throwaway CA. pusher-js runs in its own process trusting that CA
  * (NODE_EXTRA_CA_CERTS: full verification, as a real client) and receives price_update over wss; SIGHUP re-reads
  * the PEM files for new connections, keeps established ones, and survives a broken pair. The explorer's pages share the port.
+ * Every answer carries Strict-Transport-Security.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -106,6 +107,10 @@ describe('HTTPS and wss from the configured PEM files', () => {
     assert.equal(info.status, 200);
     assert.equal(info.fingerprint, first.fingerprint256);
     assert.equal((JSON.parse(info.body) as { status: string }).status, 'success');
+    // HSTS on every answer over TLS (issue 27): the API, a 404 and the explorer alike.
+    assert.equal(info.headers['strict-transport-security'], 'max-age=31536000');
+    assert.equal((await httpsGet('/no/such/page')).headers['strict-transport-security'], 'max-age=31536000');
+    assert.equal((await httpsGet('/api/v2/get_tx/BTC/zz')).headers['strict-transport-security'], 'max-age=31536000');
     await waitFor(async () => (await httpsGet('/api/v2/get_price/BTC/USD')).body.includes('"kraken"'), 15_000, 'a price over HTTPS', 200);
     assert.equal((await httpsGet('/api/v2/openapi.json')).status, 200, 'the pages beside the API too');
     const plain = await fetch(`http://127.0.0.1:${port}/api/v2/get_info/BTC`).then((r) => r.status, () => 'refused');

@@ -105,7 +105,7 @@ describe('docs/spec-deviations.md', () => {
   it('names every operation and route the spec does not have', async () => {
     const app = await buildHttpApp({
       networks: new Map(), prices: noPrices, broadcaster: { broadcast: () => Promise.reject(new Error('unused')) }, publicUrl: 'https://outpoint.test',
-      rateLimitPerSecond: 0, redisUrl: null, logger: silentLogger, shortLinks: { shortFor: () => Promise.reject(new Error('unused')), addressFor: () => Promise.resolve(null) },
+      rateLimitPerSecond: 0, redisUrl: null, logger: silentLogger, shortLinks: { shortFor: () => Promise.reject(new Error('unused')), addressFor: () => Promise.resolve(null), findShort: () => Promise.resolve(null) },
       accounts: {} as AccountStore,
     });
     await app.ready();

@@ -34,7 +34,7 @@ export async function v3App(
     rateLimitPerSecond: 0,
     redisUrl: null,
     logger: silentLogger,
-    shortLinks: { shortFor: () => Promise.reject(new Error('unused')), addressFor: () => Promise.resolve(null) },
+    shortLinks: { shortFor: () => Promise.reject(new Error('unused')), addressFor: () => Promise.resolve(null), findShort: () => Promise.resolve(null) },
     accounts,
     mempoolSources: node ? new Map([[network.id, new RpcMempoolSource(node.node)]]) : new Map(),
     v3Timing: { keyCacheMs: 0, usageFlushMs: 100, mempoolMaxAgeMs: 200 },

@@ -19,7 +19,7 @@ import { StoreEngines, type EngineName } from './store-engines.js';
 
 export const SETTINGS: DashboardSettings = {
   registration: 'open', defaultPlan: 'free', keyGraceSeconds: 600, sessionIdleSeconds: 3600, sessionMaxSeconds: 86_400, usageKeepDays: 400,
-  passwordHashConcurrency: 2, signinFailuresPerIp: 30, signinFailuresPerAccount: 5,
+  passwordHashConcurrency: 2, signinFailuresPerIp: 30, signinFailuresPerAccount: 5, signinAttemptsPerIp: 100, signinAttemptsPerAccount: 30,
 };
 
 export const CLIENT: ClientInfo = { ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (test)' };

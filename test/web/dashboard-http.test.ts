@@ -37,7 +37,7 @@ async function dashboardApp(store: ChainStore, publicUrl: string, registration: 
   );
   const app = await buildHttpApp({
     networks: new Map(), prices: noPrices, broadcaster: { broadcast: () => Promise.reject(new Error('no node')) }, publicUrl, rateLimitPerSecond: 0, redisUrl: null,
-    logger: silentLogger, shortLinks: { shortFor: () => Promise.resolve('abc'), addressFor: () => Promise.resolve(null) }, accounts: store.accounts(), extensions: [web],
+    logger: silentLogger, shortLinks: { shortFor: () => Promise.resolve('abc'), addressFor: () => Promise.resolve(null), findShort: () => Promise.resolve(null) }, accounts: store.accounts(), extensions: [web],
   });
   apps.push(app);
   return app;

@@ -37,7 +37,7 @@ async function appWith(limits: { api: number; web: number }): Promise<FastifyIns
     rateLimitPerSecond: limits.api,
     redisUrl: null,
     logger: silentLogger,
-    shortLinks: { shortFor: () => Promise.resolve('abc'), addressFor: () => Promise.resolve(null) },
+    shortLinks: { shortFor: () => Promise.resolve('abc'), addressFor: () => Promise.resolve(null), findShort: () => Promise.resolve(null) },
     extensions: [web],
   });
 }

@@ -173,6 +173,16 @@ export class ConcurrencyExceededError extends OutpointError {
 }
 
 /**
+ * v3: this client's network sent too many requests refused with 401 in the current window; further requests are
+ * refused with 429 before their key is looked up (services/limits/key-failure-limit.ts).
+ */
+export class KeyFailuresLimitedError extends OutpointError {
+  constructor(readonly retryAfter: number) {
+    super('RATE_LIMITED', `too many requests with a missing or invalid API key from your address; retry in ${retryAfter} s`);
+  }
+}
+
+/**
  * Dashboard: a sign-in, reset or code failed. One message whatever the cause (unknown email, wrong password,
  * no password set), so the answer never tells whether an account exists.
  */
@@ -194,8 +204,8 @@ export class ForbiddenError extends OutpointError {
  * The text names the wait, never how many attempts are left, and is the same for unknown emails.
  */
 export class TooManyAttemptsError extends OutpointError {
-  constructor(readonly retryAfter: number) {
-    super('RATE_LIMITED', `Too many attempts. Try again in ${Math.max(1, Math.ceil(retryAfter / 60))} minute${retryAfter > 60 ? 's' : ''}.`);
+  constructor(readonly retryAfter: number, message?: string) {
+    super('RATE_LIMITED', message ?? `Too many attempts. Try again in ${Math.max(1, Math.ceil(retryAfter / 60))} minute${retryAfter > 60 ? 's' : ''}.`);
   }
 }
 

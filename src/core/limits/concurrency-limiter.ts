@@ -13,6 +13,7 @@ export interface ConcurrencyLimiter {
 
 /** In-process slots: exact for one process; N processes without Redis allow N × limit. */
 export class MemoryConcurrencyLimiter implements ConcurrencyLimiter {
+  /** Bound: a key has an entry only while one of its requests is in flight (deleted at zero), so no more than requests in flight. */
   private readonly inFlight = new Map<string, number>();
 
   acquire(key: string, limit: number): Promise<Release | null> {

@@ -10,6 +10,8 @@ import type { NetworkId } from '../domain/network.js';
 export interface ShortAddressStore {
   /** The address's short form, assigning one if it has none yet. */
   shortFor(network: NetworkId, address: string): Promise<string>;
+  /** The address's short form if it has one; never assigns (pages that only show it must not write). */
+  findShort(network: NetworkId, address: string): Promise<string | null>;
   /** The address a short form names, null if none. */
   addressFor(network: NetworkId, short: string): Promise<string | null>;
 }

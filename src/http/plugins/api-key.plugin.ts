@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ConcurrencyExceededError, QuotaExceededError } from '../../core/domain/errors.js';
+import { ConcurrencyExceededError, QuotaExceededError, UnauthorizedError } from '../../core/domain/errors.js';
 import type { AccountService, Principal } from '../../services/accounts/account-service.js';
+import type { KeyFailureLimit } from '../../services/limits/key-failure-limit.js';
 import type { UsageCounter } from '../../core/limits/usage-counter.js';
 import { secondsToUtcMidnight } from '../../core/limits/utc-day.js';
 import type { Rejections } from './http-metrics.plugin.js';
@@ -27,11 +28,14 @@ export interface ApiKeyOptions {
   readonly limiter: ConcurrencyLimiter;
   /** Counts requests refused over quota or concurrency (metrics). */
   readonly rejections: Rejections;
+  /** 401s per client network; past its limit a network gets 429 before any key lookup. */
+  readonly failures: KeyFailureLimit;
 }
 
 /**
  * Every request of the encapsulating context needs the `API-KEY` header: missing, unknown, revoked → 401
- * (UnauthorizedError). Authenticated requests are counted per account and UTC day; past the plan's
+ * (UnauthorizedError), counted per client network; past `failures`' limit → 429 without a lookup (keys good when
+ * last looked up are still looked up). Authenticated requests are counted per account and UTC day; past the plan's
  * max_daily_requests → 429 until 00:00 UTC. Refused requests are counted too (they were made). A plan with
  * max_concurrent_requests > 0 also holds a slot per request until its answer is sent: one more → 429.
  */
@@ -48,11 +52,30 @@ export function installApiKey(app: FastifyInstance, options: ApiKeyOptions): voi
     try {
       principal = options.accounts.cached(key);
     } catch (error) {
-      return done(error as Error);
+      return refuse(request, error as Error, done);
     }
     if (principal) return count(request, reply, principal, done);
-    options.accounts.authenticate(key).then((p) => count(request, reply, p, done), (error: Error) => done(error));
+    // A network over its 401 limit is refused before the store is asked, unless this key was good when last seen.
+    if (!options.accounts.knownGood(key) && limitedOut(request, done)) return;
+    options.accounts.authenticate(key).then((p) => count(request, reply, p, done), (error: Error) => refuse(request, error, done));
   });
+
+  /** Answers 429 (true) when the client's network is over its 401 limit. */
+  function limitedOut(request: FastifyRequest, done: (error?: Error) => void): boolean {
+    const limited = options.failures.refusal(request.ip);
+    if (!limited) return false;
+    options.rejections.count('v3', 'key_failures');
+    done(limited);
+    return true;
+  }
+
+  /** A 401 counts against the client's network; once it is over its limit the answer is 429 instead. */
+  function refuse(request: FastifyRequest, error: Error, done: (error?: Error) => void): void {
+    if (!(error instanceof UnauthorizedError)) return done(error);
+    if (limitedOut(request, done)) return;
+    options.failures.record(request.ip);
+    done(error);
+  }
 
   function count(request: FastifyRequest, reply: FastifyReply, principal: Principal, done: (error?: Error) => void): void {
     request.v3Principal = principal;

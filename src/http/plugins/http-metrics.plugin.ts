@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { LATENCY_BUCKETS, noMetrics, type Metrics } from '../../core/infrastructure/metrics.js';
 
 /** Which limit refused a request: v2's per-IP rate and concurrency, v3's daily quota and per-account concurrency. */
-export type RejectionLimit = 'ip_rate' | 'ip_concurrency' | 'daily_quota' | 'account_concurrency';
+export type RejectionLimit = 'ip_rate' | 'ip_concurrency' | 'daily_quota' | 'account_concurrency' | 'key_failures';
 
 export interface Rejections {
   count(api: 'v2' | 'v3', limit: RejectionLimit): void;
@@ -29,10 +29,12 @@ export function installHttpMetrics(app: FastifyInstance, metrics: Metrics = noMe
   });
   const rejected = metrics.counter({
     name: 'outpoint_quota_rejections_total',
-    help: 'Requests refused with 429 by a limit: ip_rate and ip_concurrency (v2), daily_quota and account_concurrency (v3).',
+    help: 'Requests refused with 429 by a limit: ip_rate and ip_concurrency (v2), daily_quota, account_concurrency and key_failures (v3).',
     labels: ['api', 'limit'],
   });
   // Series resolved once per (method, route, status): the hook costs a string key and a Map lookup per request.
+  // Bound: routes are the registered patterns (unmatched paths share one per API), methods the few Node's parser
+  // accepts, statuses the ones this app answers; no part of the key is free text from the client.
   const series = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;

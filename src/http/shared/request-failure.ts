@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import { ConcurrencyExceededError, IndexSyncingError, OutpointError, QuotaExceededError, RawTxUnavailableError, StoreUnavailableError, TxRejectedError } from '../../core/domain/errors.js';
+import { ConcurrencyExceededError, IndexSyncingError, KeyFailuresLimitedError, OutpointError, QuotaExceededError, RawTxUnavailableError, StoreUnavailableError, TxRejectedError } from '../../core/domain/errors.js';
 
 /**
  * What went wrong with a request, decided once for both API versions; each version's error handler only words it
@@ -11,7 +11,7 @@ export type RequestFailure =
   | { readonly kind: 'rejected'; readonly reason: string }
   /** The network's index is in its initial sync, or raw txs kept by a node that is down: temporary, with a wait. */
   | { readonly kind: 'syncing' | 'raw-unavailable'; readonly message: string; readonly retryAfter: number }
-  /** v3 plans: the day's quota (retry at midnight UTC) or the requests in flight at once (retry shortly). */
+  /** v3 plans: the day's quota (retry at midnight UTC), too many 401s from the client's network, or the requests in flight at once (retry shortly). */
   | { readonly kind: 'quota'; readonly message: string; readonly retryAfter: number }
   | { readonly kind: 'concurrency'; readonly message: string }
   | { readonly kind: 'unauthorized'; readonly message: string }
@@ -35,7 +35,7 @@ export function classifyRequestError(error: FastifyError | Error): RequestFailur
   if (error instanceof TxRejectedError) return { kind: 'rejected', reason: error.reason };
   if (error instanceof IndexSyncingError) return { kind: 'syncing', message: error.message, retryAfter: error.details.retryAfterSeconds };
   if (error instanceof RawTxUnavailableError) return { kind: 'raw-unavailable', message: error.message, retryAfter: error.retryAfterSeconds };
-  if (error instanceof QuotaExceededError) return { kind: 'quota', message: error.message, retryAfter: error.retryAfter };
+  if (error instanceof QuotaExceededError || error instanceof KeyFailuresLimitedError) return { kind: 'quota', message: error.message, retryAfter: error.retryAfter };
   if (error instanceof StoreUnavailableError) return { kind: 'store-down', retryAfter: error.retryAfterSeconds };
   if (error instanceof ConcurrencyExceededError) return { kind: 'concurrency', message: error.message };
   if (error instanceof OutpointError) {

@@ -36,7 +36,7 @@ export async function registerV3(
       v3.addHook('onRoute', (route) => {
         route.config = { ...route.config, rateLimitExempt: true };
       });
-      installApiKey(v3, { accounts: context.accounts.keys, usage: context.accounts.usage, now: context.now, limiter, rejections });
+      installApiKey(v3, { accounts: context.accounts.keys, usage: context.accounts.usage, failures: context.accounts.keyFailures, now: context.now, limiter, rejections });
       addressRoutes(v3, context);
       txRoutes(v3, context);
       blockRoutes(v3, context);

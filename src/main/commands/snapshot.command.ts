@@ -7,12 +7,13 @@ import { configFromOptions, configOptions } from '../cli/config-option.js';
 import { withDump } from '../stores/open-dump.js';
 import { openStore } from '../stores/open-store.js';
 import { checkSnapshotTip } from './snapshot-node-check.js';
+import { snapshotReport } from './snapshot-report.js';
 
 export const snapshotCommand: Command = {
   name: 'snapshot',
   summary: 'export or import one network\'s chain index (seed a new store or replica)',
   help: `outpoint snapshot export --network N FILE [--config FILE]
-outpoint snapshot import FILE [--no-node-check] [--config FILE]
+outpoint snapshot import FILE [--no-node-check] [--skip-chain-check] [--config FILE]
 
 export  writes network N's chain index at its tip to FILE (a consistent state: safe
         while serve or index runs), with a manifest of row counts and SHA-256 digests.
@@ -21,10 +22,15 @@ import  creates the configured store if needed and loads FILE into it. Refused u
         that network's chain index is empty, unless every digest matches (a corrupt or
         truncated file loads nothing), and unless the configured node has the snapshot's
         tip block at its height (--no-node-check skips this, e.g. before the node is up).
+        Before committing, the rows are checked against the chain: block headers and
+        their links to the tip, merkle roots, raw txs against outputs and spends, script
+        totals against outputs; it says what was checked and what was taken on trust.
+        A snapshot is trusted input for the rest: import only from a source you trust.
+        --skip-chain-check loads on the digests alone (faster, for a snapshot you exported).
         Then \`outpoint serve\` or \`index\` follows the node from the snapshot's tip.
 Either engine to either: a SQLite snapshot can seed PostgreSQL and back. See docs/snapshots.md.
 `,
-  options: { ...configOptions, network: { type: 'string' }, 'no-node-check': { type: 'boolean' } },
+  options: { ...configOptions, network: { type: 'string' }, 'no-node-check': { type: 'boolean' }, 'skip-chain-check': { type: 'boolean' } },
   async run(options, positionals) {
     const [action, file, ...extra] = positionals;
     if (!file || extra.length > 0 || (action !== 'export' && action !== 'import')) throw new ConfigError('usage: outpoint snapshot export --network N FILE | outpoint snapshot import FILE');
@@ -47,9 +53,10 @@ Either engine to either: a SQLite snapshot can seed PostgreSQL and back. See doc
     } finally {
       await store.close();
     }
-    const { tables } = await withDump(config.store.url, (engine) => importSnapshot(engine, file));
+    const checkChain = options['skip-chain-check'] !== true;
+    const { tables, checks } = await withDump(config.store.url, (engine) => importSnapshot(engine, file, { checkChain }));
     process.stdout.write(`loaded ${header.network} at height ${header.tip.height} (${header.tip.hash}) in ${((Date.now() - started) / 1000).toFixed(1)} s ` +
-      `(${tables.map((t) => `${t.table} ${t.rows}`).join(', ')}); digests verified\n`);
+      `(${tables.map((t) => `${t.table} ${t.rows}`).join(', ')})\n${snapshotReport(checks, options['no-node-check'] !== true)}`);
     return 0;
   },
 };

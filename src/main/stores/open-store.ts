@@ -8,7 +8,8 @@ import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 export function openStore(url: string, options: { readonly rawTxs?: RawTxMode } = {}): ChainStore {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    // Owner-only: the store holds password hashes and the script-key salt (an existing directory is left as it is).
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     return new SqliteStore({ path, ...options });
   }
   if (/^postgres(ql)?:\/\//.test(url)) return new PostgresStore({ connectionString: url, ...options });

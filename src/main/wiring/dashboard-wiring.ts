@@ -21,6 +21,8 @@ export function dashboardSettings(config: OutpointConfig): DashboardSettings {
     passwordHashConcurrency: a.passwordHashConcurrency,
     signinFailuresPerIp: a.signinFailuresPerIp,
     signinFailuresPerAccount: a.signinFailuresPerAccount,
+    signinAttemptsPerIp: a.signinAttemptsPerIp,
+    signinAttemptsPerAccount: a.signinAttemptsPerAccount,
   };
 }
 

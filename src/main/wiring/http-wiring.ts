@@ -16,6 +16,7 @@ import { RedisRateCounter } from '../../redis/redis-rate-counter.js';
 import { RedisUsageCounter } from '../../redis/redis-usage-counter.js';
 import type { RawBlockSource } from '../../services/blocks/auxpow-parent-service.js';
 import { createServices } from '../../services/create-services.js';
+import { DEFAULT_KEY_FAILURES } from '../../services/limits/key-failure-limit.js';
 import { MemoryRateCounter } from '../../counters/memory-rate-counter.js';
 import type { NetworkMap } from '../../services/shared/network-registry.js';
 import { StoreUsageCounter } from '../../counters/store-usage-counter.js';
@@ -39,6 +40,8 @@ export interface HttpWiring extends Omit<HttpAppDeps, 'services' | 'limits'> {
   readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
   /** The indexer's events: v3 recomputes mempool projections when the mempool changes. */
   readonly events?: EventBus;
+  /** v3 requests refused with 401 per client network and minute before it gets 429 (`[accounts] key_failures_per_ip`; 0 = off). */
+  readonly keyFailuresPerIp?: number;
   /** v3 tuning (tests): key cache, usage flush interval, projection maximum age, in milliseconds. */
   readonly v3Timing?: { readonly keyCacheMs?: number; readonly usageFlushMs?: number; readonly mempoolMaxAgeMs?: number };
   /** Per network, the node's raw blocks: the explorer shows AuxPoW parents from them. */
@@ -58,13 +61,20 @@ export function usageCounter(accounts: AccountStore, redisUrl: string | null, lo
 
 /** Builds the services and counters once and the HTTP app that serves them; closing the app closes them. */
 export async function buildHttpApp(wiring: HttpWiring): Promise<FastifyInstance> {
-  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, events, v3Timing, rawBlocks, ...http } = wiring;
+  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, events, v3Timing, rawBlocks, keyFailuresPerIp, ...http } = wiring;
   const services = createServices({
     networks, prices, broadcaster, shortLinks, logger: http.logger, events: events ?? null, mempoolSources: mempoolSources ?? new Map(),
     ...(http.now ? { now: http.now } : {}),
     ...(rawBlocks ? { rawBlocks } : {}),
     ...(v3Timing?.mempoolMaxAgeMs !== undefined ? { mempoolMaxAgeMs: v3Timing.mempoolMaxAgeMs } : {}),
-    ...(accounts ? { accounts: { store: accounts, usage: usageCounter(accounts, redisUrl, http.logger, v3Timing?.usageFlushMs), ...(v3Timing?.keyCacheMs !== undefined ? { keyCacheMs: v3Timing.keyCacheMs } : {}) } } : {}),
+    ...(accounts ? {
+      accounts: {
+        store: accounts,
+        usage: usageCounter(accounts, redisUrl, http.logger, v3Timing?.usageFlushMs),
+        ...(v3Timing?.keyCacheMs !== undefined ? { keyCacheMs: v3Timing.keyCacheMs } : {}),
+        ...(keyFailuresPerIp !== undefined ? { keyFailures: { ...DEFAULT_KEY_FAILURES, max: keyFailuresPerIp } } : {}),
+      },
+    } : {}),
   });
   const concurrency: ConcurrencyLimiter = redisUrl ? new RedisConcurrencyLimiter(redisUrl, http.logger) : new MemoryConcurrencyLimiter();
   const limits = { ratePerSecond: rateLimitPerSecond, rateCounters: rateCounters(redisUrl), concurrency, ...(maxConcurrentPerIp !== undefined ? { maxConcurrentPerIp } : {}) };

@@ -23,6 +23,7 @@ import { applyRawTxMode } from './raw-tx-mode.js';
 import { Observability } from './observability.js';
 import { createWebLayer } from './web-layer.js';
 import { openStore } from '../stores/open-store.js';
+import { warnAboutSharedFiles } from '../stores/private-files.js';
 
 export interface RuntimeOptions {
   /** Run the indexers (default true). API-only replicas of a PostgreSQL deployment turn them off. */
@@ -55,6 +56,7 @@ export class Runtime {
     readonly bus: EventBus & { close?(): Promise<void> },
   ) {
     this.store = openStore(config.store.url, { rawTxs: config.store.rawTxs });
+    warnAboutSharedFiles(config, logger);
     this.observability = new Observability(config, this.store, logger);
     this.networks = config.networks.map((n) =>
       createNetworkRuntime(n, this.store, this.bus, logger, { store: config.store, bulk: options.bulk ?? false, writes: this.observability.storeWrites }),
@@ -147,7 +149,7 @@ export class Runtime {
     const rpcs = new Map<NetworkId, RpcClient>(this.networks.map((n) => [n.config.id, n.node.rpc]));
     const tls = this.config.http.tls ? this.readTls() : null;
     const app = await buildHttpApp({
-      ...(tls ? { tls } : {}),
+      ...(tls ? { tls, hstsMaxAgeSeconds: this.config.http.hstsMaxAgeS } : {}),
       networks,
       prices: this.market.reader,
       broadcaster: new RpcBroadcaster(rpcs),
@@ -156,6 +158,7 @@ export class Runtime {
       maxConcurrentPerIp: this.config.http.maxConcurrentPerIp,
       trustProxy: this.config.http.trustProxy,
       serverLimits: serverLimits(this.config.http),
+      keyFailuresPerIp: this.config.accounts.keyFailuresPerIp,
       redisUrl: this.config.redis.url,
       logger: this.logger,
       shortLinks: this.store.shortAddresses(),

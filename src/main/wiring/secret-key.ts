@@ -29,7 +29,7 @@ export function loadSecretKey(config: OutpointConfig, logger: Logger): Uint8Arra
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   try {
     // 'wx': if another process made it in the meantime, read theirs instead of replacing it.
     writeFileSync(path, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });

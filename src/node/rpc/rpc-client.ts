@@ -224,7 +224,8 @@ export class RpcClient {
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        req.destroy(new Error(`timed out after ${this.#timeoutMs} ms`));
+        // ETIMEDOUT like a socket's own timeout, so callers can tell a hung node by its code (readiness does).
+        req.destroy(Object.assign(new Error(`timed out after ${this.#timeoutMs} ms`), { code: 'ETIMEDOUT' }));
       }, this.#timeoutMs);
       req.on('error', fail);
       req.end(body);

@@ -1,13 +1,19 @@
 import { InvalidArgumentError, NotFoundError, UnauthorizedError } from '../../core/domain/errors.js';
 import type { AccountRecord, AccountStore, ApiKeyRecord, NewAccount, PlanRecord } from '../../core/store/account-store.js';
-import { apiKeyPrefix, generateApiKey, hashApiKey, sameHash } from './api-keys.js';
+import { apiKeyPrefix, API_KEY_LENGTH, generateApiKey, hashApiKey, sameHash } from './api-keys.js';
+import { CappedMap } from '../shared/capped-map.js';
 
 /** Plan periods (billing months) are 30 days; a renewing period rolls forward by whole periods. */
 export const PERIOD_SECONDS = 30 * 86_400;
 /** How long a verified key (or a refusal) is reused before the store is asked again: the delay of a revocation made by another process. */
 export const DEFAULT_KEY_CACHE_MS = 5_000;
-/** Bounds the cache: random garbage keys must not grow it without limit. */
-const CACHE_LIMIT = 10_000;
+/**
+ * Bound of the key-verdict cache: 10,000 keys. Only keys of the issued shape (`opk_` + 43 characters) are ever
+ * looked up or cached (anything else is refused first), so an entry is under 200 bytes and the cache under 2 MiB;
+ * past the bound the oldest entry goes. Tested in account-service.test.ts.
+ */
+export const KEY_CACHE_LIMIT = 10_000;
+const INVALID_KEY = 'invalid API key';
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 
 /** The shape every account email has (one @, no spaces, within the lengths mail systems accept). */
@@ -58,7 +64,7 @@ export function currentPeriodEnd(account: AccountRecord, now: number): number {
 
 /** Operators' side (plans, accounts, keys) and the per-request key check of v3. */
 export class AccountService {
-  private readonly cache = new Map<string, { until: number; principal: Principal | null; reason: string }>();
+  private readonly cache = new CappedMap<string, { until: number; principal: Principal | null; reason: string }>(KEY_CACHE_LIMIT);
 
   constructor(
     private readonly store: AccountStore,
@@ -182,17 +188,36 @@ export class AccountService {
     const cached = this.cached(key);
     if (cached) return cached;
     const text = key!;
+    // Only the issued shape reaches the store and the cache: junk of any size or number costs nothing to keep.
+    if (apiKeyPrefix(text) === null) throw new UnauthorizedError(INVALID_KEY);
     const entry = { until: Date.now() + this.cacheMs, ...(await this.verify(text, hashApiKey(text))) };
-    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
     this.cache.set(text, entry);
     return this.admit(entry);
   }
 
-  /** Synchronous fast path: the principal when the key's verdict is cached (throws a cached refusal), else null. */
+  /**
+   * Synchronous fast path: the principal when the key's verdict is cached (throws a cached refusal), else null. A
+   * value of another length than issued keys is refused here, before the map is asked (a 12 KB junk value would
+   * otherwise be hashed by the lookup).
+   */
   cached(key: string | undefined): Principal | null {
     if (key === undefined || key === '') throw new UnauthorizedError('missing API key: send your key in the API-KEY header');
+    if (key.length !== API_KEY_LENGTH) throw new UnauthorizedError(INVALID_KEY);
     const entry = this.cache.get(key);
     return entry && entry.until > Date.now() ? this.admit(entry) : null;
+  }
+
+  /**
+   * Whether the key authenticated when last looked up in this process (its verdict may have expired since, and is
+   * then looked up again): such a key is not held back by its client network's 401 limit.
+   */
+  knownGood(key: string | undefined): boolean {
+    return key !== undefined && (this.cache.get(key)?.principal ?? null) !== null;
+  }
+
+  /** Verdicts cached now (tests check the bound). */
+  get cachedKeys(): number {
+    return this.cache.size;
   }
 
   private admit(entry: { principal: Principal | null; reason: string }): Principal {
@@ -210,10 +235,10 @@ export class AccountService {
     const prefix = apiKeyPrefix(key);
     const record = prefix === null ? null : await this.store.findKeyByPrefix(prefix);
     // Compare hashes in constant time even though the prefix matched: the prefix is public, the rest is the secret.
-    if (!record || !sameHash(record.hash, hash)) return { principal: null, reason: 'invalid API key' };
+    if (!record || !sameHash(record.hash, hash)) return { principal: null, reason: INVALID_KEY };
     if (record.revokedAt !== null) return { principal: null, reason: 'this API key was revoked' };
     const account = await this.store.getAccount(record.accountId);
-    if (!account) return { principal: null, reason: 'invalid API key' };
+    if (!account) return { principal: null, reason: INVALID_KEY };
     if (account.disabledAt !== null) return { principal: null, reason: 'this account is disabled; ask the operator' };
     return { principal: { account, keyId: record.id, keyExpiresAt: record.expiresAt }, reason: '' };
   }

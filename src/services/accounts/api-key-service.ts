@@ -8,6 +8,7 @@ import { InvalidArgumentError, NotFoundError } from '../../core/domain/errors.js
 import type { AccountRecord, AccountStore, ApiKeyRecord } from '../../core/store/account-store.js';
 import { isActive, type AccountService, type IssuedKey } from './account-service.js';
 import type { UsageCounter } from '../../core/limits/usage-counter.js';
+import { KeyedLock } from '../shared/keyed-lock.js';
 
 /** Active keys per account (also those in a rotation's grace): plenty for environments and services, bounded against abuse. */
 export const MAX_ACTIVE_KEYS = 20;
@@ -38,6 +39,9 @@ export function keyState(key: ApiKeyRecord, now: number): KeyState {
 }
 
 export class ApiKeyService {
+  /** Key changes per account, one at a time in this process (the limit is a count, then a write). */
+  private readonly changes = new KeyedLock<number>();
+
   constructor(private readonly deps: ApiKeyDeps) {}
 
   get graceSeconds(): number {
@@ -65,17 +69,24 @@ export class ApiKeyService {
     const blocked = this.blocker(account);
     if (blocked) throw new InvalidArgumentError('email', blocked);
     const label = cleanName(name);
-    const active = (await this.deps.store.listKeys(account.id)).filter((k) => isActive(k, this.deps.now()));
-    if (active.length >= MAX_ACTIVE_KEYS) throw new InvalidArgumentError('key', `An account can have ${MAX_ACTIVE_KEYS} keys in use. Revoke one first.`);
-    return this.deps.accounts.issue(account, label);
+    return this.changes.run(account.id, async () => {
+      await this.roomForOneMore(account);
+      return this.withinLimit(account, await this.deps.accounts.issue(account, label));
+    });
   }
 
-  /** A new key replaces `keyId`, which keeps working for the grace period. */
+  /**
+   * A new key replaces `keyId`, which keeps working for the grace period: for that time the account has one more
+   * key in use, so a rotation needs room under the limit like a new key (without a grace it does not).
+   */
   async rotate(account: AccountRecord, keyId: number): Promise<IssuedKey & { replaced: ApiKeyRecord; graceEndsAt: number }> {
-    const old = await this.own(account, keyId);
-    if (keyState(old, this.deps.now()) !== 'active') throw new InvalidArgumentError('key', 'Only a key in use can be rotated.');
-    const issued = await this.deps.accounts.replace(account, old, this.deps.graceSeconds);
-    return { ...issued, graceEndsAt: issued.record.createdAt + this.deps.graceSeconds };
+    return this.changes.run(account.id, async () => {
+      const old = await this.own(account, keyId);
+      if (keyState(old, this.deps.now()) !== 'active') throw new InvalidArgumentError('key', 'Only a key in use can be rotated.');
+      if (this.deps.graceSeconds > 0) await this.roomForOneMore(account);
+      const issued = await this.deps.accounts.replace(account, old, this.deps.graceSeconds);
+      return { ...issued, graceEndsAt: issued.record.createdAt + this.deps.graceSeconds };
+    });
   }
 
   /** Stops the key at once (also one in its grace). */
@@ -87,11 +98,37 @@ export class ApiKeyService {
     return key;
   }
 
+  private async activeKeys(account: AccountRecord): Promise<number> {
+    const now = this.deps.now();
+    return (await this.deps.store.listKeys(account.id)).filter((k) => isActive(k, now)).length;
+  }
+
+  private async roomForOneMore(account: AccountRecord): Promise<void> {
+    if ((await this.activeKeys(account)) >= MAX_ACTIVE_KEYS) throw tooMany();
+  }
+
+  /**
+   * Counted again after the write: in this process changes of one account run one at a time (`changes`), but two
+   * API processes could each have found room. The one that went over takes its new key back (revoked at once,
+   * never shown). A rotation cannot be taken back that way (its old key's grace is already set), so two processes
+   * rotating one account's keys at the same moment may leave it one key over until a grace ends.
+   */
+  private async withinLimit<T extends IssuedKey>(account: AccountRecord, issued: T): Promise<T> {
+    if ((await this.activeKeys(account)) <= MAX_ACTIVE_KEYS) return issued;
+    await this.deps.store.revokeKey(issued.record.id, this.deps.now());
+    this.deps.accounts.invalidate();
+    throw tooMany();
+  }
+
   private async own(account: AccountRecord, keyId: number): Promise<ApiKeyRecord> {
     const key = (await this.deps.store.listKeys(account.id)).find((k) => k.id === keyId);
     if (!key) throw new NotFoundError('key', 'No such key.');
     return key;
   }
+}
+
+function tooMany(): InvalidArgumentError {
+  return new InvalidArgumentError('key', `An account can have ${MAX_ACTIVE_KEYS} keys in use (a rotated key counts until its grace ends). Revoke one first.`);
 }
 
 /** Optional; printable text without control characters, at most 60 characters. */

@@ -3,6 +3,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 /** `opk_` + 32 random bytes in base64url (256 bits). The first 8 random characters double as the public key id. */
 const KEY_PREFIX = 'opk_';
 const KEY_PATTERN = /^opk_[A-Za-z0-9_-]{43}$/;
+/** Every issued key has exactly this many characters. */
+export const API_KEY_LENGTH = KEY_PREFIX.length + 43;
 /** What operators see and the store indexes: `opk_` + 8 characters (48 of the 256 bits; the other 208 stay secret). */
 const SHOWN = KEY_PREFIX.length + 8;
 

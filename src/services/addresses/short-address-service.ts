@@ -12,7 +12,11 @@ export interface ShortAddress {
   readonly short: string;
 }
 
-/** Long address ⇄ short form, in both directions (a short form names one address forever). */
+/**
+ * Long address ⇄ short form, in both directions (a short form names one address forever). A form is assigned only
+ * when asked for (v2 `short`, the explorer's button) or for an address page with history: rows grow with use, not
+ * with the addresses anonymous clients can make up.
+ */
 export class ShortAddressService {
   constructor(
     private readonly networks: NetworkRegistry,
@@ -28,5 +32,11 @@ export class ShortAddressService {
     }
     const { address } = resolveAddress(ctx, addressOrShort);
     return { network: ctx, address, short: await this.store.shortFor(ctx.id, address) };
+  }
+
+  /** The address's short form if one was assigned; assigns none (a page view must never write a row). */
+  async existing(network: string, address: string): Promise<string | null> {
+    const ctx = this.networks.resolve(network);
+    return this.store.findShort(ctx.id, resolveAddress(ctx, address).address);
   }
 }

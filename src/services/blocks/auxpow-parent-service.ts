@@ -2,6 +2,7 @@ import { auxPowChainId, ByteReader, coinbaseTag, hasAuxPow, readAuxPow, readBloc
 import type { ChainSource } from '../../core/sources/chain-source.js';
 import type { NetworkId } from '../../core/domain/network.js';
 import type { BlockRecord } from '../../core/store/chain-reads.js';
+import { CappedMap } from '../shared/capped-map.js';
 import type { NetworkContext } from '../shared/network-registry.js';
 
 /** Raw blocks as the node serves them (the index keeps header fields, not the AuxPoW proof). */
@@ -18,6 +19,7 @@ export interface AuxPowParent {
   readonly coinbaseTag: string;
 }
 
+/** Bound: 1,000 parents (under 200 bytes each: two numbers, a hash, a tag of at most 100 characters). Keys are blocks the node has. */
 const CACHE_LIMIT = 1_000;
 
 /**
@@ -25,7 +27,7 @@ const CACHE_LIMIT = 1_000;
  * the AuxPoW bit) and remembers it: a block's proof never changes.
  */
 export class AuxPowParentService {
-  private readonly cache = new Map<string, AuxPowParent>();
+  private readonly cache = new CappedMap<string, AuxPowParent>(CACHE_LIMIT);
 
   constructor(private readonly sources: ReadonlyMap<NetworkId, RawBlockSource>) {}
 
@@ -49,7 +51,6 @@ export class AuxPowParentService {
       chainId: auxPowChainId(header.version),
       coinbaseTag: coinbaseTag(auxpow.parentCoinbase) ?? '',
     };
-    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, parent);
     return parent;
   }

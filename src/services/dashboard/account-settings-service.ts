@@ -1,7 +1,8 @@
 /**
  * A signed-in user's own account: change the email (password confirmed; the new address must be verified again
  * when mail is configured, and the old one is told), turn the second factor off (password and a current code),
- * delete the account (password confirmed; keys stop at once here, within 5 s in other API processes).
+ * set it up (password), make new recovery codes (password and a current code), delete the account (password
+ * confirmed; keys stop at once here, within 5 s in other API processes).
  */
 import { InvalidArgumentError, InvalidCredentialsError } from '../../core/domain/errors.js';
 import type { AccountRecord } from '../../core/store/account-store.js';
@@ -10,6 +11,7 @@ import type { AuthContext } from './auth-context.js';
 import type { RegistrationService } from './registration-service.js';
 import type { ClientInfo } from './session-service.js';
 import type { SignInService } from './sign-in-service.js';
+import type { Enrolment } from './totp-service.js';
 
 export class AccountSettingsService {
   constructor(
@@ -32,9 +34,20 @@ export class AccountSettingsService {
     return changed;
   }
 
-  async disableSecondFactor(account: AccountRecord, password: string, code: string, client: ClientInfo): Promise<void> {
+  /** Starts (or restarts) setting up the second factor: the password first, so a left-open session cannot enrol its own device. */
+  async beginSecondFactor(account: AccountRecord, password: string, client: ClientInfo): Promise<Enrolment> {
     await this.signIn.confirmPassword(account, password, client);
-    if (!(await this.ctx.totp.check(account.id, code))) throw new InvalidCredentialsError('That code is wrong or was already used.');
+    return this.ctx.totp.begin(account);
+  }
+
+  /** New recovery codes (the old ones stop working): the password and a current code. */
+  async newRecoveryCodes(account: AccountRecord, password: string, code: string, client: ClientInfo): Promise<string[]> {
+    await this.signIn.confirmPasswordAndCode(account, password, code, client);
+    return this.ctx.totp.newRecoveryCodes(account.id);
+  }
+
+  async disableSecondFactor(account: AccountRecord, password: string, code: string, client: ClientInfo): Promise<void> {
+    await this.signIn.confirmPasswordAndCode(account, password, code, client);
     await this.ctx.totp.remove(account.id);
   }
 

@@ -38,6 +38,8 @@ export interface DashboardSettings {
   readonly passwordHashConcurrency: number;
   readonly signinFailuresPerIp: number;
   readonly signinFailuresPerAccount: number;
+  readonly signinAttemptsPerIp: number;
+  readonly signinAttemptsPerAccount: number;
 }
 
 export interface DashboardDeps {
@@ -94,7 +96,7 @@ export function createDashboardServices(deps: DashboardDeps): DashboardServices 
     hasher: deps.hasher ?? new PasswordHasher(settings.passwordHashConcurrency),
     sessions,
     limiter: new AttemptLimiter(deps.attempts),
-    limits: authLimits(settings.signinFailuresPerIp, settings.signinFailuresPerAccount),
+    limits: authLimits(settings),
     totp,
     mail,
     now,

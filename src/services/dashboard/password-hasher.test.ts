@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { scryptSync } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { BusyError } from '../../core/domain/errors.js';
+import { BusyError, TooManyAttemptsError } from '../../core/domain/errors.js';
 import { PASSWORD_PARAMS, PasswordHasher, scryptMaxmem } from './password-hasher.js';
 
 /** Cheap parameters for the behaviour tests; the first test checks the real ones. */
@@ -48,6 +48,31 @@ describe('password hasher', () => {
     const refused = results.filter((r) => r instanceof BusyError);
     assert.equal(refused.length, 40 - 2 - 16, 'two running, 2 × 8 queued, the rest refused at once');
     assert.match((refused[0] as BusyError).message, /busy/);
-    assert.deepEqual(hasher.load, { active: 0, waiting: 0 });
+    assert.deepEqual(hasher.load, { active: 0, waiting: 0, clients: 0 });
+  });
+
+  it('holds at most one hash per client, running or waiting; the clients set never outgrows the queue', async () => {
+    const hasher = new PasswordHasher(2, { ln: 14, r: 8, p: 1 });
+    // Client A floods: only its first hash is admitted, the rest refused at once (no queue place, no hashing).
+    const flood = await Promise.all(Array.from({ length: 20 }, (_, i) => hasher.hash(`a ${i}`, 'ip:198.51.100.1').then(() => 'done', (e: unknown) => e)));
+    assert.equal(flood.filter((r) => r === 'done').length, 1);
+    const refused = flood.filter((r) => r instanceof TooManyAttemptsError) as TooManyAttemptsError[];
+    assert.equal(refused.length, 19);
+    assert.equal(refused[0]!.retryAfter, 1);
+    assert.match(refused[0]!.message, /being checked/);
+    // Many clients at once: each gets its place until the queue is full; the set is bounded by the queue.
+    let peakClients = 0;
+    const watch = setInterval(() => (peakClients = Math.max(peakClients, hasher.load.clients)), 1);
+    const many = await Promise.all(Array.from({ length: 40 }, (_, i) => hasher.hash(`b ${i}`, `ip:203.0.113.${i}`).then(() => 'done', (e: unknown) => e)));
+    clearInterval(watch);
+    assert.equal(many.filter((r) => r === 'done').length, 18, '2 running + 16 waiting, one per client');
+    assert.equal(many.filter((r) => r instanceof BusyError).length, 22);
+    assert.ok(peakClients <= 18, `clients held: ${peakClients}`);
+    // A verify of a client already hashing is refused the same way; once done, the client may go again.
+    const first = hasher.verify('x', null, 'ip:192.0.2.1');
+    await assert.rejects(hasher.verify('x', null, 'ip:192.0.2.1'), TooManyAttemptsError);
+    await first;
+    assert.equal((await hasher.verify('x', null, 'ip:192.0.2.1')).ok, false);
+    assert.deepEqual(hasher.load, { active: 0, waiting: 0, clients: 0 });
   });
 });

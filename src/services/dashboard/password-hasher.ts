@@ -3,10 +3,12 @@
  * milliseconds per hash — stored as a self-describing PHC-style string `$scrypt$ln=17,r=8,p=1$<salt>$<hash>`, so
  * the parameters can rise later: a sign-in whose stored string has weaker ones rehashes the password.
  * A semaphore caps the hashes computed at once (memory: 128 MiB each) and bounds the queue behind it, so a
- * sign-in flood is refused (BusyError) instead of exhausting memory or queueing for minutes.
+ * sign-in flood is refused (BusyError) instead of exhausting memory or queueing for minutes. A client (its network,
+ * as the sign-in limits count it) holds at most one place, running or waiting: a second hash asked for while its
+ * first is in line is refused at once, so one client cannot fill the queue and lock everyone else out.
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { BusyError } from '../../core/domain/errors.js';
+import { BusyError, TooManyAttemptsError } from '../../core/domain/errors.js';
 
 export interface ScryptParams {
   /** log2 of N, the CPU/memory cost. */
@@ -48,6 +50,11 @@ export interface PasswordCheck {
 export class PasswordHasher {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  /**
+   * Clients with a hash running or waiting. Bound: one entry per admitted hash, and admission stops at
+   * concurrency × (1 + QUEUE_PER_SLOT) (18 by default), so the set never holds more (password-hasher.test.ts).
+   */
+  private readonly clients = new Set<string>();
   /** A hash of nothing in particular: unknown emails are checked against it so they take as long as known ones. */
   private dummy: Promise<string> | null = null;
 
@@ -56,43 +63,48 @@ export class PasswordHasher {
     private readonly params: ScryptParams = PASSWORD_PARAMS,
   ) {}
 
-  async hash(password: string): Promise<string> {
+  /** `client`: who asked (a network subject); one hash at a time per client. Operators' CLI calls pass none. */
+  async hash(password: string, client?: string): Promise<string> {
     const salt = randomBytes(SALT_BYTES);
-    const key = await this.limited(() => derive(password, salt, this.params));
+    const key = await this.limited(() => derive(password, salt, this.params), client);
     const { ln, r, p } = this.params;
     return `$scrypt$ln=${ln},r=${r},p=${p}$${b64(salt)}$${b64(key)}`;
   }
 
   /** Checks a password against a stored string; null (no password set, unknown account) costs one hash and fails. */
-  async verify(password: string, stored: string | null): Promise<PasswordCheck> {
+  async verify(password: string, stored: string | null, client?: string): Promise<PasswordCheck> {
     const parsed = stored === null ? null : parse(stored);
     if (!parsed) {
       this.dummy ??= this.hash('outpoint timing equaliser');
       const fake = parse(await this.dummy)!;
-      await this.limited(() => derive(password, fake.salt, fake.params));
+      await this.limited(() => derive(password, fake.salt, fake.params), client);
       return { ok: false, needsRehash: false };
     }
-    const key = await this.limited(() => derive(password, parsed.salt, parsed.params));
+    const key = await this.limited(() => derive(password, parsed.salt, parsed.params), client);
     const ok = key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash);
     const weaker = parsed.params.ln < this.params.ln || parsed.params.r < this.params.r || parsed.params.p < this.params.p;
     return { ok, needsRehash: ok && weaker };
   }
 
-  /** Hashes running now and waiting (for tests and the busy check). */
-  get load(): { active: number; waiting: number } {
-    return { active: this.active, waiting: this.waiting.length };
+  /** Hashes running now and waiting, and the clients holding them (for tests and the busy check). */
+  get load(): { active: number; waiting: number; clients: number } {
+    return { active: this.active, waiting: this.waiting.length, clients: this.clients.size };
   }
 
-  private async limited<T>(fn: () => Promise<T>): Promise<T> {
+  private async limited<T>(fn: () => Promise<T>, client: string | undefined): Promise<T> {
+    if (client !== undefined && this.clients.has(client)) throw new TooManyAttemptsError(1, 'Another sign-in from your address is being checked. Try again in a moment.');
     if (this.active >= this.concurrency) {
       if (this.waiting.length >= this.concurrency * QUEUE_PER_SLOT) throw new BusyError();
+      if (client !== undefined) this.clients.add(client);
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
+      if (client !== undefined) this.clients.add(client);
       this.active++;
     }
     try {
       return await fn();
     } finally {
+      if (client !== undefined) this.clients.delete(client);
       // Hand the slot straight to the next waiter (active stays the same), or free it.
       const next = this.waiting.shift();
       if (next) next();

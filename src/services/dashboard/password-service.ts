@@ -59,7 +59,7 @@ export class PasswordService {
       throw refused;
     }
     checkNewPassword(password, account.email);
-    const hash = await this.ctx.hasher.hash(password);
+    const hash = await this.ctx.hasher.hash(password, ipSubject(client.ip));
     if (!(await this.ctx.auth.consumeToken(tokenHash(token as string), 'reset', this.ctx.now()))) throw refused;
     await this.ctx.auth.setPasswordHash(account.id, hash);
     await this.ctx.auth.deleteTokens(account.id, 'reset');
@@ -73,7 +73,7 @@ export class PasswordService {
   async changePassword(account: AccountRecord, sessionId: number, current: string, next: string, client: ClientInfo): Promise<void> {
     await this.signIn.confirmPassword(account, current, client);
     checkNewPassword(next, account.email);
-    await this.ctx.auth.setPasswordHash(account.id, await this.ctx.hasher.hash(next));
+    await this.ctx.auth.setPasswordHash(account.id, await this.ctx.hasher.hash(next, ipSubject(client.ip)));
     await this.ctx.auth.deleteTokens(account.id, 'reset');
     await this.ctx.sessions.endAll(account.id, sessionId);
   }

@@ -51,7 +51,7 @@ export class RegistrationService {
     await this.ctx.limiter.take([[this.ctx.limits.signupIp, ipSubject(client.ip)]]);
     if (await this.ctx.store.findAccountByEmail(email)) throw new InvalidArgumentError('email', 'An account with this email exists. Sign in, or reset its password.');
     const account = await this.ctx.accounts.openAccount(email, invite?.plan ?? this.defaultPlan, {
-      passwordHash: await this.ctx.hasher.hash(input.password),
+      passwordHash: await this.ctx.hasher.hash(input.password, ipSubject(client.ip)),
       isAdmin: invite?.isAdmin ?? false,
       ...(invite ? { inviteId: invite.id } : {}),
     });

@@ -53,7 +53,7 @@ void test('before the first answer a network is starting; then ready while the i
   assert.deepEqual(
     { ...m.readiness('LTCTEST')!, nodeAnsweredAt: null },
     {
-      network: 'LTCTEST', ready: true, reason: null, message: null, indexHeight: 100, nodeHeight: 100, lagBlocks: 0, maxLagBlocks: 3,
+      network: 'LTCTEST', ready: true, reason: null, message: null, detail: null, indexHeight: 100, nodeHeight: 100, lagBlocks: 0, maxLagBlocks: 3,
       syncPhase: 'ready', syncEtaSeconds: 0, nodeError: null, nodeAnsweredAt: null,
     },
   );
@@ -74,11 +74,14 @@ void test('a node that refuses is unreachable at the next check, and ready again
   const fakes = new Fakes();
   const m = monitor(fakes);
   await m.checkAll();
-  fakes.nodeFails = new Error('connect ECONNREFUSED 127.0.0.1:1');
+  // As fetch reports it: the system error is the cause of a TypeError.
+  fakes.nodeFails = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
   await m.checkAll();
   const down = m.readiness('LTCTEST')!;
   assert.equal(down.reason, 'node_unreachable');
-  assert.match(down.message!, /ECONNREFUSED.*last answer \d+ s ago/);
+  assert.equal(down.nodeError, 'connection_refused');
+  assert.match(down.message!, /^node not answering \(connection_refused\); last answer \d+ s ago$/);
+  assert.match(down.detail!, /fetch failed; last answer/, 'the log gets the error itself');
   assert.equal(down.nodeHeight, 100, 'the last known height stays visible');
   fakes.nodeFails = null;
   await m.checkAll();
@@ -97,7 +100,9 @@ void test('a hung node (a call that never answers) is not ready after the timeou
   const hung = m.readiness('LTCTEST')!;
   assert.ok(performance.now() - started < 1_000);
   assert.equal(hung.reason, 'node_unreachable');
-  assert.match(hung.message!, /no answer within 0\.2 s/);
+  assert.match(hung.message!, /node not answering \(timeout\)/);
+  assert.equal(hung.nodeError, 'timeout');
+  assert.match(hung.detail!, /no answer within 0\.2 s/);
   // While the hung call is pending no second one is started (one stuck socket, not one per interval).
   await m.checkAll().then(() => assert.equal(m.readiness('LTCTEST')!.reason, 'node_unreachable'));
   void round;

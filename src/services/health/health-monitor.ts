@@ -116,7 +116,7 @@ export class HealthMonitor {
       const verdict = r.reason ?? 'ready';
       if (verdict === 'starting' || this.logged.get(r.network) === verdict) continue;
       if (r.ready) logger.info('health: network ready', { network: r.network, indexHeight: r.indexHeight, nodeHeight: r.nodeHeight });
-      else logger.warn('health: network not ready', { network: r.network, reason: r.reason, detail: r.message });
+      else logger.warn('health: network not ready', { network: r.network, reason: r.reason, detail: r.detail });
       this.logged.set(r.network, verdict);
     }
   }

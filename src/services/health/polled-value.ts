@@ -5,11 +5,15 @@
  * the call's own failure could take minutes); a new probe starts only when the previous one has settled, so a hung
  * dependency holds one call, not one per interval.
  */
+import { probeFailure, type ProbeFailure } from './probe-failure.js';
+
 export class PolledValue<T> {
   /** The last value answered (kept while the probe fails, so figures such as a lag stay visible). */
   value: T | null = null;
-  /** Why the last probe failed, or null when it answered. */
+  /** Why the last probe failed, or null when it answered: the error's text, for the log only. */
   error: string | null = 'not checked yet';
+  /** The same as a code (probe-failure.ts), safe to show: null when it answered, 'not_checked' before the first. */
+  errorCode: ProbeFailure | 'not_checked' | null = 'not_checked';
   /** When the probe last answered (ms since the epoch), or null. */
   answeredAt: number | null = null;
   private pendingSince: number | null = null;
@@ -28,29 +32,30 @@ export class PolledValue<T> {
   /** Starts a probe unless one is still running; resolves when it settles (never rejects). */
   async refresh(): Promise<void> {
     if (this.pendingSince !== null) {
-      if (this.now() - this.pendingSince >= this.timeoutMs) this.error = this.timeoutMessage();
+      if (this.now() - this.pendingSince >= this.timeoutMs) this.timedOut();
       return;
     }
     this.pendingSince = this.now();
-    const timer = setTimeout(() => {
-      this.error = this.timeoutMessage();
-    }, this.timeoutMs);
+    const timer = setTimeout(() => this.timedOut(), this.timeoutMs);
     timer.unref();
     try {
       const value = await this.probe();
       this.value = value;
       this.error = null;
+      this.errorCode = null;
       this.answeredAt = this.now();
     } catch (err) {
       this.error = err instanceof Error ? err.message : String(err);
+      this.errorCode = probeFailure(err);
     } finally {
       clearTimeout(timer);
       this.pendingSince = null;
     }
   }
 
-  private timeoutMessage(): string {
-    return `no answer within ${formatSeconds(this.timeoutMs)}`;
+  private timedOut(): void {
+    this.error = `no answer within ${formatSeconds(this.timeoutMs)}`;
+    this.errorCode = 'timeout';
   }
 }
 

@@ -11,6 +11,7 @@ import type { NetworkId } from '../../core/domain/network.js';
 import type { MempoolInfo } from '../../core/store/chain-reads.js';
 import type { SyncPhase, SyncStatus } from '../../core/domain/sync-status.js';
 import type { PolledValue } from './polled-value.js';
+import type { ProbeFailure } from './probe-failure.js';
 
 /** What the index side of a network looked like at the last check. */
 export interface IndexSnapshot {
@@ -42,15 +43,18 @@ export interface NetworkReadiness {
   readonly network: NetworkId;
   readonly ready: boolean;
   readonly reason: NotReadyReason | null;
-  /** For people: what is wrong, with figures. null when ready. */
+  /** For people: what is wrong, with figures and failure codes, never an error's text (it is public). null when ready. */
   readonly message: string | null;
+  /** The same with the errors' own text, for the log only (may name internal hosts and ports). */
+  readonly detail: string | null;
   readonly indexHeight: number | null;
   readonly nodeHeight: number | null;
   readonly lagBlocks: number | null;
   readonly maxLagBlocks: number;
   readonly syncPhase: SyncPhase;
   readonly syncEtaSeconds: number | null;
-  readonly nodeError: string | null;
+  /** Why the node's last check failed, as a code (probe-failure.ts); null when it answered or was not checked yet. */
+  readonly nodeError: ProbeFailure | null;
   /** UNIX seconds of the node's last answer, null if it never answered. */
   readonly nodeAnsweredAt: number | null;
 }
@@ -63,15 +67,17 @@ export function judgeNetwork(health: NetworkHealth, policy: ReadinessPolicy, now
   const lagBlocks = nodeHeight !== null ? Math.max(0, nodeHeight - (indexHeight ?? -1)) : null;
   const sync = snapshot?.sync ?? null;
   const syncPhase: SyncPhase = sync?.phase ?? 'ready';
-  const verdict = ((): { reason: NotReadyReason; message: string } | null => {
-    if (index.error !== null && !index.unchecked) return { reason: 'store_unreachable', message: `index not readable: ${index.error}` };
+  const verdict = ((): { reason: NotReadyReason; message: string; detail?: string } | null => {
+    if (index.error !== null && !index.unchecked) {
+      return { reason: 'store_unreachable', message: `index not readable (${index.errorCode})`, detail: `index not readable: ${index.error}` };
+    }
     if (syncPhase !== 'ready') {
       const eta = sync?.etaSeconds != null ? `, about ${Math.round(sync.etaSeconds)} s left` : '';
       return { reason: 'initial_sync', message: `initial sync: ${syncPhase} at height ${sync?.height ?? 'none'} of ${sync?.targetHeight ?? 'unknown'}${eta}` };
     }
     if (node.error !== null && !node.unchecked) {
       const last = node.answeredAt !== null ? `; last answer ${Math.round((nowMs - node.answeredAt) / 1000)} s ago` : '';
-      return { reason: 'node_unreachable', message: `node not answering: ${node.error}${last}` };
+      return { reason: 'node_unreachable', message: `node not answering (${node.errorCode})${last}`, detail: `node not answering: ${node.error}${last}` };
     }
     if (node.unchecked || index.unchecked) return { reason: 'starting', message: 'the first health check has not answered yet' };
     if (lagBlocks !== null && lagBlocks > policy.maxLagBlocks) {
@@ -84,6 +90,7 @@ export function judgeNetwork(health: NetworkHealth, policy: ReadinessPolicy, now
     ready: verdict === null,
     reason: verdict?.reason ?? null,
     message: verdict?.message ?? null,
+    detail: verdict ? (verdict.detail ?? verdict.message) : null,
     indexHeight,
     nodeHeight,
     lagBlocks,
@@ -91,7 +98,7 @@ export function judgeNetwork(health: NetworkHealth, policy: ReadinessPolicy, now
     syncPhase,
     // 0 once ready, also for an index never bulk-loaded (no stored status): nothing is left to sync.
     syncEtaSeconds: syncPhase === 'ready' ? 0 : (sync?.etaSeconds ?? null),
-    nodeError: node.error === 'not checked yet' ? null : node.error,
+    nodeError: node.errorCode === 'not_checked' ? null : node.errorCode,
     nodeAnsweredAt: node.answeredAt !== null ? Math.floor(node.answeredAt / 1000) : null,
   };
 }

@@ -33,6 +33,11 @@ export class AttemptLimiter {
     await Promise.all(limits.map(([rule, subject]) => this.counter.add(key(rule, subject), rule.windowSeconds)));
   }
 
+  /** Counts one attempt for the subject; resolves the window's count including it. */
+  async add(limit: Limited): Promise<number> {
+    return (await this.counter.add(key(limit[0], limit[1]), limit[0].windowSeconds)).count;
+  }
+
   /** check, then count this attempt whatever its outcome (for actions limited by number, not by failure). */
   async take(limits: readonly Limited[]): Promise<void> {
     await this.check(limits);

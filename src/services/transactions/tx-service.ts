@@ -8,6 +8,7 @@ import { doubleSpendVerdict, type DoubleSpendVerdict } from './double-spend-verd
 import { peerOnlyRecord } from './peer-only-record.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { rawTxOf } from './raw-tx-reader.js';
+import { TxViewCache } from './tx-view-cache.js';
 import { inputViews, outputViews, type TxInputView, type TxOutputView } from './tx-views.js';
 
 export type { TxInputView, TxOutputView } from './tx-views.js';
@@ -53,8 +54,6 @@ export interface TxConflict {
   readonly peerOnly: boolean;
 }
 
-/** How many confirmed views without spenders to remember (each holds the tx's raw bytes and parse). */
-const VIEW_CACHE_LIMIT = 10_000;
 
 /** Transactions with their inputs' values and addresses and their outputs' spenders. */
 export class TxService {
@@ -63,7 +62,7 @@ export class TxService {
    * changes only when a block connects or disconnects (confirmations, a reorg), which moves the tip.
    * Spenders and mempool txs change without a new block, so those views are never cached.
    */
-  private readonly confirmedViews = new Map<string, { readonly tipHash: string; readonly view: TxView }>();
+  private readonly confirmedViews = new TxViewCache<TxView>();
 
   constructor(private readonly networks: NetworkRegistry) {}
 
@@ -85,8 +84,7 @@ export class TxService {
     }
     const view = await this.build(ctx, id, record, tip, stored);
     if (!withSpenders && view.record.status === 'confirmed' && tip) {
-      if (this.confirmedViews.size >= VIEW_CACHE_LIMIT) this.confirmedViews.delete(this.confirmedViews.keys().next().value!);
-      this.confirmedViews.set(key, { tipHash: tip.hash, view });
+      this.confirmedViews.set(key, tip.hash, view, view.record.size);
     }
     return view;
   }

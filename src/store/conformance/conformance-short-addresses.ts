@@ -7,10 +7,14 @@ import type { StoreHarness } from './harness.js';
 const SHAPE = /^[1-9A-HJ-NP-Za-km-z]{3,6}$/;
 
 export function shortAddressTests(harness: StoreHarness): void {
-  it('assigns a short form once and resolves it both ways', () => withDb(harness, async (db) => {
+  it('assigns a short form once (finding one assigns none) and resolves it both ways', () => withDb(harness, async (db) => {
     const shorts = db.store.shortAddresses();
     const address = 'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn';
+    assert.equal(await shorts.findShort('BTCTEST', address), null, 'finding assigns nothing');
+    assert.equal(await shorts.findShort('BTCTEST', address), null);
     const short = await shorts.shortFor('BTCTEST', address);
+    assert.equal(await shorts.findShort('BTCTEST', address), short);
+    assert.equal(await shorts.findShort('LTCTEST', address), null, 'per network');
     assert.match(short, SHAPE);
     assert.equal(await shorts.shortFor('BTCTEST', address), short, 'stable on repeat');
     assert.equal(await shorts.addressFor('BTCTEST', short), address);

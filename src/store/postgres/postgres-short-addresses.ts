@@ -34,6 +34,10 @@ export class PostgresShortAddresses implements ShortAddressStore {
     return row ? String(row.address) : null;
   }
 
+  findShort(network: NetworkId, address: string): Promise<string | null> {
+    return this.find(networkCode(network), address);
+  }
+
   private async find(net: number, address: string): Promise<string | null> {
     const row = await one(this.db, 'SELECT short FROM short_addresses WHERE net = $1 AND address = $2', [net, address]);
     return row ? String(row.short) : null;

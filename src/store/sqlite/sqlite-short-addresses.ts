@@ -30,6 +30,10 @@ export class SqliteShortAddresses implements ShortAddressStore {
     return row ? String(row.address) : null;
   }
 
+  async findShort(network: NetworkId, address: string): Promise<string | null> {
+    return this.find(networkCode(network), address);
+  }
+
   private find(net: number, address: string): string | null {
     const row = this.st.get('SELECT short FROM short_addresses WHERE net = ? AND address = ?').get(net, address) as Row | undefined;
     return row ? String(row.short) : null;

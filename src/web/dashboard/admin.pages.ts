@@ -48,7 +48,7 @@ export function adminPages(app: FastifyInstance, ctx: DashboardContext): void {
     const body = html`<h1>Admin</h1>${adminNav('accounts')}
 <form method="get" action="${ADMIN}" class="inline-search" role="search"><label for="admin-q">Find accounts by email</label>
 <input id="admin-q" type="search" name="q" value="${q}"><button type="submit">Find</button></form>
-<div class="table-wrap"><table id="accounts"><caption>Accounts${q && ` matching “${q}”`}</caption>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Accounts"><table id="accounts"><caption>Accounts${q && ` matching “${q}”`}</caption>
 <thead><tr><th scope="col">Email</th><th scope="col">Plan</th><th scope="col">State</th><th scope="col" class="num">Requests today</th><th scope="col" class="num">Last 30 days</th><th scope="col">Last sign-in</th></tr></thead>
 <tbody>${accounts.map((a) => html`<tr>
 <td><a href="${ADMIN}/accounts/${a.id}">${a.email}</a>${a.isAdmin && html` <span class="badge neutral">admin</span>`}</td>

@@ -98,7 +98,7 @@ function keyTable(views: readonly KeyView[], user: SignedIn, now: number) {
     v.state === 'active' ? html`<span class="badge ok">in use</span>`
       : v.state === 'grace' ? html`<span class="badge warn">rotated, works until ${at(v.key.expiresAt!)}</span>`
         : html`<span class="badge neutral">${v.key.revokedAt !== null ? 'revoked' : 'ended'}</span>`;
-  return html`<div class="table-wrap"><table id="keys">
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Your API keys"><table id="keys">
 <caption>Your API keys</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" class="num">Requests today</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${views.map((v) => html`<tr data-prefix="${v.key.prefix}">

@@ -56,7 +56,7 @@ ${verifyBanner(ctx, user)}
 <section aria-labelledby="chart-h"><h2 id="chart-h">Last 30 days</h2>
 ${usageChart(days, usage.limit)}
 <details class="usage-table"><summary>Requests per day as a table</summary>
-<div class="table-wrap"><table><caption>Requests per UTC day</caption><thead><tr><th scope="col">Day</th><th scope="col" class="num">Requests</th></tr></thead>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Requests per UTC day"><table><caption>Requests per UTC day</caption><thead><tr><th scope="col">Day</th><th scope="col" class="num">Requests</th></tr></thead>
 <tbody>${[...days].reverse().map((d) => html`<tr><td>${d.day}</td><td class="num">${count(d.count)}</td></tr>`)}</tbody></table></div>
 </details>
 </section>`;

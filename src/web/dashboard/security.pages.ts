@@ -1,7 +1,7 @@
 /**
  * Security: change password (other sessions end), change email (confirmed again when mail is on), the list of
  * signed-in sessions with sign-out of each or all others, the second factor (its own file), and account deletion.
- * Every change asks for the current password.
+ * Every change asks for the current password (changes to the second factor also a current code).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
@@ -11,7 +11,7 @@ import { actionButton, csrfField, field, notice } from './forms.js';
 import { clientInfo, formField, requireUser, type DashboardContext, type SignedIn } from './dashboard-context.js';
 import { sendPage, when } from './dashboard-page.js';
 import { handleForm, type FormError } from './form-errors.js';
-import { secondFactorSection } from './second-factor.pages.js';
+import { codesPage, enrolPage, secondFactorSection } from './second-factor.pages.js';
 
 export const SECURITY = `${DASHBOARD_PATH}/security`;
 
@@ -49,7 +49,7 @@ ${field('email', { label: 'Current password', name: 'current', type: 'password',
 <button type="submit">Change email</button></form></section>
 </div>
 <section aria-labelledby="sessions-h"><h2 id="sessions-h">Signed-in sessions</h2>
-<div class="table-wrap"><table id="sessions"><caption>Browsers signed in to this account</caption>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Signed-in sessions"><table id="sessions"><caption>Browsers signed in to this account</caption>
 <thead><tr><th scope="col">Browser</th><th scope="col">IP address</th><th scope="col">Signed in</th><th scope="col">Last active</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${sessions.map((s) => html`<tr data-session="${s.id}">
 <td>${s.userAgent || 'unknown'}</td><td>${s.ip}</td><td>${when(s.createdAt, now)}</td><td>${when(s.lastSeenAt, now)}</td>
@@ -101,6 +101,15 @@ ${field('delete', { label: 'Current password', name: 'current', type: 'password'
   change('/sessions/:id/end', 'sessions', async (request, reply, user) => {
     await ctx.d.sessions.end(user.account.id, Number((request.params as { id: string }).id) || 0);
     return reply.redirect(`${SECURITY}?done=ended`, 303);
+  });
+  change('/2fa/start', 'totp', async (request, reply, user) => {
+    if (user.account.totpEnabled) return reply.redirect(SECURITY, 303);
+    return enrolPage(ctx, request, reply, user, await ctx.d.settings.beginSecondFactor(user.account, formField(request, 'current'), clientInfo(request)));
+  });
+  change('/2fa/recovery-codes', 'totp', async (request, reply, user) => {
+    if (!user.account.totpEnabled) return reply.redirect(SECURITY, 303);
+    const codes = await ctx.d.settings.newRecoveryCodes(user.account, formField(request, 'current'), formField(request, 'code'), clientInfo(request));
+    return codesPage(ctx, request, reply, user, codes, false);
   });
   change('/2fa/disable', 'totp', async (request, reply, user) => {
     await ctx.d.settings.disableSecondFactor(user.account, formField(request, 'current'), formField(request, 'code'), clientInfo(request));

@@ -25,6 +25,11 @@ function networkRoutes(app: FastifyInstance, deps: ExplorerDeps, network: Networ
   app.get<{ Params: { txid: string }; Querystring: Query }>(`${base}/tx/:txid`, (request, reply) => txPage(deps, network, request.params.txid, request, reply));
   app.get<{ Params: { address: string }; Querystring: Query }>(`${base}/address/:address`, (request, reply) => addressPage(deps, network, request.params.address, request, reply));
   app.get<{ Params: { address: string } }>(`${base}/address/:address/history.csv`, (request, reply) => addressCsv(deps, network, request.params.address, request, reply));
+  // The address page's "Make a short link" button: the one explorer POST (no session, nothing secret: no CSRF token).
+  app.post<{ Params: { address: string } }>(`${base}/address/:address/short`, async (request, reply) => {
+    const made = await deps.services.addresses.shorts.resolve(network.id, request.params.address);
+    return reply.redirect(`${addressPath(made.network.id, made.address)}#share-title`, 303);
+  });
   app.get<{ Querystring: Query }>(`${base}/mempool`, (request, reply) => mempoolPage(deps, network, request, reply));
   // /LTC/... as typed from an API acronym: the same page under its lower-case URL.
   const upper = `/${network.id}`;

@@ -12,6 +12,7 @@ export const txPath = (id: NetworkId, txid: string): string => pathOf(netSlug(id
 export const outputPath = (id: NetworkId, txid: string, vout: number): string => `${txPath(id, txid)}#out-${vout}`;
 export const inputPath = (id: NetworkId, txid: string, vin: number): string => `${txPath(id, txid)}#in-${vin}`;
 export const addressPath = (id: NetworkId, address: string): string => pathOf(netSlug(id), 'address', address);
+export const addressShortPath = (id: NetworkId, address: string): string => `${addressPath(id, address)}/short`;
 export const addressCsvPath = (id: NetworkId, address: string): string => `${addressPath(id, address)}/history.csv`;
 export const mempoolPath = (id: NetworkId): string => pathOf(netSlug(id), 'mempool');
 export const shortLinkPath = (id: NetworkId, short: string): string => pathOf('s', id, short);

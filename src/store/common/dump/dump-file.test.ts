@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { DumpReader } from './dump-reader.js';
+import { DUMP_MAGIC, jsonFrame } from './dump-format.js';
+import { DumpReader, MAX_PAGE_BYTES, MAX_ROW_FRAME } from './dump-reader.js';
 import { columns, type DumpTable, type DumpValue } from './dump-rows.js';
 import { DumpWriter } from './dump-writer.js';
 
@@ -56,6 +57,28 @@ describe('dump files', () => {
     const same = await write(join(dir, 'b.dump'), rows);
     assert.equal(await write(join(dir, 'c.dump'), rows.map((r) => [...r])), same);
     assert.notEqual(await write(join(dir, 'd.dump'), rows.slice(0, 2)), same);
+  });
+
+  it('refuse a row claiming more than MAX_ROW_FRAME before reading it, and page rows by bytes as well as by count', async () => {
+    const claim = Buffer.alloc(4);
+    claim.writeUInt32BE(MAX_ROW_FRAME + 1);
+    const start = Buffer.concat([DUMP_MAGIC, jsonFrame({ kind: 'test' }), jsonFrame({ table: 't', columns: table.columns })]);
+    writeFileSync(join(dir, 'bomb.dump'), gzipSync(Buffer.concat([start, claim])));
+    await assert.rejects(readAll(join(dir, 'bomb.dump')), /oversized row in t: 16777217 bytes claimed, at most 16777216/);
+    const big = join(dir, 'big.dump');
+    const mib = Buffer.alloc(1 << 20, 7);
+    await write(big, Array.from({ length: 80 }, (_, i) => [BigInt(i), 0n, mib, 'x']));
+    const reader = new DumpReader(big);
+    try {
+      await reader.header();
+      await reader.nextTable();
+      const sizes: number[] = [];
+      for (let page = await reader.rows(5_000); page.length > 0; page = await reader.rows(5_000)) sizes.push(page.length);
+      assert.deepEqual(sizes, [32, 32, 16], 'pages of at most MAX_PAGE_BYTES');
+      assert.equal(MAX_PAGE_BYTES, 32 << 20);
+    } finally {
+      reader.close();
+    }
   });
 
   it('refuse a changed value that is still well-formed', async () => {

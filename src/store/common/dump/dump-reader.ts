@@ -9,6 +9,16 @@ import { createGunzip, type ZlibOptions } from 'node:zlib';
 import { DUMP_MAGIC, DumpError, type DumpManifest, type TableDigest } from './dump-format.js';
 import { decodeRow, type DumpColumn, type DumpValue } from './dump-rows.js';
 
+/**
+ * Bounds on what a file can make the reader hold, whatever it claims (a gzip stream of zeros inflates a thousandfold:
+ * a few MB of file can claim a frame of gigabytes). A row is at most one raw tx or one script (4 MB at the very most
+ * on any chain these networks run), so 16 MiB leaves room; JSON frames are a header, a table's columns or the
+ * manifest (kilobytes). A page of rows stops at MAX_PAGE_BYTES whatever its row count.
+ */
+export const MAX_ROW_FRAME = 16 << 20;
+export const MAX_JSON_FRAME = 1 << 20;
+export const MAX_PAGE_BYTES = 32 << 20;
+
 export interface TableStart {
   readonly table: string;
   readonly columns: readonly DumpColumn[];
@@ -56,15 +66,18 @@ export class DumpReader {
     return start;
   }
 
-  /** Up to `max` rows of the current table; an empty list once it has ended. */
+  /** Up to `max` rows (and about MAX_PAGE_BYTES) of the current table; an empty list once it has ended. */
   async rows(max: number): Promise<DumpValue[][]> {
     const cur = this.current;
     if (!cur) return [];
     const out: DumpValue[][] = [];
     const width = cur.start.columns.length;
-    while (out.length < max) {
+    let bytes = 0;
+    while (out.length < max && bytes < MAX_PAGE_BYTES) {
       await this.need(4);
       const len = this.buf.readUInt32BE(this.pos);
+      if (len > MAX_ROW_FRAME) throw this.corrupt(`oversized row in ${cur.start.table}: ${len} bytes claimed, at most ${MAX_ROW_FRAME}`);
+      bytes += len;
       if (len === 0) {
         cur.hash.update(this.buf.subarray(this.hashFrom, this.pos));
         this.hashFrom = -1;
@@ -118,7 +131,7 @@ export class DumpReader {
   private async json(): Promise<unknown> {
     await this.need(4);
     const len = this.buf.readUInt32BE(this.pos);
-    if (len > 64 << 20) throw this.corrupt('oversized frame');
+    if (len > MAX_JSON_FRAME) throw this.corrupt(`oversized frame: ${len} bytes claimed, at most ${MAX_JSON_FRAME}`);
     await this.need(4 + len);
     this.lastFrame = this.buf.subarray(this.pos, this.pos + 4 + len);
     const text = this.buf.toString('utf8', this.pos + 4, this.pos + 4 + len);

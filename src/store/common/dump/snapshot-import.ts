@@ -1,8 +1,9 @@
 /**
  * `outpoint snapshot import`: loads a snapshot into a network whose chain index is empty, in one write transaction:
  * the deferred indexes are dropped, the tables filled in key order, checked against the manifest, the indexes built
- * (as the initial sync does) and the tip set. Anything wrong rolls the whole load back, so the network stays empty.
- * The caller has checked the tip against the node (main/commands/snapshot.command.ts). docs/snapshots.md.
+ * (as the initial sync does), the rows checked against the chain they claim (snapshot-verify.ts) and the tip set.
+ * Anything wrong rolls the whole load back, so the network stays empty. The caller has checked the tip against the
+ * node (main/commands/snapshot.command.ts). docs/snapshots.md.
  */
 import { StoreError } from '../../../core/domain/errors.js';
 import { NETWORK_IDS } from '../../../core/domain/network.js';
@@ -15,6 +16,7 @@ import { networkCode } from '../schema/network-codes.js';
 import type { SnapshotHeader } from './snapshot-export.js';
 import { checkSnapshotHeader } from './snapshot-header.js';
 import { snapshotTables } from './snapshot-tables.js';
+import { verifySnapshot, type SnapshotChecks } from './snapshot-verify.js';
 
 /** The header alone (to check the tip against the node before loading). */
 export async function readSnapshotHeader(file: string): Promise<SnapshotHeader> {
@@ -26,7 +28,15 @@ export async function readSnapshotHeader(file: string): Promise<SnapshotHeader> 
   }
 }
 
-export async function importSnapshot(engine: DumpEngine, file: string): Promise<{ header: SnapshotHeader; tables: LoadedTable[] }> {
+export interface ImportedSnapshot {
+  readonly header: SnapshotHeader;
+  readonly tables: LoadedTable[];
+  /** What was checked against the chain before the load was committed (snapshot-verify.ts); null when skipped. */
+  readonly checks: SnapshotChecks | null;
+}
+
+/** `checkChain: false` (`--skip-chain-check`) loads on the digests alone: for snapshots the operator exported. */
+export async function importSnapshot(engine: DumpEngine, file: string, options: { readonly checkChain?: boolean } = {}): Promise<ImportedSnapshot> {
   const reader = new DumpReader(file);
   try {
     const header = checkSnapshotHeader(await reader.header<unknown>(), file);
@@ -42,10 +52,12 @@ export async function importSnapshot(engine: DumpEngine, file: string): Promise<
       for (const index of indexes) await sink.exec(index.drop);
       const { tables } = await loadTables(reader, sink, snapshotTables(id), file);
       for (const index of indexes) await sink.exec(index.create);
+      // Statistics first: the checks below are joins the planner must see the real sizes for.
+      if (engine.engine === 'postgres') for (const table of snapshotTables(id)) await sink.exec(`ANALYZE ${table.name}`);
+      const checks = options.checkChain === false ? null : await verifySnapshot(sink, header, file);
       const hash = engine.engine === 'sqlite' ? `X'${header.tip.hash}'` : `'\\x${header.tip.hash}'::bytea`;
       await sink.exec(`INSERT INTO tips (net, height, hash, next_tx) VALUES (${net}, ${Number(header.tip.height)}, ${hash}, ${BigInt(header.tip.next_tx)})`);
-      if (engine.engine === 'postgres') for (const table of snapshotTables(id)) await sink.exec(`ANALYZE ${table.name}`);
-      return { header, tables };
+      return { header, tables, checks };
     });
   } finally {
     reader.close();

@@ -6,6 +6,7 @@
  * So Node 22+ loads `better-sqlite3` (13) and Node 20 loads `better-sqlite3-node20` (12, an npm alias compiled at
  * install). Both have the same API and the same bundled SQLite build options. Drop the alias with Node 20.
  */
+import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -14,7 +15,12 @@ export const SQLITE_PACKAGE = NODE_MAJOR >= 22 ? 'better-sqlite3' : 'better-sqli
 
 const DatabaseClass = createRequire(import.meta.url)(SQLITE_PACKAGE) as typeof BetterSqlite3;
 
-/** Opens (or creates) a database file; `:memory:` for a private in-memory one. */
+/**
+ * Opens (or creates) a database file; `:memory:` for a private in-memory one. A new file is created owner-only
+ * (0600) before SQLite opens it: the store holds password hashes, session hashes and the script-key salt, and
+ * SQLite gives its -wal and -shm files the database file's own permissions (whatever the umask says).
+ */
 export function openSqliteDatabase(path: string, options: BetterSqlite3.Options = {}): BetterSqlite3.Database {
+  if (path !== ':memory:' && path !== '' && !options.readonly) closeSync(openSync(path, 'a', 0o600));
   return new DatabaseClass(path, options);
 }

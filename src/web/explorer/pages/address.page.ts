@@ -7,7 +7,7 @@ import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { amount, badge, count, hash, link, table } from '../format.js';
 import { paymentUri } from '../parts/payment-uri.js';
-import { addressPath, outputPath, shortLinkPath } from '../paths.js';
+import { addressPath, addressShortPath, outputPath, shortLinkPath } from '../paths.js';
 import { addressHistory, addressSummary, cursorFrom } from './address-parts.js';
 
 export const HISTORY_PAGE = 25;
@@ -18,7 +18,7 @@ const TXID = /^[0-9a-fA-F]{64}$/;
 type Query = Record<string, string | undefined>;
 
 /**
- * `/{net}/address/{address}`: balances, short link and QR code, the history newest first with stable cursor URLs
+ * `/{net}/address/{address}`: balances, short link (or a button making one, for an address without history) and QR code, the history newest first with stable cursor URLs
  * (any depth costs the same), unspent outputs, a CSV export. Live: balances and the first history page.
  */
 export async function addressPage(deps: ExplorerDeps, network: NetworkContext, address: string, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
@@ -32,15 +32,17 @@ export async function addressPage(deps: ExplorerDeps, network: NetworkContext, a
   }
   if (part === 'history') return deps.shell.fragment(request, reply, addressHistory(await deps.services.addresses.timeline.page(net, address, cursor, HISTORY_PAGE), cursor, now));
   const utxoAfter = request.query['utxo_after'];
-  const [flows, history, short, unspent] = await Promise.all([
+  const [flows, history, found, unspent] = await Promise.all([
     deps.services.addresses.balances.totals(net, address),
     deps.services.addresses.timeline.page(net, address, cursor, HISTORY_PAGE),
-    deps.services.addresses.shorts.resolve(net, address),
+    deps.services.addresses.shorts.existing(net, address),
     deps.services.addresses.outputs.unspent(net, address, { minConfirmations: 0, ...(utxoAfter && TXID.test(utxoAfter) ? { afterTxid: utxoAfter.toLowerCase() } : {}) }),
   ]);
   const canonical = flows.address;
   const coin = network.params.coin;
-  const shortUrl = deps.publicUrl + shortLinkPath(net, short.short);
+  // Addresses with history get their short form on first view (as before); any other address only when asked for.
+  const used = flows.totals.txCount + flows.totals.unconfirmedTxCount > 0;
+  const short = found ?? (used ? (await deps.services.addresses.shorts.resolve(net, canonical)).short : null);
   const uri = paymentUri(coin, canonical);
   const stealth = decodeAddress(network.params, canonical).kind === 'mweb';
   // Whole txs only: the next page starts after a tx, so cutting one in two would skip its other outputs.
@@ -63,7 +65,9 @@ ${addressSummary(network, canonical, flows.totals)}
 </section>
 <section class="card" aria-labelledby="share-title"><h2 id="share-title">Share</h2>
 ${qrCode(uri, `QR code of ${uri}`)}
-<p>Short link: <a href="${shortLinkPath(net, short.short)}">${shortUrl}</a></p>
+${short !== null
+  ? html`<p>Short link: <a href="${shortLinkPath(net, short)}">${deps.publicUrl + shortLinkPath(net, short)}</a></p>`
+  : html`<form method="post" action="${addressShortPath(net, canonical)}"><button type="submit" class="secondary">Make a short link</button></form>`}
 <p class="muted">Payment URI: <span class="hash">${uri}</span></p>
 </section>
 </div>
