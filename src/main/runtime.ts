@@ -90,6 +90,9 @@ export class Runtime {
    */
   async start(): Promise<void> {
     await this.store.migrate();
+    // systemd's ExecReload (deploy/systemd) sends SIGHUP to every process: handled always, so that a reload never
+    // ends one (Node's default for SIGHUP), and taken as "re-read the TLS files" where there are any.
+    process.on('SIGHUP', this.reloadTls);
     try {
       await this.observability.start();
       if (this.options.http !== false) await this.startHttp();
@@ -180,8 +183,6 @@ export class Runtime {
     if (this.config.http.port === 0 || this.config.http.publicUrl === `${scheme}://${this.config.http.host}:${this.config.http.port}`) {
       this.listeningUrl = `${scheme}://${host}:${address.port}`;
     }
-    // A renewed certificate is taken on SIGHUP (e.g. by certbot's deploy hook), without a restart or dropped sockets.
-    if (tls) process.on('SIGHUP', this.reloadTls);
     this.logger.info('http listening', { url: `${scheme}://${host}:${address.port}`, explorer: `${this.publicUrl}/`, ...(tls ? { tls: this.config.http.tls } : {}) });
   }
 
@@ -190,9 +191,15 @@ export class Runtime {
     return { cert: readFileSync(files.certFile), key: readFileSync(files.keyFile) };
   }
 
-  /** Re-reads the PEM files; a failed reload keeps serving the current certificate and says why. */
+  /**
+   * A renewed certificate is taken on SIGHUP (e.g. by certbot's deploy hook), without a restart or dropped sockets: the
+   * PEM files are re-read; a failed reload keeps serving the current certificate and says why.
+   */
   private onSighup(): void {
-    if (!this.app) return;
+    if (!this.app || !this.config.http.tls) {
+      this.logger.info('SIGHUP: nothing to reload (no TLS certificate is served by this process)');
+      return;
+    }
     try {
       replaceTlsCredentials(this.app, this.readTls());
       this.logger.info('tls: certificate reloaded', { certFile: this.config.http.tls!.certFile });
