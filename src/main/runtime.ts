@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { OutpointConfig } from '../config/index.js';
+import { ApiDocuments } from '../core/api-documents.js';
 import { MemoryEventBus, type ChainStore, type EventBus, type Logger, type NetworkId } from '../core/index.js';
 import { getNetworkParams } from '../chains/networks.js';
 import { buildHttpApp } from './http-wiring.js';
@@ -148,6 +149,8 @@ export class Runtime {
     );
     const rpcs = new Map<NetworkId, RpcClient>(this.networks.map((n) => [n.config.id, n.node.rpc]));
     const tls = this.config.http.tls ? this.readTls() : null;
+    // The OpenAPI documents the HTTP layer makes from its routes, rendered for people by the web layer's /docs page.
+    const apiDocuments = new ApiDocuments();
     const app = await buildHttpApp({
       ...(tls ? { tls } : {}),
       networks,
@@ -165,7 +168,8 @@ export class Runtime {
       metrics: this.observability.metrics,
       ops: { health: this.observability.health, metrics: this.observability.apiExposition },
       rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
-      extensions: [await createWebLayer(this.config, this.store, this.logger)],
+      apiDocuments,
+      extensions: [await createWebLayer(this.config, this.store, this.logger, apiDocuments)],
     });
     this.app = app;
     this.realtime = attachRealtime(app.server, {

@@ -1,8 +1,10 @@
 import type { OutpointConfig } from '../config/index.js';
+import type { ApiDocuments } from '../core/api-documents.js';
 import type { ChainStore } from '../core/index.js';
 import type { Logger } from '../core/logger.js';
 import { dashboardModule } from '../web/dashboard/dashboard-module.js';
 import { explorerModule } from '../web/explorer/explorer-module.js';
+import { referenceModule } from '../web/reference/reference-module.js';
 import { createWeb, type Web } from '../web/register-web.js';
 import { assetsStale, DEFAULT_ASSET_DIR } from '../web/shell/asset-manifest.js';
 import { WebAssets } from '../web/shell/assets.js';
@@ -12,9 +14,10 @@ import { rateCounters } from './http-wiring.js';
 /**
  * The explorer and the account dashboard on the API's app: their assets, built beforehand by `npm run build` (serving
  * never bundles; missing assets stop the start with the command that builds them, and a checkout whose asset
- * sources changed since the build says so), and their page modules.
+ * sources changed since the build says so), and their page modules (with /docs, the API reference from the
+ * documents the HTTP layer publishes into `apiDocuments`).
  */
-export async function createWebLayer(config: OutpointConfig, store: ChainStore, logger: Logger): Promise<Web> {
+export async function createWebLayer(config: OutpointConfig, store: ChainStore, logger: Logger, apiDocuments: ApiDocuments): Promise<Web> {
   const assets = WebAssets.load(DEFAULT_ASSET_DIR);
   if (assetsStale(assets.manifest)) logger.warn('web assets are older than their sources: run `npm run build`', { dir: DEFAULT_ASSET_DIR });
   await warnAboutAccounts(config, store, logger);
@@ -28,7 +31,7 @@ export async function createWebLayer(config: OutpointConfig, store: ChainStore, 
       logger,
       assets,
     },
-    [explorerModule, dashboardModule({ services: (accounts) => buildDashboard({ config, store, accounts: accounts.keys, usage: accounts.usage, logger, now }) })],
+    [explorerModule, referenceModule(apiDocuments), dashboardModule({ services: (accounts) => buildDashboard({ config, store, accounts: accounts.keys, usage: accounts.usage, logger, now }) })],
   );
 }
 

@@ -87,6 +87,11 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       await checkPage(site, page, 'overview');
 
       await visit(site, page, '/dashboard/keys', 'keys');
+      // The "v3 API" link opens the API reference's v3 part (it opened a JSON 401 before: no key in a browser).
+      await page.click('main a:has-text("v3 API")');
+      await page.waitForURL(/\/docs#v3$/);
+      assert.ok(await page.isVisible('#v3-title'), 'the v3 part of the API reference');
+      await visit(site, page, '/dashboard/keys', 'keys');
       await page.click(`tr[data-prefix="${key.slice(0, 12)}"] button:has-text("Rotate")`);
       const rotated = (await page.textContent('#new-key'))!.trim();
       site.secrets.add(rotated);
