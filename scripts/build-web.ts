@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { packageRoot } from '../src/core/package-root.js';
+import { packageRoot } from '../src/core/infrastructure/package-root.js';
 import { DEFAULT_ASSET_DIR, MANIFEST_FILE, webSourceHash, type AssetManifest } from '../src/web/shell/asset-manifest.js';
 
 /** Writes through a temporary name and renames: a process starting meanwhile never reads half a file. */

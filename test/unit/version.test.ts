@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { VERSION } from '../../src/main/version.js';
+import { VERSION } from '../../src/main/wiring/version.js';
 
 const ROOT = new URL('../../', import.meta.url);
 

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
-import { ApiDocuments, type OpenApiDocument } from '../../src/core/api-documents.js';
+import { ApiDocuments, type OpenApiDocument } from '../../src/core/infrastructure/api-documents.js';
 import { noPrices, silentLogger, type AccountStore } from '../../src/core/index.js';
-import { buildHttpApp } from '../../src/main/http-wiring.js';
+import { buildHttpApp, rateCounters } from '../../src/main/wiring/http-wiring.js';
 import { referenceModule } from '../../src/web/reference/reference-module.js';
 import { createWeb } from '../../src/web/register-web.js';
 import { DEFAULT_ASSET_DIR } from '../../src/web/shell/asset-manifest.js';
@@ -24,7 +24,7 @@ let url: string;
 let browser: Browser;
 
 before(async () => {
-  const web = createWeb({ publicUrl: 'https://outpoint.test', realtimeKey: 'k', rateLimitPerSecond: 0, logger: silentLogger, assets: WebAssets.load(DEFAULT_ASSET_DIR) }, [referenceModule(documents)]);
+  const web = createWeb({ publicUrl: 'https://outpoint.test', realtimeKey: 'k', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: WebAssets.load(DEFAULT_ASSET_DIR) }, [referenceModule(documents)]);
   app = await buildHttpApp({
     networks: new Map(), prices: noPrices, broadcaster: { broadcast: () => Promise.reject(new Error('unused')) }, publicUrl: 'https://outpoint.test',
     rateLimitPerSecond: 0, redisUrl: null, logger: silentLogger, shortLinks: { shortFor: () => Promise.reject(new Error('unused')), addressFor: () => Promise.resolve(null) },

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger } from '../../src/core/index.js';
-import { buildHttpApp } from '../../src/main/http-wiring.js';
+import { buildHttpApp, rateCounters } from '../../src/main/wiring/http-wiring.js';
 import { DEFAULT_ASSET_DIR } from '../../src/web/shell/asset-manifest.js';
 import { createWeb, type WebModule } from '../../src/web/register-web.js';
 import { WebAssets } from '../../src/web/shell/assets.js';
@@ -25,7 +25,7 @@ const echo: WebModule = (app, { shell }) => {
 
 async function appWith(limits: { api: number; web: number }): Promise<FastifyInstance> {
   const web = createWeb(
-    { publicUrl: 'http://outpoint.test', realtimeKey: 'shell-key', rateLimitPerSecond: limits.web, logger: silentLogger, assets: WebAssets.load(DEFAULT_ASSET_DIR) },
+    { publicUrl: 'http://outpoint.test', realtimeKey: 'shell-key', rateLimitPerSecond: limits.web, rateCounters: rateCounters(null), logger: silentLogger, assets: WebAssets.load(DEFAULT_ASSET_DIR) },
     [echo],
   );
   return buildHttpApp({

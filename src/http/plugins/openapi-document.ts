@@ -2,7 +2,7 @@
  * One API version's OpenAPI 3.1 document, made from the route schemas that validate its requests and serialize its
  * answers (so it cannot drift from what the server does). Pure: the plugin collects the routes and serves the result.
  */
-import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiResponse } from '../../core/api-documents.js';
+import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiParameter, OpenApiResponse } from '../../core/infrastructure/api-documents.js';
 
 export interface CollectedRoute {
   readonly method: 'GET' | 'POST';

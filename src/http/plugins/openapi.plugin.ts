@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import type { ApiDocuments, OpenApiDocument } from '../../core/api-documents.js';
+import type { ApiDocuments, OpenApiDocument } from '../../core/infrastructure/api-documents.js';
 import { buildOpenApiDocument, type CollectedRoute, type OpenApiFlavour, type OpenApiInfo } from './openapi-document.js';
 
 export type { OpenApiFlavour, OpenApiInfo } from './openapi-document.js';

@@ -2,7 +2,7 @@
  * One operation of the API reference: its method and path (and the shorter path where a last segment may be left
  * out), what it does, its parameters, an example curl line to copy, and the fields of each answer.
  */
-import type { JsonSchema, OpenApiOperation, OpenApiParameter } from '../../core/api-documents.js';
+import type { JsonSchema, OpenApiOperation, OpenApiParameter } from '../../core/infrastructure/api-documents.js';
 import { curlCommand } from '../explorer/api-links.js';
 import { table } from '../explorer/format.js';
 import { html, joinHtml, type SafeHtml } from '../shell/html.js';

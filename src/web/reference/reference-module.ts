@@ -1,4 +1,4 @@
-import type { ApiDocuments } from '../../core/api-documents.js';
+import type { ApiDocuments } from '../../core/infrastructure/api-documents.js';
 import type { WebModule } from '../register-web.js';
 import type { SafeHtml } from '../shell/html.js';
 import { referenceBody } from './reference-page.js';

@@ -4,8 +4,8 @@
  * answer with. Grouped by version, then by tag; no client framework and nothing from elsewhere (the copy buttons are
  * the explorer's own script).
  */
-import type { OpenApiDocument, PublishedDocument } from '../../core/api-documents.js';
-import { DASHBOARD_PATH } from '../../services/dashboard-links.js';
+import type { OpenApiDocument, PublishedDocument } from '../../core/infrastructure/api-documents.js';
+import { DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
 import { html, type SafeHtml } from '../shell/html.js';
 import { operationView, type OperationEntry } from './operation-view.js';
 

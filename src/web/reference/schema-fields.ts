@@ -2,7 +2,7 @@
  * An answer's JSON schema as the rows a person reads: each field by its path (`data.outputs[].value`), its type and
  * what it means. The route schemas are the ones the server serializes with, so the rows are what clients receive.
  */
-import type { JsonSchema } from '../../core/api-documents.js';
+import type { JsonSchema } from '../../core/infrastructure/api-documents.js';
 
 export interface FieldRow {
   /** `status`, `data.balance`, `data.outputs[].value`, `data.{field}` (any key). */

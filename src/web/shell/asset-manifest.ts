@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { packageRoot } from '../../core/package-root.js';
+import { packageRoot } from '../../core/infrastructure/package-root.js';
 
 export interface AssetManifest {
   /** webSourceHash() of the sources the assets were built from. */
