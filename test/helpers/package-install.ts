@@ -63,5 +63,6 @@ export async function installPackage(tarball: string, dir: string): Promise<void
   mkdirSync(dir, { recursive: true });
   copyFileSync(tarball, join(dir, basename(tarball)));
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(installManifest(dir, basename(tarball)), null, 2)}\n`);
-  await command('npm', ['install', '--omit=dev', '--strict-allow-scripts', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+  // --prefer-offline: the packages are in npm's cache from this checkout's own install; no need to ask the registry again.
+  await command('npm', ['install', '--omit=dev', '--strict-allow-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
 }
