@@ -90,7 +90,7 @@ describe('v3 on a main network', () => {
     const summary = (await get('/latest_blocks_summary/LTC')).blocks;
     assert.equal(summary.length, 1);
     assert.equal(summary[0].height, HEIGHT);
-    assert.equal(summary[0].miner, 'LTCPodha2LAxSyBGsGfkWcmKDEB8cWrqLU', 'address of miner (the spec), not the tag');
+    assert.equal(summary[0].miner, 'LTCPodha2LAxSyBGsGfkWcmKDEB8cWrqLU', 'address of miner (docs/api-v3.md), not the tag');
     assert.equal(summary[0].miner_tag, '/LP/');
     const [event] = blockEvents(LTC, block, connected[0]!, 1_700_000_000, null);
     assert.equal(event?.kind, 'block_connected');
