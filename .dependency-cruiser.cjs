@@ -38,6 +38,8 @@ const forbidden = [
   { name: 'web-client-browser-only', severity: 'error', from: { path: '^src/web/client/' }, to: { path: '^src/(?!web/client/|web/shared/)' } },
   { name: 'web-shared-pure', severity: 'error', from: { path: '^src/web/shared/' }, to: { path: '^src/(?!web/shared/)' } },
   { name: 'nothing-imports-main', severity: 'error', from: { path: '^src/(?!main/)' }, to: { path: layer('main') } },
+  // Build tools are development dependencies (not installed with the package): serving reads dist/web, built beforehand.
+  { name: 'no-build-tools-at-run-time', severity: 'error', from: { path: '^src/' }, to: { path: 'node_modules/(esbuild|tsx|typescript)/|^src/web/build/|^scripts/' } },
   { name: 'src-not-tests', severity: 'error', from: { path: '^src/', pathNot: '\\.test\\.ts$' }, to: { path: '^(test|bench)/|\\.test\\.ts$' } },
 ];
 module.exports = {

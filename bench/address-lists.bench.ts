@@ -2,7 +2,7 @@
  * Address lists against the peer (issue 19, "Address lists"): v2 get_address_balance, get_tx_received and
  * get_tx_unspent at concurrency 32 on the 100k-tx bench chain, on SQLite and on PostgreSQL, next to the same
  * server's trivial route (the framework ceiling) and as ratios of ElectrumX's figures for get_balance, get_history
- * and listunspent on the same chain (shared/tools/regtest-chain/README.md).
+ * and listunspent on the same chain (bench/regtest-chain/README.md).
  *
  * "The same set of addresses": the peer's set is not recorded, so requests rotate over the chain's 500
  * `sample_addresses` (chain-summary.json); the hot address with the longest history is measured apart.
@@ -14,10 +14,9 @@
  * chain, e.g. while tuning queries; default: a throwaway server loaded by the indexer), ADDRESS_BENCH_ROUTES (a subset
  * of the three routes, comma-separated; profiling one route), ADDRESS_BENCH_SETS (samples,hot: which address sets).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { MemoryEventBus, silentLogger, type ChainStore, type NetworkStore } from '../src/core/index.js';
 import { buildHttpApp } from '../src/main/wiring/http-wiring.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
@@ -54,13 +53,9 @@ export function peerFigures(readme: string): Map<PeerOp, { low: number; high: nu
   return out;
 }
 
-/** shared/tools/regtest-chain/README.md, looked for above the repository (a worktree sits deeper than the main clone). */
+/** The reference peer's figures, kept with the chain maker (bench/regtest-chain/README.md). */
 function peerReadme(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
-    const path = join(dir, 'shared/tools/regtest-chain/README.md');
-    if (existsSync(path)) return readFileSync(path, 'utf8');
-  }
-  throw new Error('shared/tools/regtest-chain/README.md not found above the repository');
+  return readFileSync(new URL('./regtest-chain/README.md', import.meta.url), 'utf8');
 }
 
 /** The bench chain loaded into a fresh PostgreSQL database by the real indexer (its initial bulk load). */

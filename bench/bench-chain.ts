@@ -21,7 +21,7 @@ import { freePort } from '../test/helpers/free-port.js';
 export const NTX = Number(process.env['OUTPOINT_BENCH_NTX'] ?? 100_000);
 const CACHE = new URL('../.bench-cache/', import.meta.url).pathname;
 const LITECOIND = process.env['LITECOIND'] ?? '/usr/lib/litecoin/litecoind';
-const MAKE_CHAIN = new URL('../../shared/tools/regtest-chain/make-chain.sh', import.meta.url).pathname;
+const MAKE_CHAIN = new URL('./regtest-chain/make-chain.sh', import.meta.url).pathname;
 export const benchParams = getNetworkParams('LTCTEST', 'regtest');
 /** The cached SQLite index of the chain (bench/api-v3.bench.ts reads it without a node). */
 export const BENCH_INDEX = join(CACHE, `index-${NTX}.db`);

@@ -33,7 +33,7 @@ import { hotAddresses, newPgDatabase, pgDatabaseBytes, reportServe, serveRun } f
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 const LITECOIND = process.env['LITECOIND'] ?? '/usr/lib/litecoin/litecoind';
-const MAKE_CHAIN = new URL('../../shared/tools/regtest-chain/make-chain.sh', import.meta.url).pathname;
+const MAKE_CHAIN = new URL('./regtest-chain/make-chain.sh', import.meta.url).pathname;
 const NTX = Number(process.env['INDEX_BENCH_TXS'] ?? 100_000);
 const CACHE = join(ROOT, '.bench-cache');
 const SOURCE = join(CACHE, `chain-${NTX}`);
@@ -261,7 +261,7 @@ export async function run(): Promise<void> {
       const ceiling = best.get('ceiling') ?? null;
       for (const r of best.values()) report(r, r.mode === 'ceiling' ? null : ceiling);
     }
-    console.log('  reference: ElectrumX 2.0b1 indexes this chain in 7.9-9.6 s (../shared/tools/regtest-chain/README.md)');
+    console.log('  reference: ElectrumX 2.0b1 indexes this chain in 7.9-9.6 s (bench/regtest-chain/README.md)');
   } finally {
     await pgServer?.stop();
     rmSync(work, { recursive: true, force: true });

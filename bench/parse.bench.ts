@@ -7,7 +7,7 @@ import { parseBlock } from '../src/chains/block/block-parser.js';
 // fixture blocks, compared with bitcoinjs-lib's Block.fromBuffer where it can parse the block
 // (no AuxPoW, no MWEB). bitcoinjs computes no txids in fromBuffer; its "+ids" row adds getId().
 
-const FIXTURES = new URL('../../shared/fixtures/blocks/', import.meta.url);
+const FIXTURES = new URL('../test/fixtures/blocks/', import.meta.url);
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 2);
 
 const CASES: { file: string; features: ChainFeatures; bitcoinjs: boolean }[] = [

@@ -17,7 +17,7 @@ import { NodeClient } from '../src/node/rpc/node-client.js';
 import { NodeRawTxSource } from '../src/node/node-raw-tx-source.js';
 import { AccountService } from '../src/services/accounts/account-service.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { DEFAULT_ASSET_DIR, freshWebAssets } from '../src/web/build/web-build.js';
+import { DEFAULT_ASSET_DIR } from '../src/web/shell/asset-manifest.js';
 import { explorerModule } from '../src/web/explorer/explorer-module.js';
 import { createWeb } from '../src/web/register-web.js';
 import { WebAssets } from '../src/web/shell/assets.js';
@@ -70,7 +70,6 @@ export async function run(): Promise<void> {
     const rpc = new NodeClient(chain.rpc);
     const warm = new NodeRawTxSource(rpc, { network: 'LTCTEST', features: benchParams.features });
     const cold = new NodeRawTxSource(rpc, { network: 'LTCTEST', features: benchParams.features, cacheBytes: 0 });
-    const { manifest } = await freshWebAssets();
     const deps = benchAppDeps(chain);
     const apps: { label: string; url: string; key: string; source: NodeRawTxSource | null }[] = [];
     for (const [label, store, source] of [['store', chain.store, null], ['node, 64 MiB cache', nodeStore, warm], ['node, no cache', nodeStore, cold]] as const) {
@@ -79,7 +78,7 @@ export async function run(): Promise<void> {
       const { key } = await accounts.createAccount(`bench-${label.replace(/\W/g, '')}-${Date.now()}@outpoint.test`, 'bench');
       const reader = store.network('LTCTEST');
       const networks = new Map<NetworkId, { params: NetworkParams; reader: NetworkReader; rawTxs?: NodeRawTxSource }>([['LTCTEST', { params: benchParams, reader, ...(source ? { rawTxs: source } : {}) }]]);
-      const web = createWeb({ publicUrl: 'http://127.0.0.1', realtimeKey: 'bench', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) }, [explorerModule]);
+      const web = createWeb({ publicUrl: 'http://127.0.0.1', realtimeKey: 'bench', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: WebAssets.load(DEFAULT_ASSET_DIR) }, [explorerModule]);
       const app = await buildHttpApp({ ...deps, networks, shortLinks: store.shortAddresses(), accounts: store.accounts(), extensions: [web] });
       servers.push(app);
       apps.push({ label, url: await app.listen({ port: 0, host: '127.0.0.1' }), key, source });

@@ -102,7 +102,7 @@ class LoadProcess {
 }
 
 function sampleTx(): Transaction {
-  const url = new URL('../../shared/fixtures/blocks/LTCTEST-2215586.json', import.meta.url);
+  const url = new URL('../test/fixtures/blocks/LTCTEST-2215586.json', import.meta.url);
   const { hex } = JSON.parse(readFileSync(url, 'utf8')) as { hex: string };
   const txs = parseBlock(Buffer.from(hex, 'hex'), getNetworkParams('LTCTEST').features).txs;
   return txs.find((t) => !t.isCoinbase && t.inputs.length <= 2 && t.outputs.length <= 3) ?? txs[1]!;

@@ -1,6 +1,7 @@
 // Whether the compiled JavaScript in dist/js (`npm run build`, tsconfig.build.json) is current: it starts about a
 // second sooner than running the TypeScript sources through tsx (docs/benchmarks.md, Initial sync). Current means
-// built after the last change to any source file it is made from; otherwise bin/outpoint.js runs the sources.
+// built after the last change to any source file it is made from; otherwise bin/outpoint.js runs the sources. An
+// installed package carries no sources (package.json "files"), so there the build is always current.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ const entryOf = (root) => join(root, 'dist', 'js', 'src', 'main', 'cli.js');
 /** The newest modification time (ms) of the sources the build compiles (tsconfig.build.json's set). */
 export function newestSource(root = ROOT, dir = join(root, 'src')) {
   let newest = 0;
+  if (!existsSync(dir)) return newest;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
@@ -22,6 +24,9 @@ export function newestSource(root = ROOT, dir = join(root, 'src')) {
   }
   return newest;
 }
+
+/** Whether this copy has its TypeScript sources (a checkout), which bin/outpoint.js can run through tsx. */
+export const hasSources = (root = ROOT) => existsSync(join(root, 'src', 'main', 'cli.ts'));
 
 /** dist/js's entry point when it is current, else null (also when OUTPOINT_RUN_SOURCES=1). */
 export function compiledEntry(root = ROOT) {

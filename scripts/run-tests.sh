@@ -1,6 +1,22 @@
 #!/usr/bin/env bash
-# Runs Node's built-in test runner over every *.test.ts (or the files given), TypeScript loaded by tsx.
+# Runs Node's built-in test runner, TypeScript loaded by tsx, over the files given, or over every *.test.ts (slowest
+# first, scripts/test-files.mjs), or with --quick over the files that start no server: unit tests and the in-process
+# API and web tests, the developer loop (`npm run test:quick`; README: which command runs what).
+# TEST_CONCURRENCY files run at once (default: one per CPU, at least 2); each file's time goes to
+# .tmp/test-times.json and the slowest are listed at the end (scripts/test-times-reporter.mjs). A file (and each test)
+# is failed after TEST_TIMEOUT_MS, default 20 minutes: the package test packs the checkout and compiles the SQLite
+# binding for Node 20, which takes more than 10 minutes on a 2-core machine that other test runs load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(find src test -name '*.test.ts' | sort); fi
-exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout="${TEST_TIMEOUT_MS:-600000}" "${files[@]}"
+quick=()
+if [ "${1:-}" = --quick ]; then quick=(--quick); shift; fi
+if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(node scripts/test-files.mjs "${quick[@]}"); fi
+cpus="$(nproc 2>/dev/null || echo 2)"
+concurrency="${TEST_CONCURRENCY:-$(( cpus > 2 ? cpus : 2 ))}"
+# The usual report on stdout (spec on a terminal, TAP for logs), the per-file times on stderr.
+format=tap
+[ -t 1 ] && format=spec
+exec node --import tsx --test --test-concurrency="$concurrency" --test-timeout="${TEST_TIMEOUT_MS:-1200000}" \
+  --test-reporter="$format" --test-reporter-destination=stdout \
+  --test-reporter=./scripts/test-times-reporter.mjs --test-reporter-destination=stderr \
+  "${files[@]}"

@@ -13,6 +13,9 @@ if [ "${OUTPOINT_SETUP_TEST_DEPS:-0}" = 1 ]; then
   command -v openssl >/dev/null || need+=(openssl)
   # The explorer's browser tests drive Debian's Chromium headless (playwright-core, no browser download).
   [ -x /usr/bin/chromium ] || need+=(chromium)
+  # deploy/systemd's test checks the units with systemd-analyze (verify, security --offline), which runs without
+  # systemd as PID 1 (containers); Debian ships it in the systemd package.
+  command -v systemd-analyze >/dev/null || need+=(systemd)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need[*]}"
@@ -20,9 +23,9 @@ if [ ${#need[@]} -gt 0 ]; then
   # Several checkouts may run setup at once: wait for another apt-get rather than fail on its lock.
   $SUDO apt-get install -y -q -o DPkg::Lock::Timeout=600 "${need[@]}" >/dev/null
 fi
-if [ "${OUTPOINT_SETUP_TEST_DEPS:-0}" = 1 ] && [ ! -x "${BITCOIND_PREFIX:-/opt/bitcoind}/bin/bitcoind" ] && [ -f ../shared/tools/install-bitcoind.sh ]; then
+if [ "${OUTPOINT_SETUP_TEST_DEPS:-0}" = 1 ] && [ ! -x "${BITCOIND_PREFIX:-/opt/bitcoind}/bin/bitcoind" ]; then
   echo "setup: installing bitcoind"
-  $SUDO bash ../shared/tools/install-bitcoind.sh "${BITCOIND_PREFIX:-/opt/bitcoind}" || echo "setup: bitcoind install failed; bitcoind tests will report it"
+  $SUDO bash scripts/install-bitcoind.sh "${BITCOIND_PREFIX:-/opt/bitcoind}" || echo "setup: bitcoind install failed; bitcoind tests will report it"
 fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci"

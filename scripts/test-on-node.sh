@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs the tests (all, or the files given) on another Node.js line, e.g. `bash scripts/test-on-node.sh 24`.
 # The Node binary is the `node` package pinned to that major version from the npm registry (it carries the headers
-# node-gyp needs), installed once into a cache and refreshed daily. The checkout is copied beside a `shared` link
-# into a work copy under the same cache, whose node_modules is installed with that Node (native addons compiled for
-# its ABI) and kept while package-lock.json and the Node version stay the same.
+# node-gyp needs), installed once into a cache and refreshed daily. The checkout is copied into a work copy under the
+# same cache, whose node_modules is installed with that Node (native addons compiled for its ABI) and kept while
+# package-lock.json and the Node version stay the same.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 line="${1:?usage: test-on-node.sh MAJOR [TEST_FILE…]}"
@@ -30,7 +30,6 @@ echo "test-on-node: $version"
 work="$cache/work-$(printf '%s' "$repo" | sha256sum | cut -c1-12)"
 copy="$work/outpoint"
 mkdir -p "$work"
-ln -sfn "$(cd "$repo/.." && pwd)/shared" "$work/shared"
 kept="$work/node_modules.kept"
 rm -rf "$kept"
 [ -d "$copy/node_modules" ] && mv "$copy/node_modules" "$kept"

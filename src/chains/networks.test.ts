@@ -5,7 +5,7 @@ import { InvalidArgumentError } from '../core/domain/errors.js';
 import { NETWORK_IDS, type NetworkId } from '../core/domain/network.js';
 import { ALL_NETWORK_PARAMS, BTC_TESTNET4_GENESIS_HASH, getNetworkParams, knownGenesisHashes } from './networks.js';
 
-const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);
+const FIXTURES = new URL('../../test/fixtures/', import.meta.url);
 const readBlock = (name: string): { network: NetworkId; height: number; hash: string } =>
   JSON.parse(readFileSync(new URL(`blocks/${name}`, FIXTURES), 'utf8'));
 

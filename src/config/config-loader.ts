@@ -171,7 +171,7 @@ function buildTls(table: Raw): OutpointConfig['http']['tls'] {
 
 function buildMarket(table: Raw): MarketConfig {
   const spec = (k: string): KeySpec => SECTION_KEYS['market']![k]!;
-  // Prices out of the box, as the spec's get_price promises (seven exchanges); `sources = []` turns polling off.
+  // Prices out of the box, as get_price promises (seven exchanges, docs/api-v2.md); `sources = []` turns polling off.
   const sources = list(table, 'sources', spec('sources'), 'market.sources', PRICE_SOURCE_IDS) as PriceSourceId[];
   const intervalMs = int(table, 'interval_ms', spec('interval_ms'), 15_000, 'market.interval_ms');
   const maxAgeS = int(table, 'max_age_s', spec('max_age_s'), 300, 'market.max_age_s');

@@ -63,7 +63,7 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     port: { type: 'integer', min: 0, max: 65535, doc: 'listen port (default 3000)' },
     public_url: { type: 'url', doc: 'base of explorer links (default http://<host>:<port>)' },
     rate_limit_per_second: { type: 'integer', min: 0, max: 1_000_000, doc: 'v2 public limit per client IP (default 5, 0 = off)' },
-    max_concurrent_per_ip: { type: 'integer', min: 0, max: 100_000, doc: 'v2 requests in flight at once per client IP (default 0 = off; the spec\'s private tiers are 8, 16, 32)' },
+    max_concurrent_per_ip: { type: 'integer', min: 0, max: 100_000, doc: 'v2 requests in flight at once per client IP (default 0 = off; the private-instance tiers of docs/api-v2.md are 8, 16, 32)' },
     tls_cert_file: { type: 'string', doc: 'PEM certificate (chain) file: serve HTTPS and wss on [http] port; re-read on SIGHUP (needs tls_key_file)' },
     tls_key_file: { type: 'string', doc: 'PEM private key file of tls_cert_file; re-read on SIGHUP' },
     trust_proxy: {

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ApiDocuments } from '../core/infrastructure/api-documents.js';
 import type { Logger } from '../core/infrastructure/logger.js';
 import type { Metrics } from '../core/infrastructure/metrics.js';
 import type { Services } from '../services/create-services.js';
@@ -19,6 +20,7 @@ import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
 import { installRequestLog, requestId } from './plugins/request-id.plugin.js';
 import { registerV3, V3_PREFIX } from './v3/register-v3.js';
+import { v3Fail } from './v3/schemas/v3-schema-kit.js';
 import { addressRoutes } from './v2/address.routes.js';
 import { blockRoutes } from './v2/block.routes.js';
 import { marketRoutes } from './v2/market.routes.js';
@@ -70,14 +72,22 @@ export interface HttpAppDeps {
   readonly ops?: OpsDeps;
   /** Entry layers served beside the APIs (main passes the explorer). */
   readonly extensions?: readonly HttpExtension[];
+  /** Where the OpenAPI documents are published for the web layer's /docs page (main shares one with it). */
+  readonly apiDocuments?: ApiDocuments;
 }
 
 const V2_PREFIX = '/api/v2';
 const API_VERSION = '2.0.0';
 /** One year: long enough to matter between visits (the usual recommendation), the operator can lower it. */
 const HSTS_DEFAULT_SECONDS = 31_536_000;
+const V3_API_VERSION = '3.0.0';
+const V2_DESCRIPTION = 'Outpoint v2 REST API: no key, JSONP (?callback=), a per-IP rate limit (docs/api-v2.md).';
+const V3_DESCRIPTION = 'Outpoint v3 REST API: every request carries an API key in the API-KEY header and counts against its plan\'s daily quota (docs/api-v3.md).';
 
-/** The HTTP entry: v2 routes, CORS, JSONP, rate limit, one error mapping, OpenAPI at /api/v2/openapi.json. Not yet listening. */
+/**
+ * The HTTP entry: v2 routes, CORS, JSONP, rate limit, one error mapping, OpenAPI at /api/v2/openapi.json (and v3's at
+ * /api/v3/openapi.json when v3 is served). Not yet listening.
+ */
 export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
   const serverLimits = resolveServerLimits(deps.serverLimits);
   const app = Fastify({
@@ -101,7 +111,11 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   installRequestLog(app, deps.logger);
   if (deps.tls) installHsts(app, deps.hstsMaxAgeSeconds ?? HSTS_DEFAULT_SECONDS);
   const rejections = installHttpMetrics(app, deps.metrics);
-  installOpenApi(app, V2_PREFIX, { title: 'Outpoint v2', version: API_VERSION, serverUrl: deps.publicUrl });
+  installOpenApi(app, V2_PREFIX, { title: 'Outpoint v2', version: API_VERSION, serverUrl: deps.publicUrl, description: V2_DESCRIPTION }, { jsonp: true }, deps.apiDocuments);
+  if (services.accounts) {
+    installOpenApi(app, V3_PREFIX, { title: 'Outpoint v3', version: V3_API_VERSION, serverUrl: deps.publicUrl, description: V3_DESCRIPTION },
+      { jsonp: false, apiKey: { header: 'API-KEY', failure: v3Fail } }, deps.apiDocuments);
+  }
   installCors(app);
   installJsonp(app, { exceptUnder: [V3_PREFIX] });
   installFormBody(app);

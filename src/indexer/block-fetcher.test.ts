@@ -6,7 +6,7 @@ import type { ChainSource } from '../core/index.js';
 import { BlockFetcher } from './block-fetcher.js';
 
 // A real 4-tx Litecoin block; the fake chain repeats it (the fetcher checks each block's hash against its height's).
-const fixture = JSON.parse(readFileSync(new URL('../../../shared/fixtures/blocks/LTC-277645.json', import.meta.url), 'utf8')) as { hex: string; hash: string };
+const fixture = JSON.parse(readFileSync(new URL('../../test/fixtures/blocks/LTC-277645.json', import.meta.url), 'utf8')) as { hex: string; hash: string };
 const RAW = Uint8Array.from(Buffer.from(fixture.hex, 'hex'));
 const TXS_PER_BLOCK = 4;
 

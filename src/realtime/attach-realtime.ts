@@ -59,7 +59,10 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHand
   const limits = resolveLimits(deps.limits);
   const sendThreads = nativeSendAll ? (deps.sendThreads ?? 1) : 1;
   const registry = new ChannelRegistry(new SendBatch(sendAll, sendThreads));
-  deps.logger.info('realtime: fan-out sender', { sender: nativeSendAll ? 'native' : 'javascript (native/fanout not built)', threads: sendThreads });
+  // The addon is optional (a compiler at install, and npm's install-script policy allowing it): one line says which runs.
+  deps.logger.info('realtime: fan-out sender', nativeSendAll
+    ? { sender: 'native', threads: sendThreads }
+    : { sender: 'javascript', threads: sendThreads, note: 'native/fanout is not built (optional; `npm run build:native` in the package directory builds it)' });
   const counters: ConnectionCounters & FanOutCounters = { messagesSent: 0, messagesDropped: 0, slowConsumersClosed: 0, idleClosed: 0, eventsDelivered: 0 };
   let rejected = 0;
   const connections = new Set<Connection>();

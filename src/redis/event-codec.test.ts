@@ -8,7 +8,7 @@ import { decodeEvent, encodeEvent } from './event-codec.js';
 import { toHex } from '../chains/hash.js';
 
 function fixtureBlock(name: string, network: 'LTCTEST' | 'DOGE') {
-  const { hex } = JSON.parse(readFileSync(new URL(`../../../shared/fixtures/blocks/${name}.json`, import.meta.url), 'utf8')) as { hex: string };
+  const { hex } = JSON.parse(readFileSync(new URL(`../../test/fixtures/blocks/${name}.json`, import.meta.url), 'utf8')) as { hex: string };
   return parseBlock(Buffer.from(hex, 'hex'), getNetworkParams(network).features);
 }
 

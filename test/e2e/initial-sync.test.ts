@@ -1,7 +1,7 @@
 /**
  * What clients see while a network is in its initial sync, against `outpoint serve` as operators run it (both
  * engines), a litecoind whose getblock answers a proxy holds (the sync stops at a chosen height), and a bitcoind
- * that syncs freely: LTCTEST chain endpoints answer 503 in the spec's shapes with Retry-After, get_info and
+ * that syncs freely: LTCTEST chain endpoints answer 503 in the documented shapes (docs/api-v2.md, docs/api-v3.md) with Retry-After, get_info and
  * network_info report `syncing`, send_tx / broadcast_transaction / prices / validity / account_info / BTCTEST keep
  * working, pusher-js hears nothing of LTCTEST; once get_info reports the tip, the same endpoints answer and events
  * flow.

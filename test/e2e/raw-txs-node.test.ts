@@ -3,7 +3,7 @@
  * `[store] raw_txs = "node"` end to end: litecoind regtest → per engine, one index that stores raw txs and one that
  * does not, each behind its own app (v2 and v3). The node-mode app reads raw bytes from the node and must answer
  * byte for byte like the store-mode app; while the node is down its raw routes answer 503 with Retry-After in the
- * spec's shapes and everything else answers; after a reorg the orphaned tx is still shown (its block from the node).
+ * documented shapes and everything else answers; after a reorg the orphaned tx is still shown (its block from the node).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

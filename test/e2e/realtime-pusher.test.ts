@@ -151,7 +151,7 @@ describe('pusher-js against the realtime server', () => {
       assert.equal(update.value.tx_hex, tx.hex);
       assert.equal(update.value.total_inputs, String(tx.vin.length));
       assert.equal(update.value.total_outputs, String(tx.vout.length));
-      assert.equal(typeof update.value.sent_value, 'number', 'a JSON number, as the spec types it');
+      assert.equal(typeof update.value.sent_value, 'number', 'a JSON number, as docs/realtime.md types it');
       assert.equal(update.value.sent_value, Number((await restData(`/tx/LTCTEST/${txid}`)).sent_value), 'the number REST\'s string spells');
       assert.ok(Math.abs(update.value.sent_value - tx.vout.reduce((s, o) => s + o.value, 0)) < 1e-8);
       assert.equal(update.value.unconfirmed_txs, mempoolSize);

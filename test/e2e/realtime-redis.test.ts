@@ -46,7 +46,7 @@ async function stop(child: ChildProcess): Promise<void> {
 
 /** A Litecoin testnet MWEB block from the fixtures: real transactions with every kind of output. */
 function fixtureTxs(): readonly Transaction[] {
-  const url = new URL('../../../shared/fixtures/blocks/LTCTEST-2215586.json', import.meta.url);
+  const url = new URL('../../test/fixtures/blocks/LTCTEST-2215586.json', import.meta.url);
   const { hex } = JSON.parse(readFileSync(url, 'utf8')) as { hex: string };
   return parseBlock(Buffer.from(hex, 'hex'), params.features).txs;
 }

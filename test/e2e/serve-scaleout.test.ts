@@ -132,4 +132,13 @@ describe('outpoint serve scaled out over PostgreSQL and Redis', () => {
     const update = await ticker.next((e) => e.value.price === '68000.50000000', 15_000);
     assert.deepEqual([update.type, update.value.exchange, update.value.symbol, update.value.price_base], ['price', 'kraken', 'BTC', 'USD']);
   });
+
+  it('SIGHUP (systemctl reload) without TLS stops neither process and says there is nothing to reload', async () => {
+    for (const served of processes) {
+      served.child.kill('SIGHUP');
+      await waitFor(() => served.log.join('').includes('SIGHUP: nothing to reload'), 10_000, `SIGHUP logged: ${served.log.join('').slice(-500)}`);
+      assert.equal(served.child.exitCode, null);
+      assert.equal((await getJson(served.port, '/api/v2/get_info/LTCTEST')).status, 'success');
+    }
+  });
 });

@@ -12,7 +12,7 @@ import { buildHttpApp } from '../../src/main/wiring/http-wiring.js';
 type Schema = Record<string, unknown>;
 
 const ROOT = new URL('../../', import.meta.url);
-const SPEC = readFileSync(new URL('../shared/spec/interface-spec.md', ROOT), 'utf8');
+const SPEC = readFileSync(new URL('test/fixtures/interface-spec.md', ROOT), 'utf8');
 const PAGE = readFileSync(new URL('docs/spec-deviations.md', ROOT), 'utf8');
 const documented = (name: string): boolean => PAGE.includes(`\`${name}\``);
 const inSpec = (word: string): boolean => new RegExp(`\\b${word.replace(/[.]/g, '\\.')}\\b`).test(SPEC);

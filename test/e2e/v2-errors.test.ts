@@ -74,7 +74,7 @@ describe('v2 error table: every row answers its shape and status, never 500', ()
     rows.push([`/short/${N}/zzzz`, 400, 'B'], [`/short/${N}/${'y'.repeat(40)}`, 400, 'B'], [`/short/BTC/${addrA}`, 400, 'B']);
   });
 
-  it('answers every malformed request with the spec shape', async () => {
+  it('answers every malformed request with the documented shape', async () => {
     assert.ok(rows.length > 50);
     for (const [url, status, shape] of rows) {
       const r = await getBoth(apps, `${V2}${url}`);

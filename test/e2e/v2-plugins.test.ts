@@ -117,16 +117,25 @@ describe('rate limit', () => {
   it('with Redis the count is shared by every API process', async () => {
     const one = await app({ rateLimitPerSecond: 4, redisUrl });
     const two = await app({ rateLimitPerSecond: 4, redisUrl });
-    const statuses = [];
-    for (let i = 0; i < 3; i++) {
-      statuses.push((await one.inject({ url, remoteAddress: '10.0.0.9' })).statusCode);
-      statuses.push((await two.inject({ url, remoteAddress: '10.0.0.9' })).statusCode);
+    // The six requests must fall into one 1 s window (it starts at the first): on a machine too loaded for that, the
+    // round is not evidence either way and runs again from another client address.
+    let ip = '';
+    for (let round = 1; ; round++) {
+      ip = `10.0.0.${round}`;
+      const started = performance.now();
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        statuses.push((await one.inject({ url, remoteAddress: ip })).statusCode);
+        statuses.push((await two.inject({ url, remoteAddress: ip })).statusCode);
+      }
+      if (performance.now() - started >= 900 && round < 5) continue;
+      assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+      break;
     }
-    assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
-    const limited = await two.inject({ url, remoteAddress: '10.0.0.9' });
+    const limited = await two.inject({ url, remoteAddress: ip });
     assert.ok(Number(limited.headers['retry-after']) >= 1);
     await delay(1_100);
-    assert.equal((await one.inject({ url, remoteAddress: '10.0.0.9' })).statusCode, 200);
+    assert.equal((await one.inject({ url, remoteAddress: ip })).statusCode, 200);
   });
 
   it('an unreachable Redis lets requests through instead of failing them', async () => {

@@ -161,7 +161,7 @@ describe('v2 transaction endpoints', () => {
     await sync(apps);
     const paid = await getBoth(apps, `${V2}/is_tx_confirmed/${N}/${spendTxid}`);
     assert.deepEqual(paid.body.data, { network: N, txid: spendTxid, confirmations: 1, is_confirmed: true });
-    // A coinbase with exactly 10 confirmations: not confirmed by the spec's rule, so its confidence is below 1.0.
+    // A coinbase with exactly 10 confirmations: not confirmed by the rule of docs/api-v2.md, so its confidence is below 1.0.
     const tip = await node.rpc.call<number>('getblockcount');
     const tenDeep = await node.rpc.call<{ tx: string[] }>('getblock', [await node.rpc.call<string>('getblockhash', [tip - 9])]);
     const tenConfirmed = await getBoth(apps, `${V2}/is_tx_confirmed/${N}/${tenDeep.tx[0]}`);

@@ -30,7 +30,7 @@ const paymentsA: { txid: string; amount: bigint; confirmed: boolean }[] = [];
 let addrB: string;
 
 const get = (url: string) => callBoth(apps, url, key);
-/** A test network's price object: the spec types it {value: string, currency}, so never null. */
+/** A test network's price object: docs/api-v3.md types it {value: string, currency}, so never null. */
 const NO_VALUE = { value: '0.00000000', currency: 'USD', updated_at: 0 };
 const sync = () => syncAll(indexed);
 

@@ -20,7 +20,7 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { call, sameAccountIn, v3App } from './v3-fixture.js';
 
 const LTC = getNetworkParams('LTC', 'main');
-const FIXTURE = JSON.parse(readFileSync(new URL('../../../shared/fixtures/blocks/LTC-2383209.json', import.meta.url), 'utf8')) as { hex: string };
+const FIXTURE = JSON.parse(readFileSync(new URL('../../test/fixtures/blocks/LTC-2383209.json', import.meta.url), 'utf8')) as { hex: string };
 /** The index starts where the store lets a chain start; the block's real height does not matter here. */
 const HEIGHT = 0;
 /** The real block with its coinbase only: the other txs spend outputs this index has never seen. */
@@ -90,7 +90,7 @@ describe('v3 on a main network', () => {
     const summary = (await get('/latest_blocks_summary/LTC')).blocks;
     assert.equal(summary.length, 1);
     assert.equal(summary[0].height, HEIGHT);
-    assert.equal(summary[0].miner, 'LTCPodha2LAxSyBGsGfkWcmKDEB8cWrqLU', 'address of miner (the spec), not the tag');
+    assert.equal(summary[0].miner, 'LTCPodha2LAxSyBGsGfkWcmKDEB8cWrqLU', 'address of miner (docs/api-v3.md), not the tag');
     assert.equal(summary[0].miner_tag, '/LP/');
     const [event] = blockEvents(LTC, block, connected[0]!, 1_700_000_000, null);
     assert.equal(event?.kind, 'block_connected');

@@ -1,7 +1,7 @@
 /**
  * Fault: the node stops for 60 s, once in the middle of an initial sync and once while following the tip (two nodes,
  * two `outpoint serve` processes, both outages at the same time to keep the wall time to one). Meanwhile the service
- * answers from its index (reads 200, a broadcast the spec's 503-free error, never a 500), /ready/LTCTEST says why it
+ * answers from its index (reads 200, a broadcast the documented 503-free error, never a 500), /ready/LTCTEST says why it
  * is not ready, and when the node is back, indexing resumes by itself: no restart of Outpoint.
  */
 import assert from 'node:assert/strict';
@@ -64,8 +64,8 @@ async function walletTxHex(node: RegtestNode): Promise<string> {
 }
 
 /**
- * During the outage: readiness names the node, reads answer (from the index, or the spec's 503 "syncing" while the
- * initial sync is not done), a broadcast fails as "node unavailable" in the spec's shape, and the process runs on.
+ * During the outage: readiness names the node, reads answer (from the index, or the documented 503 "syncing" while the
+ * initial sync is not done), a broadcast fails as "node unavailable" in the documented shape, and the process runs on.
  */
 async function duringOutage(s: Served, syncing: boolean, blockHeight: number, txHex: string): Promise<void> {
   await waitFor(async () => (await get(s, '/ready/LTCTEST')).body['node_error'] !== null, 30_000, '/ready sees the node gone', 250);

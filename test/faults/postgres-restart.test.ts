@@ -1,6 +1,6 @@
 /**
  * Fault: PostgreSQL restarts (stopped as a crash would, down for 3 s) while `outpoint serve` is writing an initial
- * sync into it. Meanwhile the API answers 503 in the spec's shape (never a 500) and /ready says the store is
+ * sync into it. Meanwhile the API answers 503 in the documented shape (never a 500) and /ready says the store is
  * unreachable; afterwards the indexer resumes by itself and the index equals an uninterrupted run's (a digest of
  * every table): no partial batch was kept.
  */
@@ -68,7 +68,7 @@ describe('PostgreSQL restarts mid-sync', () => {
       await waitFor(async () => (await get(port, '/ready/LTCTEST').catch(() => null))?.body['sync_phase'] === 'building-indexes', 60_000, 'the sync has begun', 20)
         .catch((error: unknown) => assert.fail(`${String(error)}: ${log.slice(-1500)}`));
       const restarted = server.restart(3_000);
-      // While it is down: answers, in the spec's shapes, no 500.
+      // While it is down: answers, in the documented shapes, no 500.
       await waitFor(async () => (await get(port, '/ready')).body['reason'] === 'store unreachable' || (await get(port, '/ready')).status === 503, 10_000, '/ready 503', 100);
       const info = await get(port, '/api/v2/get_info/LTCTEST');
       assert.equal(info.status, 503, JSON.stringify(info.body));

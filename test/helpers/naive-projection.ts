@@ -63,7 +63,7 @@ export function naiveProjection(entries: readonly MempoolSourceEntry[], maxBlock
       }
     }
     if (rates.length === 0) {
-      // The spec's projection always has `blocks` items: what the mempool does not fill is an empty block.
+      // The projection (docs/api-v3.md) always has `blocks` items: what the mempool does not fill is an empty block.
       out.push({ blockNum: b, minFeeRate: 0, maxFeeRate: 0, medianFeeRate: 0, minFeeRatePossible: round2(minFeeRate), weight: 0, size: 0, numTxs: 0, txids: [] });
       continue;
     }

@@ -1,11 +1,15 @@
 /**
- * A throwaway PostgreSQL cluster for tests: initdb into a temp dir, start on a free port (socket in the dir),
- * fsync off. Throws (so tests fail, not skip) when PostgreSQL is not installed. Works as root (the server runs
- * as the `postgres` user via runuser) and as a normal user.
+ * A throwaway PostgreSQL cluster for tests: a fresh data directory in a temp dir, started on a free port (socket in
+ * the dir), fsync off. Throws (so tests fail, not skip) when PostgreSQL is not installed. Works as root (the server
+ * runs as the `postgres` user via runuser) and as a normal user.
+ *
+ * initdb runs once per machine and PostgreSQL version: its output (an empty cluster) is kept as a template in the
+ * user's cache (~/.cache/outpoint/pg-template-<version>) and each server starts on a copy of it, the same cluster a
+ * new initdb would make, in a fraction of its time (initdb was most of a start, and some 30 test files start one).
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
 
@@ -35,25 +39,68 @@ function findBinDir(): string {
   return found;
 }
 
+/** Runs a PostgreSQL tool in `cwd`, as the postgres user when this process is root. */
+function runner(bin: string, asRoot: boolean, cwd: string): (tool: string, args: string[]) => void {
+  return (tool, args) => {
+    const command = join(bin, tool);
+    if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe', cwd });
+    else execFileSync(command, args, { stdio: 'pipe', cwd });
+  };
+}
+
+function postgresOwner(): { uid: number; gid: number } {
+  return {
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+  };
+}
+
+/**
+ * The initdb'ed empty cluster of this PostgreSQL version, made once: initdb writes into a temp dir (the postgres user
+ * may not enter the cache, e.g. /root's), the result is copied beside the template and renamed in, so concurrent
+ * starts never see half of one.
+ */
+function clusterTemplate(bin: string, asRoot: boolean): string {
+  const version = execFileSync(join(bin, 'initdb'), ['--version'], { encoding: 'utf8' }).trim().replace(/\W+/g, '-');
+  const cache = process.env['OUTPOINT_CACHE_DIR'] ?? join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'outpoint');
+  const template = join(cache, `pg-template-${version}`);
+  if (existsSync(join(template, 'PG_VERSION'))) return template;
+  mkdirSync(cache, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'outpoint-initdb-'));
+  const copy = `${template}.${process.pid}.tmp`;
+  try {
+    if (asRoot) {
+      const { uid, gid } = postgresOwner();
+      chownSync(scratch, uid, gid);
+    }
+    runner(bin, asRoot, scratch)('initdb', ['-D', join(scratch, 'data'), '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    cpSync(join(scratch, 'data'), copy, { recursive: true, preserveTimestamps: true });
+    renameSync(copy, template);
+  } catch (error) {
+    if (!existsSync(join(template, 'PG_VERSION'))) throw error; // another process made it first: use theirs
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+    rmSync(copy, { recursive: true, force: true });
+  }
+  return template;
+}
+
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = findBinDir();
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'outpoint-pg-'));
   const data = join(dir, 'data');
-  const run = (tool: string, args: string[]): void => {
-    const command = join(bin, tool);
-    if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe', cwd: dir });
-    else execFileSync(command, args, { stdio: 'pipe', cwd: dir });
-  };
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(dir, uid, gid);
-  }
+  const run = runner(bin, asRoot, dir);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   try {
-    run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    // preserveTimestamps and the owner: a copy is the cluster initdb made (owned by postgres when we are root).
+    cpSync(clusterTemplate(bin, asRoot), data, { recursive: true, preserveTimestamps: true });
+    if (asRoot) {
+      const { uid, gid } = postgresOwner();
+      chownSync(dir, uid, gid);
+      execFileSync('chown', ['-R', `${uid}:${gid}`, data]);
+    }
     run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });

@@ -52,7 +52,7 @@ export function startLitecoind(opts: RegtestNodeOptions = {}): Promise<RegtestNo
 
 export function startBitcoind(opts: RegtestNodeOptions = {}): Promise<RegtestNode> {
   const binary = opts.binary ?? process.env.BITCOIND ?? '/opt/bitcoind/bin/bitcoind';
-  return RegtestNode.start('BTC', requireBinary(binary, 'bitcoind', 'BITCOIND', 'bash ../shared/tools/install-bitcoind.sh /opt/bitcoind'), opts);
+  return RegtestNode.start('BTC', requireBinary(binary, 'bitcoind', 'BITCOIND', 'sudo bash scripts/install-bitcoind.sh /opt/bitcoind'), opts);
 }
 
 function requireBinary(path: string, name: string, envVar: string, howToInstall: string): string {

@@ -33,27 +33,48 @@ export interface ServeOptions {
   readonly nodeArgs?: readonly string[];
   /** startServeWithBody: more `[http]` keys as TOML lines (`trust_proxy = ["127.0.0.1"]`), over its defaults. */
   readonly http?: Readonly<Record<string, string>>;
+  /**
+   * The program and its arguments before `serve`, run in `cwd` (an installed package: `['npx', 'outpoint']`); it
+   * gets its own process group, which stop() signals whole (npx's child included). Default: this checkout's
+   * bin/outpoint.js under this Node.
+   */
+  readonly command?: { readonly argv: readonly [string, ...string[]]; readonly cwd: string };
 }
 
 const REPO = new URL('../..', import.meta.url).pathname;
 // bin/outpoint.js as users run it: the compiled build when `npm run build` made it from these sources, else tsx.
 
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Serves with the configuration file `config`; the port comes from OUTPOINT_HTTP_PORT (public_url stays the file's). */
 export async function startServe(config: string, options: ServeOptions = {}): Promise<ServeProcess> {
   const port = options.port ?? (await freePort());
   const log: string[] = [];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'bin/outpoint.js', 'serve', '--config', config, ...(options.apiOnly ? ['--api-only'] : [])], {
-    cwd: REPO,
+  const [program, ...before] = options.command?.argv ?? [process.execPath, ...(options.nodeArgs ?? []), 'bin/outpoint.js'];
+  const group = options.command !== undefined;
+  const child = spawn(program, [...before, 'serve', '--config', config, ...(options.apiOnly ? ['--api-only'] : [])], {
+    cwd: options.command?.cwd ?? REPO,
     env: { ...process.env, ...options.env, OUTPOINT_HTTP_PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
+    detached: group,
   });
   child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
+    if (group) process.kill(-child.pid!, 'SIGTERM');
+    else child.kill('SIGTERM');
     await exited;
+    // npx may exit before the service it started has finished stopping: wait for the whole group.
+    if (group) await waitFor(() => !groupAlive(child.pid!), 30_000, 'serve process group to exit', 50);
   };
   const readyPath = options.readyPath ?? `/api/v2/get_info/${options.readyNetwork ?? 'LTCTEST'}`;
   try {

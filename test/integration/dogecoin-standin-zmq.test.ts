@@ -1,5 +1,5 @@
 /**
- * The Dogecoin Core 1.14 stand-in against ../shared/nodes/dogecoin-1.14.md, the ZMQ and "Regtest and policy"
+ * The Dogecoin Core 1.14 stand-in against docs/dogecoin-1.14.md, the ZMQ and "Regtest and policy"
  * rows (the call rows: dogecoin-standin.test.ts).
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The Dogecoin Core 1.14 stand-in checked against ../shared/nodes/dogecoin-1.14.md, row by row: what the tests
+ * The Dogecoin Core 1.14 stand-in checked against docs/dogecoin-1.14.md, row by row: what the tests
  * of Outpoint's client rest on must be what the facts file says, so each row gets an assertion that would
  * fail if the stand-in drifted. This file: the "Calls" rows (field sets, value types, error codes, HTTP
  * statuses, cookie, ports, warm-up); dogecoin-standin-zmq.test.ts: the ZMQ and "Regtest and policy" rows.

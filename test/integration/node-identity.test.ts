@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { ConfigError, type Logger } from '../../src/core/index.js';
 import { Runtime } from '../../src/main/wiring/runtime.js';
 import { startDogecoinStandIn } from '../helpers/dogecoin/dogecoin-standin.js';
-import { startBitcoind, startLitecoind } from '../helpers/regtest-node.js';
+import { startBitcoind, startLitecoind, waitFor } from '../helpers/regtest-node.js';
 
 const dirs: string[] = [];
 after(() => {
@@ -84,9 +84,10 @@ describe('start-up refuses a node serving another chain', () => {
       const logger = recordingLogger();
       const runtime = await runtimeFor('DOGETEST', { CHAIN: 'regtest', RPC_URL: node.rpcUrl }, logger);
       const started = runtime.start();
-      setTimeout(() => void node.resume({ waitWarm: false }), 1_000);
+      // The node comes back once the start has said it waits (a fixed delay raced a start slowed by a loaded machine).
+      await waitFor(() => logger.lines.some((l) => l.startsWith('warn waiting for the node')), 60_000, `the start waits for the halted node: ${logger.lines.join('\n')}`);
+      await node.resume({ waitWarm: false });
       await started;
-      assert.ok(logger.lines.some((l) => l.startsWith('warn waiting for the node')), logger.lines.join('\n'));
       await runtime.stop();
     } finally {
       await node.stop();

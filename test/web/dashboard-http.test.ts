@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger, type ChainStore } from '../../src/core/index.js';
 import { buildHttpApp, rateCounters } from '../../src/main/wiring/http-wiring.js';
-import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../src/web/build/web-build.js';
+import { DEFAULT_ASSET_DIR } from '../../src/web/shell/asset-manifest.js';
 import { dashboardModule } from '../../src/web/dashboard/dashboard-module.js';
 import { createWeb } from '../../src/web/register-web.js';
 import { WebAssets } from '../../src/web/shell/assets.js';
@@ -24,9 +24,8 @@ const apps: FastifyInstance[] = [];
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 async function dashboardApp(store: ChainStore, publicUrl: string, registration: 'open' | 'invite' = 'open'): Promise<FastifyInstance> {
-  const { manifest } = await freshWebAssets();
   const web = createWeb(
-    { publicUrl, realtimeKey: 'k', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
+    { publicUrl, realtimeKey: 'k', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: WebAssets.load(DEFAULT_ASSET_DIR) },
     [dashboardModule({
       services: (accounts) => createDashboardServices({
         accounts: accounts.keys, usage: accounts.usage, store: store.accounts(), auth: store.auth(), settings: { ...SETTINGS, registration, signinFailuresPerAccount: 3 },

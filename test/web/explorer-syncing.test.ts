@@ -12,7 +12,7 @@ import { getNetworkParams } from '../../src/chains/networks.js';
 import { noPrices, silentLogger } from '../../src/core/index.js';
 import { buildHttpApp, rateCounters } from '../../src/main/wiring/http-wiring.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../src/web/build/web-build.js';
+import { DEFAULT_ASSET_DIR } from '../../src/web/shell/asset-manifest.js';
 import { explorerModule } from '../../src/web/explorer/explorer-module.js';
 import { createWeb } from '../../src/web/register-web.js';
 import { WebAssets } from '../../src/web/shell/assets.js';
@@ -25,8 +25,7 @@ describe('explorer while a network is syncing', () => {
     dir = mkdtempSync(join(tmpdir(), 'outpoint-syncing-'));
     store = new SqliteStore({ path: join(dir, 'outpoint.db') });
     await store.migrate();
-    const { manifest } = await freshWebAssets();
-    const web = createWeb({ publicUrl: 'http://x.test', realtimeKey: 'k', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) }, [explorerModule]);
+    const web = createWeb({ publicUrl: 'http://x.test', realtimeKey: 'k', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: WebAssets.load(DEFAULT_ASSET_DIR) }, [explorerModule]);
     app = await buildHttpApp({
       networks: new Map([['DOGE', { params: getNetworkParams('DOGE'), reader: store.network('DOGE') }]]),
       prices: noPrices,

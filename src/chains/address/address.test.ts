@@ -9,7 +9,7 @@ import { getP2pkPubkey } from '../script/classify.js';
 import { decodeBase58Address } from './base58-address.js';
 import { addressToScript, decodeAddress, isValidAddress, pubkeyToP2pkhAddress, scriptToAddress } from './address.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/', import.meta.url);
 const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, FIXTURES), 'utf8'));
 
 interface AddressFixture {

@@ -5,7 +5,7 @@ import { bech32, bech32m } from '@scure/base';
 import { fromHex, toHex } from '../hash.js';
 import { decodeMwebAddress, encodeMwebAddress } from './mweb-address.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/', import.meta.url);
 
 interface Stealth { address: string; hrp: string; scan_pubkey: string; spend_pubkey: string; length: number }
 const stealth = (network: string): Stealth[] =>

@@ -6,7 +6,7 @@ import { getNetworkParams } from '../networks.js';
 import { blockMiner } from './block-miner.js';
 import { parseBlock } from './block-parser.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/blocks/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/blocks/', import.meta.url);
 
 function coinbaseOf(name: string): { network: string; coinbase: Transaction } {
   const fixture = JSON.parse(readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8')) as { network: string; hex: string };

@@ -12,7 +12,7 @@ import { coinbaseHeight } from './coinbase.js';
 import { difficultyFromBits } from './difficulty.js';
 import { merkleRoot, witnessCommitmentOk } from './merkle.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/blocks/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/blocks/', import.meta.url);
 
 // Local on purpose: the network params module is owned elsewhere; these are the parser's needs only.
 const FEATURES: Record<string, ChainFeatures> = {

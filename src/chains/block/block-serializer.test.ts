@@ -8,7 +8,7 @@ import { readAuxPow } from './auxpow.js';
 import { parseBlock } from './block-parser.js';
 import { serializeAuxPow, serializeBlock, serializeBlockHeader } from './block-serializer.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/blocks/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/blocks/', import.meta.url);
 const FEATURES: Record<string, ChainFeatures> = {
   BTC: { segwit: true, mweb: false, auxpow: false },
   BTCTEST: { segwit: true, mweb: false, auxpow: false },

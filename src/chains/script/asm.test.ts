@@ -5,7 +5,7 @@ import { fromHex } from '../hash.js';
 import { scriptToAsm } from './asm.js';
 import { getOpName } from './opcodes.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/', import.meta.url);
 
 interface TxFixture {
   name: string;

@@ -6,7 +6,7 @@ import { fromHex } from '../hash.js';
 import { getNetworkParams } from '../networks.js';
 import { classifyScript } from './classify.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/', import.meta.url);
 
 interface Vout { n: number; script_hex: string; type: string }
 interface Decoded { vout?: Vout[] }

@@ -7,8 +7,8 @@ import { toHex } from '../hash.js';
 import { parseTransaction } from './tx-parser.js';
 import { serializeTransaction } from './tx-serializer.js';
 
-// The fixtures live next to the repository clone: <repo>/../shared/fixtures.
-const FIXTURES = new URL('../../../../shared/fixtures/txs/', import.meta.url);
+// The fixtures and their provenance: test/fixtures/README.md.
+const FIXTURES = new URL('../../../test/fixtures/txs/', import.meta.url);
 
 interface TxFixture {
   network: string;

@@ -9,7 +9,7 @@ import { parseBlock } from '../block/block-parser.js';
 import { parseTransaction } from './tx-parser.js';
 import { serializeTransaction } from './tx-serializer.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/', import.meta.url);
 
 const hash32 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => toHex(b));
 const script = fc.uint8Array({ maxLength: 120 });

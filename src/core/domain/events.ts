@@ -60,7 +60,7 @@ export interface AddressTouchedEvent {
 }
 
 /**
- * Another transaction spends coins this one spends (an extension beyond the spec: realtime `double_spend`). One event
+ * Another transaction spends coins this one spends (an extension of the interface: realtime `double_spend`, docs/realtime.md). One event
  * per transaction that lost or may lose its coins; both sides of a plain double spend get one each.
  */
 export interface DoubleSpendEvent {

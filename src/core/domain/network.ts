@@ -1,4 +1,4 @@
-/** The six network acronyms of the public interface, written as the spec writes them. */
+/** The six network acronyms of the public interface, written as the APIs write them (docs/api-v2.md). */
 export const NETWORK_IDS = ['BTC', 'BTCTEST', 'LTC', 'LTCTEST', 'DOGE', 'DOGETEST'] as const;
 export type NetworkId = (typeof NETWORK_IDS)[number];
 

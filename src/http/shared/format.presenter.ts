@@ -7,7 +7,7 @@ import type { ScriptDescription } from '../../services/transactions/script-descr
 /** Every v2 amount: a string with exactly 8 decimals. */
 export const coins = (value: Sats): string => formatCoins(value);
 
-/** Difficulty as Core prints it, fixed to 8 decimals (a string, as the spec types it); realtime spells it the same. */
+/** Difficulty as Core prints it, fixed to 8 decimals (a string, as docs/api-v2.md types it); realtime spells it the same. */
 export const difficulty = formatDifficulty;
 
 /** Prices as every API spells them (8 decimals). */

@@ -9,7 +9,7 @@ export const amount: Schema = { type: 'string', pattern: '^-?\\d+\\.\\d{8}$', de
 export const nullable = (type: 'string' | 'integer' | 'boolean' | 'number'): Schema => ({ type: [type, 'null'] });
 export const nullableObj = (props: Record<string, Schema>): Schema => ({ ...obj(props), type: ['object', 'null'] });
 
-/** Every listed property is required and nothing else is serialized: the spec's field lists, to the letter. */
+/** Every listed property is required and nothing else is serialized: the field lists of docs/api-v2.md and docs/api-v3.md, to the letter. */
 export function obj(props: Record<string, Schema>): Schema {
   return { type: 'object', additionalProperties: false, required: Object.keys(props), properties: props };
 }

@@ -7,8 +7,8 @@ import { shapeA } from './v2-error-spec.js';
 const SEND_BODY_LIMIT = 8_500_000;
 
 /**
- * POST send_tx: the body is JSON {tx_hex} or the form field tx_hex (the spec's sample). The answer
- * carries both readings of the spec: the v2 envelope and the sample's bare network/txid.
+ * POST send_tx: the body is JSON {tx_hex} or the form field tx_hex (the sample in docs/api-v2.md). The answer
+ * carries both readings of the interface: the v2 envelope and the sample's bare network/txid.
  */
 export function sendTxRoutes(app: FastifyInstance, { services }: V2Context): void {
   app.post<{ Params: { network: string }; Body: unknown }>(

@@ -14,7 +14,7 @@ declare module 'fastify' {
 
 export const shapeA = (...keys: string[]): V2ErrorSpec => ({ shape: 'A', keys });
 export const shapeB: V2ErrorSpec = { shape: 'B', httpStatus: 404 };
-/** The spec lists short's failure with HTTP 400 while its body says code 404. */
+/** short's failure is HTTP 400 while its body says code 404, as the interface lists it (docs/api-v2.md). */
 export const shapeBShort: V2ErrorSpec = { shape: 'B', httpStatus: 400 };
 
 /** Hints shown for every key of a shape-A failure; the failing key carries the specific reason instead. */

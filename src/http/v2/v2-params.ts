@@ -18,7 +18,7 @@ export function parseOptionalIndex(text: string | undefined, field: string): num
 const TXID = /^[0-9a-fA-F]{64}$/;
 
 /**
- * The third segment of get_tx_unspent/received/spent: the spec's after-txid cursor, or (as real
+ * The third segment of get_tx_unspent/received/spent: the after-txid cursor of docs/api-v2.md, or (as real
  * clients send) an integer minimum number of confirmations. 64 hex characters are a txid.
  */
 export function parseCursor(text: string | undefined): { afterTxid?: string; minConfirmations: number } {

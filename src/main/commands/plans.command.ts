@@ -10,7 +10,7 @@ outpoint plans list [--config FILE]
 
 set   creates plan NAME (--max-daily-requests required) or changes its limits; a limit
       not given stays as it is. --max-concurrent-requests: requests of one account in
-      flight at once, across API processes (the spec's tiers are 8, 16, 32); 0 = no limit
+      flight at once, across API processes (the private tiers are 8, 16, 32: docs/api-v3.md); 0 = no limit
       (the default). Accounts on the plan follow at once in new processes, within a few
       seconds in running API processes.
 list  prints every plan.

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { OutpointConfig } from '../../config/index.js';
+import { ApiDocuments } from '../../core/infrastructure/api-documents.js';
 import { MemoryEventBus, type ChainStore, type EventBus, type Logger, type NetworkId } from '../../core/index.js';
 import { getNetworkParams } from '../../chains/networks.js';
 import { buildHttpApp } from './http-wiring.js';
@@ -93,6 +94,9 @@ export class Runtime {
    */
   async start(): Promise<void> {
     await this.store.migrate();
+    // systemd's ExecReload (deploy/systemd) sends SIGHUP to every process: handled always, so that a reload never
+    // ends one (Node's default for SIGHUP), and taken as "re-read the TLS files" where there are any.
+    process.on('SIGHUP', this.reloadTls);
     try {
       await this.observability.start();
       if (this.options.http !== false) await this.startHttp();
@@ -148,6 +152,8 @@ export class Runtime {
     );
     const rpcs = new Map<NetworkId, RpcClient>(this.networks.map((n) => [n.config.id, n.node.rpc]));
     const tls = this.config.http.tls ? this.readTls() : null;
+    // The OpenAPI documents the HTTP layer makes from its routes, rendered for people by the web layer's /docs page.
+    const apiDocuments = new ApiDocuments();
     const app = await buildHttpApp({
       ...(tls ? { tls, hstsMaxAgeSeconds: this.config.http.hstsMaxAgeS } : {}),
       networks,
@@ -168,7 +174,8 @@ export class Runtime {
       metrics: this.observability.metrics,
       ops: { health: this.observability.health, metrics: this.observability.apiExposition },
       rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
-      extensions: [await createWebLayer(this.config, this.store, this.logger)],
+      apiDocuments,
+      extensions: [await createWebLayer(this.config, this.store, this.logger, apiDocuments)],
     });
     this.app = app;
     this.realtime = attachRealtime(app.server, {
@@ -188,8 +195,6 @@ export class Runtime {
     if (this.config.http.port === 0 || this.config.http.publicUrl === `${scheme}://${this.config.http.host}:${this.config.http.port}`) {
       this.listeningUrl = `${scheme}://${host}:${address.port}`;
     }
-    // A renewed certificate is taken on SIGHUP (e.g. by certbot's deploy hook), without a restart or dropped sockets.
-    if (tls) process.on('SIGHUP', this.reloadTls);
     this.logger.info('http listening', {
       url: `${scheme}://${host}:${address.port}`, explorer: `${this.publicUrl}/`, maxConnections: this.config.http.maxConnections, ...(tls ? { tls: this.config.http.tls } : {}),
     });
@@ -200,9 +205,15 @@ export class Runtime {
     return { cert: readFileSync(files.certFile), key: readFileSync(files.keyFile) };
   }
 
-  /** Re-reads the PEM files; a failed reload keeps serving the current certificate and says why. */
+  /**
+   * A renewed certificate is taken on SIGHUP (e.g. by certbot's deploy hook), without a restart or dropped sockets: the
+   * PEM files are re-read; a failed reload keeps serving the current certificate and says why.
+   */
   private onSighup(): void {
-    if (!this.app) return;
+    if (!this.app || !this.config.http.tls) {
+      this.logger.info('SIGHUP: nothing to reload (no TLS certificate is served by this process)');
+      return;
+    }
     try {
       replaceTlsCredentials(this.app, this.readTls());
       this.logger.info('tls: certificate reloaded', { certFile: this.config.http.tls!.certFile });

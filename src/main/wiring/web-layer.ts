@@ -1,21 +1,25 @@
 import type { OutpointConfig } from '../../config/index.js';
+import type { ApiDocuments } from '../../core/infrastructure/api-documents.js';
 import type { ChainStore } from '../../core/index.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
-import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../web/build/web-build.js';
 import { dashboardModule } from '../../web/dashboard/dashboard-module.js';
 import { explorerModule } from '../../web/explorer/explorer-module.js';
+import { referenceModule } from '../../web/reference/reference-module.js';
 import { createWeb, type Web } from '../../web/register-web.js';
+import { assetsStale, DEFAULT_ASSET_DIR } from '../../web/shell/asset-manifest.js';
 import { WebAssets } from '../../web/shell/assets.js';
 import { buildDashboard } from './dashboard-wiring.js';
 import { rateCounters } from './http-wiring.js';
 
 /**
- * The explorer and the account dashboard on the API's app: their assets (rebuilt first if the checkout's sources
- * differ from the last build, so a stale bundle is never served) and their page modules.
+ * The explorer and the account dashboard on the API's app: their assets, built beforehand by `npm run build` (serving
+ * never bundles; missing assets stop the start with the command that builds them, and a checkout whose asset
+ * sources changed since the build says so), and their page modules (with /docs, the API reference from the
+ * documents the HTTP layer publishes into `apiDocuments`).
  */
-export async function createWebLayer(config: OutpointConfig, store: ChainStore, logger: Logger): Promise<Web> {
-  const { manifest, rebuilt } = await freshWebAssets();
-  if (rebuilt) logger.info('web assets built', { dir: DEFAULT_ASSET_DIR });
+export async function createWebLayer(config: OutpointConfig, store: ChainStore, logger: Logger, apiDocuments: ApiDocuments): Promise<Web> {
+  const assets = WebAssets.load(DEFAULT_ASSET_DIR);
+  if (assetsStale(assets.manifest)) logger.warn('web assets are older than their sources: run `npm run build`', { dir: DEFAULT_ASSET_DIR });
   await warnAboutAccounts(config, store, logger);
   const now = () => Math.floor(Date.now() / 1000);
   return createWeb(
@@ -25,9 +29,9 @@ export async function createWebLayer(config: OutpointConfig, store: ChainStore, 
       rateLimitPerSecond: config.web.rateLimitPerSecond,
       rateCounters: rateCounters(config.redis.url),
       logger,
-      assets: new WebAssets(manifest, DEFAULT_ASSET_DIR),
+      assets,
     },
-    [explorerModule, dashboardModule({ services: (accounts) => buildDashboard({ config, store, accounts: accounts.keys, usage: accounts.usage, logger, now }) })],
+    [explorerModule, referenceModule(apiDocuments), dashboardModule({ services: (accounts) => buildDashboard({ config, store, accounts: accounts.keys, usage: accounts.usage, logger, now }) })],
   );
 }
 

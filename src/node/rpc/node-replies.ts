@@ -1,7 +1,7 @@
 /**
  * Shapes of the node's JSON replies, turned into camelCase objects with bigint amounts.
  * Amount fields arrive as decimal text (RpcClient `exactDecimals`), so no float ever holds coins.
- * Dogecoin Core 1.14 (Bitcoin Core 0.14 era, ../shared/nodes/dogecoin-1.14.md) lacks fields newer nodes have:
+ * Dogecoin Core 1.14 (Bitcoin Core 0.14 era, docs/dogecoin-1.14.md) lacks fields newer nodes have:
  * `fees {…}`, `vsize`, `spentby`, `bip125-replaceable`, `nTx`, `minrelaytxfee`, `loaded`, `total_fee`, and on
  * builds before 1.14.7 `initialblockdownload`. A field some node does not send is null here ("unknown"), never a
  * guess; a field every supported node sends is required, and its absence throws (a reply we cannot read).

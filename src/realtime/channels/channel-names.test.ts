@@ -11,7 +11,7 @@ const networks = new Map<NetworkId, NetworkParams>([['LTC', LTC], ['LTCTEST', ge
 const P2SH_M = 'MCZjFcwYJwwYqXAbd3bbnxaCVGs81cp43Z';
 
 describe('channel names', () => {
-  it('builds the lower-case names of the spec', () => {
+  it('builds the lower-case names of docs/realtime.md', () => {
     assert.equal(blockchainChannel('DOGETEST'), 'blockchain_update_dogetest');
     assert.equal(tickerChannel('BTC', 'USD'), 'ticker_btc_usd');
   });

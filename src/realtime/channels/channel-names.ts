@@ -3,7 +3,7 @@ import { decodeAddress, type NetworkParams } from '../../chains/addressing.js';
 import { PusherCode } from '../protocol/error-codes.js';
 
 /*
- * The channel families of the spec, and Pusher's naming rules. Networks are written in lower case
+ * The channel families of docs/realtime.md, and Pusher's naming rules. Networks are written in lower case
  * in channel names: doge, btc, ltc and the test networks dogetest, btctest, ltctest (the API
  * acronym lower-cased; a regtest node answers as its coin's test network).
  */

@@ -17,7 +17,7 @@ export interface FanOutCounters {
 /**
  * Domain events to channel events. A payload is built only when its channel has subscribers in
  * this process, and encoded once per channel whatever the number of subscribers. Disconnected
- * blocks and removed transactions have no channel event in the spec; double spends have our `double_spend`.
+ * blocks and removed transactions have no channel event in the interface (docs/realtime.md); double spends have our `double_spend`.
  */
 export class EventRouter {
   private readonly rates = new Map<NetworkId, TxRate>();

@@ -5,7 +5,7 @@ export interface BlockUpdatePayload {
   readonly type: 'block';
   readonly value: {
     readonly size: number;
-    /** An integer, as in the spec's sample payload (its field list says string). */
+    /** An integer, as in the interface's sample payload (its field list says string; docs/realtime.md). */
     readonly total_txs: number;
     readonly time: number;
     readonly blockhash: string;
@@ -26,7 +26,7 @@ export function minedBy(event: Pick<BlockConnectedEvent, 'minerTag' | 'minerAddr
   return event.minerTag ?? event.minerAddress ?? 'unknown';
 }
 
-/** `time` is when this service received the block (the spec's meaning), not the header time. */
+/** `time` is when this service received the block (the interface's meaning, docs/realtime.md), not the header time. */
 export function blockUpdatePayload(event: BlockConnectedEvent): BlockUpdatePayload {
   return {
     type: 'block',

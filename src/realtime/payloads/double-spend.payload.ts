@@ -1,7 +1,7 @@
 import type { DoubleSpendEvent } from '../../core/index.js';
 
 /**
- * `double_spend` (an extension beyond the spec, docs/realtime.md): another transaction spends coins this one spends.
+ * `double_spend` (an extension of the interface, docs/realtime.md): another transaction spends coins this one spends.
  * On `address_{network}_{address}` channels `value.address` is the channel's spelling; on `blockchain_update_{network}`
  * there is no address.
  */

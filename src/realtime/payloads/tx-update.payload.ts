@@ -9,7 +9,7 @@ export interface TxUpdatePayload {
     readonly total_outputs: string;
     readonly time: number;
     readonly tx_hex: string;
-    /** A JSON number of coins, as the spec has it: the number nearest REST's 8-decimal string (display precision). */
+    /** A JSON number of coins, as docs/realtime.md has it: the number nearest REST's 8-decimal string (display precision). */
     readonly sent_value: number;
     readonly txpm: number;
     readonly txid: string;

@@ -7,7 +7,7 @@ import { confirmationsAt } from '../shared/confirmations.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { describeScript } from '../transactions/script-description.js';
 
-/** The spec's "about 50" latest transactions of the address display. */
+/** The "about 50" latest transactions (docs/api-v2.md) of the address display. */
 export const DISPLAY_TXS = 50;
 
 export interface Counterparty {

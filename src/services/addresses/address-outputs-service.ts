@@ -4,7 +4,7 @@ import { resolveAddress } from './address-resolution.js';
 import { confirmationsAt } from '../shared/confirmations.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 
-/** The spec's page: at most 100 transactions per call (and so at most 100 unconfirmed ones). */
+/** docs/api-v2.md's page: at most 100 transactions per call (and so at most 100 unconfirmed ones). */
 export const PAGE_TXS = 100;
 /** Extra outputs fetched for unspent pages: room for txs paying the address several times. */
 const UNSPENT_SLACK = 20;

@@ -13,7 +13,7 @@ interface Fixture {
   hex: string;
   expected: { auxpow: { chain_id: number; parent_header_sha256d_hash: string; parent_header_time: number } };
 }
-const fixture = (name: string): Fixture => JSON.parse(readFileSync(new URL(`../../../../shared/fixtures/blocks/${name}.json`, import.meta.url), 'utf8')) as Fixture;
+const fixture = (name: string): Fixture => JSON.parse(readFileSync(new URL(`../../../test/fixtures/blocks/${name}.json`, import.meta.url), 'utf8')) as Fixture;
 
 function record(hex: string): BlockRecord {
   const header = parseBlockHeader(Buffer.from(hex, 'hex').subarray(0, 80));

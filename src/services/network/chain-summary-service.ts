@@ -9,7 +9,7 @@ import { estimateHashrate } from './hashrate.js';
 import { PROJECTED_BLOCKS, type MempoolProjection, type MempoolProjector } from './mempool-projector.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 
-/** The spec's latest_blocks_summary: the last 10 blocks. */
+/** latest_blocks_summary (docs/api-v3.md): the last 10 blocks. */
 export const SUMMARY_BLOCKS = 10;
 
 export interface BlockSummary {
@@ -101,7 +101,7 @@ export class ChainSummaryService {
     const resolved = this.networks.resolve(network);
     const syncing = await this.networks.syncing(resolved.id);
     if (syncing) {
-      // Still six projected blocks, empty: the spec's array always has six items.
+      // Still six projected blocks, empty: the array always has six items (docs/api-v3.md).
       const blocks = projectMempoolBlocks([], { maxBlockWeight: resolved.params.maxBlockWeight, blocks: PROJECTED_BLOCKS, minFeeRate: 0 });
       const mempool = { txCount: 0, bytes: 0, updatedAt: syncing.updatedAt, blocks };
       return { network: resolved, tip: { height: syncing.height ?? 0, hash: '' }, hashrate: 0n, mempool, syncing };

@@ -30,7 +30,7 @@ export interface ProjectionOptions {
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 /**
- * Always `blocks` items (the spec: "array of 6 mempool block items for the next 6 blocks"); blocks the mempool
+ * Always `blocks` items (docs/api-v3.md: "array of 6 mempool block items for the next 6 blocks"); blocks the mempool
  * does not fill have no txs, zero size, weight and rates. Fills them greedily by ancestor-package fee rate, as Core's block assembler does: the best
  * package (a tx with its not-yet-included mempool ancestors) goes in whole if it fits the weight limit,
  * else it waits for the next block; including a package lowers the package figures of its descendants.

@@ -6,7 +6,7 @@ import { projectMempoolBlocks, type ProjectedBlock } from './mempool-projection.
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { StoreMempoolSource } from './store-mempool-source.js';
 
-/** The spec's projection: the next 6 blocks. */
+/** The projection of docs/api-v3.md: the next 6 blocks. */
 export const PROJECTED_BLOCKS = 6;
 /** Mempool events arriving within this window cause one recomputation. */
 export const DEFAULT_DEBOUNCE_MS = 500;

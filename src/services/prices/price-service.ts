@@ -4,7 +4,7 @@ import type { PriceQuote, PriceReader } from '../../core/domain/prices.js';
 /** v3 price objects are in US dollars. */
 export const V3_CURRENCY = 'USD';
 
-/** The spec's default coin when get_price / get_info omit it. */
+/** The default coin (docs/api-v2.md) when get_price / get_info omit it. */
 export const DEFAULT_COIN = 'DOGE';
 const MAIN_COINS = new Set(['BTC', 'LTC', 'DOGE']);
 /** Currency acronyms: letters and digits only, so user text never reaches the price store unchecked. */

@@ -6,17 +6,17 @@ export function confirmationsAt(tip: ChainTip | null, height: number | null): nu
   return tip.height - height + 1;
 }
 
-/** The spec's rule: a generated-coin (coinbase) transaction counts as confirmed at 240 confirmations. */
+/** The rule of docs/api-v2.md: a generated-coin (coinbase) transaction counts as confirmed at 240 confirmations. */
 export const COINBASE_CONFIRMATIONS = 240;
 
-/** Confirmed as the spec counts it: 1 confirmation, or 240 for a coinbase. is_tx_confirmed and get_confidence both ask this. */
+/** Confirmed as docs/api-v2.md counts it: 1 confirmation, or 240 for a coinbase. is_tx_confirmed and get_confidence both ask this. */
 export function isConfirmedBySpec(isCoinbase: boolean, confirmations: number): boolean {
   return confirmations >= (isCoinbase ? COINBASE_CONFIRMATIONS : 1);
 }
 
 /**
  * Confidence of a coinbase in a main-chain block that has not reached 240 confirmations: its progress towards
- * them, 0.99 × confirmations / 240 to the spec's 1 % (10 confirmations: 0.04; 239: 0.99); 1.0 once it counts as
+ * them, 0.99 × confirmations / 240 to the 1 % margin of docs/api-v2.md (10 confirmations: 0.04; 239: 0.99); 1.0 once it counts as
  * confirmed. Its coins cannot move before then, and only a reorganisation can undo it, which grows less likely
  * with every block: a monotone figure that reaches 1.0 exactly when is_tx_confirmed turns true.
  */

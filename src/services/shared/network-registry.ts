@@ -26,7 +26,7 @@ export type NetworkMap = ReadonlyMap<
 >;
 
 /**
- * Resolves API acronyms to configured networks. Acronyms are matched exactly as the spec writes
+ * Resolves API acronyms to configured networks. Acronyms are matched exactly as docs/api-v2.md writes
  * them (upper case); a valid acronym that this server does not index is as unsupported as garbage.
  */
 export class NetworkRegistry {

@@ -21,9 +21,9 @@ export interface TxConfidence {
   readonly network: NetworkContext;
   readonly txid: string;
   readonly confirmations: number;
-  /** 1 when confirmed (a coinbase: at 240 confirmations); 0 to 0.99 (two decimals: the spec's 1% margin) when not. */
+  /** 1 when confirmed (a coinbase: at 240 confirmations); 0 to 0.99 (two decimals: the 1% margin of docs/api-v2.md) when not. */
   readonly confidence: number;
-  /** null when confirmed (by the spec's rule). */
+  /** null when confirmed (by the rule of docs/api-v2.md). */
   readonly isDoubleSpend: boolean | null;
   /** null when confirmed; else `network` when P2P peers sampled the tx since it was first seen, `local` otherwise. */
   readonly model: ConfidenceModel | null;
@@ -68,7 +68,7 @@ export class ConfidenceService {
       if (isConfirmedBySpec(record.isCoinbase, confirmations)) {
         return { ...base, confirmations, confidence: 1, isDoubleSpend: null, model: null, nodes: null, nodesSampled: null, conflictingTxids: [] };
       }
-      // A coinbase below 240 confirmations is not confirmed by the spec's rule, so not 1.0 (as is_tx_confirmed says);
+      // A coinbase below 240 confirmations is not confirmed by the rule of docs/api-v2.md, so not 1.0 (as is_tx_confirmed says);
       // it cannot be double spent (only orphaned), and the watched node has it in its chain.
       const confidence = immatureCoinbaseConfidence(confirmations);
       return { ...base, confirmations, confidence, isDoubleSpend: false, model: 'local', nodes: 1, nodesSampled: 1, conflictingTxids: [] };

@@ -6,7 +6,7 @@
  *           it was first seen and still connected, or that did) plus our own node, and the holders are the peers that
  *           announced it plus our node if its mempool holds it (our node validated it; its refusal counts against)
  *   time  = min(1, seconds since first seen / the network's propagation time)
- *   confidence = 0.99 × share × (0.92 + 0.08 × time), to the spec's 1 % (two decimals)
+ *   confidence = 0.99 × share × (0.92 + 0.08 × time), to the 1 % margin of docs/api-v2.md (two decimals)
  *
  * Every sampled peer having it within the first second gives 0.91: under the first-seen rule those nodes refuse a
  * conflicting spend, so a double spend can only reach the part of the network that has not heard of it yet. The

@@ -29,7 +29,7 @@ export interface TxView {
   readonly sentValue: Sats;
   /** 0 for a coinbase. */
   readonly fee: Sats;
-  /** Confirmed by the spec's rule (coinbase: 240 confirmations). */
+  /** Confirmed by the rule of docs/api-v2.md (coinbase: 240 confirmations). */
   readonly isConfirmed: boolean;
   /** Known only from P2P peers: our node's mempool never held it (its record is shaped by peerOnlyRecord). */
   readonly peerOnly: boolean;
@@ -126,7 +126,7 @@ export class TxService {
 
   /**
    * What needs no raw bytes (is_tx_confirmed): answers while the node that keeps them (raw_txs = "node") is down.
-   * `isConfirmed` follows the spec's rule (a coinbase needs 240 confirmations).
+   * `isConfirmed` follows the rule of docs/api-v2.md (a coinbase needs 240 confirmations).
    */
   async status(network: string, txid: string): Promise<{ network: NetworkContext; record: TxRecord; confirmations: number; isConfirmed: boolean }> {
     const ctx = this.networks.resolve(network);

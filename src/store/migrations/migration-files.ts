@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { packageRoot } from '../../core/infrastructure/package-root.js';
 import { compactChainMigration } from './compact-chain-migration.js';
 
 type Step = string | ((engine: 'sqlite' | 'postgres') => string);
@@ -16,6 +14,7 @@ const STEPS: Record<'sqlite' | 'postgres', readonly Step[]> = {
     'postgres-005-mempool-removed-at.sql', 'postgres-006-plan-concurrency.sql', 'postgres-007-dashboard.sql', compactChainMigration, 'postgres-009-sync-status.sql'],
 };
 
+/** The SQL files sit beside this module: in src/ (run through tsx) and in dist/js/src/ (scripts/build-server.mjs copies them). */
 export function migrationSql(engine: 'sqlite' | 'postgres'): string[] {
-  return STEPS[engine].map((step) => (typeof step === 'string' ? readFileSync(join(packageRoot(), 'src', 'store', 'migrations', step), 'utf8') : step(engine)));
+  return STEPS[engine].map((step) => (typeof step === 'string' ? readFileSync(new URL(step, import.meta.url), 'utf8') : step(engine)));
 }

@@ -34,7 +34,7 @@ export function keysPages(app: FastifyInstance, ctx: DashboardContext): void {
     const blocked = ctx.d.keys.blocker(user.account);
     const body = html`<h1>API keys</h1>
 ${message && notice(message.kind, message.text)}
-<p>Send a key in the <code>API-KEY</code> header of every <a href="/api/v3/account_info">v3 API</a> request. Keep keys out of web pages and public repositories.
+<p>Send a key in the <code>API-KEY</code> header of every <a href="/docs#v3">v3 API</a> request. Keep keys out of web pages and public repositories.
 Rotating a key makes a new one; the old key keeps working for ${duration(ctx.d.keys.graceSeconds)} so you can switch without an outage.</p>
 ${views.length === 0 ? html`<p id="no-keys">You have no keys yet.</p>` : keyTable(views, user, now)}
 <section class="card narrow" aria-labelledby="new-key-h"><h2 id="new-key-h">New key</h2>

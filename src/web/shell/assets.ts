@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AssetManifest } from '../build/web-build.js';
+import { readAssetManifest, type AssetManifest } from './asset-manifest.js';
 import { chooseEncoding } from './compression.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
@@ -25,14 +25,19 @@ interface Asset {
 export const ASSET_PREFIX = '/assets/';
 
 /**
- * The built assets (src/web/build), held in memory: a handful of files, served with a content hash in the name
- * and cached for a year, each in the encoding the browser prefers (compressed once at build time).
+ * The built assets (`npm run build`: scripts/build-web.ts), held in memory: a handful of files, served with a content
+ * hash in the name and cached for a year, each in the encoding the browser prefers (compressed once at build time).
  */
 export class WebAssets {
   private readonly byName = new Map<string, Asset>();
 
+  /** The assets in `dir` (WebAssetsMissingError when they were never built). */
+  static load(dir: string): WebAssets {
+    return new WebAssets(readAssetManifest(dir), dir);
+  }
+
   constructor(
-    private readonly manifest: AssetManifest,
+    readonly manifest: AssetManifest,
     dir: string,
   ) {
     for (const name of Object.values(manifest.files)) {

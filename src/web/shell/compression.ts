@@ -8,7 +8,7 @@ export type ContentEncoding = 'br' | 'gzip';
 export const COMPRESS_MIN_BYTES = 1024;
 /**
  * Brotli at quality 4 compresses HTML better than gzip's default and several times faster than brotli's default
- * 11, which is for build-time assets (src/web/build): pages are compressed per request, off the event loop.
+ * 11, which is for build-time assets (scripts/build-web.ts): pages are compressed per request, off the event loop.
  */
 const BROTLI: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 const brotliAsync = promisify(brotliCompress);

@@ -63,7 +63,7 @@ ${m.nav.length > 0 && html`<nav class="site-nav" aria-label="Networks"><ul>${m.n
 ${m.body}
 </main>
 <footer class="site-footer"><div class="bar">
-<span>${m.siteName} · <a href="/api/v2/openapi.json">v2 API (OpenAPI)</a></span>
+<span>${m.siteName} · <a href="/docs">API reference</a></span>
 <form class="theme-switch" method="post" action="/theme" aria-labelledby="theme-label">
 <span id="theme-label">Theme</span>
 <input type="hidden" name="back" value="${m.path}">

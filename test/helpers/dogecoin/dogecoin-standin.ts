@@ -1,6 +1,6 @@
 /**
  * A Dogecoin Core 1.14 stand-in for tests (no dogecoind can be installed here): the JSON-RPC server and ZMQ
- * publisher of ../../../../shared/nodes/dogecoin-1.14.md over a real in-memory chain and mempool, mining
+ * publisher of docs/dogecoin-1.14.md over a real in-memory chain and mempool, mining
  * merge-mined regtest blocks with our chains library. Like a node it has a datadir with a `.cookie`
  * (`__cookie__:<hex>`, no newline, rewritten at each start, deleted at stop), a warm-up during which every call
  * answers -28, and halt()/resume() on the same ports. Where 1.14 builds differ, options pick the behaviour.

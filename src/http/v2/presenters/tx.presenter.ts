@@ -28,7 +28,7 @@ export const inputsData = (v: TxView, only?: TxInputView) => ({
   inputs: (only ? [only] : v.inputs).map(inputItem),
 });
 
-/** The spec's example returns one object when an output number is given, else the array. */
+/** get_tx_outputs' documented example (docs/api-v2.md) returns one object when an output number is given, else the array. */
 export const outputsData = (v: TxView, only?: TxOutputView) => ({
   network: v.network.id,
   txid: v.record.txid,

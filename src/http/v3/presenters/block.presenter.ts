@@ -10,7 +10,7 @@ const bitsHex = (bits: number): string => (bits >>> 0).toString(16).padStart(8, 
 export const latestBlocksData = (blocks: readonly BlockSummary[], prices: ReadonlyMap<number, PriceQuote | null>) => ({
   blocks: blocks.map(({ block, miner, difficulty: d }) => ({
     height: block.height,
-    // The spec: "address of miner, if determinable"; the pool's tag is the additive miner_tag.
+    // docs/api-v3.md: "address of miner, if determinable"; the pool's tag is the additive miner_tag.
     miner: miner?.address ?? '',
     miner_tag: miner?.tag ?? null,
     time: block.time,

@@ -2,7 +2,7 @@ import type { PriceQuote } from '../../../core/domain/prices.js';
 import { V3_CURRENCY } from '../../../services/prices/price-service.js';
 import { decimal8 } from '../../shared/format.presenter.js';
 
-/** What a price object says when no quote is known: the spec types `value` as a string, so never null. */
+/** What a price object says when no quote is known: docs/api-v3.md types `value` as a string, so never null. */
 export const NO_PRICE = '0.00000000';
 
 /**

@@ -1,6 +1,6 @@
 import { syncingSchema } from '../../shared/syncing.schema.js';
 import { arr, num, obj } from '../../shared/schema-kit.js';
-import { int, priceObject, str, V3P, v3Params, v3Route } from './v3-schema-kit.js';
+import { int, priceObject, str, V3P, v3Fail, v3Params, v3Route } from './v3-schema-kit.js';
 
 export const priceSchema = v3Route({
   summary: 'USD price of the coin at or before a UNIX time (default now); value "0.00000000" and updated_at 0 when none is known',
@@ -36,6 +36,8 @@ export const accountInfoSchema = {
   tags: ['account'],
   response: {
     200: obj({ status: { type: 'string', enum: ['success'] }, data: obj(accountData), ...accountData }),
-    '4xx': obj({ status: { type: 'string', enum: ['fail'] }, data: obj({ error_message: str }) }),
+    '4xx': v3Fail,
+    // The store can be down here too (503): the same body, so the OpenAPI document lists it like every route's.
+    '5xx': v3Fail,
   },
 };
