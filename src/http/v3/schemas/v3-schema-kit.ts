@@ -1,6 +1,6 @@
 /** v3 schema pieces on top of the v2 kit: the failure body, price objects, path parameters. */
 import type { JSONSchema } from 'json-schema-to-ts';
-import { amount, int, obj, P, params, str, type Schema } from '../../shared/schema-kit.js';
+import { amount, int, obj, P, params, str, typedRoute, type RouteRequest, type Schema, type TypedRoute } from '../../shared/schema-kit.js';
 
 export const v3Fail: Schema = obj({ status: { type: 'string', enum: ['fail'] }, data: obj({ error_message: str }) });
 
@@ -25,15 +25,9 @@ export const v3Params = params;
 
 /** 200 `{status: "success", data}`; every failure status has the v3 body. */
 export function v3Route<const Params extends JSONSchema | undefined = undefined, const Body extends JSONSchema | undefined = undefined>(
-  opts: { summary: string; tag: string; params?: Params; body?: Body; data: Schema },
-): { readonly summary: string; readonly tags: string[]; readonly params: Params; readonly body: Body; readonly response: Schema } {
-  return {
-    summary: opts.summary,
-    tags: [opts.tag],
-    ...(opts.params ? { params: opts.params } : {}),
-    ...(opts.body ? { body: opts.body } : {}),
-    response: { 200: obj({ status: { type: 'string', enum: ['success'] }, data: opts.data }), '4xx': v3Fail, '5xx': v3Fail },
-  } as { summary: string; tags: string[]; params: Params; body: Body; response: Schema };
+  opts: RouteRequest<Params, Body> & { data: Schema },
+): TypedRoute<Params, Body> {
+  return typedRoute(opts, { 200: obj({ status: { type: 'string', enum: ['success'] }, data: opts.data }), '4xx': v3Fail, '5xx': v3Fail });
 }
 
 export { amount, int, str };
