@@ -3,10 +3,10 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind, type NetworkId, type PriceSourceId, type RawTxMode } from '../core/index.js';
-import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
+import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS } from './config-schema.js';
 import type { MarketConfig, NetworkConfig, OutpointConfig, P2pConfig, ZmqConfig } from './config-types.js';
 import { ZMQ_TOPICS, getNetworkParams, type ZmqTopic } from '../chains/addressing.js';
-import { bool, int, isTable, list, optionalStr, str, type Raw } from './config-values.js';
+import { isTable, keyReader, type KeyReader, type Raw } from './config-values.js';
 import { buildOpsConfig } from './ops-config.js';
 import { buildHttpLimits } from './http-limits-config.js';
 import { buildAccounts } from './accounts-config.js';
@@ -108,105 +108,85 @@ export function defaultSendThreads(): number {
 }
 
 function buildConfig(raw: Raw): OutpointConfig {
-  const dataDir = resolve(str(raw, 'data_dir', TOP_LEVEL_KEYS['data_dir']!, './data'));
+  const dataDir = resolve(keyReader(TOP_LEVEL_KEYS, raw, '').str('data_dir'));
   const section = (name: string): Raw => (isTable(raw[name]) ? (raw[name] as Raw) : {});
-  const spec = (s: string, k: string): KeySpec => SECTION_KEYS[s]![k]!;
-  const host = str(section('http'), 'host', spec('http', 'host'), '127.0.0.1', 'http.host');
-  const port = int(section('http'), 'port', spec('http', 'port'), 3000, 'http.port');
-  const rateLimitPerSecond = int(section('http'), 'rate_limit_per_second', spec('http', 'rate_limit_per_second'), 5, 'http.rate_limit_per_second');
-  const tls = buildTls(section('http'));
+  const keys = (name: string): KeyReader => keyReader(SECTION_KEYS[name]!, section(name), `${name}.`);
+  const http = keys('http');
+  const host = http.str('host');
+  const port = http.int('port');
+  const rateLimitPerSecond = http.int('rate_limit_per_second');
+  const tls = buildTls(http);
   const networksRaw = isTable(raw['networks']) ? (raw['networks'] as Raw) : {};
   const networks = Object.entries(networksRaw).map(([id, table]) => buildNetwork(id as NetworkId, table as Raw));
-  const publicUrl = str(section('http'), 'public_url', spec('http', 'public_url'), `${tls ? 'https' : 'http'}://${host}:${port}`, 'http.public_url').replace(/\/+$/, '');
+  const publicUrl = http.str('public_url', `${tls ? 'https' : 'http'}://${host}:${port}`).replace(/\/+$/, '');
+  const realtime = keys('realtime');
+  const smtp = keys('smtp');
   return {
     dataDir,
-    store: buildStore(section('store'), dataDir),
-    http: {
-      host,
-      port,
-      publicUrl,
-      rateLimitPerSecond,
-      // Off by default: single-host benchmarks and clients behind one proxy address must not be throttled.
-      maxConcurrentPerIp: int(section('http'), 'max_concurrent_per_ip', spec('http', 'max_concurrent_per_ip'), 0, 'http.max_concurrent_per_ip'),
-      tls,
-      ...buildHttpLimits(section('http')),
-      hstsMaxAgeS: int(section('http'), 'hsts_max_age_s', spec('http', 'hsts_max_age_s'), 31_536_000, 'http.hsts_max_age_s'),
-    },
-    web: {
-      rateLimitPerSecond: int(section('web'), 'rate_limit_per_second', spec('web', 'rate_limit_per_second'), rateLimitPerSecond, 'web.rate_limit_per_second'),
-    },
-    realtime: {
-      appKey: str(section('realtime'), 'app_key', spec('realtime', 'app_key'), 'outpoint', 'realtime.app_key'),
-      sendThreads: int(section('realtime'), 'send_threads', spec('realtime', 'send_threads'), defaultSendThreads(), 'realtime.send_threads'),
-      maxConnectionsPerIp: int(section('realtime'), 'max_connections_per_ip', spec('realtime', 'max_connections_per_ip'), 100, 'realtime.max_connections_per_ip'),
-    },
-    redis: { url: optionalStr(section('redis'), 'url', spec('redis', 'url'), 'redis.url') },
-    market: buildMarket(section('market')),
-    ...buildOpsConfig(section),
-    accounts: buildAccounts(section('accounts')),
-    smtp: {
-      url: optionalStr(section('smtp'), 'url', spec('smtp', 'url'), 'smtp.url'),
-      from: str(section('smtp'), 'from', spec('smtp', 'from'), `Outpoint <outpoint@${new URL(publicUrl).hostname}>`, 'smtp.from'),
-    },
+    store: buildStore(keys('store'), dataDir),
+    // max_concurrent_per_ip is off by default: single-host benchmarks and clients behind one proxy address must not be throttled.
+    http: { host, port, publicUrl, rateLimitPerSecond, maxConcurrentPerIp: http.int('max_concurrent_per_ip'), tls, ...buildHttpLimits(http, section('http')) },
+    web: { rateLimitPerSecond: keys('web').int('rate_limit_per_second', rateLimitPerSecond) },
+    realtime: { appKey: realtime.str('app_key'), sendThreads: realtime.int('send_threads', defaultSendThreads()), maxConnectionsPerIp: realtime.int('max_connections_per_ip') },
+    redis: { url: keys('redis').optionalStr('url') },
+    market: buildMarket(keys('market')),
+    ...buildOpsConfig(keys),
+    accounts: buildAccounts(keys('accounts')),
+    smtp: { url: smtp.optionalStr('url'), from: smtp.str('from', `Outpoint <outpoint@${new URL(publicUrl).hostname}>`) },
     networks,
   };
 }
 
-function buildStore(table: Raw, dataDir: string): OutpointConfig['store'] {
-  const spec = (k: string): KeySpec => SECTION_KEYS['store']![k]!;
-  const url = str(table, 'url', spec('url'), `sqlite:${join(dataDir, 'outpoint.db')}`, 'store.url');
+function buildStore(store: KeyReader, dataDir: string): OutpointConfig['store'] {
+  const url = store.str('url', `sqlite:${join(dataDir, 'outpoint.db')}`);
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(url)) throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${url}"`);
-  const rawTxs = str(table, 'raw_txs', spec('raw_txs'), 'store', 'store.raw_txs') as RawTxMode;
-  return { url, rawTxs, rawTxCacheBytes: int(table, 'raw_tx_cache_mb', spec('raw_tx_cache_mb'), 64, 'store.raw_tx_cache_mb') * 1024 * 1024 };
+  return { url, rawTxs: store.str('raw_txs') as RawTxMode, rawTxCacheBytes: store.int('raw_tx_cache_mb') * 1024 * 1024 };
 }
 
 /** Both files or neither: half a TLS setup is a mistake to report, not to serve plain HTTP for. */
-function buildTls(table: Raw): OutpointConfig['http']['tls'] {
-  const spec = (k: string): KeySpec => SECTION_KEYS['http']![k]!;
-  const certFile = optionalStr(table, 'tls_cert_file', spec('tls_cert_file'), 'http.tls_cert_file');
-  const keyFile = optionalStr(table, 'tls_key_file', spec('tls_key_file'), 'http.tls_key_file');
+function buildTls(http: KeyReader): OutpointConfig['http']['tls'] {
+  const certFile = http.optionalStr('tls_cert_file');
+  const keyFile = http.optionalStr('tls_key_file');
   if ((certFile === null) !== (keyFile === null)) throw new ConfigError('http.tls_cert_file and http.tls_key_file go together: set both for HTTPS, or neither');
   return certFile !== null && keyFile !== null ? { certFile: resolve(certFile), keyFile: resolve(keyFile) } : null;
 }
 
-function buildMarket(table: Raw): MarketConfig {
-  const spec = (k: string): KeySpec => SECTION_KEYS['market']![k]!;
-  // Prices out of the box, as get_price promises (seven exchanges, docs/api-v2.md); `sources = []` turns polling off.
-  const sources = list(table, 'sources', spec('sources'), 'market.sources', PRICE_SOURCE_IDS) as PriceSourceId[];
-  const intervalMs = int(table, 'interval_ms', spec('interval_ms'), 15_000, 'market.interval_ms');
-  const maxAgeS = int(table, 'max_age_s', spec('max_age_s'), 300, 'market.max_age_s');
+function buildMarket(market: KeyReader): MarketConfig {
+  // Prices out of the box, as the spec's get_price promises (seven exchanges); `sources = []` turns polling off.
+  const sources = market.list('sources') as PriceSourceId[];
+  const intervalMs = market.int('interval_ms');
+  const maxAgeS = market.int('max_age_s');
   // Otherwise every price would turn stale between two polls and answers would flicker.
   if (sources.length > 0 && maxAgeS * 1000 <= intervalMs) {
     throw new ConfigError(`market.max_age_s (${maxAgeS} s) must be longer than market.interval_ms (${intervalMs} ms)`);
   }
   const baseUrls: Partial<Record<PriceSourceId, string>> = {};
   for (const id of PRICE_SOURCE_IDS) {
-    const url = optionalStr(table, `${id}_url`, spec(`${id}_url`), `market.${id}_url`);
+    const url = market.optionalStr(`${id}_url`);
     if (url !== null) baseUrls[id] = url;
   }
-  return { sources, intervalMs, timeoutMs: int(table, 'timeout_ms', spec('timeout_ms'), 5000, 'market.timeout_ms'), maxAgeS, baseUrls };
+  return { sources, intervalMs, timeoutMs: market.int('timeout_ms'), maxAgeS, baseUrls };
 }
 
 function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
-  const at = (k: string): string => `networks.${id}.${k}`;
+  const keys = keyReader(NETWORK_KEYS, table, `networks.${id}.`);
   const defaultChain: ChainKind = id.endsWith('TEST') ? 'test' : 'main';
-  const chain = str(table, 'chain', NETWORK_KEYS['chain']!, defaultChain, at('chain')) as ChainKind;
-  if (chain === 'test' && !id.endsWith('TEST')) throw new ConfigError(`${at('chain')}: ${id} is a main network; use ${id}TEST for its test network`);
-  if (chain === 'main' && id.endsWith('TEST')) throw new ConfigError(`${at('chain')}: ${id} is a test network; it cannot run on chain "main"`);
-  const rpcUrl = optionalStr(table, 'rpc_url', NETWORK_KEYS['rpc_url']!, at('rpc_url'));
-  if (rpcUrl === null) throw new ConfigError(`${at('rpc_url')} is required`);
-  const zmqUrl = optionalStr(table, 'zmq_url', NETWORK_KEYS['zmq_url']!, at('zmq_url'));
+  const chain = keys.str('chain', defaultChain) as ChainKind;
+  if (chain === 'test' && !id.endsWith('TEST')) throw new ConfigError(`networks.${id}.chain: ${id} is a main network; use ${id}TEST for its test network`);
+  if (chain === 'main' && id.endsWith('TEST')) throw new ConfigError(`networks.${id}.chain: ${id} is a test network; it cannot run on chain "main"`);
+  const rpcUrl = keys.optionalStr('rpc_url');
+  if (rpcUrl === null) throw new ConfigError(`networks.${id}.rpc_url is required`);
   return {
     id,
     chain,
     rpcUrl,
-    rpcCookie: optionalStr(table, 'rpc_cookie', NETWORK_KEYS['rpc_cookie']!, at('rpc_cookie')),
-    zmq: buildZmq(id, chain, table, zmqUrl),
-    pollMs: int(table, 'poll_ms', NETWORK_KEYS['poll_ms']!, 250, at('poll_ms')),
-    syncBatchTxs: int(table, 'sync_batch_txs', NETWORK_KEYS['sync_batch_txs']!, 20000, at('sync_batch_txs')),
-    syncRequests: int(table, 'sync_requests', NETWORK_KEYS['sync_requests']!, 4, at('sync_requests')),
-    mempoolRemovedKeepHours: int(table, 'mempool_removed_keep_hours', NETWORK_KEYS['mempool_removed_keep_hours']!, 72, at('mempool_removed_keep_hours')),
-    p2p: buildP2p(table, chain, at),
+    rpcCookie: keys.optionalStr('rpc_cookie'),
+    zmq: buildZmq(id, chain, keys, table),
+    pollMs: keys.int('poll_ms'),
+    syncBatchTxs: keys.int('sync_batch_txs'),
+    syncRequests: keys.int('sync_requests'),
+    mempoolRemovedKeepHours: keys.int('mempool_removed_keep_hours'),
+    p2p: buildP2p(keys, chain, `networks.${id}.p2p_peers`),
   };
 }
 
@@ -217,15 +197,15 @@ const PEER_ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
  * Discovery is on by default on main and test chains (the node knows public peers) and off on regtest, whose nodes
  * are the operator's own and know only each other: there `p2p_peers` says which to watch.
  */
-function buildP2p(table: Raw, chain: ChainKind, at: (k: string) => string): P2pConfig {
-  const peers = list(table, 'p2p_peers', NETWORK_KEYS['p2p_peers']!, at('p2p_peers'), []);
+function buildP2p(keys: KeyReader, chain: ChainKind, peersPath: string): P2pConfig {
+  const peers = keys.list('p2p_peers');
   for (const peer of peers) {
     const match = PEER_ADDRESS.exec(peer);
     const port = match?.[2] === undefined ? 1 : Number(match[2]);
-    if (!match || port < 1 || port > 65535) throw new ConfigError(`${at('p2p_peers')}: "${peer}" is not host:port`);
+    if (!match || port < 1 || port > 65535) throw new ConfigError(`${peersPath}: "${peer}" is not host:port`);
   }
-  const discover = bool(table, 'p2p_discover', NETWORK_KEYS['p2p_discover']!, chain !== 'regtest', at('p2p_discover'));
-  const targetPeers = int(table, 'p2p_target_peers', NETWORK_KEYS['p2p_target_peers']!, 8, at('p2p_target_peers'));
+  const discover = keys.bool('p2p_discover', chain !== 'regtest');
+  const targetPeers = keys.int('p2p_target_peers');
   return { peers, discover, targetPeers, enabled: targetPeers > 0 && (peers.length > 0 || discover) };
 }
 
@@ -233,10 +213,11 @@ function buildP2p(table: Raw, chain: ChainKind, at: (k: string) => string): P2pC
  * `zmq_url` is the endpoint of every topic in `zmq_topics` (default: what the coin's node publishes, see
  * NetworkParams.zmqTopics); a topic written `topic=tcp://…` has its own endpoint. No zmq_url and no topics: polling.
  */
-function buildZmq(id: NetworkId, chain: ChainKind, table: Raw, zmqUrl: string | null): ZmqConfig | null {
+function buildZmq(id: NetworkId, chain: ChainKind, keys: KeyReader, table: Raw): ZmqConfig | null {
   const path = `networks.${id}.zmq_topics`;
-  const reconcileMs = table['zmq_reconcile_ms'] === undefined ? null : int(table, 'zmq_reconcile_ms', NETWORK_KEYS['zmq_reconcile_ms']!, 0, `networks.${id}.zmq_reconcile_ms`);
-  const written = table['zmq_topics'] === undefined ? null : list(table, 'zmq_topics', NETWORK_KEYS['zmq_topics']!, path, []);
+  const zmqUrl = keys.optionalStr('zmq_url');
+  const reconcileMs = keys.optionalInt('zmq_reconcile_ms');
+  const written = table['zmq_topics'] === undefined ? null : keys.list('zmq_topics', []);
   if (written === null && zmqUrl === null) return null;
   const entries = written ?? getNetworkParams(id, chain).zmqTopics;
   const endpoints: Partial<Record<ZmqTopic, string>> = {};

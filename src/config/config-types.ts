@@ -76,6 +76,8 @@ export interface HttpLimitsConfig {
   readonly keepAliveTimeoutS: number;
   /** Connections open at once (HTTP and websockets); more are closed at accept. */
   readonly maxConnections: number;
+  /** With tls: Strict-Transport-Security max-age; 0 = not sent. */
+  readonly hstsMaxAgeS: number;
 }
 
 export interface OutpointConfig {
@@ -91,8 +93,6 @@ export interface OutpointConfig {
     readonly maxConcurrentPerIp: number;
     /** PEM files for HTTPS (REST, wss realtime, web pages on one port); null: plain HTTP. Re-read on SIGHUP. */
     readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
-    /** With tls: Strict-Transport-Security max-age; 0 = not sent. */
-    readonly hstsMaxAgeS: number;
   };
   /** The explorer (src/web): its own per-IP page limit. */
   readonly web: { readonly rateLimitPerSecond: number };

@@ -7,9 +7,8 @@ import { readFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { ConfigError } from '../core/index.js';
 import { compileTrust, type TrustProxy } from '../core/limits/client-address.js';
-import { SECTION_KEYS, type KeySpec } from './config-schema.js';
 import type { HttpLimitsConfig } from './config-types.js';
-import { int, type Raw } from './config-values.js';
+import type { KeyReader, Raw } from './config-values.js';
 
 /** File descriptors kept for everything that is not a client: the store, node RPC and ZMQ, P2P peers, Redis, logs. */
 const RESERVED_FDS = 512;
@@ -18,13 +17,14 @@ const BYTES_PER_CONNECTION = 128 * 1024;
 /** Hops a count may name: more proxies than this in front of one service is a configuration mistake. */
 const MAX_HOPS = 64;
 
-export function buildHttpLimits(table: Raw): HttpLimitsConfig {
-  const spec = (k: string): KeySpec => SECTION_KEYS['http']![k]!;
+/** `table` is the raw `[http]` table: trust_proxy takes forms (a bool, a count, a list) no single reader does. */
+export function buildHttpLimits(http: KeyReader, table: Raw): HttpLimitsConfig {
   return {
     trustProxy: trustProxy(table['trust_proxy']),
-    requestTimeoutS: int(table, 'request_timeout_s', spec('request_timeout_s'), 30, 'http.request_timeout_s'),
-    keepAliveTimeoutS: int(table, 'keep_alive_timeout_s', spec('keep_alive_timeout_s'), 65, 'http.keep_alive_timeout_s'),
-    maxConnections: int(table, 'max_connections', spec('max_connections'), defaultMaxConnections(), 'http.max_connections'),
+    requestTimeoutS: http.int('request_timeout_s'),
+    keepAliveTimeoutS: http.int('keep_alive_timeout_s'),
+    maxConnections: http.int('max_connections', defaultMaxConnections()),
+    hstsMaxAgeS: http.int('hsts_max_age_s'),
   };
 }
 

@@ -9,7 +9,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ChainSource, ChainTip, Logger, NetworkStore, RawTxSource } from '../core/index.js';
 import type { ChainFeatures } from '../chains/network-params.js';
 import { parseBlock } from '../chains/parsing.js';
-import type { BlockFetcher, FetchedBatch } from './block-fetcher.js';
+import { runBatchPipeline } from './batch-pipeline.js';
+import type { BlockFetcher } from './block-fetcher.js';
 import { SyncProgress, type ProgressSink } from './sync-progress.js';
 
 /** Where loaded blocks go: parsed and appended to the store (inline, or on a worker thread with its own connection). */
@@ -56,36 +57,25 @@ export async function loadBlocks(ctx: InitialLoadContext): Promise<ChainTip | nu
   const { source, store, fetcher } = ctx;
   let current = await store.getTip();
   const nodeHeight = await source.getBlockCount();
-  let next = current ? current.height + 1 : 0;
+  const next = current ? current.height + 1 : 0;
   if (next > nodeHeight) return current;
   const progress = new SyncProgress(ctx.network, ctx.logger, ctx.progressSink, { phase: 'loading' });
-  const fetchFrom = (height: number): Promise<FetchedBatch> => {
-    const promise = fetcher.fetch(height, fetcher.nextCount(nodeHeight - height + 1));
-    promise.catch(() => undefined);
-    return promise;
-  };
-  let pending: Promise<FetchedBatch> | null = fetchFrom(next);
-  try {
-    while (pending) {
-      const waitStarted = performance.now();
-      const batch: FetchedBatch = await pending;
-      progress.waited(performance.now() - waitStarted);
-      next = batch.fromHeight + batch.raws.length;
-      pending = next <= nodeHeight && !ctx.stopping() ? fetchFrom(next) : null;
+  await runBatchPipeline({
+    fetcher, from: next, to: nodeHeight, stopping: ctx.stopping, progress,
+    writtenHeight: () => (current ? current.height : null),
+    write: async (batch) => {
       if (current && prevHashOf(batch.raws[0]!) !== current.hash) {
         ctx.logger.warn('the node reorganised during the initial load: building indexes before following it', { network: ctx.network });
-        pending = null;
-        break;
+        return false;
       }
       const writeStarted = performance.now();
       current = await ctx.loader.load(batch.fromHeight, batch.raws);
       progress.wrote(performance.now() - writeStarted);
       const eta = progress.update(current.height, nodeHeight, batch.raws.length, batch.txCount);
       await ctx.onLoaded?.(current.height, nodeHeight, eta);
-    }
-  } finally {
-    progress.finish(current ? current.height : null);
-  }
+      return true;
+    },
+  });
   return current;
 }
 

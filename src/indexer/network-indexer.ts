@@ -1,4 +1,5 @@
-import { WriterStandbyError, type ChainTip, type EventBus } from '../core/index.js';
+import { WriterStandbyError, type Block, type ChainTip, type ConnectedBlock, type EventBus } from '../core/index.js';
+import { runBatchPipeline } from './batch-pipeline.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
 import { runInitialLoad, type InitialLoadOptions } from './initial-load-run.js';
@@ -194,73 +195,79 @@ export class NetworkIndexer {
     });
   }
 
+  /**
+   * Brings the index to the node's tip: rolls back what the node no longer has, then catches up batch by batch; ready
+   * (the initial-sync status) once at the tip. Returns the index's tip.
+   */
   private async syncBlocks(): Promise<ChainTip | null> {
-    const { source, store, params } = this.options;
-    const bus = this.bus;
+    const { source, store } = this.options;
     const indexTip = await store.getTip();
     await this.syncStatus.begin(indexTip);
-    const { tip, disconnected } = await rollBackToNodeChain(source, store, indexTip);
-    for (const block of disconnected) {
-      this.options.logger.warn('reorg: block disconnected', { network: params.id, height: block.height, hash: block.hash });
-      bus.publish({ kind: 'block_disconnected', network: params.id, height: block.height, hash: block.hash });
-    }
+    let tip = await this.rollBack(indexTip);
     const nodeHeight = await source.getBlockCount();
-    let next = tip ? tip.height + 1 : 0;
-    let current = tip;
-    if (next > nodeHeight) {
+    const upToDate = (tip ? tip.height + 1 : 0) > nodeHeight;
+    if (!upToDate) tip = await this.catchUp(tip, nodeHeight);
+    if (upToDate || (tip && tip.height >= nodeHeight)) {
       this.caughtUp = true;
       // Also a restart killed between the last batch of an initial sync and its `ready`.
-      if (current) await this.syncStatus.ready(current.height, nodeHeight);
-      return current;
+      if (tip) await this.syncStatus.ready(tip.height, nodeHeight);
     }
+    return tip;
+  }
+
+  /** Disconnects the blocks the node's chain no longer has (a reorg), announcing each; the common ancestor. */
+  private async rollBack(indexTip: ChainTip | null): Promise<ChainTip | null> {
+    const { params } = this.options;
+    const { tip, disconnected } = await rollBackToNodeChain(this.options.source, this.options.store, indexTip);
+    for (const block of disconnected) {
+      this.options.logger.warn('reorg: block disconnected', { network: params.id, height: block.height, hash: block.hash });
+      this.bus.publish({ kind: 'block_disconnected', network: params.id, height: block.height, hash: block.hash });
+    }
+    return tip;
+  }
+
+  /** Connects the node's blocks after `tip` up to `nodeHeight` (batch-pipeline.ts); the index's new tip. */
+  private async catchUp(from: ChainTip | null, nodeHeight: number): Promise<ChainTip | null> {
+    const next = from ? from.height + 1 : 0;
     // Following the tip block by block needs no progress report; catching up does.
-    const progress = this.caughtUp && nodeHeight - next < 10 ? null : new SyncProgress(params.id, this.options.logger, this.options.progressSink ?? null);
-    // Fetch the next batch while the current one is written: the node and the store work in parallel.
-    const fetchFrom = (height: number): Promise<FetchedBatch> => {
-      const promise = this.fetcher.fetch(height, this.fetcher.nextCount(nodeHeight - height + 1));
-      // Marks a prefetch that fails while a batch is being written as handled; awaiting it still throws.
-      promise.catch(() => undefined);
-      return promise;
-    };
-    let pending: Promise<FetchedBatch> | null = fetchFrom(next);
-    try {
-      while (pending) {
-        const waitStarted = performance.now();
-        const batch: FetchedBatch = await pending;
-        progress?.waited(performance.now() - waitStarted);
-        next = batch.fromHeight + batch.blocks.length;
-        pending = next <= nodeHeight && !this.stopping ? fetchFrom(next) : null;
-        const first = batch.blocks[0]!;
-        if (current && first.header.prevHash !== current.hash) {
+    const progress = this.caughtUp && nodeHeight - next < 10 ? null : new SyncProgress(this.id, this.options.logger, this.options.progressSink ?? null);
+    let tip = from;
+    await runBatchPipeline({
+      fetcher: this.fetcher, from: next, to: nodeHeight, stopping: () => this.stopping, progress,
+      writtenHeight: () => (tip ? tip.height : null),
+      write: async (batch) => {
+        if (tip && batch.blocks[0]!.header.prevHash !== tip.hash) {
           // The node reorganised while we were fetching: the next run rolls back and retries.
           this.dirty = true;
-          return current;
+          return false;
         }
-        const receivedAt = this.now();
-        const writeStarted = performance.now();
-        const connected = await store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
-        progress?.wrote(performance.now() - writeStarted);
-        for (const [i, c] of connected.entries()) {
-          if (this.caughtUp) this.options.rawTxs?.remember?.(c.hash, batch.blocks[i]!.txs.map((tx) => ({ txid: tx.txid, raw: tx.raw })));
-          // Address events only once following the tip (a catch-up publishes blocks, not every address they touch).
-          const prevoutsOf = this.caughtUp ? (txid: string) => c.prevouts.get(txid) ?? null : null;
-          for (const event of blockEvents(params, batch.blocks[i]!, c, receivedAt, prevoutsOf)) {
-            bus.publish(event);
-          }
-        }
-        const last = connected[connected.length - 1]!;
-        current = { height: last.height, hash: last.hash };
-        progress?.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));
-        await this.syncStatus.progress(last.height, nodeHeight);
-      }
-    } finally {
-      // Also after a reorg found mid-fetch or a failed write: the bar ends and the summary counts what was written.
-      progress?.finish(current ? current.height : null);
-    }
-    if (current && current.height >= nodeHeight) {
-      this.caughtUp = true;
-      await this.syncStatus.ready(current.height, nodeHeight);
-    }
-    return current;
+        tip = await this.connectBatch(batch, nodeHeight, progress);
+        return true;
+      },
+    });
+    return tip;
+  }
+
+  /** Writes one batch, announces its blocks, reports progress; the new tip. */
+  private async connectBatch(batch: FetchedBatch, nodeHeight: number, progress: SyncProgress | null): Promise<ChainTip> {
+    const receivedAt = this.now();
+    const writeStarted = performance.now();
+    const connected = await this.options.store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
+    progress?.wrote(performance.now() - writeStarted);
+    for (const [i, c] of connected.entries()) this.announce(batch.blocks[i]!, c, receivedAt);
+    const last = connected[connected.length - 1]!;
+    progress?.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));
+    await this.syncStatus.progress(last.height, nodeHeight);
+    return { height: last.height, hash: last.hash };
+  }
+
+  /**
+   * A connected block's events. Once following the tip, also its txs' addresses (a catch-up publishes blocks, not
+   * every address they touch) and its raw txs primed into the node reader's cache (raw_txs = "node").
+   */
+  private announce(block: Block, connected: ConnectedBlock, receivedAt: number): void {
+    if (this.caughtUp) this.options.rawTxs?.remember?.(connected.hash, block.txs.map((tx) => ({ txid: tx.txid, raw: tx.raw })));
+    const prevoutsOf = this.caughtUp ? (txid: string) => connected.prevouts.get(txid) ?? null : null;
+    for (const event of blockEvents(this.options.params, block, connected, receivedAt, prevoutsOf)) this.bus.publish(event);
   }
 }

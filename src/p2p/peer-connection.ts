@@ -16,7 +16,7 @@ import {
   decodeFeeFilter, decodeInventory, decodeNonce, decodeVersion, encodeInventory, encodeNonce, encodeVersion,
   InvType, ipBytes, OUR_SERVICES, type InvEntry,
 } from './wire/messages.js';
-import type { PeerLimits } from './peer-limits.js';
+import type { ConnectionOptions } from './connection-options.js';
 import { RateGuard } from './rate-guard.js';
 
 /** BIP37's fRelay field exists from 70001; older peers cannot be asked for transaction announcements. */
@@ -25,22 +25,6 @@ const MIN_PEER_VERSION = 70001;
 const HOUSEKEEPING_MS = 1_000;
 /** Core's MAX_GETDATA_SZ. */
 const MAX_GETDATA = 1000;
-
-export interface ConnectionOptions {
-  readonly id: number;
-  readonly host: string;
-  readonly port: number;
-  readonly configured: boolean;
-  readonly magic: Uint8Array;
-  readonly protocolVersion: number;
-  /** Ask for transactions with their witnesses (segwit coins). */
-  readonly witness: boolean;
-  readonly mweb: boolean;
-  readonly userAgent: string;
-  readonly startHeight: () => number;
-  readonly limits: PeerLimits;
-  readonly nowMs: () => number;
-}
 
 export interface ConnectionEvents {
   ready(connection: PeerConnection): void;

@@ -1,9 +1,8 @@
 import { test } from 'node:test';
+import { blockFixtures, fixtureFeatures } from '../../../test/helpers/block-fixtures.js';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { ParseError } from '../../core/domain/errors.js';
 import { toHex } from '../hash.js';
-import type { ChainFeatures } from '../network-params.js';
 import { serializeTransaction } from '../tx/tx-serializer.js';
 import { auxPowChainId } from './auxpow.js';
 import { parseBlock } from './block-parser.js';
@@ -12,17 +11,7 @@ import { coinbaseHeight } from './coinbase.js';
 import { difficultyFromBits } from './difficulty.js';
 import { merkleRoot, witnessCommitmentOk } from './merkle.js';
 
-const FIXTURES = new URL('../../../test/fixtures/blocks/', import.meta.url);
 
-// Local on purpose: the network params module is owned elsewhere; these are the parser's needs only.
-const FEATURES: Record<string, ChainFeatures> = {
-  BTC: { segwit: true, mweb: false, auxpow: false },
-  BTCTEST: { segwit: true, mweb: false, auxpow: false },
-  LTC: { segwit: true, mweb: true, auxpow: false },
-  LTCTEST: { segwit: true, mweb: true, auxpow: false },
-  DOGE: { segwit: false, mweb: false, auxpow: true },
-  DOGETEST: { segwit: false, mweb: false, auxpow: true },
-};
 
 interface TxExpect {
   txid: string;
@@ -103,9 +92,7 @@ interface BlockFixture {
   };
 }
 
-const fixtures = readdirSync(FIXTURES)
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => ({ file: f, data: JSON.parse(readFileSync(new URL(f, FIXTURES), 'utf8')) as BlockFixture }));
+const fixtures = blockFixtures<BlockFixture>();
 
 void test('fixture directory is present', () => {
   assert.ok(fixtures.length >= 27, `found ${fixtures.length} block fixtures`);
@@ -113,8 +100,7 @@ void test('fixture directory is present', () => {
 
 for (const { file, data } of fixtures) {
   void test(`block fixture ${file}`, () => {
-    const features = FEATURES[data.network];
-    assert.ok(features, `unknown network ${data.network}`);
+    const features = fixtureFeatures(data.network);
     const bytes = Buffer.from(data.hex, 'hex');
     const block = parseBlock(bytes, features);
     const e = data.expected;
@@ -245,7 +231,7 @@ for (const { file, data } of fixtures) {
 void test('every truncation of every fixture block throws ParseError', () => {
   for (const { file, data } of fixtures) {
     const bytes = Buffer.from(data.hex, 'hex');
-    const features = FEATURES[data.network]!;
+    const features = fixtureFeatures(data.network);
     const full = bytes.length <= 10_000;
     for (let n = 0; n < bytes.length; n++) {
       if (!full && n > 2_000 && n < bytes.length - 1_000 && n % 31 !== 0) continue;
@@ -257,10 +243,10 @@ void test('every truncation of every fixture block throws ParseError', () => {
 
 void test('an AuxPoW block does not parse without the AuxPoW feature', () => {
   const { data } = fixtures.find((f) => f.file === 'DOGE-371337.json')!;
-  assert.throws(() => parseBlock(Buffer.from(data.hex, 'hex'), FEATURES['BTC']!), ParseError);
+  assert.throws(() => parseBlock(Buffer.from(data.hex, 'hex'), fixtureFeatures('BTC')), ParseError);
 });
 
 void test('an MWEB block does not parse without the MWEB feature', () => {
   const { data } = fixtures.find((f) => f.file === 'LTC-2383209.json')!;
-  assert.throws(() => parseBlock(Buffer.from(data.hex, 'hex'), FEATURES['BTC']!), ParseError);
+  assert.throws(() => parseBlock(Buffer.from(data.hex, 'hex'), fixtureFeatures('BTC')), ParseError);
 });

@@ -1,32 +1,21 @@
 import { test } from 'node:test';
+import { blockFixtures, fixtureFeatures } from '../../../test/helpers/block-fixtures.js';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import type { ChainFeatures } from '../network-params.js';
 import { ByteReader } from '../bytes/byte-reader.js';
 import { toHex } from '../hash.js';
 import { readAuxPow } from './auxpow.js';
 import { parseBlock } from './block-parser.js';
 import { serializeAuxPow, serializeBlock, serializeBlockHeader } from './block-serializer.js';
 
-const FIXTURES = new URL('../../../test/fixtures/blocks/', import.meta.url);
-const FEATURES: Record<string, ChainFeatures> = {
-  BTC: { segwit: true, mweb: false, auxpow: false },
-  BTCTEST: { segwit: true, mweb: false, auxpow: false },
-  LTC: { segwit: true, mweb: true, auxpow: false },
-  LTCTEST: { segwit: true, mweb: true, auxpow: false },
-  DOGE: { segwit: false, mweb: false, auxpow: true },
-  DOGETEST: { segwit: false, mweb: false, auxpow: true },
-};
 
-const fixtures = readdirSync(FIXTURES)
-  .filter((f) => f.endsWith('.json'))
-  .map((file) => ({ file, ...(JSON.parse(readFileSync(new URL(file, FIXTURES), 'utf8')) as { network: string; hex: string }) }));
+
+const fixtures = blockFixtures<{ network: string; hex: string }>().map(({ file, data }) => ({ file, ...data }));
 
 test('every real non-MWEB fixture block serializes back to its exact bytes (AuxPoW included)', () => {
   let auxpowBlocks = 0;
   let checked = 0;
   for (const f of fixtures) {
-    const block = parseBlock(Buffer.from(f.hex, 'hex'), FEATURES[f.network]!);
+    const block = parseBlock(Buffer.from(f.hex, 'hex'), fixtureFeatures(f.network));
     if (block.mweb !== null) {
       assert.throws(() => serializeBlock(block), /MWEB/, f.file);
       continue;
@@ -43,7 +32,7 @@ test('every real non-MWEB fixture block serializes back to its exact bytes (AuxP
 test('serializeAuxPow is the inverse of readAuxPow on real merge-mined blocks', () => {
   for (const f of fixtures.filter((x) => x.network.startsWith('DOGE'))) {
     const bytes = Buffer.from(f.hex, 'hex');
-    const block = parseBlock(bytes, FEATURES[f.network]!);
+    const block = parseBlock(bytes, fixtureFeatures(f.network));
     if (!block.auxpow) continue;
     const aux = serializeAuxPow(block.auxpow);
     assert.equal(toHex(aux), toHex(bytes.subarray(80, 80 + aux.length)), f.file);
@@ -54,8 +43,8 @@ test('serializeAuxPow is the inverse of readAuxPow on real merge-mined blocks', 
 });
 
 test('a version bit without a payload (or the reverse) is refused: it would not parse back', () => {
-  const doge = fixtures.find((f) => f.network === 'DOGE' && parseBlock(Buffer.from(f.hex, 'hex'), FEATURES.DOGE!).auxpow !== null)!;
-  const block = parseBlock(Buffer.from(doge.hex, 'hex'), FEATURES.DOGE!);
+  const doge = fixtures.find((f) => f.network === 'DOGE' && parseBlock(Buffer.from(f.hex, 'hex'), fixtureFeatures('DOGE')).auxpow !== null)!;
+  const block = parseBlock(Buffer.from(doge.hex, 'hex'), fixtureFeatures('DOGE'));
   assert.throws(() => serializeBlock({ ...block, auxpow: null }), /disagree/);
   assert.throws(() => serializeBlock({ header: { ...block.header, version: block.header.version & ~0x100 }, auxpow: block.auxpow, txs: block.txs }), /disagree/);
 });

@@ -80,6 +80,19 @@ function readStack(bytes: Uint8Array, at: number): Uint8Array[] {
   return stack;
 }
 
+/** What the parser found: the Transaction's fields but its sizes, and where its wtxid preimage lies. */
+export type ParsedTxFields = Omit<Transaction, 'wtxid' | 'size' | 'vsize'> & {
+  /** null: a witness tx, whose wtxid is computed on first access. */
+  readonly wtxid: string | null;
+  readonly inputs: TxInput[];
+  readonly outputs: TxOutput[];
+  /** The block's (or tx's) bytes, which `raw` is a view of. */
+  readonly bytes: Uint8Array;
+  /** Where the inputs start and (an MWEB-flagged witness tx: else -1) where the witness data ends. */
+  readonly regionStart: number;
+  readonly witnessEnd: number;
+};
+
 /** Transaction with an on-demand wtxid (the indexer never needs it; a segwit wtxid costs a second hash of the tx). */
 export class ParsedTransaction implements Transaction {
   readonly txid: string;
@@ -101,28 +114,24 @@ export class ParsedTransaction implements Transaction {
   readonly #witnessEnd: number;
   readonly #bytes: Uint8Array;
 
-  constructor(
-    txid: string, wtxid: string | null, version: number, locktime: number, inputs: TxInput[], outputs: TxOutput[],
-    raw: Uint8Array, weight: number, hasWitness: boolean, isCoinbase: boolean, isHogEx: boolean, hasMwebBody: boolean,
-    bytes: Uint8Array, regionStart: number, witnessEnd: number,
-  ) {
-    this.txid = txid;
-    this.version = version;
-    this.locktime = locktime;
-    this.inputs = inputs;
-    this.outputs = outputs;
-    this.size = raw.length;
-    this.weight = weight;
-    this.vsize = Math.ceil(weight / 4);
-    this.hasWitness = hasWitness;
-    this.isCoinbase = isCoinbase;
-    this.isHogEx = isHogEx;
-    this.hasMwebBody = hasMwebBody;
-    this.raw = raw;
-    this.#wtxid = wtxid;
-    this.#bytes = bytes;
-    this.#regionStart = regionStart;
-    this.#witnessEnd = witnessEnd;
+  constructor(f: ParsedTxFields) {
+    this.txid = f.txid;
+    this.version = f.version;
+    this.locktime = f.locktime;
+    this.inputs = f.inputs;
+    this.outputs = f.outputs;
+    this.size = f.raw.length;
+    this.weight = f.weight;
+    this.vsize = Math.ceil(f.weight / 4);
+    this.hasWitness = f.hasWitness;
+    this.isCoinbase = f.isCoinbase;
+    this.isHogEx = f.isHogEx;
+    this.hasMwebBody = f.hasMwebBody;
+    this.raw = f.raw;
+    this.#wtxid = f.wtxid;
+    this.#bytes = f.bytes;
+    this.#regionStart = f.regionStart;
+    this.#witnessEnd = f.witnessEnd;
   }
 
   get wtxid(): string {

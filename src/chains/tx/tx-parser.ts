@@ -28,14 +28,11 @@ export function mwebBodyOf(tx: Transaction): Uint8Array | undefined {
   return mwebBodies.get(tx);
 }
 
-/** Inline CompactSize helpers leave the position after a multi-byte CompactSize here. */
-let slowPos = 0;
-
 function truncated(at: number, need: number, end: number): never {
   throw new ParseError(`unexpected end of data (need ${need} bytes, have ${Math.max(end - at, 0)})`, at);
 }
 
-/** CompactSize whose first byte (at `at`) is 0xfd..0xff, as ByteReader.compactSize; sets slowPos. */
+/** CompactSize whose first byte (at `at`) is 0xfd..0xff, as ByteReader.compactSize. */
 function compactSizeSlow(bytes: Uint8Array, view: DataView, at: number, end: number): number {
   const first = bytes[at]!;
   let value: number;
@@ -43,12 +40,10 @@ function compactSizeSlow(bytes: Uint8Array, view: DataView, at: number, end: num
     if (end - at < 3) truncated(at + 1, 2, end);
     value = view.getUint16(at + 1, true);
     if (value < 0xfd) throw new ParseError('non-canonical CompactSize', at);
-    slowPos = at + 3;
   } else if (first === 0xfe) {
     if (end - at < 5) truncated(at + 1, 4, end);
     value = view.getUint32(at + 1, true);
     if (value < 0x10000) throw new ParseError('non-canonical CompactSize', at);
-    slowPos = at + 5;
   } else {
     if (end - at < 9) truncated(at + 1, 8, end);
     if (view.getBigUint64(at + 1, true) < 0x100000000n) throw new ParseError('non-canonical CompactSize', at);
@@ -58,68 +53,96 @@ function compactSizeSlow(bytes: Uint8Array, view: DataView, at: number, end: num
   return value;
 }
 
+/** The CompactSize at `at`, bounds-checked; the one-byte form (nearly all) without a call. */
+function compactSizeAt(bytes: Uint8Array, view: DataView, at: number, end: number): number {
+  if (at >= end) truncated(at, 1, end);
+  const first = bytes[at]!;
+  return first < 0xfd ? first : compactSizeSlow(bytes, view, at, end);
+}
+
+/** How many bytes the CompactSize of `value` took: only canonical encodings pass compactSizeSlow. */
+function compactSizeWidth(value: number): number {
+  return value < 0xfd ? 1 : value < 0x10000 ? 3 : 5;
+}
+
 function isNullPrevout(bytes: Uint8Array, at: number): boolean {
   for (let i = at; i < at + 32; i++) if (bytes[i] !== 0) return false;
   return true;
 }
 
+const NO_INPUTS: ParsedInput[] = [];
+const NO_OUTPUTS: TxOutput[] = [];
+
 /**
- * Reads one transaction at the reader's position (Core's UnserializeTransaction rules, plus
- * Litecoin's MWEB flag when options.mweb). `sizes` receives the stripped size without allocating.
- * The hot loops read the bytes directly with a local offset (no reader method calls per field);
- * every read is bounds-checked and malformed input throws ParseError.
+ * One transaction being read (Core's UnserializeTransaction, plus Litecoin's MWEB flag): the bytes, the offset of the
+ * next field, and what each step found. Each step copies the offset to a local for its loop (the hot loops read
+ * the bytes directly: no reader method call per field) and stores it back; every read is bounds-checked and
+ * malformed input throws ParseError.
  */
-export function readTransaction(r: ByteReader, options: TxParseOptions = {}, sizes?: TxSizes): Transaction {
-  const bytes = r.bytes;
-  const view = r.view;
-  const end = r.end;
-  const start = r.pos;
-  let pos = start;
-  if (end - pos < 5) truncated(pos, end - pos < 4 ? 4 : 1, end);
-  const version = view.getInt32(pos, true);
-  pos += 4;
-  let regionStart = pos;
-  let flags = 0;
-  let flagged = false;
-  let countAt = pos;
-  let nIn = bytes[pos]!;
-  if (nIn < 0xfd) pos++;
-  else {
-    nIn = compactSizeSlow(bytes, view, pos, end);
-    pos = slowPos;
-  }
-  if (nIn * MIN_INPUT > end - pos) throw new ParseError(`count ${nIn} cannot fit in the ${end - pos} bytes left`, countAt);
-  let nOut = 0;
-  let inputs: ParsedInput[] = [];
-  let outputs: TxOutput[] = [];
-  let isCoinbase = false;
+class TxScan {
+  pos: number;
+  version = 0;
+  /** The extended serialization's flags (0: none, or Core's empty tx). */
+  flags = 0;
+  /** The tx used the extended serialization (marker and flag bytes). */
+  flagged = false;
+  /** The txid preimage's middle: from the input count to the end of the outputs. */
+  regionStart: number;
+  regionEnd = 0;
+  /** The end of the witness data (the wtxid preimage of an MWEB-flagged witness tx stops there). */
+  witnessEnd = 0;
+  inputs = NO_INPUTS;
+  outputs = NO_OUTPUTS;
+  isCoinbase = false;
+  private nIn = 0;
 
-  if (nIn === 0) {
-    // Extended serialization: the empty vin was the marker; a zero flag means an empty tx (as Core).
-    const flagAt = pos;
-    if (pos >= end) truncated(pos, 1, end);
-    flags = bytes[pos++]!;
-    flagged = true;
-    regionStart = pos;
-    if (flags !== 0) {
-      const known = WITNESS_FLAG | (options.mweb ? MWEB_FLAG : 0);
-      if ((flags & ~known) !== 0) throw new ParseError(`unknown transaction flag 0x${flags.toString(16)}`, flagAt);
-      countAt = pos;
-      if (pos >= end) truncated(pos, 1, end);
-      nIn = bytes[pos]!;
-      if (nIn < 0xfd) pos++;
-      else {
-        nIn = compactSizeSlow(bytes, view, pos, end);
-        pos = slowPos;
-      }
-      if (nIn * MIN_INPUT > end - pos) throw new ParseError(`count ${nIn} cannot fit in the ${end - pos} bytes left`, countAt);
-    } else {
-      regionStart = flagAt - 1;
+  constructor(readonly bytes: Uint8Array, readonly view: DataView, readonly end: number, readonly start: number) {
+    this.pos = start;
+    this.regionStart = start;
+  }
+
+  /** A count of items at least `minItem` bytes each: bounded by the bytes left before anything is allocated. */
+  private count(minItem: number): number {
+    const at = this.pos;
+    const n = compactSizeAt(this.bytes, this.view, at, this.end);
+    this.pos = at + compactSizeWidth(n);
+    if (n * minItem > this.end - this.pos) throw new ParseError(`count ${n} cannot fit in the ${this.end - this.pos} bytes left`, at);
+    return n;
+  }
+
+  /** Version, then the input count; an empty vin is the extended serialization's marker, followed by its flags. */
+  header(mweb: boolean): void {
+    const { bytes, end } = this;
+    if (end - this.pos < 5) truncated(this.pos, end - this.pos < 4 ? 4 : 1, end);
+    this.version = this.view.getInt32(this.pos, true);
+    this.regionStart = this.pos += 4;
+    this.nIn = this.count(MIN_INPUT);
+    if (this.nIn !== 0) return;
+    // A zero flag means an empty tx (as Core): no inputs, no outputs.
+    const flagAt = this.pos;
+    if (flagAt >= end) truncated(flagAt, 1, end);
+    this.flags = bytes[this.pos++]!;
+    this.flagged = true;
+    if (this.flags === 0) return;
+    const known = WITNESS_FLAG | (mweb ? MWEB_FLAG : 0);
+    if ((this.flags & ~known) !== 0) throw new ParseError(`unknown transaction flag 0x${this.flags.toString(16)}`, flagAt);
+    this.regionStart = this.pos;
+    this.nIn = this.count(MIN_INPUT);
+  }
+
+  /** Inputs and outputs (none in Core's empty extended tx); the end of the txid region. */
+  body(): void {
+    if (this.flags !== 0 || !this.flagged) {
+      this.readInputs();
+      this.readOutputs();
     }
+    this.regionEnd = this.pos;
   }
 
-  if (flags !== 0 || !flagged) {
-    inputs = new Array<ParsedInput>(nIn);
+  private readInputs(): void {
+    const { bytes, view, end, nIn } = this;
+    let pos = this.pos;
+    const inputs = new Array<ParsedInput>(nIn);
     for (let i = 0; i < nIn; i++) {
       const at = pos;
       if (end - pos < 37) truncated(pos, end - pos < 36 ? 36 : 37, end);
@@ -127,12 +150,8 @@ export function readTransaction(r: ByteReader, options: TxParseOptions = {}, siz
       const prevVout = view.getUint32(pos + 32, true);
       pos += 36;
       const lenAt = pos;
-      let len = bytes[pos]!;
-      if (len < 0xfd) pos++;
-      else {
-        len = compactSizeSlow(bytes, view, pos, end);
-        pos = slowPos;
-      }
+      const len = compactSizeAt(bytes, view, pos, end);
+      pos += compactSizeWidth(len);
       if (len > end - pos) throw new ParseError(`length ${len} runs past the end of data`, lenAt);
       const scriptAt = pos;
       pos += len;
@@ -140,120 +159,139 @@ export function readTransaction(r: ByteReader, options: TxParseOptions = {}, siz
       const sequence = view.getUint32(pos, true);
       pos += 4;
       inputs[i] = new ParsedInput(prevTxid, prevVout, sequence, bytes, scriptAt, len);
-      if (nIn === 1 && prevVout === 0xffffffff && isNullPrevout(bytes, at)) isCoinbase = true;
+      if (nIn === 1 && prevVout === 0xffffffff && isNullPrevout(bytes, at)) this.isCoinbase = true;
     }
-    countAt = pos;
-    if (pos >= end) truncated(pos, 1, end);
-    nOut = bytes[pos]!;
-    if (nOut < 0xfd) pos++;
-    else {
-      nOut = compactSizeSlow(bytes, view, pos, end);
-      pos = slowPos;
-    }
-    if (nOut * MIN_OUTPUT > end - pos) throw new ParseError(`count ${nOut} cannot fit in the ${end - pos} bytes left`, countAt);
-    outputs = new Array<TxOutput>(nOut);
+    this.inputs = inputs;
+    this.pos = pos;
+  }
+
+  private readOutputs(): void {
+    const { bytes, view, end } = this;
+    const nOut = this.count(MIN_OUTPUT);
+    let pos = this.pos;
+    const outputs = new Array<TxOutput>(nOut);
     for (let i = 0; i < nOut; i++) {
       if (end - pos < 9) truncated(pos, end - pos < 8 ? 8 : 9, end);
       const value = view.getBigInt64(pos, true);
       pos += 8;
       const lenAt = pos;
-      let len = bytes[pos]!;
-      if (len < 0xfd) pos++;
-      else {
-        len = compactSizeSlow(bytes, view, pos, end);
-        pos = slowPos;
-      }
+      const len = compactSizeAt(bytes, view, pos, end);
+      pos += compactSizeWidth(len);
       if (len > end - pos) throw new ParseError(`length ${len} runs past the end of data`, lenAt);
       outputs[i] = { value, script: bytes.subarray(pos, pos + len) };
       pos += len;
     }
+    this.outputs = outputs;
+    this.pos = pos;
   }
-  const regionEnd = pos;
 
-  const hasWitness = (flags & WITNESS_FLAG) !== 0;
-  if (hasWitness) {
-    // Validated (every length checked) now, materialised only if someone reads input.witness.
+  /** Validates every witness stack (each length checked); they are materialised only if someone reads input.witness. */
+  witnesses(): void {
+    const { bytes, view, end, inputs } = this;
+    let pos = this.pos;
     let any = false;
-    for (let i = 0; i < nIn; i++) {
+    for (let i = 0; i < inputs.length; i++) {
       const at = pos;
-      if (pos >= end) truncated(pos, 1, end);
-      let items = bytes[pos]!;
-      if (items < 0xfd) pos++;
-      else {
-        items = compactSizeSlow(bytes, view, pos, end);
-        pos = slowPos;
-      }
+      const items = compactSizeAt(bytes, view, pos, end);
+      pos += compactSizeWidth(items);
       if (items > end - pos) throw new ParseError(`count ${items} cannot fit in the ${end - pos} bytes left`, at);
       if (items === 0) continue;
       any = true;
       for (let j = 0; j < items; j++) {
         const lenAt = pos;
-        if (pos >= end) truncated(pos, 1, end);
-        let len = bytes[pos]!;
-        if (len < 0xfd) pos++;
-        else {
-          len = compactSizeSlow(bytes, view, pos, end);
-          pos = slowPos;
-        }
+        const len = compactSizeAt(bytes, view, pos, end);
+        pos += compactSizeWidth(len);
         if (len > end - pos) throw new ParseError(`length ${len} runs past the end of data`, lenAt);
         pos += len;
       }
       inputs[i]!.setWitnessAt(at);
     }
-    if (!any) throw new ParseError('superfluous witness record', regionEnd);
+    if (!any) throw new ParseError('superfluous witness record', this.regionEnd);
+    this.pos = pos;
   }
-  const witnessEnd = pos;
 
-  let isHogEx = false;
-  let mwebBody: Uint8Array | null = null;
-  let firstKernel: Uint8Array | null = null;
-  let mwebWeight = 0;
-  if (flags & MWEB_FLAG) {
-    r.pos = pos;
-    const at = r.pos;
-    const present = r.u8();
-    if (present === 0) {
-      if (nOut === 0) throw new ParseError('HogEx transaction without outputs', at);
-      isHogEx = true;
-    } else if (present === 1) {
-      const info = readMwebTransaction(r);
-      firstKernel = info.firstKernel;
-      mwebWeight = info.pegOutBytes * 4 + info.pegInKernels * PEGIN_KERNEL_WEIGHT;
-      mwebBody = bytes.subarray(at + 1, r.pos);
-    } else {
-      throw new ParseError(`bad MWEB presence byte ${present}`, at);
-    }
-    pos = r.pos;
+  locktime(): number {
+    if (this.end - this.pos < 4) truncated(this.pos, 4, this.end);
+    const locktime = this.view.getUint32(this.pos, true);
+    this.pos += 4;
+    return locktime;
   }
-  if (end - pos < 4) truncated(pos, 4, end);
-  const locktime = view.getUint32(pos, true);
-  pos += 4;
-  r.pos = pos;
-  const txEnd = pos;
-  const raw = bytes.subarray(start, txEnd);
+}
 
-  const base = 8 + (regionEnd - regionStart);
-  const noMwebSize = hasWitness ? base + 2 + (witnessEnd - regionEnd) : base;
-  // Litecoin Core: an MWEB-only tx weighs only its peg-outs; others add peg-outs and peg-in kernels to the usual weight.
-  const mwebOnly = firstKernel !== null && nIn === 0 && nOut === 0;
-  const weight = (mwebOnly ? 0 : base * 3 + noMwebSize) + mwebWeight;
-  if (sizes) sizes.base = base;
+/** What the MWEB part of an MWEB-flagged tx says. */
+interface MwebPart {
+  readonly isHogEx: boolean;
+  /** The mw::Transaction bytes (view), for the serializer; null for HogEx. */
+  readonly body: Uint8Array | null;
+  readonly firstKernel: Uint8Array | null;
+  /** Weight Litecoin Core adds for it: peg-outs and peg-in kernels. */
+  readonly weight: number;
+}
 
-  let txid: string;
-  if (!flagged) {
-    txid = sha256dHex(raw);
-  } else if (firstKernel && nIn === 0 && nOut === 0) {
-    // MWEB-only: Litecoin Core's id is the mw::Transaction hash, BLAKE3 of its first kernel (ltcd TxHash).
-    txid = Buffer.from(blake3(firstKernel)).reverse().toString('hex');
+const NO_MWEB: MwebPart = { isHogEx: false, body: null, firstKernel: null, weight: 0 };
+
+/** The MWEB presence byte and what follows it (HogEx: nothing; otherwise an mw::Transaction). */
+function readMwebPart(r: ByteReader, scan: TxScan): MwebPart {
+  r.pos = scan.pos;
+  const at = r.pos;
+  const present = r.u8();
+  let part: MwebPart;
+  if (present === 0) {
+    if (scan.outputs.length === 0) throw new ParseError('HogEx transaction without outputs', at);
+    part = { ...NO_MWEB, isHogEx: true };
+  } else if (present === 1) {
+    const info = readMwebTransaction(r);
+    part = { isHogEx: false, body: scan.bytes.subarray(at + 1, r.pos), firstKernel: info.firstKernel, weight: info.pegOutBytes * 4 + info.pegInKernels * PEGIN_KERNEL_WEIGHT };
   } else {
-    txid = sha256dJoinedHex(bytes.subarray(start, start + 4), bytes.subarray(regionStart, regionEnd), bytes.subarray(txEnd - 4, txEnd), 0);
+    throw new ParseError(`bad MWEB presence byte ${present}`, at);
   }
-  // Without witness the wtxid is the txid; with it, computed on first access.
-  const tx = new ParsedTransaction(
-    txid, hasWitness ? null : txid, version, locktime, inputs, outputs, raw, weight, hasWitness, isCoinbase, isHogEx,
-    mwebBody !== null, bytes, regionStart, hasWitness && (flags & MWEB_FLAG) ? witnessEnd : -1,
-  );
-  if (mwebBody) mwebBodies.set(tx, mwebBody);
+  scan.pos = r.pos;
+  return part;
+}
+
+/**
+ * The txid: sha256d of the raw bytes for a legacy tx; of version, inputs, outputs and locktime for an extended one;
+ * for an MWEB-only tx Litecoin Core's id of the mw::Transaction, BLAKE3 of its first kernel (ltcd TxHash).
+ */
+function txidOf(scan: TxScan, raw: Uint8Array, mweb: MwebPart): string {
+  if (!scan.flagged) return sha256dHex(raw);
+  if (mweb.firstKernel && scan.inputs.length === 0 && scan.outputs.length === 0) return Buffer.from(blake3(mweb.firstKernel)).reverse().toString('hex');
+  const { bytes, start } = scan;
+  return sha256dJoinedHex(bytes.subarray(start, start + 4), bytes.subarray(scan.regionStart, scan.regionEnd), raw.subarray(raw.length - 4), 0);
+}
+
+/**
+ * Reads one transaction at the reader's position (Core's UnserializeTransaction rules, plus Litecoin's MWEB flag when
+ * options.mweb). `sizes` receives the stripped size without allocating.
+ */
+export function readTransaction(r: ByteReader, options: TxParseOptions = {}, sizes?: TxSizes): Transaction {
+  const scan = new TxScan(r.bytes, r.view, r.end, r.pos);
+  scan.header(options.mweb === true);
+  scan.body();
+  const hasWitness = (scan.flags & WITNESS_FLAG) !== 0;
+  if (hasWitness) scan.witnesses();
+  scan.witnessEnd = scan.pos;
+  const mweb = scan.flags & MWEB_FLAG ? readMwebPart(r, scan) : NO_MWEB;
+  const locktime = scan.locktime();
+  r.pos = scan.pos;
+  const raw = scan.bytes.subarray(scan.start, scan.pos);
+
+  const base = 8 + (scan.regionEnd - scan.regionStart);
+  if (sizes) sizes.base = base;
+  const noMwebSize = hasWitness ? base + 2 + (scan.witnessEnd - scan.regionEnd) : base;
+  // Litecoin Core: an MWEB-only tx weighs only its peg-outs; others add peg-outs and peg-in kernels to the usual weight.
+  const mwebOnly = mweb.firstKernel !== null && scan.inputs.length === 0 && scan.outputs.length === 0;
+  const weight = (mwebOnly ? 0 : base * 3 + noMwebSize) + mweb.weight;
+  const txid = txidOf(scan, raw, mweb);
+  const tx = new ParsedTransaction({
+    txid,
+    // Without witness the wtxid is the txid; with it, computed on first access.
+    wtxid: hasWitness ? null : txid,
+    version: scan.version, locktime, inputs: scan.inputs, outputs: scan.outputs, raw, weight,
+    hasWitness, isCoinbase: scan.isCoinbase, isHogEx: mweb.isHogEx, hasMwebBody: mweb.body !== null,
+    bytes: scan.bytes, regionStart: scan.regionStart, witnessEnd: hasWitness && (scan.flags & MWEB_FLAG) ? scan.witnessEnd : -1,
+  });
+  if (mweb.body) mwebBodies.set(tx, mweb.body);
   return tx;
 }
 

@@ -131,6 +131,9 @@ export interface TxRecord {
   readonly prevouts: readonly (PrevoutInfo | null)[];
 }
 
+/** The block fields of a tx no block holds (mempool, removed, known only from peers). */
+export const IN_NO_BLOCK = { height: null, blockHash: null, blockTime: null, position: null } as const satisfies Partial<TxRecord>;
+
 export interface SpendRef {
   readonly txid: string;
   readonly vin: number;

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import type { RouteTypes } from '../shared/schema-kit.js';
 import { blockData, blockDisplayData, blockhashData } from './presenters/block.presenter.js';
 import { blockDisplaySchema, blockhashSchema, blockSchema } from './schemas/block.schemas.js';
 import type { V2Context } from './v2-context.js';
 import { shapeA, shapeB } from './v2-error-spec.js';
 
-type BlockParams = { network: string; blockid: string };
-
 /** v2 block operations. */
-export function blockRoutes(app: FastifyInstance, { services }: V2Context): void {
-  app.get<{ Params: { network: string; block_no: string } }>(
+export function blockRoutes(fastify: FastifyInstance, { services }: V2Context): void {
+  const app = fastify.withTypeProvider<RouteTypes>();
+  app.get(
     '/get_blockhash/:network/:block_no',
     { schema: blockhashSchema, config: { v2Error: shapeA('network', 'block_no') } },
     async ({ params }) => {
@@ -17,12 +17,12 @@ export function blockRoutes(app: FastifyInstance, { services }: V2Context): void
     },
   );
 
-  app.get<{ Params: BlockParams }>('/get_block/:network/:blockid', { schema: blockSchema, config: { v2Error: shapeA('network', 'blockid') } }, async ({ params }) => ({
+  app.get('/get_block/:network/:blockid', { schema: blockSchema, config: { v2Error: shapeA('network', 'blockid') } }, async ({ params }) => ({
     status: 'success',
     data: blockData(await services.blocks.reads.get(params.network, params.blockid)),
   }));
 
-  app.get<{ Params: BlockParams }>('/block/:network/:blockid', { schema: blockDisplaySchema, config: { v2Error: shapeB } }, async ({ params }) => ({
+  app.get('/block/:network/:blockid', { schema: blockDisplaySchema, config: { v2Error: shapeB } }, async ({ params }) => ({
     status: 'success',
     data: blockDisplayData(await services.blocks.reads.display(params.network, params.blockid)),
     code: 200,

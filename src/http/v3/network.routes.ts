@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { RouteTypes } from '../shared/schema-kit.js';
 import { accountInfoData, networkInfoData } from './presenters/network.presenter.js';
 import { priceObject } from './presenters/price.presenter.js';
 import { accountInfoSchema, networkInfoSchema, priceSchema } from './schemas/network.schemas.js';
@@ -6,15 +7,16 @@ import type { V3Context } from './v3-context.js';
 import { parseTimestamp } from './v3-params.js';
 
 /** v3 price, network status and the caller's account. */
-export function networkRoutes(app: FastifyInstance, { services, accounts, now }: V3Context): void {
-  app.get<{ Params: { network: string; timestamp?: string } }>('/price/:network/:timestamp?', { schema: priceSchema }, async ({ params }) => {
+export function networkRoutes(fastify: FastifyInstance, { services, accounts, now }: V3Context): void {
+  const app = fastify.withTypeProvider<RouteTypes>();
+  app.get('/price/:network/:timestamp?', { schema: priceSchema }, async ({ params }) => {
     const ctx = services.networks.resolve(params.network);
     const time = parseTimestamp(params.timestamp);
     const quote = time === undefined ? await services.prices.usdNow(ctx.params) : await services.prices.usdAt(ctx.params, time);
     return { status: 'success', data: priceObject(quote) };
   });
 
-  app.get<{ Params: { network: string } }>('/network_info/:network', { schema: networkInfoSchema }, async ({ params }) => ({
+  app.get('/network_info/:network', { schema: networkInfoSchema }, async ({ params }) => ({
     status: 'success',
     data: networkInfoData(await services.network.chain.status(params.network)),
   }));

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { RouteTypes } from '../shared/schema-kit.js';
 import { NotFoundError } from '../../core/domain/errors.js';
 import { transactionData } from './presenters/tx.presenter.js';
 import { broadcastSchema, transactionSchema } from './schemas/tx.schemas.js';
@@ -8,8 +9,9 @@ import type { V3Context } from './v3-context.js';
 const BROADCAST_BODY_LIMIT = 8_500_000;
 
 /** v3 transaction read and broadcast. */
-export function txRoutes(app: FastifyInstance, { services }: V3Context): void {
-  app.get<{ Params: { network: string; hash: string } }>('/transaction/:network/:hash', { schema: transactionSchema }, async ({ params }) => {
+export function txRoutes(fastify: FastifyInstance, { services }: V3Context): void {
+  const app = fastify.withTypeProvider<RouteTypes>();
+  app.get('/transaction/:network/:hash', { schema: transactionSchema }, async ({ params }) => {
     const view = await services.transactions.reads.get(params.network, params.hash).catch((error: unknown) => {
       // The shared service names its field txid (v2's word); v3 says hash.
       if (error instanceof NotFoundError) throw new NotFoundError('hash', error.message);
@@ -19,7 +21,7 @@ export function txRoutes(app: FastifyInstance, { services }: V3Context): void {
     return { status: 'success', data: transactionData(view, price) };
   });
 
-  app.post<{ Params: { network: string }; Body: { tx_hex: string } }>(
+  app.post(
     '/broadcast_transaction/:network',
     { schema: broadcastSchema, bodyLimit: BROADCAST_BODY_LIMIT },
     async ({ params, body }) => {

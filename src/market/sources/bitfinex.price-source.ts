@@ -5,49 +5,30 @@
  * "message"] arrays, {"error":"ERR_RATE_LIMIT"} and HTTP 429. Symbols of 4+ letters use a colon (tDOGE:USD);
  * Bitfinex calls Tether "UST".
  */
-import type { PricePair, PriceSource } from '../../core/domain/prices.js';
+import type { PriceSource } from '../../core/domain/prices.js';
 import { ExchangeError } from '../exchange-error.js';
 import { getJson } from '../exchange-http.js';
 import { parseJsonNumbersAsText } from './json-numbers-as-text.js';
-import { baseUrlOf, isRecord, quoteOf, unixNow, usable, type SourceOptions } from './source-kit.js';
+import { isRecord, priceSource, quoteOf, symbolPair, usable, type SourceOptions, type SymbolPair } from './source-kit.js';
 
 export const BITFINEX_BASE_URL = 'https://api-pub.bitfinex.com';
 const LAST_PRICE = 7;
 
-interface BitfinexPair extends PricePair {
-  readonly symbol: string;
-}
-
-export const BITFINEX_PAIRS: readonly BitfinexPair[] = [
-  { coin: 'BTC', base: 'USD', symbol: 'tBTCUSD' },
-  { coin: 'BTC', base: 'EUR', symbol: 'tBTCEUR' },
-  { coin: 'BTC', base: 'GBP', symbol: 'tBTCGBP' },
-  { coin: 'BTC', base: 'USDT', symbol: 'tBTCUST' },
-  { coin: 'LTC', base: 'USD', symbol: 'tLTCUSD' },
-  { coin: 'LTC', base: 'BTC', symbol: 'tLTCBTC' },
-  { coin: 'LTC', base: 'USDT', symbol: 'tLTCUST' },
-  { coin: 'DOGE', base: 'USD', symbol: 'tDOGE:USD' },
-  { coin: 'DOGE', base: 'BTC', symbol: 'tDOGE:BTC' },
-  { coin: 'DOGE', base: 'USDT', symbol: 'tDOGE:UST' },
+export const BITFINEX_PAIRS: readonly SymbolPair[] = [
+  symbolPair('BTC', 'USD', 'tBTCUSD'), symbolPair('BTC', 'EUR', 'tBTCEUR'), symbolPair('BTC', 'GBP', 'tBTCGBP'), symbolPair('BTC', 'USDT', 'tBTCUST'),
+  symbolPair('LTC', 'USD', 'tLTCUSD'), symbolPair('LTC', 'BTC', 'tLTCBTC'), symbolPair('LTC', 'USDT', 'tLTCUST'),
+  symbolPair('DOGE', 'USD', 'tDOGE:USD'), symbolPair('DOGE', 'BTC', 'tDOGE:BTC'), symbolPair('DOGE', 'USDT', 'tDOGE:UST'),
 ];
 
 export function bitfinexPriceSource(options: SourceOptions = {}): PriceSource {
-  const name = 'bitfinex';
-  const base = baseUrlOf(options, BITFINEX_BASE_URL);
-  const now = options.now ?? unixNow;
   const symbols = BITFINEX_PAIRS.map((p) => p.symbol).join(',');
-  return {
-    id: 'bitfinex',
-    name,
-    pairs: BITFINEX_PAIRS,
-    async fetch(signal) {
-      const body = await getJson(`${base}/v2/tickers?symbols=${encodeURIComponent(symbols)}`, signal, parseJsonNumbersAsText);
-      if (isRecord(body) && 'error' in body) throw new ExchangeError(`Bitfinex: ${String(body.error)}`, /RATE_LIMIT/.test(String(body.error)));
-      if (!Array.isArray(body)) throw new ExchangeError('Bitfinex: expected an array of tickers');
-      if (body[0] === 'error') throw new ExchangeError(`Bitfinex error ${String(body[1])}: ${String(body[2])}`);
-      const time = now();
-      const bySymbol = new Map(body.filter(Array.isArray).map((row: unknown[]) => [row[0], row[LAST_PRICE]] as const));
-      return usable(name, BITFINEX_PAIRS.map((p) => quoteOf(name, p, bySymbol.get(p.symbol), time)));
-    },
-  };
+  return priceSource('bitfinex', BITFINEX_PAIRS, BITFINEX_BASE_URL, options, async ({ name, base, now }, signal) => {
+    const body = await getJson(`${base}/v2/tickers?symbols=${encodeURIComponent(symbols)}`, signal, parseJsonNumbersAsText);
+    if (isRecord(body) && 'error' in body) throw new ExchangeError(`Bitfinex: ${String(body.error)}`, /RATE_LIMIT/.test(String(body.error)));
+    if (!Array.isArray(body)) throw new ExchangeError('Bitfinex: expected an array of tickers');
+    if (body[0] === 'error') throw new ExchangeError(`Bitfinex error ${String(body[1])}: ${String(body[2])}`);
+    const time = now();
+    const bySymbol = new Map(body.filter(Array.isArray).map((row: unknown[]) => [row[0], row[LAST_PRICE]] as const));
+    return usable(name, BITFINEX_PAIRS.map((p) => quoteOf(name, p, bySymbol.get(p.symbol), time)));
+  });
 }

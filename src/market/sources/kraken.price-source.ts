@@ -7,7 +7,7 @@
 import type { PricePair, PriceSource } from '../../core/domain/prices.js';
 import { ExchangeError } from '../exchange-error.js';
 import { getJson } from '../exchange-http.js';
-import { baseUrlOf, isRecord, quoteOf, unixNow, usable, type SourceOptions } from './source-kit.js';
+import { isRecord, priceSource, quoteOf, usable, type SourceOptions } from './source-kit.js';
 
 export const KRAKEN_BASE_URL = 'https://api.kraken.com';
 
@@ -31,26 +31,18 @@ export const KRAKEN_PAIRS: readonly KrakenPair[] = [
 ];
 
 export function krakenPriceSource(options: SourceOptions = {}): PriceSource {
-  const name = 'kraken';
-  const base = baseUrlOf(options, KRAKEN_BASE_URL);
-  const now = options.now ?? unixNow;
   const query = KRAKEN_PAIRS.map((p) => p.query).join(',');
-  return {
-    id: 'kraken',
-    name,
-    pairs: KRAKEN_PAIRS,
-    async fetch(signal) {
-      const body = await getJson(`${base}/0/public/Ticker?pair=${query}`, signal);
-      if (!isRecord(body)) throw new ExchangeError('Kraken: expected an object');
-      const errors = Array.isArray(body.error) ? body.error.map(String) : [];
-      if (errors.length > 0) throw new ExchangeError(`Kraken: ${errors.join('; ')}`, errors.some((e) => /rate limit/i.test(e)));
-      const result = isRecord(body.result) ? body.result : {};
-      const time = now();
-      return usable(name, KRAKEN_PAIRS.map((p) => {
-        const ticker = result[p.key] ?? result[p.query];
-        const last = isRecord(ticker) && Array.isArray(ticker.c) ? ticker.c[0] : undefined;
-        return quoteOf(name, p, last, time);
-      }));
-    },
-  };
+  return priceSource('kraken', KRAKEN_PAIRS, KRAKEN_BASE_URL, options, async ({ name, base, now }, signal) => {
+    const body = await getJson(`${base}/0/public/Ticker?pair=${query}`, signal);
+    if (!isRecord(body)) throw new ExchangeError('Kraken: expected an object');
+    const errors = Array.isArray(body.error) ? body.error.map(String) : [];
+    if (errors.length > 0) throw new ExchangeError(`Kraken: ${errors.join('; ')}`, errors.some((e) => /rate limit/i.test(e)));
+    const result = isRecord(body.result) ? body.result : {};
+    const time = now();
+    return usable(name, KRAKEN_PAIRS.map((p) => {
+      const ticker = result[p.key] ?? result[p.query];
+      const last = isRecord(ticker) && Array.isArray(ticker.c) ? ticker.c[0] : undefined;
+      return quoteOf(name, p, last, time);
+    }));
+  });
 }

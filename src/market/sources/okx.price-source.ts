@@ -6,12 +6,10 @@
 import type { PricePair, PriceSource } from '../../core/domain/prices.js';
 import { ExchangeError } from '../exchange-error.js';
 import { getJson } from '../exchange-http.js';
-import { baseUrlOf, fetchEachPair, isRecord, quoteOf, unixNow, type SourceOptions } from './source-kit.js';
+import { fetchEachPair, isRecord, pair, priceSource, quoteOf, type SourceOptions } from './source-kit.js';
 
 export const OKX_BASE_URL = 'https://www.okx.com';
 const RATE_LIMIT_CODE = '50011';
-
-const pair = (coin: string, base: string): PricePair => ({ coin, base });
 
 export const OKX_PAIRS: readonly PricePair[] = [
   pair('BTC', 'USDT'), pair('BTC', 'EUR'),
@@ -20,21 +18,13 @@ export const OKX_PAIRS: readonly PricePair[] = [
 ];
 
 export function okxPriceSource(options: SourceOptions = {}): PriceSource {
-  const name = 'okx';
-  const base = baseUrlOf(options, OKX_BASE_URL);
-  const now = options.now ?? unixNow;
-  return {
-    id: 'okx',
-    name,
-    pairs: OKX_PAIRS,
-    fetch: (signal) => fetchEachPair(name, OKX_PAIRS, async (p) => {
-      const instId = `${p.coin}-${p.base}`;
-      const body = await getJson(`${base}/api/v5/market/ticker?instId=${instId}`, signal);
-      if (!isRecord(body)) throw new ExchangeError(`OKX ${instId}: expected an object`);
-      const code = String(body.code);
-      if (code !== '0') throw new ExchangeError(`OKX ${instId}: error ${code} ${String(body.msg ?? '')}`.trim(), code === RATE_LIMIT_CODE);
-      const ticker = Array.isArray(body.data) ? body.data.find((t) => isRecord(t) && t.instId === instId) : undefined;
-      return quoteOf(name, p, isRecord(ticker) ? ticker.last : undefined, now());
-    }),
-  };
+  return priceSource('okx', OKX_PAIRS, OKX_BASE_URL, options, ({ name, base, now }, signal) => fetchEachPair(name, OKX_PAIRS, async (p) => {
+    const instId = `${p.coin}-${p.base}`;
+    const body = await getJson(`${base}/api/v5/market/ticker?instId=${instId}`, signal);
+    if (!isRecord(body)) throw new ExchangeError(`OKX ${instId}: expected an object`);
+    const code = String(body.code);
+    if (code !== '0') throw new ExchangeError(`OKX ${instId}: error ${code} ${String(body.msg ?? '')}`.trim(), code === RATE_LIMIT_CODE);
+    const ticker = Array.isArray(body.data) ? body.data.find((t) => isRecord(t) && t.instId === instId) : undefined;
+    return quoteOf(name, p, isRecord(ticker) ? ticker.last : undefined, now());
+  }));
 }

@@ -1,5 +1,5 @@
 /** What every exchange adapter shares: options, quote building and the "some pairs may fail" rule. */
-import type { PricePair, PriceQuote } from '../../core/domain/prices.js';
+import type { PricePair, PriceQuote, PriceSource, PriceSourceId } from '../../core/domain/prices.js';
 import { normalizePrice } from '../decimal-price.js';
 import { ExchangeError } from '../exchange-error.js';
 
@@ -11,6 +11,32 @@ export interface SourceOptions {
 }
 
 export const unixNow = (): number => Math.floor(Date.now() / 1000);
+
+/** A pair named by its coin and base alone. */
+export const pair = (coin: string, base: string): PricePair => ({ coin, base });
+
+/** A pair the exchange names by one symbol. */
+export interface SymbolPair extends PricePair {
+  readonly symbol: string;
+}
+
+export const symbolPair = (coin: string, base: string, symbol: string): SymbolPair => ({ coin, base, symbol });
+
+/** What an adapter's requests are built from: its name, the API origin (options.baseUrl or the exchange's) and the clock. */
+export interface SourceEnv {
+  readonly name: PriceSourceId;
+  readonly base: string;
+  readonly now: () => number;
+}
+
+/** An exchange adapter from its id (also its name: clients compare exchanges by the lower-case id), pairs and fetch. */
+export function priceSource(
+  id: PriceSourceId, pairs: readonly PricePair[], defaultUrl: string, options: SourceOptions,
+  fetch: (env: SourceEnv, signal: AbortSignal) => Promise<PriceQuote[]>,
+): PriceSource {
+  const env: SourceEnv = { name: id, base: baseUrlOf(options, defaultUrl), now: options.now ?? unixNow };
+  return { id, name: id, pairs, fetch: (signal) => fetch(env, signal) };
+}
 
 export function baseUrlOf(options: SourceOptions, fallback: string): string {
   return (options.baseUrl ?? fallback).replace(/\/+$/, '');

@@ -1,4 +1,4 @@
-import type { PeerOnlyTx, TxRecord } from '../../core/index.js';
+import { IN_NO_BLOCK, type PeerOnlyTx, type TxRecord } from '../../core/index.js';
 
 /**
  * A transaction known only from peers, shaped as the index's record so every presenter shows it: unconfirmed,
@@ -8,13 +8,10 @@ import type { PeerOnlyTx, TxRecord } from '../../core/index.js';
 export function peerOnlyRecord(peer: PeerOnlyTx, conflicted: boolean): TxRecord {
   const seenAt = Math.floor(peer.firstSeenMs / 1000);
   return {
+    ...IN_NO_BLOCK,
     txid: peer.tx.txid,
     raw: peer.tx.raw,
     status: peer.dead ? 'removed' : 'mempool',
-    height: null,
-    blockHash: null,
-    blockTime: null,
-    position: null,
     seenAt,
     time: seenAt,
     fee: peer.fee,

@@ -1,35 +1,13 @@
-/** PostgreSQL v3 accounts: plans and per-day usage counts here; accounts and keys in the shared SqlAccountMethods. */
+/** PostgreSQL v3 accounts: the per-day usage counts here (merged, one statement); the rest in the shared SqlAccountMethods. */
 import type pg from 'pg';
-import type { AccountStore, PlanRecord, UsageIncrement } from '../../core/store/account-store.js';
-import { toPlan } from '../common/accounts/account-rows.js';
+import type { AccountStore, UsageIncrement } from '../../core/store/account-store.js';
 import { SqlAccountMethods } from '../common/accounts/sql-account-methods.js';
 import { PostgresRunner } from './postgres-runner.js';
-import { num, one, rows } from './connection/postgres-sql.js';
+import { num, rows } from './connection/postgres-sql.js';
 
 export class PostgresAccounts extends SqlAccountMethods implements AccountStore {
   constructor(private readonly pool: pg.Pool) {
     super(new PostgresRunner(pool));
-  }
-
-  async setPlan(name: string, maxDailyRequests: number, at: number, maxConcurrentRequests?: number): Promise<PlanRecord> {
-    // A null concurrency keeps an existing plan's value and gives a new plan 0 (no limit).
-    const row = await one(
-      this.pool,
-      'INSERT INTO plans (name, max_daily_requests, max_concurrent_requests, updated_at) VALUES ($1, $2, COALESCE($3::bigint, 0), $4) ' +
-        'ON CONFLICT (name) DO UPDATE SET max_daily_requests = excluded.max_daily_requests, ' +
-        'max_concurrent_requests = COALESCE($3::bigint, plans.max_concurrent_requests), updated_at = excluded.updated_at RETURNING *',
-      [name, maxDailyRequests, maxConcurrentRequests ?? null, at],
-    );
-    return toPlan(row!);
-  }
-
-  async getPlan(name: string): Promise<PlanRecord | null> {
-    const row = await one(this.pool, 'SELECT * FROM plans WHERE name = $1', [name]);
-    return row ? toPlan(row) : null;
-  }
-
-  async listPlans(): Promise<PlanRecord[]> {
-    return (await rows(this.pool, 'SELECT * FROM plans ORDER BY name')).map(toPlan);
   }
 
   async addUsage(increments: readonly UsageIncrement[]): Promise<number[]> {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startPostgres, type PostgresServer } from '../../../test/helpers/postgres-server.js';
 import { WriterStandbyError } from '../../core/domain/errors.js';
-import { numbered } from '../common/accounts/sql-runner.js';
+import { numbered } from '../common/sql/sql-runner.js';
 import { ChainBuilder, p2pkh } from '../conformance/block-builder.js';
 import { plainRows, type StoreHarness, type TestDatabase } from '../conformance/harness.js';
 import { runStoreConformance } from '../conformance/run-store-conformance.js';

@@ -14,12 +14,12 @@ import type { ShortAddressStore } from '../../core/store/short-address-store.js'
 import type { ChainStore } from '../../core/store/store.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { SqlAuthStore } from '../common/accounts/sql-auth-store.js';
+import { SqlShortAddresses } from '../common/accounts/sql-short-addresses.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresNetworkStore } from './chain/postgres-network-store.js';
 import { PostgresPrices } from './postgres-prices.js';
 import { PostgresRunner } from './postgres-runner.js';
-import { PostgresShortAddresses } from './postgres-short-addresses.js';
 import { LOCK_NAMESPACE, one } from './connection/postgres-sql.js';
 import { translateUnavailable } from './connection/postgres-unavailable.js';
 
@@ -31,7 +31,7 @@ export interface PostgresStoreOptions extends ChainStoreOptions {
 export class PostgresStore implements ChainStore {
   readonly pool: pg.Pool;
   private readonly networks = new Map<NetworkId, PostgresNetworkStore>();
-  private shorts: PostgresShortAddresses | null = null;
+  private shorts: SqlShortAddresses | null = null;
   private accountStore: PostgresAccounts | null = null;
   private priceStore: PostgresPrices | null = null;
   private authStore: SqlAuthStore | null = null;
@@ -111,7 +111,7 @@ export class PostgresStore implements ChainStore {
   }
 
   shortAddresses(): ShortAddressStore {
-    this.shorts ??= new PostgresShortAddresses(this.pool);
+    this.shorts ??= new SqlShortAddresses(new PostgresRunner(this.pool));
     return this.shorts;
   }
 

@@ -15,13 +15,13 @@ import type { ShortAddressStore } from '../../core/store/short-address-store.js'
 import type { ChainStore } from '../../core/store/store.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { SqlAuthStore } from '../common/accounts/sql-auth-store.js';
+import { SqlShortAddresses } from '../common/accounts/sql-short-addresses.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteNetworkStore } from './chain/sqlite-network-store.js';
 import { PageReturner } from './connection/sqlite-page-return.js';
 import { SqlitePrices } from './sqlite-prices.js';
 import { SqliteRunner } from './sqlite-runner.js';
-import { SqliteShortAddresses } from './sqlite-short-addresses.js';
 import { Statements, type Row } from './connection/sqlite-statements.js';
 
 export interface SqliteStoreOptions extends ChainStoreOptions {
@@ -39,7 +39,7 @@ export class SqliteStore implements ChainStore {
   private readonly db: Database.Database;
   private readonly st: Statements;
   private readonly networks = new Map<NetworkId, SqliteNetworkStore>();
-  private shorts: SqliteShortAddresses | null = null;
+  private shorts: SqlShortAddresses | null = null;
   private accountStore: SqliteAccounts | null = null;
   private priceStore: SqlitePrices | null = null;
   private authStore: SqlAuthStore | null = null;
@@ -126,7 +126,7 @@ export class SqliteStore implements ChainStore {
   }
 
   shortAddresses(): ShortAddressStore {
-    this.shorts ??= new SqliteShortAddresses(this.st);
+    this.shorts ??= new SqlShortAddresses(new SqliteRunner(this.st));
     return this.shorts;
   }
 

@@ -11,6 +11,7 @@ import { actionButton, csrfField, notice } from './forms.js';
 import { requireUser, formField, type DashboardContext, type SignedIn } from './dashboard-context.js';
 import { at, count, sendPage, when } from './dashboard-page.js';
 import { handleForm, type FormError } from './form-errors.js';
+import { pageQuery, type SchemaTyped } from './page-query.js';
 
 export const ADMIN = `${DASHBOARD_PATH}/admin`;
 
@@ -37,12 +38,11 @@ const DONE: Readonly<Record<string, string>> = {
 };
 
 export function adminPages(app: FastifyInstance, ctx: DashboardContext): void {
-  app.get(ADMIN, async (request, reply) => {
+  app.withTypeProvider<SchemaTyped>().get(ADMIN, { schema: pageQuery('q', 'page') }, async (request, reply) => {
     const user = await requireAdmin(ctx, request, reply);
     if (!user) return reply;
-    const query = request.query as Record<string, string | undefined>;
-    const q = query['q'] ?? '';
-    const page = Math.max(1, Math.min(1_000_000, Number.parseInt(query['page'] ?? '1', 10) || 1));
+    const q = request.query.q ?? '';
+    const page = Math.max(1, Math.min(1_000_000, Number.parseInt(request.query.page ?? '1', 10) || 1));
     const [{ accounts, more }, usage] = await Promise.all([ctx.d.admin.searchAccounts(user.account, q, page), ctx.d.admin.usage(user.account)]);
     const now = ctx.now();
     const body = html`<h1>Admin</h1>${adminNav('accounts')}
@@ -60,9 +60,12 @@ ${accounts.length === 0 && html`<p>No accounts found.</p>`}
     return sendPage(ctx, request, reply, { title: 'Admin: accounts', body, user, section: 'admin' });
   });
 
-  const accountPage = async (request: FastifyRequest, reply: FastifyReply, user: SignedIn, id: number, message?: { kind: 'ok' | 'bad'; text: string | SafeHtml }, status = 200) => {
+  /** `done`: the action the page was redirected back from (its `?done=`), shown when there is no `message`. */
+  const accountPage = async (
+    request: FastifyRequest, reply: FastifyReply, user: SignedIn, id: number, message?: { kind: 'ok' | 'bad'; text: string | SafeHtml }, status = 200, doneAction?: string,
+  ) => {
     const [account, plans] = await Promise.all([ctx.d.admin.account(user.account, id), ctx.d.admin.plans(user.account)]);
-    const done = DONE[(request.query as Record<string, string | undefined>)['done'] ?? ''];
+    const done = DONE[doneAction ?? ''];
     const base = `${ADMIN}/accounts/${account.id}`;
     const now = ctx.now();
     const body = html`<h1>${account.email}</h1>${adminNav('accounts')}
@@ -92,9 +95,9 @@ ${actionButton(`${base}/reset-link`, 'Make a password reset link', user.csrf, { 
 
   const accountId = (request: FastifyRequest) => Number((request.params as { id: string }).id) || 0;
 
-  app.get<{ Params: { id: string } }>(`${ADMIN}/accounts/:id`, async (request, reply) => {
+  app.withTypeProvider<SchemaTyped>().get(`${ADMIN}/accounts/:id`, { schema: pageQuery('done') }, async (request, reply) => {
     const user = await requireAdmin(ctx, request, reply);
-    return user ? accountPage(request, reply, user, accountId(request)) : reply;
+    return user ? accountPage(request, reply, user, accountId(request), undefined, 200, request.query.done) : reply;
   });
 
   /** An account action: redirect back with its message, or the page with the refusal. */

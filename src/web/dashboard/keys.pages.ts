@@ -12,6 +12,7 @@ import { actionButton, csrfField, field, notice } from './forms.js';
 import { formField, requireUser, type DashboardContext, type SignedIn } from './dashboard-context.js';
 import { at, count, sendPage, when } from './dashboard-page.js';
 import { handleForm, type FormError } from './form-errors.js';
+import { pageQuery, type SchemaTyped } from './page-query.js';
 
 const KEYS = `${DASHBOARD_PATH}/keys`;
 
@@ -45,10 +46,10 @@ ${field('key', { label: 'Name (optional)', name: 'name', required: false, maxlen
     return sendPage(ctx, request, reply, { title: 'API keys', body, user, section: 'keys', status });
   };
 
-  app.get(KEYS, async (request, reply) => {
+  app.withTypeProvider<SchemaTyped>().get(KEYS, { schema: pageQuery('revoked') }, async (request, reply) => {
     const user = await requireUser(ctx, request, reply);
     if (!user) return reply;
-    const revoked = (request.query as Record<string, string | undefined>)['revoked'];
+    const revoked = request.query.revoked;
     return listPage(request, reply, user, revoked !== undefined ? { kind: 'ok', text: 'The key was revoked: it answers 401 from now on.' } : undefined);
   });
 

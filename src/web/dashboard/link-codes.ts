@@ -8,9 +8,8 @@ import { isTokenShaped } from '../../services/accounts/one-time-token.js';
 import type { CookieName } from './cookies.js';
 import type { DashboardContext } from './dashboard-context.js';
 
-/** True when the request carried the code in its query: the cookie is set and the redirect sent. */
-export async function takeLinkCode(ctx: DashboardContext, request: FastifyRequest, reply: FastifyReply, param: string, cookie: CookieName, maxAgeSeconds: number): Promise<boolean> {
-  const value = (request.query as Record<string, unknown>)[param];
+/** True when the request carried the code (`value`, from its query): the cookie is set and the redirect sent. */
+export async function takeLinkCode(ctx: DashboardContext, request: FastifyRequest, reply: FastifyReply, value: string | undefined, cookie: CookieName, maxAgeSeconds: number): Promise<boolean> {
   if (value === undefined) return false;
   if (isTokenShaped(value)) ctx.cookies.set(reply, cookie, value, maxAgeSeconds);
   else ctx.cookies.clear(reply, cookie);

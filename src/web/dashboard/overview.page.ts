@@ -11,22 +11,23 @@ import { actionButton, notice } from './forms.js';
 import { requireUser, type DashboardContext, type SignedIn } from './dashboard-context.js';
 import { at, count, sendPage, when } from './dashboard-page.js';
 import { usageChart } from './usage-chart.js';
+import { pageQuery, type SchemaTyped } from './page-query.js';
 
 const sum = (days: UsageOverview['days'], from: number, to: number) => days.slice(from, to).reduce((a, d) => a + d.count, 0);
 
 export function overviewPage(app: FastifyInstance, ctx: DashboardContext): void {
-  app.get(DASHBOARD_PATH, async (request, reply) => {
+  app.withTypeProvider<SchemaTyped>().get(DASHBOARD_PATH, { schema: pageQuery('welcome', 'sent') }, async (request, reply) => {
     const user = await requireUser(ctx, request, reply);
     if (!user) return reply;
-    const query = request.query as Record<string, string | undefined>;
+    const { query } = request;
     const usage = await ctx.d.usage.overview(user.account);
     const keys = await ctx.d.keys.list(user.account);
     const lastApi = keys.reduce<{ time: number; prefix: string } | null>((best, k) => (k.key.lastUsedAt !== null && (!best || k.key.lastUsedAt > best.time) ? { time: k.key.lastUsedAt, prefix: k.key.prefix } : best), null);
     const now = ctx.now();
     const days = usage.days;
     const body = html`<h1>Overview</h1>
-${query['welcome'] !== undefined && notice('ok', 'Your account is ready.')}
-${query['sent'] !== undefined && notice('ok', 'We sent the confirmation link again.')}
+${query.welcome !== undefined && notice('ok', 'Your account is ready.')}
+${query.sent !== undefined && notice('ok', 'We sent the confirmation link again.')}
 ${verifyBanner(ctx, user)}
 <div class="grid">
 <section class="card" aria-labelledby="plan-h"><h2 id="plan-h">Plan</h2>

@@ -14,6 +14,7 @@ import { clientInfo, formField, type DashboardContext } from './dashboard-contex
 import { sendPage } from './dashboard-page.js';
 import { handleForm, type FormError } from './form-errors.js';
 import { takeLinkCode } from './link-codes.js';
+import { pageQuery, type SchemaTyped } from './page-query.js';
 
 const FORGOT = `${DASHBOARD_PATH}/forgot`;
 
@@ -64,8 +65,8 @@ ${field('reset', { label: 'New password', name: 'password', type: 'password', au
     return sendPage(ctx, request, reply, { title: 'Choose a new password', body, status: error?.status ?? (valid ? 200 : 410) });
   };
 
-  app.get(DASHBOARD_PAGES.reset, async (request, reply) => {
-    if (await takeLinkCode(ctx, request, reply, 'token', 'reset', RESET_MINUTES * 60)) return reply;
+  app.withTypeProvider<SchemaTyped>().get(DASHBOARD_PAGES.reset, { schema: pageQuery('token') }, async (request, reply) => {
+    if (await takeLinkCode(ctx, request, reply, request.query.token, 'reset', RESET_MINUTES * 60)) return reply;
     return resetPage(request, reply);
   });
 

@@ -12,6 +12,7 @@ import { clientInfo, formField, requireUser, type DashboardContext, type SignedI
 import { sendPage, when } from './dashboard-page.js';
 import { handleForm, type FormError } from './form-errors.js';
 import { codesPage, enrolPage, secondFactorSection } from './second-factor.pages.js';
+import { pageQuery, type SchemaTyped } from './page-query.js';
 
 export const SECURITY = `${DASHBOARD_PATH}/security`;
 
@@ -25,9 +26,10 @@ const DONE: Readonly<Record<string, string>> = {
 };
 
 export function securityPages(app: FastifyInstance, ctx: DashboardContext): void {
-  const page = async (request: FastifyRequest, reply: FastifyReply, user: SignedIn, error?: FormError & { form: string }) => {
+  /** `doneAction`: the action the page was redirected back from (its `?done=`). */
+  const page = async (request: FastifyRequest, reply: FastifyReply, user: SignedIn, error?: FormError & { form: string }, doneAction?: string) => {
     const now = ctx.now();
-    const done = Object.keys(DONE).find((k) => (request.query as Record<string, string | undefined>)['done'] === k);
+    const done = Object.keys(DONE).find((k) => doneAction === k);
     const errorIn = (form: string) => error?.form === form && notice('bad', error.message);
     const sessions = await ctx.d.sessions.list(user.account.id);
     const body = html`<h1>Security</h1>
@@ -67,9 +69,9 @@ ${field('delete', { label: 'Current password', name: 'current', type: 'password'
     return sendPage(ctx, request, reply, { title: 'Security', body, user, section: 'security', status: error?.status ?? 200 });
   };
 
-  app.get(SECURITY, async (request, reply) => {
+  app.withTypeProvider<SchemaTyped>().get(SECURITY, { schema: pageQuery('done') }, async (request, reply) => {
     const user = await requireUser(ctx, request, reply);
-    return user ? page(request, reply, user) : reply;
+    return user ? page(request, reply, user, undefined, request.query.done) : reply;
   });
 
   /** A POST whose action redirects back with a message, or re-renders the page with the error by its form. */

@@ -12,6 +12,7 @@ import { clientInfo, formField, signedIn, type DashboardContext } from './dashbo
 import { sendPage } from './dashboard-page.js';
 import { handleForm, type FormError } from './form-errors.js';
 import { takeLinkCode } from './link-codes.js';
+import { pageQuery, type SchemaTyped } from './page-query.js';
 
 const DAY = 86_400;
 
@@ -42,8 +43,8 @@ ${field('signup', { label: 'Password', name: 'password', type: 'password', autoc
     return sendPage(ctx, request, reply, { title: 'Sign up', body, status: options.error?.status ?? 200 });
   };
 
-  app.get(DASHBOARD_PAGES.signUp, async (request, reply) => {
-    if (await takeLinkCode(ctx, request, reply, 'invite', 'invite', DAY)) return reply;
+  app.withTypeProvider<SchemaTyped>().get(DASHBOARD_PAGES.signUp, { schema: pageQuery('invite') }, async (request, reply) => {
+    if (await takeLinkCode(ctx, request, reply, request.query.invite, 'invite', DAY)) return reply;
     if (await signedIn(ctx, request)) return reply.redirect(DASHBOARD_PATH, 303);
     return signUpForm(request, reply);
   });
@@ -74,8 +75,8 @@ ${ctx.cookies.read(request, 'verify') === undefined
     return sendPage(ctx, request, reply, { title: 'Confirm your email address', body, status: error?.status ?? 200 });
   };
 
-  app.get(DASHBOARD_PAGES.verify, async (request, reply) => {
-    if (await takeLinkCode(ctx, request, reply, 'token', 'verify', 2 * DAY)) return reply;
+  app.withTypeProvider<SchemaTyped>().get(DASHBOARD_PAGES.verify, { schema: pageQuery('token') }, async (request, reply) => {
+    if (await takeLinkCode(ctx, request, reply, request.query.token, 'verify', 2 * DAY)) return reply;
     return verifyPage(request, reply);
   });
 

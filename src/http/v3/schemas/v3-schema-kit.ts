@@ -1,5 +1,6 @@
 /** v3 schema pieces on top of the v2 kit: the failure body, price objects, path parameters. */
-import { amount, int, obj, P, str, type Schema } from '../../shared/schema-kit.js';
+import type { JSONSchema } from 'json-schema-to-ts';
+import { amount, int, obj, P, params, str, typedRoute, type RouteRequest, type Schema, type TypedRoute } from '../../shared/schema-kit.js';
 
 export const v3Fail: Schema = obj({ status: { type: 'string', enum: ['fail'] }, data: obj({ error_message: str }) });
 
@@ -19,19 +20,14 @@ export const V3P = {
   timestamp: { type: 'string', minLength: 1, maxLength: 12, description: 'UNIX seconds (default: now)' },
 } as const satisfies Record<string, Schema>;
 
-export function v3Params(props: Record<string, Schema>, required: string[]): Schema {
-  return { type: 'object', required, properties: props };
-}
+/** Path parameters, as the v2 kit's params (typed as written). */
+export const v3Params = params;
 
 /** 200 `{status: "success", data}`; every failure status has the v3 body. */
-export function v3Route(opts: { summary: string; tag: string; params?: Schema; body?: Schema; data: Schema }): Schema {
-  return {
-    summary: opts.summary,
-    tags: [opts.tag],
-    ...(opts.params ? { params: opts.params } : {}),
-    ...(opts.body ? { body: opts.body } : {}),
-    response: { 200: obj({ status: { type: 'string', enum: ['success'] }, data: opts.data }), '4xx': v3Fail, '5xx': v3Fail },
-  };
+export function v3Route<const Params extends JSONSchema | undefined = undefined, const Body extends JSONSchema | undefined = undefined>(
+  opts: RouteRequest<Params, Body> & { data: Schema },
+): TypedRoute<Params, Body> {
+  return typedRoute(opts, { 200: obj({ status: { type: 'string', enum: ['success'] }, data: opts.data }), '4xx': v3Fail, '5xx': v3Fail });
 }
 
 export { amount, int, str };

@@ -1,13 +1,13 @@
 /**
- * The account and key half of AccountStore, written once for both engines over a SqlRunner (the drivers keep
- * plans and the account usage counts, whose fast paths differ). Every multi-statement change is one transaction.
+ * AccountStore written once for both engines over a SqlRunner, but for the account usage counts, whose fast paths
+ * differ (each driver adds them). Every multi-statement change is one transaction.
  */
 import { InvalidArgumentError } from '../../../core/domain/errors.js';
 import type {
-  AccountChanges, AccountRecord, ApiKeyRecord, KeyUsageIncrement, NewAccount, NewApiKey, UsageRow,
+  AccountChanges, AccountRecord, ApiKeyRecord, KeyUsageIncrement, NewAccount, NewApiKey, PlanRecord, UsageRow,
 } from '../../../core/store/account-store.js';
-import { ACCOUNT_SELECT, int, toAccount, toKey } from './account-rows.js';
-import { bytes, flag, type SqlRunner, type SqlValue, type Statement } from './sql-runner.js';
+import { ACCOUNT_SELECT, int, toAccount, toKey, toPlan } from './account-rows.js';
+import { bytes, flag, type SqlRunner, type SqlValue, type Statement } from '../sql/sql-runner.js';
 
 /** Changes an account update may make, and their columns. */
 const COLUMNS: Record<keyof AccountChanges, string> = {
@@ -159,6 +159,26 @@ export abstract class SqlAccountMethods {
   async pruneUsage(beforeDay: string): Promise<number> {
     const counts = await this.sql.batch(['api_usage', 'api_key_usage'].map((table) => ({ sql: `DELETE FROM ${table} WHERE day < ?`, params: [beforeDay] })));
     return counts.reduce((a, b) => a + b, 0);
+  }
+
+  async setPlan(name: string, maxDailyRequests: number, at: number, maxConcurrentRequests?: number): Promise<PlanRecord> {
+    // A null concurrency keeps an existing plan's value and gives a new plan 0 (no limit); the CAST gives the null a type.
+    const [row] = await this.sql.all(
+      'INSERT INTO plans (name, max_daily_requests, max_concurrent_requests, updated_at) VALUES (?, ?, COALESCE(CAST(? AS BIGINT), 0), ?) ' +
+        'ON CONFLICT (name) DO UPDATE SET max_daily_requests = excluded.max_daily_requests, ' +
+        'max_concurrent_requests = COALESCE(CAST(? AS BIGINT), plans.max_concurrent_requests), updated_at = excluded.updated_at RETURNING *',
+      [name, maxDailyRequests, maxConcurrentRequests ?? null, at, maxConcurrentRequests ?? null],
+    );
+    return toPlan(row!);
+  }
+
+  async getPlan(name: string): Promise<PlanRecord | null> {
+    const [row] = await this.sql.all('SELECT * FROM plans WHERE name = ?', [name]);
+    return row ? toPlan(row) : null;
+  }
+
+  async listPlans(): Promise<PlanRecord[]> {
+    return (await this.sql.all('SELECT * FROM plans ORDER BY name', [])).map(toPlan);
   }
 
   private insertKey(key: NewApiKey): Statement {

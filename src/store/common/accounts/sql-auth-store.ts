@@ -4,7 +4,7 @@ import type {
   AuthStore, Credentials, InviteRecord, NewInvite, NewSession, NewToken, SessionRecord, TokenPurpose, TokenRecord,
 } from '../../../core/store/auth-store.js';
 import { int, intOrNull, isSet } from './account-rows.js';
-import { bytes, flag, type SqlRow, type SqlRunner } from './sql-runner.js';
+import { bytes, flag, type SqlRow, type SqlRunner } from '../sql/sql-runner.js';
 
 const toSession = (r: SqlRow): SessionRecord => ({
   id: int(r['id']),

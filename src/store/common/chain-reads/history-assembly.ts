@@ -1,5 +1,6 @@
 /** Engine-neutral pieces of the address reads: grouping io rows per tx, paging across confirmed + mempool, min-conf totals. */
 import type { AddressHistoryEntry, AddressTotals } from '../../../core/store/chain-reads.js';
+import { big, num } from '../sql/sql-plan.js';
 
 export interface IoRow {
   readonly txid: string;
@@ -113,6 +114,14 @@ export interface ConfirmedTotals {
   readonly txCount: number;
   readonly receivedCount: number;
   readonly sentCount: number;
+}
+
+/** No history at all. */
+export const NO_TOTALS: ConfirmedTotals = { received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 };
+
+/** A script row's confirmed totals (either engine's integers: sql-plan.ts). */
+export function storedTotals(row: Record<string, unknown>): ConfirmedTotals {
+  return { received: big(row.received), sent: big(row.sent), txCount: num(row.tx_count), receivedCount: num(row.received_count), sentCount: num(row.sent_count) };
 }
 
 /** Removes the contribution of history rows too young for minConfirmations (rows with height > cutoff). */

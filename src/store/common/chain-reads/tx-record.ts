@@ -1,5 +1,5 @@
 /** Turns what a driver read about one transaction into a TxRecord, the same way for every engine. */
-import type { BlockRecord, TxRecord } from '../../../core/store/chain-reads.js';
+import { IN_NO_BLOCK, type BlockRecord, type TxRecord } from '../../../core/store/chain-reads.js';
 import type { PrevoutInfo } from '../../../core/domain/chain-types.js';
 import { bytesToHex, type StoredPrevout } from '../schema/codec.js';
 
@@ -77,13 +77,10 @@ export function mempoolTxRecord(
   const seenAt = int(m['seen_at']);
   const weight = int(m['weight']);
   return {
+    ...IN_NO_BLOCK,
     txid,
     raw: m['raw'] as Uint8Array,
     status: flag(m['removed']) ? 'removed' : 'mempool',
-    height: null,
-    blockHash: null,
-    blockTime: null,
-    position: null,
     seenAt,
     time: seenAt,
     fee: BigInt(m['fee'] as string | number | bigint),

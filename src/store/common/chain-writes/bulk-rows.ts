@@ -8,20 +8,18 @@
 import type { Block, ChainTip } from '../../../core/domain/chain-types.js';
 import type { BlockToConnect } from '../../../core/store/chain-writes.js';
 import type { BatchNeeds } from './batch-needs.js';
+import type { BlockRow, OutputColumns } from './block-rows.js';
 import { hexToBytes, viewBytes } from '../schema/codec.js';
 
-export interface BulkBlockRow {
-  hash: Buffer; height: number; prevHash: Buffer; merkleRoot: Buffer; version: number; time: number;
-  bits: number; nonce: number; size: number; strippedSize: number; weight: number; txCount: number; firstTx: number;
-  reward: bigint; valueOut: bigint;
-}
+/** A block row without its fees: known only once every input of the load is (the drivers' bulk builders). */
+export type BulkBlockRow = Omit<BlockRow, 'fees'>;
 
 export interface BulkRows {
   blocks: BulkBlockRow[];
   /** Per tx: id = firstId + index; txid is a view of needs.txidBytes. */
   txs: { txid: Buffer; size: number; weight: number; raw: Buffer }[];
   /** Outputs in (id, vout) order. */
-  outputs: { id: number[]; vout: number[]; value: bigint[]; script: number[]; spentBy: (number | null)[]; spentVin: (number | null)[] };
+  outputs: OutputColumns;
   /** Spends of outputs the batch did not create: (spender id, vin, prev txid bytes, prev vout). */
   pending: { spender: number[]; vin: number[]; prevTxid: Buffer[]; prevVout: number[] };
   /** Per distinct output script of the batch: its base key, the id of the first tx paying it, its bytes. */

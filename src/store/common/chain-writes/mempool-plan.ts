@@ -77,67 +77,102 @@ function result(tx: Transaction, status: MempoolAddResult['status'], extra: Part
   return { txid: tx.txid, status, fee: null, doubleSpent: false, conflictsWith: [], missing: [], deltas: [], prevouts: [], ...extra };
 }
 
-export function planMempoolAdd(entries: readonly MempoolEntry[], state: MempoolState): MempoolPlan {
-  const plan: MempoolPlan = { deleteRemoved: [], txs: [], outputs: [], spends: [], flagDoubleSpent: [], results: [] };
-  const added = new Map<string, MempoolPrevout>();
-  const addedSpenders = new Map<string, string[]>();
-  const seen = new Set<string>();
-  const resultByTxid = new Map<string, MempoolAddResult>();
-  for (const { tx, seenAt } of parentsFirst(entries)) {
-    const known = state.known.get(tx.txid);
-    if (seen.has(tx.txid)) continue;
-    if (known === 'mempool') { resultByTxid.set(tx.txid, result(tx, 'known')); continue; }
-    if (known === 'confirmed') { resultByTxid.set(tx.txid, result(tx, 'confirmed')); continue; }
-    seen.add(tx.txid);
+/** What a tx's inputs spend, as found in the store's state and the txs added before it in this call. */
+interface ResolvedInputs {
+  readonly missing: Outpoint[];
+  readonly inputs: EffectInput[];
+  readonly stored: (StoredPrevout | null)[];
+  /** Txs (confirmed or in the mempool) that spend an output this tx spends. */
+  readonly conflicts: Set<string>;
+  /** A confirmed tx spends one of them: this tx can never confirm. */
+  readonly conflictsConfirmed: boolean;
+}
+
+/** One addMempoolTxs call's plan, built tx by tx (parents first) so a child sees its parent's outputs. */
+class MempoolAddPlanner {
+  readonly plan: MempoolPlan = { deleteRemoved: [], txs: [], outputs: [], spends: [], flagDoubleSpent: [], results: [] };
+  /** Outputs and spends of txs this call added (not yet in the store's state). */
+  private readonly added = new Map<string, MempoolPrevout>();
+  private readonly addedSpenders = new Map<string, string[]>();
+  private readonly done = new Set<string>();
+  readonly results = new Map<string, MempoolAddResult>();
+
+  constructor(private readonly state: MempoolState) {}
+
+  add(tx: Transaction, seenAt: number): void {
+    const known = this.state.known.get(tx.txid);
+    if (this.done.has(tx.txid)) return;
+    if (known === 'mempool') return void this.results.set(tx.txid, result(tx, 'known'));
+    if (known === 'confirmed') return void this.results.set(tx.txid, result(tx, 'confirmed'));
+    this.done.add(tx.txid);
+    const resolved = this.resolveInputs(tx);
+    if (resolved.missing.length > 0) return void this.results.set(tx.txid, result(tx, 'missing-parent', { missing: resolved.missing }));
+    const { inputs, conflicts, conflictsConfirmed } = resolved;
+    const outputs: EffectOutput[] = tx.outputs.map((o, vout) => ({
+      vout, value: o.value, scriptId: this.state.scriptIds.get(scriptKey(o.script)) ?? 0, script: o.script,
+    }));
+    const fee = inputs.reduce((s, i) => s + i.prev.value, 0n) - outputs.reduce((s, o) => s + o.value, 0n);
+    const doubleSpent = conflicts.size > 0;
+    if (known === 'removed') this.plan.deleteRemoved.push(tx.txid);
+    this.plan.txs.push({
+      txid: tx.txid, raw: copyBytes(tx.raw), size: tx.size, vsize: tx.vsize, weight: tx.weight, fee, seenAt,
+      prevouts: packPrevouts(resolved.stored), doubleSpent, removed: conflictsConfirmed,
+    });
+    // A tx a confirmed tx conflicts with is stored as removed: its outputs and spends are not live.
+    const deltas = conflictsConfirmed ? [] : this.makeLive(tx, outputs, inputs, conflicts);
+    const prevouts = inputs.map((i) => ({ txid: i.prev.txid, vout: i.prev.vout, value: i.prev.value, script: i.script }));
+    this.results.set(tx.txid, result(tx, 'added', { fee, doubleSpent, conflictsWith: [...conflicts], deltas, prevouts }));
+  }
+
+  private resolveInputs(tx: Transaction): ResolvedInputs {
     const missing: Outpoint[] = [];
     const inputs: EffectInput[] = [];
-    const stored: (StoredPrevout | null)[] = [];
+    const stored: StoredPrevout[] = [];
     const conflicts = new Set<string>();
     let conflictsConfirmed = false;
     for (const [vin, input] of tx.inputs.entries()) {
       const key = outpointKey(input.prevTxid, input.prevVout);
-      const prev = added.get(key) ?? state.prevouts.get(key);
+      const prev = this.added.get(key) ?? this.state.prevouts.get(key);
       if (!prev || tx.isCoinbase) { missing.push({ txid: input.prevTxid, vout: input.prevVout }); continue; }
       if (prev.confirmedSpender !== null && prev.confirmedSpender !== tx.txid) {
         conflicts.add(prev.confirmedSpender);
         conflictsConfirmed = true;
       }
-      for (const other of [...(state.spenders.get(key) ?? []), ...(addedSpenders.get(key) ?? [])]) {
+      for (const other of [...(this.state.spenders.get(key) ?? []), ...(this.addedSpenders.get(key) ?? [])]) {
         if (other !== tx.txid) conflicts.add(other);
       }
       const sp: StoredPrevout = { txid: input.prevTxid, vout: input.prevVout, value: prev.value, scriptId: prev.scriptId };
       stored.push(sp);
       inputs.push({ vin, prev: sp, script: prev.script });
     }
-    if (missing.length > 0) { resultByTxid.set(tx.txid, result(tx, 'missing-parent', { missing })); continue; }
-    const outputs: EffectOutput[] = tx.outputs.map((o, vout) => ({
-      vout, value: o.value, scriptId: state.scriptIds.get(scriptKey(o.script)) ?? 0, script: o.script,
-    }));
-    const fee = inputs.reduce((s, i) => s + i.prev.value, 0n) - outputs.reduce((s, o) => s + o.value, 0n);
-    const doubleSpent = conflicts.size > 0;
-    if (known === 'removed') plan.deleteRemoved.push(tx.txid);
-    plan.txs.push({
-      txid: tx.txid, raw: copyBytes(tx.raw), size: tx.size, vsize: tx.vsize, weight: tx.weight, fee, seenAt,
-      prevouts: packPrevouts(stored), doubleSpent, removed: conflictsConfirmed,
-    });
-    let deltas: MempoolAddResult['deltas'] = [];
-    if (!conflictsConfirmed) {
-      for (const o of outputs) {
-        plan.outputs.push({ txid: tx.txid, vout: o.vout, value: o.value, scriptId: o.scriptId });
-        added.set(outpointKey(tx.txid, o.vout), { value: o.value, scriptId: o.scriptId, script: o.script, confirmedSpender: null });
-      }
-      for (const i of inputs) {
-        plan.spends.push({ prevTxid: i.prev.txid, prevVout: i.prev.vout, txid: tx.txid, vin: i.vin, scriptId: i.prev.scriptId, value: i.prev.value });
-        const key = outpointKey(i.prev.txid, i.prev.vout);
-        addedSpenders.set(key, [...(addedSpenders.get(key) ?? []), tx.txid]);
-      }
-      for (const other of conflicts) plan.flagDoubleSpent.push(other);
-      deltas = txEffects(tx.txid, outputs, inputs).map(toDelta);
-    }
-    const prevouts = inputs.map((i) => ({ txid: i.prev.txid, vout: i.prev.vout, value: i.prev.value, script: i.script }));
-    resultByTxid.set(tx.txid, result(tx, 'added', { fee, doubleSpent, conflictsWith: [...conflicts], deltas, prevouts }));
+    return { missing, inputs, stored, conflicts, conflictsConfirmed };
   }
+
+  /** Its outputs and spends become live (later txs of the call see them); the txs it conflicts with are flagged. */
+  private makeLive(tx: Transaction, outputs: readonly EffectOutput[], inputs: readonly EffectInput[], conflicts: ReadonlySet<string>): MempoolAddResult['deltas'] {
+    for (const o of outputs) {
+      this.plan.outputs.push({ txid: tx.txid, vout: o.vout, value: o.value, scriptId: o.scriptId });
+      this.added.set(outpointKey(tx.txid, o.vout), { value: o.value, scriptId: o.scriptId, script: o.script, confirmedSpender: null });
+    }
+    for (const i of inputs) {
+      this.plan.spends.push({ prevTxid: i.prev.txid, prevVout: i.prev.vout, txid: tx.txid, vin: i.vin, scriptId: i.prev.scriptId, value: i.prev.value });
+      const key = outpointKey(i.prev.txid, i.prev.vout);
+      this.addedSpenders.set(key, [...(this.addedSpenders.get(key) ?? []), tx.txid]);
+    }
+    for (const other of conflicts) this.plan.flagDoubleSpent.push(other);
+    return txEffects(tx.txid, outputs, inputs).map(toDelta);
+  }
+}
+
+/**
+ * Classifies each entry (known, confirmed, missing a parent, added: live or removed by a confirmed conflict) and
+ * lists the rows to write, parents before children.
+ */
+export function planMempoolAdd(entries: readonly MempoolEntry[], state: MempoolState): MempoolPlan {
+  const planner = new MempoolAddPlanner(state);
+  for (const { tx, seenAt } of parentsFirst(entries)) planner.add(tx, seenAt);
   // Answer in the caller's order, not the parents-first processing order.
-  plan.results = entries.map((e) => resultByTxid.get(e.tx.txid) ?? result(e.tx, 'known'));
+  const { plan, results } = planner;
+  plan.results = entries.map((e) => results.get(e.tx.txid) ?? result(e.tx, 'known'));
   return plan;
 }

@@ -11,9 +11,18 @@
  */
 import type { IoRow } from '../../common/chain-reads/history-assembly.js';
 import { bytesToHex } from '../../common/schema/codec.js';
-import { blockOfTx } from './postgres-chain-reader.js';
 import type { PgNet } from './postgres-net.js';
 import { big, num, preparedRows, type Queryable, type Row } from '../connection/postgres-sql.js';
+
+/**
+ * Joins the block holding tx id `id` as `alias` (block ranges never overlap: the newest block starting at or before
+ * the id, which holds it when its range reaches it: callers check `${id} < ${alias}.first_tx + ${alias}.tx_count`).
+ * A LATERAL join: PostgreSQL reads the block row in the same index probe (the shared reads use a scalar subquery).
+ */
+export function blockOfTx(blocks: string, id: string, alias = 'b'): string {
+  return `CROSS JOIN LATERAL (SELECT hash, height, time, is_orphan, first_tx, tx_count FROM ${blocks}
+    WHERE first_tx <= ${id} ORDER BY first_tx DESC LIMIT 1) ${alias}`;
+}
 
 /** What one statement found: null = a collision at the base key (take the probing path); `stored` false = no such script. */
 export type OneShot<T> = null | { stored: false } | { stored: true; key: number; script: Row | null } & T;

@@ -5,23 +5,17 @@
  */
 import { NotFoundError } from '../../../core/domain/errors.js';
 import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../../core/store/chain-reads.js';
-import { bytesToHex, hexToBytes } from '../../common/schema/codec.js';
+import { bytesToHex } from '../../common/schema/codec.js';
 import {
-  assembleTotals, groupIoRows, matchesKind, pageConfirmedThenMempool, sortMempoolEntries, withoutRecent, type ConfirmedTotals, type IoRow,
+  assembleTotals, groupIoRows, matchesKind, NO_TOTALS, pageConfirmedThenMempool, sortMempoolEntries, storedTotals, withoutRecent, type IoRow,
 } from '../../common/chain-reads/history-assembly.js';
 import { FUNDS, SPENDS } from '../../common/chain-writes/tx-effects.js';
-import { blockOfTx, txidIs } from './postgres-chain-reader.js';
-import { readTip } from './postgres-chain-writer.js';
+import { readTip } from '../../common/schema/network-rows.js';
 import type { PgNet } from './postgres-net.js';
-import { historyOneShot, ioRow, mempoolIoSql, totalsOneShot, unspentOneShot, type UnspentRow } from './postgres-address-oneshot.js';
+import { blockOfTx, historyOneShot, ioRow, mempoolIoSql, totalsOneShot, unspentOneShot, type UnspentRow } from './postgres-address-oneshot.js';
 import { findScript } from './postgres-scripts.js';
+import { runPostgres } from '../connection/postgres-plans.js';
 import { big, num, one, rows, type Queryable, type Row } from '../connection/postgres-sql.js';
-
-const NO_TOTALS = { received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 };
-
-function confirmedTotals(row: Row): ConfirmedTotals {
-  return { received: big(row.received), sent: big(row.sent), txCount: num(row.tx_count), receivedCount: num(row.received_count), sentCount: num(row.sent_count) };
-}
 
 export class PostgresAddressReader {
   constructor(private readonly db: Queryable, private readonly n: PgNet) {}
@@ -55,13 +49,13 @@ export class PostgresAddressReader {
     if (minConf === 1) {
       const one = await totalsOneShot(this.db, this.n, await this.baseKey(script), script);
       if (one && !one.stored) return assembleTotals(NO_TOTALS, []);
-      if (one?.stored) return assembleTotals(confirmedTotals(one.script!), one.mempool);
+      if (one?.stored) return assembleTotals(storedTotals(one.script!), one.mempool);
     }
     const { row, key } = await findScript(this.db, this.n, script);
     if (!row) return assembleTotals(NO_TOTALS, []);
-    let confirmed = confirmedTotals(row);
+    let confirmed = storedTotals(row);
     // The tip only matters for deeper confirmation counts: the common case skips the read.
-    const tip = minConf > 1 ? await readTip(this.db, this.n) : null;
+    const tip = minConf > 1 ? await runPostgres(this.db, readTip(this.n.net)) : null;
     if (tip) {
       const cutoff = await one(this.db, `SELECT first_tx FROM ${this.n.t.blocks} WHERE height > $1 AND NOT is_orphan ORDER BY height LIMIT 1`,
         [tip.height - minConf + 1]);
@@ -76,11 +70,9 @@ export class PostgresAddressReader {
   /** The id of a confirmed tx (the paging cursor); NotFoundError when it is not in the main chain. */
   private async cursor(afterTxid: string | undefined): Promise<number | null> {
     if (afterTxid === undefined) return null;
-    const { t } = this.n;
-    const row = await one(this.db, `SELECT t.id FROM ${t.txs} t ${blockOfTx(t.blocks, 't.id')}
-      WHERE ${txidIs('t')} AND t.id < b.first_tx + b.tx_count AND NOT b.is_orphan ORDER BY t.id DESC LIMIT 1`, [hexToBytes(afterTxid)]);
-    if (!row) throw new NotFoundError('after_tx', `transaction ${afterTxid} is not confirmed`);
-    return num(row.id);
+    const id = await runPostgres(this.db, this.n.reads.confirmedId(afterTxid));
+    if (id === null) throw new NotFoundError('after_tx', `transaction ${afterTxid} is not confirmed`);
+    return id;
   }
 
   async history(script: Uint8Array, o: HistoryOptions): Promise<AddressHistoryEntry[]> {

@@ -8,12 +8,11 @@ import type pg from 'pg';
 import { StoreError } from '../../../core/domain/errors.js';
 import type { RawTxSource } from '../../../core/sources/raw-txs.js';
 import { fetchBulkRaws } from '../../common/chain-writes/bulk-raw-txs.js';
-import { bytesToHex } from '../../common/schema/codec.js';
-import { parseTransaction } from '../../../chains/tx/tx-parser.js';
 import { deferredIndexes } from '../../common/schema/chain-tables.js';
-import { nextKey } from '../../common/chain-writes/script-keys.js';
+import { affectedOutputs, locateTx, moveCollidingScripts, rekeyOutputs } from '../../common/chain-writes/bulk-script-keys.js';
 import type { PgNet } from './postgres-net.js';
-import { num, one, rows } from '../connection/postgres-sql.js';
+import { runPostgres } from '../connection/postgres-plans.js';
+import { num, one } from '../connection/postgres-sql.js';
 
 interface Step {
   readonly name: string;
@@ -70,51 +69,17 @@ async function resolvePending(db: pg.ClientBase, n: PgNet): Promise<void> {
   await db.query(`DROP TABLE ${resolved}`);
 }
 
-/**
- * Outputs were written with their scripts' base keys. Where several scripts share one (rare: see script-keys.ts), the
- * first seen keeps it and each other takes the first key no script of the network has; its outputs are re-keyed by
- * reading their scripts from the raw transactions (stored, or from the node with raw_txs = "node"). The distinct scripts
- * stay in bulk_scripts_n_distinct.
- */
+/** The distinct scripts of the load, then their keys settled (bulk-script-keys.ts; raws from the node if not stored). */
 async function settleScriptKeys(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource | undefined): Promise<void> {
   const { t } = n;
   const distinct = `${t.bulkScripts}_distinct`;
   await db.query(`DROP TABLE IF EXISTS ${distinct}`);
   await db.query(`CREATE TABLE ${distinct} AS SELECT key, script, min(first_id) AS first_id FROM ${t.bulkScripts} GROUP BY key, script`);
-  const colliding = await rows(db, `SELECT d.key, d.script, d.first_id FROM ${distinct} d
-    WHERE d.key IN (SELECT key FROM ${distinct} GROUP BY key HAVING count(*) > 1) ORDER BY d.key, d.first_id`);
-  if (colliding.length === 0) return;
-  const taken = new Set((await rows(db, `SELECT key FROM ${distinct} WHERE key = ANY($1::bigint[])`,
-    [colliding.map((r) => num(r.key))])).map((r) => num(r.key)));
-  const moved = new Map<number, { script: Buffer; key: number }[]>();
-  const assigned = new Set<number>();
-  let previous: number | null = null;
-  for (const row of colliding) {
-    const base = num(row.key);
-    if (base !== previous) { previous = base; continue; } // the first seen keeps its base key
-    let key = nextKey(base);
-    while (assigned.has(key) || taken.has(key) || (await one(db, `SELECT 1 FROM ${distinct} WHERE key = $1`, [key]))) key = nextKey(key);
-    assigned.add(key);
-    moved.set(base, [...(moved.get(base) ?? []), { script: row.script as Buffer, key }]);
-  }
-  for (const [base, scripts] of moved) {
-    for (const s of scripts) await db.query(`UPDATE ${distinct} SET key = $1 WHERE key = $2 AND script = $3`, [s.key, base, s.script]);
-  }
-  // One scan of the outputs for every colliding base key (there is no index of all outputs by script).
-  const affected = await rows(db, `SELECT o.id, o.vout, o.script, x.raw FROM ${t.outputs} o LEFT JOIN ${t.txRaws} x ON x.id = o.id
-    WHERE o.script = ANY($1::bigint[])`, [[...moved.keys()]]);
-  const fetched = await fetchBulkRaws(affected.filter((o) => o.raw === null).map((o) => num(o.id)), async (id) => {
-    const row = (await one(db, `SELECT t.txid, b.hash, b.first_tx FROM ${t.txs} t, LATERAL (SELECT hash, first_tx FROM ${t.blocks}
-      WHERE first_tx <= t.id ORDER BY first_tx DESC LIMIT 1) b WHERE t.id = $1`, [id]))!;
-    return { txid: bytesToHex(row.txid as Buffer), blockHash: bytesToHex(row.hash as Buffer), position: id - num(row.first_tx) };
-  }, rawTxs);
-  for (const o of affected) {
-    const raw = (o.raw as Buffer | null) ?? fetched.get(num(o.id)) ?? null;
-    if (!raw) throw new StoreError(`bulk load: colliding script keys need the raw tx of id ${num(o.id)}`);
-    const script = Buffer.from(parseTransaction(raw, { mweb: true }).outputs[num(o.vout)]!.script);
-    const target = moved.get(num(o.script))!.find((s) => s.script.equals(script));
-    if (target) await db.query(`UPDATE ${t.outputs} SET script = $1 WHERE id = $2 AND vout = $3`, [target.key, o.id, o.vout]);
-  }
+  const moved = await runPostgres(db, moveCollidingScripts(t));
+  if (moved.size === 0) return;
+  const affected = await runPostgres(db, affectedOutputs(t, n.dialect, moved));
+  const fetched = await fetchBulkRaws(affected.filter((o) => o.raw === null).map((o) => o.id), (id) => runPostgres(db, locateTx(t, id)), rawTxs);
+  await runPostgres(db, rekeyOutputs(t, moved, affected, fetched));
 }
 
 /** One row per (script, tx) pair with flags and amounts, from every output and every spent output; history from it. */

@@ -8,24 +8,19 @@ import type pg from 'pg';
 import { StoreError } from '../../../core/domain/errors.js';
 import type { ChainTip } from '../../../core/domain/chain-types.js';
 import type { BlockToConnect } from '../../../core/store/chain-writes.js';
-import type { BulkLoadState } from '../../../core/store/network-store.js';
 import { assertExtendsTip, collectBatchNeeds } from '../../common/chain-writes/batch-needs.js';
 import { blockFirstTx, buildBulkRows, type BulkRows, type RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import { deferredIndexes } from '../../common/schema/chain-tables.js';
-import { hexToBytes } from '../../common/schema/codec.js';
-import { readTipRow } from './postgres-chain-writer.js';
+import { readBulkLoad, readTipRow, writeTip } from '../../common/schema/network-rows.js';
+import { insertBlocks } from './postgres-chain-writer.js';
 import { BinaryRows, copyRows } from '../connection/postgres-copy.js';
 import type { PgNet } from './postgres-net.js';
-import { dec, num, one, type Queryable } from '../connection/postgres-sql.js';
-
-export async function readBulkLoad(db: Queryable, n: PgNet): Promise<BulkLoadState | null> {
-  const row = await one(db, 'SELECT step, started_at FROM bulk_loads WHERE net = $1', [n.net]);
-  return row ? { step: num(row.step), startedAt: num(row.started_at) } : null;
-}
+import { runPostgres } from '../connection/postgres-plans.js';
+import { one } from '../connection/postgres-sql.js';
 
 export async function beginBulkLoadTx(db: pg.ClientBase, n: PgNet, startedAt: number): Promise<void> {
-  if (await readBulkLoad(db, n)) throw new StoreError(`${n.id}: a bulk load is already in progress`);
-  const { tip } = await readTipRow(db, n);
+  if (await runPostgres(db, readBulkLoad(n.net))) throw new StoreError(`${n.id}: a bulk load is already in progress`);
+  const { tip } = await runPostgres(db, readTipRow(n.net));
   if (tip || (await one(db, `SELECT 1 FROM ${n.t.txs} LIMIT 1`))) throw new StoreError(`${n.id}: bulk load needs an empty chain index`);
   for (const index of deferredIndexes('postgres', n.id)) await db.query(index.drop);
   await db.query(`
@@ -35,16 +30,14 @@ export async function beginBulkLoadTx(db: pg.ClientBase, n: PgNet, startedAt: nu
 }
 
 export async function loadBlocksTx(db: pg.ClientBase, n: PgNet, blocks: readonly BlockToConnect[], recent: RecentKeys): Promise<ChainTip> {
-  const state = await readBulkLoad(db, n);
+  const state = await runPostgres(db, readBulkLoad(n.net));
   if (!state || state.step !== 0) throw new StoreError(`${n.id}: no bulk load is appending blocks`);
-  const { tip, nextTx } = await readTipRow(db, n);
+  const { tip, nextTx } = await runPostgres(db, readTipRow(n.net));
   assertExtendsTip(blocks, tip);
   const keys = await n.keys(db);
   const rows = buildBulkRows(blocks, collectBatchNeeds(blocks), nextTx, (script) => keys.base(script), recent);
   await writeBulkRows(db, n, rows, nextTx);
-  await db.query(`INSERT INTO tips (net, height, hash, next_tx) VALUES ($1, $2, $3, $4)
-    ON CONFLICT (net) DO UPDATE SET height = excluded.height, hash = excluded.hash, next_tx = excluded.next_tx`,
-  [n.net, rows.newTip.height, hexToBytes(rows.newTip.hash), nextTx + rows.txCount]);
+  await runPostgres(db, writeTip(n.net, rows.newTip, nextTx + rows.txCount));
   return rows.newTip;
 }
 
@@ -61,18 +54,7 @@ async function writeBulkRows(db: pg.ClientBase, n: PgNet, rows: BulkRows, firstI
     const first = blockFirstTx(firsts, spender);
     inputs.set(first, (inputs.get(first) ?? 0n) + out.value[i]!);
   }
-  const bl = rows.blocks;
-  await db.query(`INSERT INTO ${t.blocks} (hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size,
-      weight, tx_count, first_tx, fees, reward, value_out)
-    SELECT u.hash, u.height, FALSE, u.prev_hash, u.merkle_root, u.version, u.time, u.bits, u.nonce, u.size, u.stripped_size, u.weight,
-      u.tx_count, u.first_tx, u.fees, u.reward, u.value_out
-    FROM unnest($1::bytea[], $2::int[], $3::bytea[], $4::bytea[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::int[],
-      $10::int[], $11::int[], $12::int[], $13::bigint[], $14::numeric[], $15::numeric[], $16::numeric[])
-      AS u(hash, height, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size, weight, tx_count, first_tx, fees, reward, value_out)`,
-  [bl.map((x) => x.hash), bl.map((x) => x.height), bl.map((x) => x.prevHash), bl.map((x) => x.merkleRoot), bl.map((x) => x.version),
-    bl.map((x) => x.time), bl.map((x) => x.bits), bl.map((x) => x.nonce), bl.map((x) => x.size), bl.map((x) => x.strippedSize),
-    bl.map((x) => x.weight), bl.map((x) => x.txCount), bl.map((x) => x.firstTx), dec(bl.map((x) => inputs.get(x.firstTx) ?? 0n)),
-    dec(bl.map((x) => x.reward)), dec(bl.map((x) => x.valueOut))]);
+  await insertBlocks(db, t.blocks, rows.blocks, rows.blocks.map((x) => inputs.get(x.firstTx) ?? 0n), '');
   const txRows = new BinaryRows(4, 1 << 20);
   rows.txs.forEach((x, i) => txRows.row().int8(firstId + i).bytea(x.txid).int4(x.size).int4(x.weight));
   await copyRows(db, `${t.txs} (id, txid, size, weight)`, txRows);

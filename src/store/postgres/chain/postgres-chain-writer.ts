@@ -3,32 +3,21 @@
  * statements per batch whatever its size, bulk rows by binary COPY (postgres-copy.ts).
  */
 import type pg from 'pg';
-import { StoreError } from '../../../core/domain/errors.js';
-import type { ChainTip } from '../../../core/domain/chain-types.js';
 import type { BlockToConnect, ConnectedBlock, DisconnectedBlock } from '../../../core/store/chain-writes.js';
 import { assertExtendsTip, collectBatchNeeds, missingPrevoutError, type BatchNeeds } from '../../common/chain-writes/batch-needs.js';
 import { buildBatchRows, connectedBlocks, type BatchRows, type ResolvedOutput } from '../../common/chain-writes/block-rows.js';
-import { orphanRows, planUndo, type UndoInput, type UndoOutput } from '../../common/chain-writes/block-undo.js';
+import type { BulkBlockRow } from '../../common/chain-writes/bulk-rows.js';
+import { finishDisconnect, readDisconnect } from '../../common/chain-writes/disconnect-plan.js';
 import { bytesToHex, hexToBytes } from '../../common/schema/codec.js';
+import { readTipRow, writeTip } from '../../common/schema/network-rows.js';
 import type { ScriptCache } from '../../common/chain-writes/script-cache.js';
 import { BinaryRows, copyRows } from '../connection/postgres-copy.js';
-import { settleMempool } from './postgres-mempool-removal.js';
+import { settleMempool } from './postgres-mempool-settle.js';
 import type { PgNet } from './postgres-net.js';
-import { applyTotals, PgScriptBook, scriptsByKey } from './postgres-scripts.js';
-import { big, dec, num, one, rows, type Queryable } from '../connection/postgres-sql.js';
+import { applyTotals, PgScriptBook } from './postgres-scripts.js';
+import { runPostgres } from '../connection/postgres-plans.js';
+import { big, dec, num, rows, type Queryable } from '../connection/postgres-sql.js';
 import { STAGE } from './postgres-staging.js';
-
-/** The tip marker; a network whose every block was disconnected keeps its row (height -1) for next_tx. */
-export async function readTip(db: Queryable, n: PgNet): Promise<ChainTip | null> {
-  return (await readTipRow(db, n)).tip;
-}
-
-export async function readTipRow(db: Queryable, n: PgNet): Promise<{ tip: ChainTip | null; nextTx: number }> {
-  const row = await one(db, 'SELECT height, hash, next_tx FROM tips WHERE net = $1', [n.net]);
-  if (!row) return { tip: null, nextTx: 0 };
-  const tip = num(row.height) >= 0 ? { height: num(row.height), hash: bytesToHex(row.hash as Buffer) } : null;
-  return { tip, nextTx: num(row.next_tx) };
-}
 
 /**
  * The id of every tx of the batch. A block connected again after a reorg gets its old range back (its tx rows are
@@ -100,7 +89,7 @@ async function spendExternal(db: pg.ClientBase, n: PgNet, needs: BatchNeeds, txI
 
 export async function connectBlocksTx(db: pg.ClientBase, n: PgNet, blocks: readonly BlockToConnect[], cache: ScriptCache): Promise<ConnectedBlock[]> {
   if (blocks.length === 0) return [];
-  const stored = await readTipRow(db, n);
+  const stored = await runPostgres(db, readTipRow(n.net));
   assertExtendsTip(blocks, stored.tip);
   const { txIds, nextTx, again } = await assignTxIds(db, n, blocks, stored.nextTx);
   const needs = collectBatchNeeds(blocks);
@@ -113,28 +102,29 @@ export async function connectBlocksTx(db: pg.ClientBase, n: PgNet, blocks: reado
   const { confirmed, conflicted } = await settleMempool(db, n, blocks, batch.txs);
   await writeRows(db, n, batch, again);
   await scripts.write(batch.totals);
-  await db.query(`INSERT INTO tips (net, height, hash, next_tx) VALUES ($1, $2, $3, $4)
-    ON CONFLICT (net) DO UPDATE SET height = excluded.height, hash = excluded.hash, next_tx = excluded.next_tx`,
-  [n.net, batch.newTip.height, hexToBytes(batch.newTip.hash), nextTx]);
+  await runPostgres(db, writeTip(n.net, batch.newTip, nextTx));
   return connectedBlocks(batch, confirmed, conflicted);
 }
 
-/** `again`: some block was connected before, so some of its tx rows exist (upserted through staging). */
-async function writeRows(db: pg.ClientBase, n: PgNet, b: BatchRows, again: boolean): Promise<void> {
-  const { t } = n;
-  const bl = b.blocks;
-  await db.query(`INSERT INTO ${t.blocks} (hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size,
+/** Block rows in one statement (column arrays), with their `fees` (in order) and `tail` (an ON CONFLICT clause or ''). */
+export async function insertBlocks(db: pg.ClientBase, table: string, bl: readonly BulkBlockRow[], fees: readonly bigint[], tail: string): Promise<void> {
+  await db.query(`INSERT INTO ${table} (hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size,
       weight, tx_count, first_tx, fees, reward, value_out)
     SELECT u.hash, u.height, FALSE, u.prev_hash, u.merkle_root, u.version, u.time, u.bits, u.nonce, u.size, u.stripped_size, u.weight,
       u.tx_count, u.first_tx, u.fees, u.reward, u.value_out
     FROM unnest($1::bytea[], $2::int[], $3::bytea[], $4::bytea[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::int[],
       $10::int[], $11::int[], $12::int[], $13::bigint[], $14::numeric[], $15::numeric[], $16::numeric[])
-      AS u(hash, height, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size, weight, tx_count, first_tx, fees, reward, value_out)
-    ON CONFLICT (hash) DO UPDATE SET is_orphan = FALSE, height = excluded.height`,
+      AS u(hash, height, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size, weight, tx_count, first_tx, fees, reward, value_out)${tail}`,
   [bl.map((x) => x.hash), bl.map((x) => x.height), bl.map((x) => x.prevHash), bl.map((x) => x.merkleRoot), bl.map((x) => x.version),
     bl.map((x) => x.time), bl.map((x) => x.bits), bl.map((x) => x.nonce), bl.map((x) => x.size), bl.map((x) => x.strippedSize),
-    bl.map((x) => x.weight), bl.map((x) => x.txCount), bl.map((x) => x.firstTx), dec(bl.map((x) => x.fees)),
+    bl.map((x) => x.weight), bl.map((x) => x.txCount), bl.map((x) => x.firstTx), dec(fees),
     dec(bl.map((x) => x.reward)), dec(bl.map((x) => x.valueOut))]);
+}
+
+/** `again`: some block was connected before, so some of its tx rows exist (upserted through staging). */
+async function writeRows(db: pg.ClientBase, n: PgNet, b: BatchRows, again: boolean): Promise<void> {
+  const { t } = n;
+  await insertBlocks(db, t.blocks, b.blocks, b.blocks.map((x) => x.fees), ' ON CONFLICT (hash) DO UPDATE SET is_orphan = FALSE, height = excluded.height');
   const txRows = new BinaryRows(5, 1 << 20);
   for (const x of b.txs) txRows.row().int8(x.id).bytea(x.txid).int4(x.size).int4(x.weight).int8OrNull(x.firstSeen);
   const txColumns = '(id, txid, size, weight, first_seen)';
@@ -170,43 +160,14 @@ async function writeRows(db: pg.ClientBase, n: PgNet, b: BatchRows, again: boole
 
 export async function disconnectTipTx(db: pg.ClientBase, n: PgNet, expectedHash: string): Promise<DisconnectedBlock> {
   const { t } = n;
-  const tip = await readTip(db, n);
-  if (!tip || tip.hash !== expectedHash) throw new StoreError(`cannot disconnect ${expectedHash}: tip is ${tip ? tip.hash : 'empty'}`);
-  const hash = hexToBytes(expectedHash);
-  const block = (await one(db, `SELECT height, prev_hash, first_tx, tx_count FROM ${t.blocks} WHERE hash = $1`, [hash]))!;
-  const height = num(block.height);
-  const first = num(block.first_tx);
-  const last = first + num(block.tx_count) - 1;
-  const txs = (await rows(db, `SELECT t.id, t.txid, r.raw FROM ${t.txs} t LEFT JOIN ${t.txRaws} r ON r.id = t.id
-    WHERE t.id BETWEEN $1 AND $2 ORDER BY t.id`, [first, last]))
-    .map((r) => ({ id: num(r.id), txid: bytesToHex(r.txid as Buffer), raw: r.raw as Buffer | null }));
-  const txidOf = new Map<number, string>();
-  const inputs: UndoInput[] = (await rows(db, `SELECT o.id, o.vout, o.value, o.script, o.spent_by, o.spent_vin, tx.txid FROM ${t.outputs} o
-      JOIN ${t.txs} tx ON tx.id = o.id WHERE o.spent_by BETWEEN $1 AND $2`, [first, last]))
-    .map((r) => {
-      txidOf.set(num(r.id), bytesToHex(r.txid as Buffer));
-      return { spender: num(r.spent_by), vin: num(r.spent_vin), id: num(r.id), vout: num(r.vout), value: big(r.value), scriptKey: num(r.script) };
-    });
-  const outputs: UndoOutput[] = (await rows(db, `SELECT id, vout, value, script FROM ${t.outputs} WHERE id BETWEEN $1 AND $2`, [first, last]))
-    .map((r) => ({ id: num(r.id), vout: num(r.vout), value: big(r.value), scriptKey: num(r.script) }));
-  const scripts = await scriptsByKey(db, n, [...inputs.map((i) => i.scriptKey), ...outputs.map((o) => o.scriptKey)]);
-  const plan = planUndo(txs, inputs, outputs, scripts);
-  // Its txs stay stored as orphaned: they keep what their inputs spent and their fees (orphanRows).
-  const orphans = orphanRows(txs, inputs, outputs, (id) => txidOf.get(id)!);
+  const d = await runPostgres(db, readDisconnect(n, expectedHash));
+  const o = d.orphans;
   await db.query(`UPDATE ${t.txs} x SET orphan_prevouts = u.prevouts, orphan_fee = u.fee
     FROM unnest($1::bigint[], $2::bytea[], $3::bigint[]) AS u(id, prevouts, fee) WHERE x.id = u.id`,
-  [orphans.map((r) => r.id), orphans.map((r) => r.prevouts), orphans.map((r) => (r.fee === null ? null : r.fee.toString()))]);
-  // Outputs the block spent that it did not create itself become unspent again; its own outputs go.
-  await db.query(`UPDATE ${t.outputs} SET spent_by = NULL, spent_vin = NULL WHERE spent_by BETWEEN $1 AND $2 AND id < $1`, [first, last]);
-  await db.query(`DELETE FROM ${t.outputs} WHERE id BETWEEN $1 AND $2`, [first, last]);
+  [o.map((r) => r.id), o.map((r) => r.prevouts), o.map((r) => (r.fee === null ? null : r.fee.toString()))]);
+  const h = d.undo.history;
   await db.query(`DELETE FROM ${t.history} h USING unnest($1::bigint[], $2::bigint[]) AS d(script, id) WHERE h.script = d.script AND h.id = d.id`,
-    [plan.history.map(([script]) => script), plan.history.map(([, id]) => id)]);
-  await applyTotals(db, n, plan.totals);
-  await db.query(`UPDATE ${t.blocks} SET is_orphan = TRUE WHERE hash = $1`, [hash]);
-  await db.query('UPDATE tips SET height = $2, hash = $3 WHERE net = $1', [n.net, height - 1, block.prev_hash]);
-  return {
-    hash: expectedHash, height, prevHash: bytesToHex(block.prev_hash as Buffer),
-    txs: txs.map((tx, position) => ({ txid: tx.txid, raw: tx.raw, isCoinbase: position === 0 })),
-    deltas: plan.deltas,
-  };
+    [h.map(([script]) => script), h.map(([, id]) => id)]);
+  await applyTotals(db, n, d.undo.totals);
+  return runPostgres(db, finishDisconnect(n, d));
 }

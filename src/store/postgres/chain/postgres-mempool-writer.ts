@@ -1,10 +1,9 @@
 /** addMempoolTxs / removeMempoolTxs for PostgreSQL: bulk reads, the shared plan, then set-based writes. */
 import type pg from 'pg';
-import type { MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../../core/store/chain-writes.js';
+import type { MempoolAddResult, MempoolEntry } from '../../../core/store/chain-writes.js';
 import { bytesToHex, outpointKey } from '../../common/schema/codec.js';
 import { mempoolNeeds, planMempoolAdd, type KnownState, type MempoolPrevout } from '../../common/chain-writes/mempool-plan.js';
 import type { ScriptCache } from '../../common/chain-writes/script-cache.js';
-import { PG_NOW, removeMempoolTx } from './postgres-mempool-removal.js';
 import type { PgNet } from './postgres-net.js';
 import { PgScriptBook } from './postgres-scripts.js';
 import { big, dec, num, rows, txidArray, type Queryable } from '../connection/postgres-sql.js';
@@ -70,7 +69,7 @@ export async function addMempoolTxsTx(db: pg.ClientBase, n: PgNet, entries: read
   if (plan.deleteRemoved.length > 0) await db.query(`DELETE FROM ${t.mempoolTxs} WHERE txid = ANY($1::bytea[])`, [txidArray(plan.deleteRemoved)]);
   const x = plan.txs;
   await db.query(`INSERT INTO ${t.mempoolTxs} (txid, raw, size, weight, fee, seen_at, prevouts, double_spent, removed, removed_at)
-    SELECT u.*, CASE WHEN u.removed THEN ${PG_NOW} END
+    SELECT u.*, CASE WHEN u.removed THEN ${n.dialect.now} END
     FROM unnest($1::bytea[], $2::bytea[], $3::int[], $4::int[], $5::bigint[], $6::bigint[], $7::bytea[], $8::bool[], $9::bool[])
       AS u(txid, raw, size, weight, fee, seen_at, prevouts, double_spent, removed)`,
   [txidArray(x.map((r) => r.txid)), x.map((r) => r.raw), x.map((r) => r.size), x.map((r) => r.weight), dec(x.map((r) => r.fee)),
@@ -88,14 +87,4 @@ export async function addMempoolTxsTx(db: pg.ClientBase, n: PgNet, entries: read
     await db.query(`UPDATE ${t.mempoolTxs} SET double_spent = TRUE WHERE txid = ANY($1::bytea[])`, [txidArray(plan.flagDoubleSpent)]);
   }
   return plan.results;
-}
-
-export async function removeMempoolTxsTx(db: Queryable, n: PgNet, txids: readonly string[], reason: MempoolRemoveReason): Promise<string[]> {
-  const removed: string[] = [];
-  for (const txid of txids) {
-    if (reason === 'confirmed') await removeMempoolTx(db, n, txid, 'delete', false, removed);
-    else if (reason === 'evicted') await removeMempoolTx(db, n, txid, 'delete', true, removed);
-    else await removeMempoolTx(db, n, txid, 'mark', true, removed);
-  }
-  return removed;
 }

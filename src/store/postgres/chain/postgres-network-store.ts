@@ -9,30 +9,34 @@ import pg from 'pg';
 import { WriterStandbyError } from '../../../core/domain/errors.js';
 import type { NetworkId } from '../../../core/domain/network.js';
 import type { RawTxSource } from '../../../core/sources/raw-txs.js';
-import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../../core/store/chain-reads.js';
 import type { ChainTip } from '../../../core/domain/chain-types.js';
 import type { BlockToConnect, ConnectedBlock, DisconnectedBlock, MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../../core/store/chain-writes.js';
-import type { BulkBuildStep, BulkLoadState, NetworkStore } from '../../../core/store/network-store.js';
+import type { BulkBuildStep, NetworkStore } from '../../../core/store/network-store.js';
 import type { SyncStatus } from '../../../core/domain/sync-status.js';
 import { RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import { ScriptCache } from '../../common/chain-writes/script-cache.js';
 import type { ChainStoreOptions } from '../../common/schema/store-options.js';
 import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
-import { beginBulkLoadTx, loadBlocksTx, readBulkLoad, resetChainTx } from './postgres-bulk-load.js';
+import { beginBulkLoadTx, loadBlocksTx, resetChainTx } from './postgres-bulk-load.js';
 import { FreshRead } from '../../common/chain-reads/fresh-read.js';
+import { PlannedChainReads } from '../../common/chain-reads/planned-chain-reads.js';
+import type { ChainReadPlans } from '../../common/chain-reads/chain-read-plans.js';
+import { readTip, writeSyncStatus } from '../../common/schema/network-rows.js';
+import type { Plan } from '../../common/sql/sql-plan.js';
 import { PostgresAddressReader } from './postgres-address-reader.js';
-import { PostgresChainReader } from './postgres-chain-reader.js';
-import { connectBlocksTx, disconnectTipTx, readTip } from './postgres-chain-writer.js';
-import { addMempoolTxsTx, removeMempoolTxsTx } from './postgres-mempool-writer.js';
+import { connectBlocksTx, disconnectTipTx } from './postgres-chain-writer.js';
+import { addMempoolTxsTx } from './postgres-mempool-writer.js';
+import { pruneRemovedMempool, removeMempoolTxs } from '../../common/chain-writes/mempool-removal.js';
 import { PgNet } from './postgres-net.js';
+import { runPostgres } from '../connection/postgres-plans.js';
 import { LOCK_NAMESPACE, one } from '../connection/postgres-sql.js';
-import { readSyncStatus, writeSyncStatus } from './postgres-sync-status.js';
 import { createStagingTables } from './postgres-staging.js';
 
-export class PostgresNetworkStore implements NetworkStore {
+export class PostgresNetworkStore extends PlannedChainReads implements NetworkStore {
   private readonly n: PgNet;
-  private readonly address: PostgresAddressReader;
-  private readonly chain: PostgresChainReader;
+  protected readonly netCode: number;
+  protected readonly plans: ChainReadPlans;
+  protected readonly address: PostgresAddressReader;
   private writer: Promise<pg.Client> | null = null;
   /** Serializes writes: they share one session, and BEGIN/COMMIT must not interleave. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -49,10 +53,16 @@ export class PostgresNetworkStore implements NetworkStore {
   private readonly tip: FreshRead<ChainTip | null>;
 
   constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string, options: ChainStoreOptions = {}) {
+    super();
     this.n = new PgNet(id, options);
-    this.tip = new FreshRead(() => readTip(this.pool, this.n));
+    this.netCode = this.n.net;
+    this.plans = this.n.reads;
+    this.tip = new FreshRead(() => this.read(readTip(this.n.net)));
     this.address = new PostgresAddressReader(pool, this.n);
-    this.chain = new PostgresChainReader(pool, this.n);
+  }
+
+  protected read<T>(plan: Plan<T>): Promise<T> {
+    return runPostgres(this.pool, plan);
   }
 
   private async openWriter(): Promise<pg.Client> {
@@ -139,21 +149,11 @@ export class PostgresNetworkStore implements NetworkStore {
   }
 
   removeMempoolTxs(txids: readonly string[], reason: MempoolRemoveReason): Promise<string[]> {
-    return this.write((db) => removeMempoolTxsTx(db, this.n, txids, reason));
+    return this.write((db) => runPostgres(db, removeMempoolTxs(this.n, txids, reason)));
   }
 
   pruneRemovedMempool(removedBefore: number, limit: number): Promise<number> {
-    // Removed rows have no outputs or spends left (removal deleted them), so the tx row is all there is.
-    const table = this.n.t.mempoolTxs;
-    return this.write(async (db) => {
-      const result = await db.query(`DELETE FROM ${table} WHERE txid IN
-        (SELECT txid FROM ${table} WHERE removed AND removed_at < $1 LIMIT $2)`, [removedBefore, limit]);
-      return result.rowCount ?? 0;
-    });
-  }
-
-  getBulkLoad(): Promise<BulkLoadState | null> {
-    return readBulkLoad(this.pool, this.n);
+    return this.write((db) => runPostgres(db, pruneRemovedMempool(this.n, removedBefore, limit)));
   }
 
   beginBulkLoad(startedAt: number): Promise<void> {
@@ -197,58 +197,10 @@ export class PostgresNetworkStore implements NetworkStore {
 
   /** Through the writer session: only the network's one indexer (the advisory lock holder) writes its status. */
   setSyncStatus(status: SyncStatus | null): Promise<void> {
-    return this.write((db) => writeSyncStatus(db, this.n.net, status));
+    return this.write((db) => runPostgres(db, writeSyncStatus(this.n.net, status)));
   }
 
-  getSyncStatus(): Promise<SyncStatus | null> {
-    return readSyncStatus(this.pool, this.n.net);
-  }
-
-  getTip(): Promise<ChainTip | null> {
+  override getTip(): Promise<ChainTip | null> {
     return this.tip.get();
-  }
-
-  getMainChainHash(height: number): Promise<string | null> {
-    return this.chain.mainChainHash(height);
-  }
-
-  getAddressTotals(script: Uint8Array, options?: AddressTotalsOptions): Promise<AddressTotals> {
-    return this.address.totals(script, options);
-  }
-
-  getAddressHistory(script: Uint8Array, options: HistoryOptions): Promise<AddressHistoryEntry[]> {
-    return this.address.history(script, options);
-  }
-
-  getUnspent(script: Uint8Array, options: UnspentOptions): Promise<UnspentOutput[]> {
-    return this.address.unspent(script, options);
-  }
-
-  getTransaction(txid: string): Promise<TxRecord | null> {
-    return this.chain.transaction(txid);
-  }
-
-  getOutputs(txid: string): Promise<OutputRecord[] | null> {
-    return this.chain.outputs(txid);
-  }
-
-  getBlockByHash(hash: string): Promise<BlockRecord | null> {
-    return this.chain.blockByHash(hash);
-  }
-
-  getBlockByHeight(height: number): Promise<BlockRecord | null> {
-    return this.chain.blockByHeight(height);
-  }
-
-  getMempoolInfo(): Promise<MempoolInfo> {
-    return this.chain.mempoolInfo();
-  }
-
-  getMempoolEntries(): Promise<MempoolTxSummary[]> {
-    return this.chain.mempoolEntries();
-  }
-
-  getMempoolTxids(): Promise<string[]> {
-    return this.chain.mempoolTxids();
   }
 }

@@ -6,38 +6,20 @@
  */
 import type pg from 'pg';
 import { StoreError } from '../../../core/domain/errors.js';
-import { sameBytes, scriptKey } from '../../common/schema/codec.js';
+import { sameBytes } from '../../common/schema/codec.js';
 import { emptyScript, withDelta, type CachedScript, type ScriptCache } from '../../common/chain-writes/script-cache.js';
 import { nextKey } from '../../common/chain-writes/script-keys.js';
+import { cachedRow, probeScript } from '../../common/chain-writes/script-rows.js';
 import type { TotalsDelta } from '../../common/chain-writes/tx-effects.js';
 import { BinaryRows, copyRows } from '../connection/postgres-copy.js';
 import type { PgNet } from './postgres-net.js';
-import { big, num, one, rows, type Queryable, type Row } from '../connection/postgres-sql.js';
+import { runPostgres } from '../connection/postgres-plans.js';
+import { num, one, rows, type Queryable, type Row } from '../connection/postgres-sql.js';
 import { STAGE } from './postgres-staging.js';
-
-/** A script row as read (NUMERIC sums arrive as decimal strings: exact past 2^63). */
-export function cachedRow(row: Row): CachedScript {
-  return {
-    id: num(row.key), key: scriptKey(row.script as Buffer), received: big(row.received), sent: big(row.sent),
-    txCount: num(row.tx_count), receivedCount: num(row.received_count), sentCount: num(row.sent_count),
-  };
-}
-
-/** Probes a script's sequence row by row from `from`: its stored row, or null with the first free key not `taken`. */
-async function probe(db: Queryable, n: PgNet, script: Uint8Array, from: number, taken?: ReadonlySet<number>): Promise<{ row: Row | null; key: number }> {
-  for (let key = from; ; key = nextKey(key)) {
-    const row = await one(db, `SELECT * FROM ${n.t.scripts} WHERE key = $1`, [key]);
-    if (!row) {
-      if (taken?.has(key)) continue;
-      return { row: null, key };
-    }
-    if (sameBytes(row.script as Buffer, script)) return { row, key };
-  }
-}
 
 /** The stored row of a script (probing from its base key), or null with the first free key of its probe sequence. */
 export async function findScript(db: Queryable, n: PgNet, script: Uint8Array): Promise<{ row: Row | null; key: number }> {
-  return probe(db, n, script, (await n.keys(db)).base(script));
+  return runPostgres(db, probeScript(n.t, script, (await n.keys(db)).base(script)));
 }
 
 /**
@@ -60,22 +42,11 @@ export async function lookupScripts(
     let hit: { row: Row | null; key: number };
     if (row && sameBytes(row.script as Buffer, script)) hit = { row, key: base };
     else if (!row && !taken.has(base)) hit = { row: null, key: base };
-    else hit = await probe(db, n, script, base, taken);
+    else hit = await runPostgres(db, probeScript(n.t, script, base, taken));
     if (!hit.row) taken.add(hit.key);
     found.push(hit);
   }
   return found;
-}
-
-export async function scriptsByKey(db: Queryable, n: PgNet, keys: Iterable<number>): Promise<Map<number, Uint8Array>> {
-  const wanted = [...new Set(keys)];
-  const out = new Map<number, Uint8Array>();
-  if (wanted.length === 0) return out;
-  for (const r of await rows(db, `SELECT key, script FROM ${n.t.scripts} WHERE key = ANY($1::bigint[])`, [wanted])) {
-    out.set(num(r.key), r.script as Buffer);
-  }
-  for (const key of wanted) if (!out.has(key)) throw new StoreError(`script key ${key} not found`);
-  return out;
 }
 
 /**

@@ -42,10 +42,15 @@ const statementNames = new Map<string, string>();
  * given per distinct text, so the same name never stands for two texts on one connection.
  */
 export async function preparedRows(db: Queryable, text: string, values: unknown[]): Promise<Row[]> {
+  return (await preparedResult(db, text, values)).rows as Row[];
+}
+
+/** preparedRows' whole result (rowCount for a statement without rows). */
+export function preparedResult(db: Queryable, text: string, values: unknown[]): Promise<pg.QueryResult> {
   let name = statementNames.get(text);
   if (!name) {
     name = `outpoint_${statementNames.size}`;
     statementNames.set(text, name);
   }
-  return (await db.query({ name, text, values })).rows as Row[];
+  return db.query({ name, text, values });
 }

@@ -1,39 +1,24 @@
 /** Address reads for SQLite: totals, FIFO history and unspent outputs (compact chain layout). */
 import { NotFoundError } from '../../../core/domain/errors.js';
 import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../../core/store/chain-reads.js';
-import { bytesToHex, hexToBytes } from '../../common/schema/codec.js';
+import { bytesToHex } from '../../common/schema/codec.js';
 import {
-  assembleTotals, groupIoRows, matchesKind, pageConfirmedThenMempoolSync, sortMempoolEntries, withoutRecent, type IoRow,
+  assembleTotals, groupIoRows, matchesKind, NO_TOTALS, pageConfirmedThenMempoolSync, sortMempoolEntries, storedTotals, withoutRecent, type IoRow,
 } from '../../common/chain-reads/history-assembly.js';
-import { SqliteChainReader } from './sqlite-chain-reader.js';
-import { readTip, txIdsOf } from './sqlite-chain-writer.js';
+import { readTip } from '../../common/schema/network-rows.js';
 import type { SqliteNet } from './sqlite-net.js';
-import { findScript, readTotal } from './sqlite-scripts.js';
+import { findScript } from './sqlite-scripts.js';
 import { FUNDS, SPENDS } from '../../common/chain-writes/tx-effects.js';
+import { inReadTransaction } from '../connection/sqlite-plans.js';
 import { big, LIMIT_OFFSET, num, type Row } from '../connection/sqlite-statements.js';
 
 
 export class SqliteAddressReader {
-  private readonly chain: SqliteChainReader;
+  constructor(private readonly n: SqliteNet) {}
 
-  constructor(private readonly n: SqliteNet) {
-    this.chain = new SqliteChainReader(n);
-  }
-
-  /**
-   * Runs one answer's statements in one read transaction: the same snapshot for all of them, and the file and WAL
-   * locks taken once instead of once per statement (system calls that cost more than a small statement itself).
-   * Synchronous inside, so no other caller's statement can run within it. Inside a transaction already: as it is.
-   */
+  /** One answer's statements in one read transaction (inReadTransaction). */
   private read<T>(answer: () => T): T {
-    const { st } = this.n;
-    if (st.db.inTransaction) return answer();
-    st.get('BEGIN').run();
-    try {
-      return answer();
-    } finally {
-      if (st.db.inTransaction) st.get('COMMIT').run();
-    }
+    return inReadTransaction(this.n.st, answer);
   }
 
   private mempoolIo(key: number): IoRow[] {
@@ -83,14 +68,11 @@ export class SqliteAddressReader {
 
   private totalsNow(script: Uint8Array, options: AddressTotalsOptions): AddressTotals {
     const { row, key } = findScript(this.n, script);
-    if (!row) return assembleTotals({ received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 }, []);
-    let confirmed = {
-      received: readTotal(row.received), sent: readTotal(row.sent), txCount: num(row.tx_count),
-      receivedCount: num(row.received_count), sentCount: num(row.sent_count),
-    };
+    if (!row) return assembleTotals(NO_TOTALS, []);
+    let confirmed = storedTotals(row);
     const minConf = Math.max(1, options.minConfirmations ?? 1);
     // The tip only matters for deeper confirmation counts: the common case skips the read.
-    const tip = minConf > 1 ? readTip(this.n) : null;
+    const tip = minConf > 1 ? this.n.run(readTip(this.n.net)) : null;
     if (tip) {
       const cutoff = this.firstTxAbove(tip.height - minConf + 1);
       if (cutoff !== null) {
@@ -111,11 +93,9 @@ export class SqliteAddressReader {
   /** The id of a confirmed tx (the paging cursor); NotFoundError when it is not in the main chain. */
   private cursor(afterTxid: string | undefined): number | null {
     if (afterTxid === undefined) return null;
-    for (const id of txIdsOf(this.n, hexToBytes(afterTxid))) {
-      const block = this.chain.blockOfTx(id);
-      if (block && !block.isOrphan) return id;
-    }
-    throw new NotFoundError('after_tx', `transaction ${afterTxid} is not confirmed`);
+    const id = this.n.run(this.n.reads.confirmedId(afterTxid));
+    if (id === null) throw new NotFoundError('after_tx', `transaction ${afterTxid} is not confirmed`);
+    return id;
   }
 
   async history(script: Uint8Array, o: HistoryOptions): Promise<AddressHistoryEntry[]> {

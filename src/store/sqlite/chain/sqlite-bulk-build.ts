@@ -7,14 +7,12 @@ import { StoreError } from '../../../core/domain/errors.js';
 import type { RawTxSource } from '../../../core/sources/raw-txs.js';
 import type { BulkBuildStep } from '../../../core/store/network-store.js';
 import { fetchBulkRaws } from '../../common/chain-writes/bulk-raw-txs.js';
-import { parseTransaction } from '../../../chains/tx/tx-parser.js';
 import { blockFirstTx } from '../../common/chain-writes/bulk-rows.js';
-import { bytesToHex } from '../../common/schema/codec.js';
 import { deferredIndexes } from '../../common/schema/chain-tables.js';
-import { nextKey } from '../../common/chain-writes/script-keys.js';
-import { readBulkLoad } from './sqlite-bulk-load.js';
+import { affectedOutputs, locateTx, moveCollidingScripts, rekeyOutputs } from '../../common/chain-writes/bulk-script-keys.js';
+import { readBulkLoad } from '../../common/schema/network-rows.js';
 import type { SqliteNet } from './sqlite-net.js';
-import { readTotal } from './sqlite-scripts.js';
+import { storedTotal } from './sqlite-scripts.js';
 import { big, num, type Row } from '../connection/sqlite-statements.js';
 
 interface Step {
@@ -66,61 +64,24 @@ function resolvePending(n: SqliteNet): void {
   st.db.exec('DROP TABLE temp.bulk_resolved');
 }
 
-/**
- * Outputs were written with their scripts' base keys. Where several scripts share one (rare: see script-keys.ts),
- * the first seen keeps it and each other takes the first key no script of the network has (every key in between is
- * taken, so a lookup probing from the base key reaches it); its outputs are re-keyed by reading their scripts from
- * the raw transactions (stored, or `fetched` from the node). The distinct scripts stay in bulk_distinct for the totals step.
- */
+/** The distinct scripts of the load, then their keys settled (bulk-script-keys.ts); `fetched`: raws from the node. */
 function settleScriptKeys(n: SqliteNet, fetched: Map<number, Uint8Array>): void {
   const { st, t } = n;
   st.db.exec(`DROP TABLE IF EXISTS ${t.bulkScripts}_distinct;
     CREATE TABLE ${t.bulkScripts}_distinct (key INTEGER NOT NULL, script BLOB NOT NULL, first_id INTEGER NOT NULL);
     INSERT INTO ${t.bulkScripts}_distinct SELECT key, script, min(first_id) FROM ${t.bulkScripts} GROUP BY key, script ORDER BY key;`);
-  const colliding = st.get(`SELECT d.key, d.script, d.first_id FROM ${t.bulkScripts}_distinct d
-    WHERE d.key IN (SELECT key FROM ${t.bulkScripts}_distinct GROUP BY key HAVING count(*) > 1) ORDER BY d.key, d.first_id`).all() as Row[];
-  if (colliding.length === 0) return;
-  const taken = st.get(`SELECT 1 FROM ${t.bulkScripts}_distinct WHERE key = ?`);
-  const moved = new Map<number, { script: Buffer; key: number }[]>();
-  const assigned = new Set<number>();
-  let previous: number | null = null;
-  for (const row of colliding) {
-    const base = num(row.key);
-    if (base !== previous) { previous = base; continue; } // the first seen keeps its base key
-    let key = nextKey(base);
-    while (assigned.has(key) || taken.get(key)) key = nextKey(key);
-    assigned.add(key);
-    moved.set(base, [...(moved.get(base) ?? []), { script: row.script as Buffer, key }]);
-  }
-  const setKey = st.get(`UPDATE ${t.bulkScripts}_distinct SET key = ? WHERE key = ? AND script = ?`);
-  for (const [base, scripts] of moved) for (const s of scripts) setKey.run(s.key, base, s.script);
-  // One scan of the outputs for every colliding base key (there is no index of all outputs by script).
-  const rekey = st.get(`UPDATE ${t.outputs} SET script = ? WHERE id = ? AND vout = ?`);
-  const rawOf = st.get(`SELECT raw FROM ${t.txRaws} WHERE id = ?`);
-  const bases = [...moved.keys()];
-  const affected = st.db.prepare(`SELECT id, vout, script FROM ${t.outputs} WHERE script IN (${bases.map(() => '?').join(', ')})`).all(...bases) as Row[];
-  for (const o of affected) {
-    const raw = fetched.get(num(o.id)) ?? (((rawOf.get(o.id) as Row | undefined)?.raw ?? null) as Uint8Array | null);
-    if (!raw) throw new StoreError(`bulk load: colliding script keys need the raw tx of id ${num(o.id)}`);
-    const script = Buffer.from(parseTransaction(raw, { mweb: true }).outputs[num(o.vout)]!.script);
-    const target = moved.get(num(o.script))!.find((s) => s.script.equals(script));
-    if (target) rekey.run(target.key, o.id, o.vout);
-  }
+  const moved = n.run(moveCollidingScripts(t));
+  if (moved.size > 0) n.run(rekeyOutputs(t, moved, n.run(affectedOutputs(t, n.dialect, moved)), fetched));
 }
 
 /** With raw_txs = "node": the raw txs of outputs whose script key collides, from the node (none when no key collides). */
 async function fetchCollidingRaws(n: SqliteNet, rawTxs: RawTxSource | undefined): Promise<Map<number, Uint8Array>> {
-  const { st, t } = n;
+  const { st, t, dialect: d } = n;
   if (n.storesRaws) return new Map();
   const bases = (st.get(`SELECT key FROM ${t.bulkScripts} GROUP BY key HAVING count(DISTINCT script) > 1`).all() as Row[]).map((r) => num(r.key));
   if (bases.length === 0) return new Map();
-  const ids = (st.db.prepare(`SELECT DISTINCT id FROM ${t.outputs} WHERE script IN (${bases.map(() => '?').join(', ')})`).all(...bases) as Row[]).map((r) => num(r.id));
-  const txid = st.get(`SELECT txid FROM ${t.txs} WHERE id = ?`);
-  const block = st.get(`SELECT hash, first_tx FROM ${t.blocks} WHERE first_tx <= ? ORDER BY first_tx DESC LIMIT 1`);
-  return fetchBulkRaws(ids, (id) => {
-    const b = block.get(id) as Row;
-    return { txid: bytesToHex((txid.get(id) as Row).txid as Buffer), blockHash: bytesToHex(b.hash as Buffer), position: id - num(b.first_tx) };
-  }, rawTxs);
+  const ids = (st.get(`SELECT DISTINCT id FROM ${t.outputs} WHERE ${d.inList('script')}`).all(d.list(bases)) as Row[]).map((r) => num(r.id));
+  return fetchBulkRaws(ids, (id) => n.run(locateTx(t, id)), rawTxs);
 }
 
 /**
@@ -153,22 +114,18 @@ function buildScripts(n: SqliteNet): void {
         coalesce(sum(s & 4294967295), 0) AS sl, count(*) AS c, sum(flags & 1) AS rc, sum(flags >> 1) AS sc
       FROM ${t.bulkScripts}_pairs GROUP BY script) p ON p.script = d.key
     ORDER BY d.key;`);
-  const big = st.get(`SELECT key FROM ${t.scripts} WHERE received = 'x' OR sent = 'x'`).all() as Row[];
+  const overflowing = st.get(`SELECT key FROM ${t.scripts} WHERE received = 'x' OR sent = 'x'`).all() as Row[];
   const sums = st.get(`SELECT r, s FROM ${t.bulkScripts}_pairs WHERE script = ?`);
   const write = st.get(`UPDATE ${t.scripts} SET received = ?, sent = ? WHERE key = ?`);
-  for (const { key } of big) {
+  for (const { key } of overflowing) {
     let received = 0n;
     let sent = 0n;
     for (const p of sums.all(key) as Row[]) {
-      if (p.r !== null) received += readTotal(p.r);
-      if (p.s !== null) sent += readTotal(p.s);
+      if (p.r !== null) received += big(p.r);
+      if (p.s !== null) sent += big(p.s);
     }
-    write.run(stored(received), stored(sent), key);
+    write.run(storedTotal(received), storedTotal(sent), key);
   }
-}
-
-function stored(value: bigint): bigint | string {
-  return value < 2n ** 63n ? value : value.toString();
 }
 
 function dropStaging(n: SqliteNet): void {
@@ -193,7 +150,7 @@ export const BUILD_STEPS: readonly Step[] = [
  * free between steps, and `onStep` (awaited) is told each step before it starts.
  */
 export async function finishBulkLoad(n: SqliteNet, onStep?: (step: BulkBuildStep) => void | Promise<void>, rawTxs?: RawTxSource): Promise<void> {
-  const state = readBulkLoad(n);
+  const state = n.run(readBulkLoad(n.net));
   if (!state) return;
   // Sorts and temporary tables of the build go to files: they can exceed memory on a large chain.
   n.st.db.pragma('temp_store = FILE');

@@ -7,23 +7,16 @@
 import { StoreError } from '../../../core/domain/errors.js';
 import type { ChainTip } from '../../../core/domain/chain-types.js';
 import type { BlockToConnect } from '../../../core/store/chain-writes.js';
-import type { BulkLoadState } from '../../../core/store/network-store.js';
 import { assertExtendsTip, collectBatchNeeds } from '../../common/chain-writes/batch-needs.js';
 import { blockFirstTx, buildBulkRows, type BulkRows, type RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import { deferredIndexes } from '../../common/schema/chain-tables.js';
-import { BulkInsert } from './sqlite-bulk.js';
-import { readNextTx, readTip, writeTip } from './sqlite-chain-writer.js';
+import { BulkInsert, insertOutputs } from './sqlite-bulk.js';
+import { readBulkLoad, readTipRow, writeTip } from '../../common/schema/network-rows.js';
 import type { SqliteNet } from './sqlite-net.js';
-import { num, type Row } from '../connection/sqlite-statements.js';
-
-export function readBulkLoad(n: SqliteNet): BulkLoadState | null {
-  const row = n.st.get('SELECT step, started_at FROM bulk_loads WHERE net = ?').get(n.net) as Row | undefined;
-  return row ? { step: num(row.step), startedAt: num(row.started_at) } : null;
-}
 
 export function beginBulkLoadSync(n: SqliteNet, startedAt: number): void {
-  if (readBulkLoad(n)) throw new StoreError(`${n.id}: a bulk load is already in progress`);
-  if (readTip(n) || n.st.get(`SELECT 1 FROM ${n.t.txs} LIMIT 1`).get()) throw new StoreError(`${n.id}: bulk load needs an empty chain index`);
+  if (n.run(readBulkLoad(n.net))) throw new StoreError(`${n.id}: a bulk load is already in progress`);
+  if (n.run(readTipRow(n.net)).tip || n.st.get(`SELECT 1 FROM ${n.t.txs} LIMIT 1`).get()) throw new StoreError(`${n.id}: bulk load needs an empty chain index`);
   for (const index of deferredIndexes('sqlite', n.id)) n.st.db.exec(index.drop);
   n.st.db.exec(`
     CREATE TABLE IF NOT EXISTS ${n.t.bulkPending} (spender INTEGER NOT NULL, vin INTEGER NOT NULL, prev_txid BLOB NOT NULL, prev_vout INTEGER NOT NULL);
@@ -32,14 +25,14 @@ export function beginBulkLoadSync(n: SqliteNet, startedAt: number): void {
 }
 
 export function loadBlocksSync(n: SqliteNet, blocks: readonly BlockToConnect[], recent: RecentKeys): ChainTip {
-  const state = readBulkLoad(n);
+  const state = n.run(readBulkLoad(n.net));
   if (!state || state.step !== 0) throw new StoreError(`${n.id}: no bulk load is appending blocks`);
-  assertExtendsTip(blocks, readTip(n));
-  const firstId = readNextTx(n);
+  const { tip, nextTx: firstId } = n.run(readTipRow(n.net));
+  assertExtendsTip(blocks, tip);
   const needs = collectBatchNeeds(blocks);
   const rows = buildBulkRows(blocks, needs, firstId, (script) => n.keys.base(script), recent);
   writeBulkRows(n, rows, firstId);
-  writeTip(n, rows.newTip, firstId + rows.txCount);
+  n.run(writeTip(n.net, rows.newTip, firstId + rows.txCount));
   return rows.newTip;
 }
 
@@ -79,14 +72,7 @@ function writeBulkRows(n: SqliteNet, rows: BulkRows, firstId: number): void {
     }
     raw.finish();
   }
-  const out = rows.outputs;
-  const output = new BulkInsert(st, `INSERT INTO ${t.outputs} (id, vout, value, script, spent_by, spent_vin)`, 6);
-  v = output.values;
-  for (let i = 0; i < out.id.length; i++) {
-    const o = output.next();
-    v[o] = out.id[i]; v[o + 1] = out.vout[i]; v[o + 2] = out.value[i]; v[o + 3] = out.script[i]; v[o + 4] = out.spentBy[i]; v[o + 5] = out.spentVin[i];
-  }
-  output.finish();
+  insertOutputs(st, t.outputs, rows.outputs);
   const p = rows.pending;
   const pending = new BulkInsert(st, `INSERT INTO ${t.bulkPending} (spender, vin, prev_txid, prev_vout)`, 4);
   v = pending.values;

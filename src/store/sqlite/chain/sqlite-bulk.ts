@@ -3,6 +3,7 @@
  * (the per-call cost of better-sqlite3 dominates narrow rows). The parameter array is reused between chunks.
  */
 import type Database from 'better-sqlite3';
+import type { OutputColumns } from '../../common/chain-writes/block-rows.js';
 import type { Statements } from '../connection/sqlite-statements.js';
 
 const ROWS_PER_STATEMENT = 64;
@@ -48,4 +49,15 @@ export class BulkInsert {
     const tuple = `(${new Array<string>(this.columns).fill('?').join(', ')})`;
     return this.st.get(`${this.head} VALUES ${new Array<string>(rows).fill(tuple).join(', ')}${this.tail}`);
   }
+}
+
+/** The outputs of a batch (a block batch or a bulk load's), in their column order. */
+export function insertOutputs(st: Statements, table: string, out: OutputColumns): void {
+  const output = new BulkInsert(st, `INSERT INTO ${table} (id, vout, value, script, spent_by, spent_vin)`, 6);
+  const v = output.values;
+  for (let i = 0; i < out.id.length; i++) {
+    const o = output.next();
+    v[o] = out.id[i]; v[o + 1] = out.vout[i]; v[o + 2] = out.value[i]; v[o + 3] = out.script[i]; v[o + 4] = out.spentBy[i]; v[o + 5] = out.spentVin[i];
+  }
+  output.finish();
 }

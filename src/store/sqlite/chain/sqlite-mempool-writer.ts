@@ -1,9 +1,8 @@
 /** addMempoolTxs / removeMempoolTxs for SQLite: bulk reads, then the shared plan, then writes. */
-import type { MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../../core/store/chain-writes.js';
+import type { MempoolAddResult, MempoolEntry } from '../../../core/store/chain-writes.js';
 import { bytesToHex, hexToBytes, outpointKey } from '../../common/schema/codec.js';
 import { mempoolNeeds, planMempoolAdd, type KnownState, type MempoolPrevout } from '../../common/chain-writes/mempool-plan.js';
 import { txIdsOf } from './sqlite-chain-writer.js';
-import { removeMempoolTx, SQLITE_NOW } from './sqlite-mempool-removal.js';
 import type { SqliteNet } from './sqlite-net.js';
 import { ensureScripts } from './sqlite-scripts.js';
 import { big, num, type Row } from '../connection/sqlite-statements.js';
@@ -57,7 +56,7 @@ export function addMempoolTxsSync(n: SqliteNet, entries: readonly MempoolEntry[]
   const del = st.get(`DELETE FROM ${t.mempoolTxs} WHERE txid = ?`);
   for (const txid of plan.deleteRemoved) del.run(hexToBytes(txid));
   const insTx = st.get(`INSERT INTO ${t.mempoolTxs} (txid, raw, size, weight, fee, seen_at, prevouts, double_spent, removed, removed_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? = 1 THEN ${SQLITE_NOW} END)`);
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? = 1 THEN ${n.dialect.now} END)`);
   for (const r of plan.txs) {
     insTx.run(hexToBytes(r.txid), r.raw, r.size, r.weight, r.fee, r.seenAt, r.prevouts, r.doubleSpent ? 1 : 0, r.removed ? 1 : 0, r.removed ? 1 : 0);
   }
@@ -68,14 +67,4 @@ export function addMempoolTxsSync(n: SqliteNet, entries: readonly MempoolEntry[]
   const flag = st.get(`UPDATE ${t.mempoolTxs} SET double_spent = 1 WHERE txid = ?`);
   for (const txid of plan.flagDoubleSpent) flag.run(hexToBytes(txid));
   return plan.results;
-}
-
-export function removeMempoolTxsSync(n: SqliteNet, txids: readonly string[], reason: MempoolRemoveReason): string[] {
-  const removed: string[] = [];
-  for (const txid of txids) {
-    if (reason === 'confirmed') removeMempoolTx(n, txid, 'delete', false, removed);
-    else if (reason === 'evicted') removeMempoolTx(n, txid, 'delete', true, removed);
-    else removeMempoolTx(n, txid, 'mark', true, removed);
-  }
-  return removed;
 }

@@ -5,29 +5,33 @@
 import type Database from 'better-sqlite3';
 import type { NetworkId } from '../../../core/domain/network.js';
 import type { RawTxSource } from '../../../core/sources/raw-txs.js';
-import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../../core/store/chain-reads.js';
 import type { ChainTip } from '../../../core/domain/chain-types.js';
 import type { BlockToConnect, ConnectedBlock, DisconnectedBlock, MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../../core/store/chain-writes.js';
-import type { BulkBuildStep, BulkLoadState, NetworkStore } from '../../../core/store/network-store.js';
+import type { BulkBuildStep, NetworkStore } from '../../../core/store/network-store.js';
 import type { SyncStatus } from '../../../core/domain/sync-status.js';
 import { RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import { ScriptCache } from '../../common/chain-writes/script-cache.js';
 import type { ChainStoreOptions } from '../../common/schema/store-options.js';
+import { PlannedChainReads } from '../../common/chain-reads/planned-chain-reads.js';
+import type { ChainReadPlans } from '../../common/chain-reads/chain-read-plans.js';
+import { writeSyncStatus } from '../../common/schema/network-rows.js';
+import type { Plan } from '../../common/sql/sql-plan.js';
 import { finishBulkLoad } from './sqlite-bulk-build.js';
-import { beginBulkLoadSync, loadBlocksSync, readBulkLoad, resetChainSync } from './sqlite-bulk-load.js';
+import { beginBulkLoadSync, loadBlocksSync, resetChainSync } from './sqlite-bulk-load.js';
 import { SqliteAddressReader } from './sqlite-address-reader.js';
-import { SqliteChainReader } from './sqlite-chain-reader.js';
-import { connectBlocksSync, disconnectTipSync, readTip } from './sqlite-chain-writer.js';
-import { addMempoolTxsSync, removeMempoolTxsSync } from './sqlite-mempool-writer.js';
+import { connectBlocksSync, disconnectTipSync } from './sqlite-chain-writer.js';
+import { addMempoolTxsSync } from './sqlite-mempool-writer.js';
+import { pruneRemovedMempool, removeMempoolTxs } from '../../common/chain-writes/mempool-removal.js';
 import { SqliteNet } from './sqlite-net.js';
+import { readSqlite } from '../connection/sqlite-plans.js';
 import type { Statements } from '../connection/sqlite-statements.js';
-import { readSyncStatus, writeSyncStatus } from './sqlite-sync-status.js';
 import { SqliteWriterLock, writerLockPath } from '../connection/sqlite-writer-lock.js';
 
-export class SqliteNetworkStore implements NetworkStore {
+export class SqliteNetworkStore extends PlannedChainReads implements NetworkStore {
   private readonly n: SqliteNet;
-  private readonly address: SqliteAddressReader;
-  private readonly chain: SqliteChainReader;
+  protected readonly netCode: number;
+  protected readonly plans: ChainReadPlans;
+  protected readonly address: SqliteAddressReader;
   /** Script rows between block batches (this network's writer only; see ScriptCache for the rules). */
   private readonly scripts = new ScriptCache();
   /** PRAGMA data_version when the cache was last in step: it changes only when another connection commits. */
@@ -43,10 +47,17 @@ export class SqliteNetworkStore implements NetworkStore {
     /** False in a worker thread of the writing process (sqlite-store.ts, inWriterProcess). */
     takeWriterLock = true,
   ) {
+    super();
     this.n = new SqliteNet(st, id, options);
+    this.netCode = this.n.net;
+    this.plans = this.n.reads;
     this.address = new SqliteAddressReader(this.n);
-    this.chain = new SqliteChainReader(this.n);
     this.writer = new SqliteWriterLock(takeWriterLock ? writerLockPath(db, id) : null, id);
+  }
+
+  /** In one read transaction, synchronously (async only so that a throw becomes a rejection). */
+  protected async read<T>(plan: Plan<T>): Promise<T> {
+    return readSqlite(this.n.st, plan);
   }
 
   async claimWriter(): Promise<void> {
@@ -96,19 +107,12 @@ export class SqliteNetworkStore implements NetworkStore {
   }
 
   async removeMempoolTxs(txids: readonly string[], reason: MempoolRemoveReason): Promise<string[]> {
-    return this.write(() => removeMempoolTxsSync(this.n, txids, reason));
+    return this.write(() => this.n.run(removeMempoolTxs(this.n, txids, reason)));
   }
 
   async pruneRemovedMempool(removedBefore: number, limit: number): Promise<number> {
     this.writer.hold();
-    // Removed rows have no outputs or spends left (removal deleted them), so the tx row is all there is.
-    const result = this.n.st.get(`DELETE FROM ${this.n.t.mempoolTxs} WHERE rowid IN
-      (SELECT rowid FROM ${this.n.t.mempoolTxs} WHERE removed = 1 AND removed_at < ? LIMIT ?)`).run(removedBefore, limit);
-    return result.changes;
-  }
-
-  async getBulkLoad(): Promise<BulkLoadState | null> {
-    return readBulkLoad(this.n);
+    return this.n.run(pruneRemovedMempool(this.n, removedBefore, limit));
   }
 
   async beginBulkLoad(startedAt: number): Promise<void> {
@@ -136,58 +140,6 @@ export class SqliteNetworkStore implements NetworkStore {
 
   async setSyncStatus(status: SyncStatus | null): Promise<void> {
     this.writer.hold();
-    writeSyncStatus(this.n.st, this.n.net, status);
-  }
-
-  async getSyncStatus(): Promise<SyncStatus | null> {
-    return readSyncStatus(this.n.st, this.n.net);
-  }
-
-  async getTip(): Promise<ChainTip | null> {
-    return readTip(this.n);
-  }
-
-  async getMainChainHash(height: number): Promise<string | null> {
-    return this.chain.mainChainHash(height);
-  }
-
-  async getAddressTotals(script: Uint8Array, options?: AddressTotalsOptions): Promise<AddressTotals> {
-    return this.address.totals(script, options);
-  }
-
-  async getAddressHistory(script: Uint8Array, options: HistoryOptions): Promise<AddressHistoryEntry[]> {
-    return this.address.history(script, options);
-  }
-
-  async getUnspent(script: Uint8Array, options: UnspentOptions): Promise<UnspentOutput[]> {
-    return this.address.unspent(script, options);
-  }
-
-  async getTransaction(txid: string): Promise<TxRecord | null> {
-    return this.chain.transaction(txid);
-  }
-
-  async getOutputs(txid: string): Promise<OutputRecord[] | null> {
-    return this.chain.outputs(txid);
-  }
-
-  async getBlockByHash(hash: string): Promise<BlockRecord | null> {
-    return this.chain.blockByHash(hash);
-  }
-
-  async getBlockByHeight(height: number): Promise<BlockRecord | null> {
-    return this.chain.blockByHeight(height);
-  }
-
-  async getMempoolInfo(): Promise<MempoolInfo> {
-    return this.chain.mempoolInfo();
-  }
-
-  async getMempoolEntries(): Promise<MempoolTxSummary[]> {
-    return this.chain.mempoolEntries();
-  }
-
-  async getMempoolTxids(): Promise<string[]> {
-    return this.chain.mempoolTxids();
+    this.n.run(writeSyncStatus(this.n.net, status));
   }
 }

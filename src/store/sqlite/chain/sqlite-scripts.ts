@@ -4,13 +4,13 @@
  * SQLite keeps either as given; an overflowing INTEGER would silently become a float).
  */
 import { StoreError } from '../../../core/domain/errors.js';
-import { sameBytes, scriptKey } from '../../common/schema/codec.js';
 import { emptyScript, withDelta, type CachedScript, type ScriptCache } from '../../common/chain-writes/script-cache.js';
 import { nextKey } from '../../common/chain-writes/script-keys.js';
+import { cachedRow, probeScript } from '../../common/chain-writes/script-rows.js';
 import type { TotalsDelta } from '../../common/chain-writes/tx-effects.js';
 import { BulkInsert } from './sqlite-bulk.js';
 import type { SqliteNet } from './sqlite-net.js';
-import { num, type Row } from '../connection/sqlite-statements.js';
+import type { Row } from '../connection/sqlite-statements.js';
 
 const MAX_I64 = 2n ** 63n - 1n;
 
@@ -19,42 +19,9 @@ export function storedTotal(value: bigint): bigint | string {
   return value <= MAX_I64 && value >= -MAX_I64 ? value : value.toString();
 }
 
-export function readTotal(value: unknown): bigint {
-  return typeof value === 'bigint' ? value : BigInt(value as string | number);
-}
-
-/** A script row as read (sums exact past 2^63). */
-export function cachedRow(row: Row): CachedScript {
-  const script = row.script as Buffer;
-  return {
-    id: num(row.key), key: scriptKey(script), received: readTotal(row.received), sent: readTotal(row.sent),
-    txCount: num(row.tx_count), receivedCount: num(row.received_count), sentCount: num(row.sent_count),
-  };
-}
-
 /** The stored row of a script (probing from its base key), or null with the first free key of its probe sequence. */
 export function findScript(n: SqliteNet, script: Uint8Array, taken?: ReadonlySet<number>): { row: Row | null; key: number } {
-  const select = n.st.get(`SELECT * FROM ${n.t.scripts} WHERE key = ?`);
-  for (let key = n.keys.base(script); ; key = nextKey(key)) {
-    const row = select.get(key) as Row | undefined;
-    if (!row) {
-      if (taken?.has(key)) continue;
-      return { row: null, key };
-    }
-    if (sameBytes(row.script as Buffer, script)) return { row, key };
-  }
-}
-
-export function scriptsByKey(n: SqliteNet, keys: Iterable<number>): Map<number, Uint8Array> {
-  const select = n.st.get(`SELECT script FROM ${n.t.scripts} WHERE key = ?`);
-  const out = new Map<number, Uint8Array>();
-  for (const key of keys) {
-    if (out.has(key)) continue;
-    const row = select.get(key) as Row | undefined;
-    if (!row) throw new StoreError(`script key ${key} not found`);
-    out.set(key, row.script as Buffer);
-  }
-  return out;
+  return n.run(probeScript(n.t, script, n.keys.base(script), taken));
 }
 
 /** Writes a script row's new totals; a key without a row fails (its totals would be lost silently). */

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { blockMiner } from '../../../chains/parsing.js';
 import { NotFoundError } from '../../../core/domain/errors.js';
+import type { AuxPowParent } from '../../../services/blocks/auxpow-parent-service.js';
 import type { BlockView } from '../../../services/blocks/block-service.js';
 import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import type { TxView } from '../../../services/transactions/tx-service.js';
@@ -27,31 +28,69 @@ async function mainChainHashAt(deps: ExplorerDeps, view: BlockView): Promise<str
   }
 }
 
-/** `/{net}/block/{hash|height}`: header fields, reward and fees, miner, MWEB or AuxPoW part, the txs 25 a page. */
-export async function blockPage(deps: ExplorerDeps, network: NetworkContext, id: string, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
+/** What the block page shows besides the block: one page of its txs, and what its parts need. */
+interface BlockPageData {
+  readonly view: BlockView;
+  readonly page: number;
+  readonly pages: number;
+  readonly txs: TxView[];
+  /** The coinbase (for the miner), the main-chain block at an orphan's height, the HogEx (MWEB), the AuxPoW parent. */
+  readonly coinbase: TxView | null;
+  readonly mainHash: string | null;
+  readonly hogex: TxView | null;
+  readonly auxpow: AuxPowParent | null;
+}
+
+/** The block, then everything else at once: the page's txs, the coinbase, the orphan's replacement, HogEx, AuxPoW. */
+async function loadBlockPage(deps: ExplorerDeps, network: NetworkContext, id: string, pageParam: string | undefined): Promise<BlockPageData> {
   const view = await deps.services.blocks.reads.get(network.id, id);
   const { block } = view;
-  const coin = network.params.coin;
+  const tx = (txid: string): Promise<TxView> => deps.services.transactions.reads.get(network.id, txid, { spenders: false });
   const pages = Math.max(1, Math.ceil(block.txids.length / BLOCK_TXS_PAGE));
-  const page = Math.min(pageNumber(request.query.page), pages);
+  const page = Math.min(pageNumber(pageParam), pages);
   const slice = block.txids.slice((page - 1) * BLOCK_TXS_PAGE, page * BLOCK_TXS_PAGE);
   const last = block.txids[block.txids.length - 1];
   const [txs, coinbase, mainHash, hogex, auxpow] = await Promise.all([
-    Promise.all(slice.map((txid) => deps.services.transactions.reads.get(network.id, txid, { spenders: false }))),
-    block.txids[0] ? deps.services.transactions.reads.get(network.id, block.txids[0], { spenders: false }) : Promise.resolve(null),
-    block.isOrphan ? mainChainHashAt(deps, view) : Promise.resolve(null),
-    network.params.features.mweb && last && block.txids.length > 1 ? deps.services.transactions.reads.get(network.id, last, { spenders: false }) : Promise.resolve(null),
+    Promise.all(slice.map(tx)),
+    block.txids[0] ? tx(block.txids[0]) : null,
+    block.isOrphan ? mainChainHashAt(deps, view) : null,
+    network.params.features.mweb && last && block.txids.length > 1 ? tx(last) : null,
     deps.services.blocks.auxpow.parentOf(network, block),
   ]);
+  return { view, page, pages, txs, coinbase, mainHash, hogex, auxpow };
+}
+
+/** `/{net}/block/{hash|height}`: header fields, reward and fees, miner, MWEB or AuxPoW part, the txs 25 a page. */
+export async function blockPage(deps: ExplorerDeps, network: NetworkContext, id: string, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
+  const data = await loadBlockPage(deps, network, id, request.query.page);
+  const { block } = data.view;
   const now = deps.now();
-  const base = blockPath(network.id, block.hash);
-  const pageLink = (n: number): string => (n === 1 ? base : withQuery(base, { page: n }));
-  const txRows = txs.map((tx, i) => txRow(tx, (page - 1) * BLOCK_TXS_PAGE + i));
   const body = html`<h1>Block ${count(block.height)} ${block.isOrphan ? badge('Orphaned', 'bad') : ''}</h1>
-${block.isOrphan ? html`<p class="banner bad" role="status">This block is not part of the main chain (a reorganisation replaced it). ${
-  mainHash ? html`The main-chain block at height ${String(block.height)} is ${link(blockPath(network.id, mainHash), hash(mainHash))}.` : `No main-chain block has height ${block.height} yet.`
-}</p>` : ''}
-<dl class="kv">
+${block.isOrphan ? orphanBanner(network, block.height, data.mainHash) : ''}
+${blockFields(network, data, now)}
+${data.auxpow ? auxpowSection(data.auxpow, now) : ''}
+${data.hogex?.tx.isHogEx ? mwebSummary(data.hogex) : ''}
+${txSection(network, data)}
+${apiLinks(deps.publicUrl, [
+  { label: 'v2 block (display data)', path: `/api/v2/block/${network.id}/${block.hash}` },
+  { label: 'v2 get_block', path: `/api/v2/get_block/${network.id}/${block.hash}` },
+  { label: 'v3 block', path: `/api/v3/block/${network.id}/${block.hash}`, needsKey: true },
+])}`;
+  return deps.shell.page(request, reply, { title: `${network.params.name} block ${block.height}`, body });
+}
+
+function orphanBanner(network: NetworkContext, height: number, mainHash: string | null): SafeHtml {
+  return html`<p class="banner bad" role="status">This block is not part of the main chain (a reorganisation replaced it). ${
+    mainHash ? html`The main-chain block at height ${String(height)} is ${link(blockPath(network.id, mainHash), hash(mainHash))}.` : `No main-chain block has height ${height} yet.`
+  }</p>`;
+}
+
+/** The header and summary fields. */
+function blockFields(network: NetworkContext, data: BlockPageData, now: number): SafeHtml {
+  const { view, coinbase } = data;
+  const { block } = view;
+  const coin = network.params.coin;
+  return html`<dl class="kv">
 <dt>Hash</dt><dd>${hash(block.hash)}</dd>
 <dt>Network</dt><dd>${network.params.name}</dd>
 <dt>Confirmations</dt><dd>${count(view.confirmations)}</dd>
@@ -69,34 +108,38 @@ ${block.isOrphan ? html`<p class="banner bad" role="status">This block is not pa
 <dt>Merkle root</dt><dd>${hash(block.merkleRoot)}</dd>
 <dt>Previous block</dt><dd>${block.height > 0 ? link(blockPath(network.id, block.prevHash), hash(block.prevHash)) : 'none (genesis)'}</dd>
 <dt>Next block</dt><dd>${block.nextHash ? link(blockPath(network.id, block.nextHash), hash(block.nextHash)) : html`<span class="muted">none yet</span>`}</dd>
-</dl>
-${auxpow ? html`<section aria-labelledby="auxpow-title"><h2 id="auxpow-title">Merge-mined (AuxPoW)</h2>
+</dl>`;
+}
+
+function auxpowSection(auxpow: AuxPowParent, now: number): SafeHtml {
+  return html`<section aria-labelledby="auxpow-title"><h2 id="auxpow-title">Merge-mined (AuxPoW)</h2>
 <dl class="kv"><dt>Parent block</dt><dd>${hash(auxpow.hash)}</dd><dt>Parent time</dt><dd>${when(auxpow.time, now)}</dd>
-<dt>Chain id</dt><dd class="mono">0x${auxpow.chainId.toString(16)}</dd>${auxpow.coinbaseTag ? html`<dt>Parent coinbase</dt><dd><span class="hash">${auxpow.coinbaseTag}</span></dd>` : ''}</dl></section>` : ''}
-${hogex?.tx.isHogEx ? mwebSummary(hogex) : ''}
-<h2 id="txs">Transactions ${pages > 1 ? html`<span class="muted">(page ${String(page)} of ${String(pages)})</span>` : ''}</h2>
-${table('Transactions in this block', html`<tr><th scope="col">#</th><th scope="col">Transaction</th><th scope="col">Inputs</th><th scope="col">Outputs</th><th scope="col" class="num">Fee</th></tr>`, txRows)}
+<dt>Chain id</dt><dd class="mono">0x${auxpow.chainId.toString(16)}</dd>${auxpow.coinbaseTag ? html`<dt>Parent coinbase</dt><dd><span class="hash">${auxpow.coinbaseTag}</span></dd>` : ''}</dl></section>`;
+}
+
+/** The page's txs, numbered by position in the block, and the pager. */
+function txSection(network: NetworkContext, data: BlockPageData): SafeHtml {
+  const { page, pages } = data;
+  const base = blockPath(network.id, data.view.block.hash);
+  const pageLink = (n: number): string => (n === 1 ? base : withQuery(base, { page: n }));
+  const rows = data.txs.map((tx, i) => txRow(network, tx, (page - 1) * BLOCK_TXS_PAGE + i));
+  return html`<h2 id="txs">Transactions ${pages > 1 ? html`<span class="muted">(page ${String(page)} of ${String(pages)})</span>` : ''}</h2>
+${table('Transactions in this block', html`<tr><th scope="col">#</th><th scope="col">Transaction</th><th scope="col">Inputs</th><th scope="col">Outputs</th><th scope="col" class="num">Fee</th></tr>`, rows)}
 ${pages > 1 ? pager('Transaction pages', [
   { label: 'First', href: page > 1 ? pageLink(1) : null },
   { label: 'Previous', href: page > 1 ? pageLink(page - 1) : null, rel: 'prev' },
   { label: 'Next', href: page < pages ? pageLink(page + 1) : null, rel: 'next' },
   { label: 'Last', href: page < pages ? pageLink(pages) : null },
-]) : ''}
-${apiLinks(deps.publicUrl, [
-  { label: 'v2 block (display data)', path: `/api/v2/block/${network.id}/${block.hash}` },
-  { label: 'v2 get_block', path: `/api/v2/get_block/${network.id}/${block.hash}` },
-  { label: 'v3 block', path: `/api/v3/block/${network.id}/${block.hash}`, needsKey: true },
-])}`;
-  return deps.shell.page(request, reply, { title: `${network.params.name} block ${block.height}`, body });
+]) : ''}`;
+}
 
-  function txRow(tx: TxView, position: number): SafeHtml {
-    const labels = [tx.tx.isCoinbase ? badge('Coinbase', 'neutral') : '', tx.tx.isHogEx ? badge('HogEx', 'neutral') : ''];
-    return html`<tr>
+function txRow(network: NetworkContext, tx: TxView, position: number): SafeHtml {
+  const labels = [tx.tx.isCoinbase ? badge('Coinbase', 'neutral') : '', tx.tx.isHogEx ? badge('HogEx', 'neutral') : ''];
+  return html`<tr>
 <td>${String(position)}</td>
 <td>${link(txPath(network.id, tx.record.txid), hash(tx.record.txid))} ${labels}</td>
 <td>${ioSummary(tx, 'in')}</td>
 <td>${ioSummary(tx, 'out')}</td>
-<td class="num">${tx.tx.isCoinbase ? '—' : amount(tx.fee, coin)}</td>
+<td class="num">${tx.tx.isCoinbase ? '—' : amount(tx.fee, network.params.coin)}</td>
 </tr>`;
-  }
 }

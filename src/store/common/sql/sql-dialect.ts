@@ -1,0 +1,49 @@
+/**
+ * The few spots where the engines' SQL differs inside a statement both otherwise share (sql-plan.ts). Everything
+ * else in shared SQL is written in the common subset: `?` placeholders, `LIMIT ? + 0`, a tx's block by a scalar
+ * subquery, `CAST(? AS BIGINT)` for a null that must have a type.
+ */
+export interface SqlDialect {
+  readonly engine: 'sqlite' | 'postgres';
+  /**
+   * Flag literals. SQLite compares with 0 and 1, which its partial indexes are declared with (`WHERE is_orphan = 0`:
+   * SQLite matches an index's condition by its terms, and FALSE is another term); PostgreSQL folds `= FALSE` to the
+   * `NOT is_orphan` of its indexes.
+   */
+  readonly no: string;
+  readonly yes: string;
+  /**
+   * The condition that `column` (a txid) equals the txid bound twice here (`[txid, txid]`), through the index on its
+   * first 8 bytes (declared per engine in chain-tables.ts: `substr` in SQLite, `substring … from … for` in PostgreSQL).
+   */
+  txidIs(column: string): string;
+  /** `column` is one of the values of the list bound at this `?` (SQLite: a JSON array; PostgreSQL: a bigint[]). */
+  inList(column: string): string;
+  /** The bound value of such a list. */
+  list(values: readonly number[]): unknown;
+  /**
+   * The database's clock in whole unix seconds, rounded down as SQLite's strftime('%s') (PostgreSQL's bare cast to
+   * bigint would round half up): the mempool removal paths are not given the indexer's clock.
+   */
+  readonly now: string;
+}
+
+export const SQLITE_DIALECT: SqlDialect = {
+  engine: 'sqlite',
+  no: '0',
+  yes: '1',
+  txidIs: (column) => `substr(${column}, 1, 8) = substr(?, 1, 8) AND ${column} = ?`,
+  inList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  list: (values) => JSON.stringify(values),
+  now: "CAST(strftime('%s', 'now') AS INTEGER)",
+};
+
+export const POSTGRES_DIALECT: SqlDialect = {
+  engine: 'postgres',
+  no: 'FALSE',
+  yes: 'TRUE',
+  txidIs: (column) => `substring(${column} from 1 for 8) = substring(CAST(? AS BYTEA) from 1 for 8) AND ${column} = ?`,
+  inList: (column) => `${column} = ANY(CAST(? AS BIGINT[]))`,
+  list: (values) => values,
+  now: 'floor(EXTRACT(EPOCH FROM now()))::bigint',
+};
