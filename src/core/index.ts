@@ -8,6 +8,7 @@ export * from './store.js';
 export * from './network-store.js';
 export * from './chain-writes.js';
 export * from './chain-reads.js';
+export * from './script-set-reads.js';
 export * from './price-store.js';
 export * from './short-address-store.js';
 export * from './account-store.js';

@@ -6,15 +6,26 @@ import type { NetworkId } from '../core/network.js';
 import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../core/chain-reads.js';
 import type { ChainTip } from '../core/chain-types.js';
 import type { NetworkReader } from '../core/network-store.js';
+import type { ScriptSetReader } from '../core/script-set-reads.js';
 import type { SyncStatus } from '../core/sync-status.js';
 import type { SyncGate } from './sync-gate.js';
 
 export class GatedNetworkReader implements NetworkReader {
+  readonly scriptSets: ScriptSetReader;
+
   constructor(
     private readonly id: NetworkId,
     private readonly inner: NetworkReader,
     private readonly gate: SyncGate,
-  ) {}
+  ) {
+    const sets = inner.scriptSets;
+    this.scriptSets = {
+      getScriptTotals: (scripts) => this.read(() => sets.getScriptTotals(scripts)),
+      getScriptSetTxCount: (scripts) => this.read(() => sets.getScriptSetTxCount(scripts)),
+      getScriptSetHistory: (scripts, page) => this.read(() => sets.getScriptSetHistory(scripts, page)),
+      getScriptSetUnspent: (scripts, page) => this.read(() => sets.getScriptSetUnspent(scripts, page)),
+    };
+  }
 
   /** No await while the gate's cached status is fresh: the common path costs a map lookup and a clock read. */
   private read<T>(query: () => Promise<T>): Promise<T> {

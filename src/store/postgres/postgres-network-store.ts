@@ -21,6 +21,7 @@ import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
 import { beginBulkLoadTx, loadBlocksTx, readBulkLoad, resetChainTx } from './postgres-bulk-load.js';
 import { FreshRead } from '../common/fresh-read.js';
 import { PostgresAddressReader } from './postgres-address-reader.js';
+import { PostgresScriptSetReader } from './postgres-script-set-reader.js';
 import { PostgresChainReader } from './postgres-chain-reader.js';
 import { connectBlocksTx, disconnectTipTx, readTip } from './postgres-chain-writer.js';
 import { addMempoolTxsTx, removeMempoolTxsTx } from './postgres-mempool-writer.js';
@@ -32,6 +33,7 @@ import { createStagingTables } from './postgres-staging.js';
 export class PostgresNetworkStore implements NetworkStore {
   private readonly n: PgNet;
   private readonly address: PostgresAddressReader;
+  readonly scriptSets: PostgresScriptSetReader;
   private readonly chain: PostgresChainReader;
   private writer: Promise<pg.Client> | null = null;
   /** Serializes writes: they share one session, and BEGIN/COMMIT must not interleave. */
@@ -52,6 +54,7 @@ export class PostgresNetworkStore implements NetworkStore {
     this.n = new PgNet(id, options);
     this.tip = new FreshRead(() => readTip(this.pool, this.n));
     this.address = new PostgresAddressReader(pool, this.n);
+    this.scriptSets = new PostgresScriptSetReader(pool, this.n);
     this.chain = new PostgresChainReader(pool, this.n);
   }
 

@@ -16,6 +16,7 @@ import type { ChainStoreOptions } from '../common/store-options.js';
 import { finishBulkLoad } from './sqlite-bulk-build.js';
 import { beginBulkLoadSync, loadBlocksSync, readBulkLoad, resetChainSync } from './sqlite-bulk-load.js';
 import { SqliteAddressReader } from './sqlite-address-reader.js';
+import { SqliteScriptSetReader } from './sqlite-script-set-reader.js';
 import { SqliteChainReader } from './sqlite-chain-reader.js';
 import { connectBlocksSync, disconnectTipSync, readTip } from './sqlite-chain-writer.js';
 import { addMempoolTxsSync, removeMempoolTxsSync } from './sqlite-mempool-writer.js';
@@ -27,6 +28,7 @@ import { SqliteWriterLock, writerLockPath } from './sqlite-writer-lock.js';
 export class SqliteNetworkStore implements NetworkStore {
   private readonly n: SqliteNet;
   private readonly address: SqliteAddressReader;
+  readonly scriptSets: SqliteScriptSetReader;
   private readonly chain: SqliteChainReader;
   /** Script rows between block batches (this network's writer only; see ScriptCache for the rules). */
   private readonly scripts = new ScriptCache();
@@ -45,6 +47,7 @@ export class SqliteNetworkStore implements NetworkStore {
   ) {
     this.n = new SqliteNet(st, id, options);
     this.address = new SqliteAddressReader(this.n);
+    this.scriptSets = new SqliteScriptSetReader(this.n);
     this.chain = new SqliteChainReader(this.n);
     this.writer = new SqliteWriterLock(takeWriterLock ? writerLockPath(db, id) : null, id);
   }
