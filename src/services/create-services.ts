@@ -29,6 +29,7 @@ import { ShortAddressService } from './short-address-service.js';
 import { SyncGate } from './sync-gate.js';
 import { storeSyncStatusSource, SyncStatusCache } from './sync-status-cache.js';
 import { TxService } from './tx-service.js';
+import { WalletService } from './wallets/wallet-service.js';
 
 export interface ServiceDeps {
   readonly networks: NetworkMap;
@@ -107,6 +108,8 @@ export interface Services {
   readonly prices: PriceService;
   /** Search across networks (heights, hashes, txids, addresses, short forms). */
   readonly search: SearchService;
+  /** Extended public keys and descriptors as wallets: gap scan, balances, history, unspent outputs (docs/wallets.md). */
+  readonly wallets: WalletService;
   /** null when the store's accounts are not served (no v3, no dashboard). */
   readonly accounts: AccountServices | null;
   /** Flushes usage counts and stops the projector's timers and subscriptions. */
@@ -146,6 +149,7 @@ export function createServices(deps: ServiceDeps): Services {
     network: { info: new NetworkInfoService(networks, prices), chain: new ChainSummaryService(networks, projector), projector },
     prices,
     search: new SearchService(networks, deps.shortLinks),
+    wallets: new WalletService(networks),
     accounts,
     async close() {
       projector.close();

@@ -102,11 +102,10 @@ export interface V3Chain {
 }
 
 /**
- * litecoind regtest indexed on SQLite and PostgreSQL with a v3 app per engine, and 60 confirmed wallet coins of 0.5,
- * so that many wallet sends can follow without chaining unconfirmed change past the mempool's limits.
+ * `node` (already started; stopped by `stop`) indexed on SQLite and PostgreSQL as `network`, with a v3 app per engine
+ * and one API key valid on both. `prepare` runs before it is returned; a failure anywhere stops everything.
  */
-export async function startV3Chain(): Promise<V3Chain> {
-  const node = await startLitecoind({ funded: true });
+export async function v3ChainOn(node: RegtestNode, network: NetworkParams, prepare: (chain: V3Chain) => Promise<void> = async () => undefined): Promise<V3Chain> {
   const engines = new StoreEngines();
   const apps: FastifyInstance[] = [];
   const stop = async (): Promise<void> => {
@@ -115,17 +114,28 @@ export async function startV3Chain(): Promise<V3Chain> {
     await engines.close();
   };
   try {
-    const indexed = await indexersOnBothEngines(engines, node, params);
+    const indexed = await indexersOnBothEngines(engines, node, network);
     const { key } = await sameAccountIn(indexed.map((e) => e.test.store.accounts()), 'e2e@x.io', 'e2e', 1_000_000);
-    apps.push(...(await Promise.all(indexed.map((e) => v3App(node, e.store, e.test.store.accounts())))));
+    apps.push(...(await Promise.all(indexed.map((e) => v3App(node, e.store, e.test.store.accounts(), {}, network)))));
+    const chain = { node, engines, indexed, apps, key, stop };
+    await prepare(chain);
+    return chain;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/**
+ * litecoind regtest indexed on SQLite and PostgreSQL with a v3 app per engine, and 60 confirmed wallet coins of 0.5,
+ * so that many wallet sends can follow without chaining unconfirmed change past the mempool's limits.
+ */
+export async function startV3Chain(): Promise<V3Chain> {
+  return v3ChainOn(await startLitecoind({ funded: true }), params, async ({ node }) => {
     await node.mine(10);
     const fan: Record<string, string> = {};
     for (let i = 0; i < 60; i++) fan[await node.newAddress('bech32')] = '0.5';
     await node.wallet.call('sendmany', ['', fan]);
     await node.mine(1);
-    return { node, engines, indexed, apps, key, stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  });
 }
