@@ -18,6 +18,7 @@ export * from './logger.js';
 export * from './prices.js';
 export * from './broadcaster.js';
 export * from './mempool-source.js';
+export * from './fee-source.js';
 export * from './sync-status.js';
 export * from './metrics.js';
 export * from './peer-network.js';

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TxBroadcaster } from '../core/broadcaster.js';
 import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from '../core/concurrency-limiter.js';
 import type { EventBus } from '../core/events.js';
+import type { FeeEstimateSource } from '../core/fee-source.js';
 import type { Logger } from '../core/logger.js';
 import type { MempoolSource } from '../core/mempool-source.js';
 import type { NetworkId } from '../core/network.js';
@@ -37,6 +38,8 @@ export interface HttpWiring extends Omit<HttpAppDeps, 'services' | 'limits'> {
   readonly accounts?: AccountStore;
   /** Per network, the node's mempool for v3 block projections; networks without one project the index's mempool. */
   readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
+  /** Per network, the node's fee estimates (v3 fee_estimates); networks without one use the projection and relay fee. */
+  readonly feeSources?: ReadonlyMap<NetworkId, FeeEstimateSource>;
   /** The indexer's events: v3 recomputes mempool projections when the mempool changes. */
   readonly events?: EventBus;
   /** v3 tuning (tests): key cache, usage flush interval, projection maximum age, in milliseconds. */
@@ -58,11 +61,12 @@ export function usageCounter(accounts: AccountStore, redisUrl: string | null, lo
 
 /** Builds the services and counters once and the HTTP app that serves them; closing the app closes them. */
 export async function buildHttpApp(wiring: HttpWiring): Promise<FastifyInstance> {
-  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, events, v3Timing, rawBlocks, ...http } = wiring;
+  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, events, v3Timing, rawBlocks, ...http } = wiring;
   const services = createServices({
     networks, prices, broadcaster, shortLinks, logger: http.logger, events: events ?? null, mempoolSources: mempoolSources ?? new Map(),
     ...(http.now ? { now: http.now } : {}),
     ...(rawBlocks ? { rawBlocks } : {}),
+    ...(feeSources ? { feeSources } : {}),
     ...(v3Timing?.mempoolMaxAgeMs !== undefined ? { mempoolMaxAgeMs: v3Timing.mempoolMaxAgeMs } : {}),
     ...(accounts ? { accounts: { store: accounts, usage: usageCounter(accounts, redisUrl, http.logger, v3Timing?.usageFlushMs), ...(v3Timing?.keyCacheMs !== undefined ? { keyCacheMs: v3Timing.keyCacheMs } : {}) } } : {}),
   });

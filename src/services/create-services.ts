@@ -1,6 +1,7 @@
 import type { AccountStore } from '../core/account-store.js';
 import type { TxBroadcaster } from '../core/broadcaster.js';
 import type { EventBus } from '../core/events.js';
+import type { FeeEstimateSource } from '../core/fee-source.js';
 import type { Logger } from '../core/logger.js';
 import type { MempoolSource } from '../core/mempool-source.js';
 import type { NetworkId } from '../core/network.js';
@@ -19,6 +20,7 @@ import { BlockService } from './block-service.js';
 import { BroadcastService } from './broadcast-service.js';
 import { ChainSummaryService } from './chain-summary-service.js';
 import { ConfidenceService } from './confidence-service.js';
+import { FeeService } from './fees/fee-service.js';
 import { MempoolListService } from './mempool-list-service.js';
 import { MempoolProjector } from './mempool-projector.js';
 import { NetworkInfoService } from './network-info-service.js';
@@ -45,6 +47,8 @@ export interface ServiceDeps {
   readonly logger: Logger;
   /** Per network, the node's mempool for block projections; networks without one project the index's mempool. */
   readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
+  /** Per network, the node's fee estimates; networks without one estimate from the projection and relay fee alone. */
+  readonly feeSources?: ReadonlyMap<NetworkId, FeeEstimateSource>;
   /** Mempool change events (the indexer's bus): projections are recomputed on change; without it by age only. */
   readonly events?: EventBus | null;
   readonly mempoolMaxAgeMs?: number;
@@ -110,6 +114,8 @@ export interface Services {
   readonly search: SearchService;
   /** Extended public keys and descriptors as wallets: gap scan, balances, history, unspent outputs (docs/wallets.md). */
   readonly wallets: WalletService;
+  /** Fee rate estimates per network: the mempool projection blended with the node's (docs/wallets.md, Fees). */
+  readonly fees: FeeService;
   /** null when the store's accounts are not served (no v3, no dashboard). */
   readonly accounts: AccountServices | null;
   /** Flushes usage counts and stops the projector's timers and subscriptions. */
@@ -150,6 +156,7 @@ export function createServices(deps: ServiceDeps): Services {
     prices,
     search: new SearchService(networks, deps.shortLinks),
     wallets: new WalletService(networks),
+    fees: new FeeService(networks, projector, deps.feeSources ?? new Map(), deps.logger),
     accounts,
     async close() {
       projector.close();

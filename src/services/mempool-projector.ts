@@ -2,6 +2,7 @@ import type { EventBus } from '../core/events.js';
 import type { Logger } from '../core/logger.js';
 import type { MempoolSource } from '../core/mempool-source.js';
 import type { NetworkId } from '../core/network.js';
+import { MAX_FEE_TARGET } from './fees/fee-targets.js';
 import { projectMempoolBlocks, type ProjectedBlock } from './mempool-projection.js';
 import type { NetworkContext, NetworkRegistry } from './network-registry.js';
 import { StoreMempoolSource } from './store-mempool-source.js';
@@ -20,6 +21,13 @@ export interface MempoolProjection {
   /** UNIX seconds of the mempool snapshot it was computed from. */
   readonly updatedAt: number;
   readonly blocks: readonly ProjectedBlock[];
+  /** The node's mempool entry rate (base units per vbyte): what a tx needs when blocks have room to spare. */
+  readonly minFeeRate: number;
+  /**
+   * The rate a new tx needs to enter each block the mempool fills, from the next one on, followed as deep as fee
+   * estimates look (fees/fee-targets.ts); every block after them takes minFeeRate.
+   */
+  readonly entryRates: readonly number[];
 }
 
 interface NetworkState {
@@ -104,13 +112,16 @@ export class MempoolProjector {
     const needSizes = snapshot.entries.some((e) => e.size === null);
     const sizes = needSizes ? new Map((await ctx.reader.getMempoolEntries()).map((e) => [e.txid, e.size])) : null;
     const entries = sizes ? snapshot.entries.map((e) => (e.size === null ? { ...e, size: sizes.get(e.txid) ?? e.vsize } : e)) : snapshot.entries;
-    const blocks = projectMempoolBlocks(entries, { maxBlockWeight: ctx.params.maxBlockWeight, blocks: PROJECTED_BLOCKS, minFeeRate: snapshot.minFeeRate });
+    // One pass serves both: the spec's next blocks, and as many as fee targets reach (the fee service's entry rates).
+    const deep = projectMempoolBlocks(entries, { maxBlockWeight: ctx.params.maxBlockWeight, blocks: MAX_FEE_TARGET, minFeeRate: snapshot.minFeeRate });
     const state = this.state(id);
     state.current = {
       txCount: entries.length,
       bytes: entries.reduce((sum, e) => sum + (e.size ?? e.vsize), 0),
       updatedAt: snapshot.takenAt,
-      blocks,
+      blocks: deep.slice(0, PROJECTED_BLOCKS),
+      minFeeRate: snapshot.minFeeRate,
+      entryRates: deep.filter((b) => b.numTxs > 0).map((b) => b.minFeeRatePossible),
     };
     state.computedAtMs = Date.now();
   }

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger, type AccountStore, type NetworkId, type NetworkReader } from '../../src/core/index.js';
 import { buildHttpApp, type HttpWiring } from '../../src/main/http-wiring.js';
 import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
+import { RpcFeeSource } from '../../src/node/rpc-fee-source.js';
 import { RpcMempoolSource } from '../../src/node/rpc-mempool-source.js';
 import { generateApiKey } from '../../src/services/api-keys.js';
 import type { NetworkParams } from '../../src/chains/addressing.js';
@@ -18,7 +19,7 @@ import { params, type Reply } from './v2-fixture.js';
 export { params };
 
 /** A v3 app over one reader and one account store. */
-/** Without a node: nothing to broadcast to and the mempool projection reads the index. */
+/** Without a node: nothing to broadcast to, the mempool projection reads the index and fee estimates have no node part. */
 export async function v3App(
   node: HarnessNode | null,
   reader: NetworkReader,
@@ -37,6 +38,7 @@ export async function v3App(
     shortLinks: { shortFor: () => Promise.reject(new Error('unused')), addressFor: () => Promise.resolve(null) },
     accounts,
     mempoolSources: node ? new Map([[network.id, new RpcMempoolSource(node.node)]]) : new Map(),
+    feeSources: node ? new Map([[network.id, new RpcFeeSource(node.node)]]) : new Map(),
     v3Timing: { keyCacheMs: 0, usageFlushMs: 100, mempoolMaxAgeMs: 200 },
     ...extra,
   });
