@@ -5,7 +5,7 @@
  * OUTPOINT_BENCH_NTX transactions, default 100,000), cached under .bench-cache/ with its SQLite index.
  */
 import autocannon from 'autocannon';
-import { buildHttpApp } from '../src/main/http-wiring.js';
+import { buildHttpApp } from '../src/main/wiring/http-wiring.js';
 import { benchAppDeps, benchChain, NTX } from './bench-chain.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);

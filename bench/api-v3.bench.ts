@@ -10,15 +10,15 @@ import { existsSync } from 'node:fs';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { noPrices, silentLogger, type MempoolSourceEntry } from '../src/core/index.js';
-import { buildHttpApp, usageCounter } from '../src/main/http-wiring.js';
+import { buildHttpApp, usageCounter } from '../src/main/wiring/http-wiring.js';
 import { installCors } from '../src/http/plugins/cors.plugin.js';
 import { installFormBody } from '../src/http/plugins/form-body.plugin.js';
 import { installJsonp } from '../src/http/plugins/jsonp.plugin.js';
 import { addressRoutes } from '../src/http/v3/address.routes.js';
 import { txRoutes } from '../src/http/v3/tx.routes.js';
-import { AccountService } from '../src/services/account-service.js';
+import { AccountService } from '../src/services/accounts/account-service.js';
 import { createServices } from '../src/services/create-services.js';
-import { projectMempoolBlocks } from '../src/services/mempool-projection.js';
+import { projectMempoolBlocks } from '../src/services/network/mempool-projection.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { BENCH_INDEX, benchParams, hotAddress, NTX } from './bench-chain.js';
 

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { addressToScript, getNetworkParams } from '../src/chains/addressing.js';
 import { MemoryEventBus, noPrices, silentLogger, type ChainStore, type NetworkStore } from '../src/core/index.js';
-import type { HttpWiring } from '../src/main/http-wiring.js';
+import type { HttpWiring } from '../src/main/wiring/http-wiring.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
-import { NodeClient } from '../src/node/node-client.js';
+import { NodeClient } from '../src/node/rpc/node-client.js';
 import { RpcBroadcaster } from '../src/node/rpc-broadcaster.js';
 import { RpcChainSource } from '../src/node/rpc-chain-source.js';
-import { RpcClient } from '../src/node/rpc-client.js';
+import { RpcClient } from '../src/node/rpc/rpc-client.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { freePort } from '../test/helpers/free-port.js';
 

@@ -5,10 +5,10 @@
  * Lua round trip (RedisUsageCounter.hit). Sequential and 64 in flight, so both latency and throughput show.
  */
 import { silentLogger } from '../src/core/index.js';
-import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from '../src/core/concurrency-limiter.js';
+import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from '../src/core/limits/concurrency-limiter.js';
 import { RedisConcurrencyLimiter } from '../src/redis/redis-concurrency-limiter.js';
 import { RedisUsageCounter } from '../src/redis/redis-usage-counter.js';
-import { StoreUsageCounter } from '../src/services/usage-counter.js';
+import { StoreUsageCounter } from '../src/counters/store-usage-counter.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { startRedis } from '../test/helpers/redis-server.js';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -24,9 +24,9 @@ import { getNetworkParams } from '../src/chains/networks.js';
 import { MemoryEventBus, type ChainStore } from '../src/core/index.js';
 import { BlockFetcher } from '../src/indexer/block-fetcher.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
-import { NodeClient } from '../src/node/node-client.js';
+import { NodeClient } from '../src/node/rpc/node-client.js';
 import { RpcChainSource } from '../src/node/rpc-chain-source.js';
-import { RpcClient } from '../src/node/rpc-client.js';
+import { RpcClient } from '../src/node/rpc/rpc-client.js';
 import { report, type ChildResult, type Mode } from './index-result.js';
 import { hotAddresses, newPgDatabase, pgDatabaseBytes, reportServe, serveRun } from './index-serve.js';
 

@@ -7,9 +7,9 @@
  * Run: node --import tsx bench/node-follow.bench.ts
  */
 import { toHex } from '../src/chains/hash.js';
-import type { BlockNotifier } from '../src/node/block-notifier.js';
-import { PollNotifier } from '../src/node/poll-notifier.js';
-import { ZmqNotifier } from '../src/node/zmq-notifier.js';
+import type { BlockNotifier } from '../src/node/notifiers/block-notifier.js';
+import { PollNotifier } from '../src/node/notifiers/poll-notifier.js';
+import { ZmqNotifier } from '../src/node/notifiers/zmq-notifier.js';
 import { startDogecoinStandIn, type DogecoinStandIn } from '../test/helpers/dogecoin/dogecoin-standin.js';
 import { call, rawRpc } from '../test/helpers/dogecoin/raw-rpc.js';
 

@@ -21,14 +21,14 @@ import { getNetworkParams, type NetworkParams } from '../src/chains/addressing.j
 import { defaultSendThreads } from '../src/config/config-loader.js';
 import { parseBlock } from '../src/chains/parsing.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
-import type { BlockNotifier } from '../src/node/block-notifier.js';
-import { PollNotifier } from '../src/node/poll-notifier.js';
+import type { BlockNotifier } from '../src/node/notifiers/block-notifier.js';
+import { PollNotifier } from '../src/node/notifiers/poll-notifier.js';
 import { RpcChainSource } from '../src/node/rpc-chain-source.js';
-import { ZmqNotifier } from '../src/node/zmq-notifier.js';
+import { ZmqNotifier } from '../src/node/notifiers/zmq-notifier.js';
 import { attachRealtime } from '../src/realtime/attach-realtime.js';
-import { channelEventFrame } from '../src/realtime/protocol-messages.js';
-import { nativeSendAll } from '../src/realtime/send-all.js';
-import { txUpdatePayload } from '../src/realtime/tx-update.payload.js';
+import { channelEventFrame } from '../src/realtime/protocol/protocol-messages.js';
+import { nativeSendAll } from '../src/realtime/sending/send-all.js';
+import { txUpdatePayload } from '../src/realtime/payloads/tx-update.payload.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { startBitcoind, startLitecoind, waitFor, type RegtestNode } from '../test/helpers/regtest-node.js';
 

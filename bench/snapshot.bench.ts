@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import { RpcClient } from '../src/node/rpc-client.js';
+import { RpcClient } from '../src/node/rpc/rpc-client.js';
 import { freePort } from '../test/helpers/free-port.js';
 import { CliConfigs, runCli } from '../test/helpers/outpoint-cli.js';
 import { startPostgres } from '../test/helpers/postgres-server.js';

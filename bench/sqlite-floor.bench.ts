@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openSqliteDatabase } from '../src/store/sqlite/sqlite-binding.js';
+import { openSqliteDatabase } from '../src/store/sqlite/connection/sqlite-binding.js';
 
 const NTX = Number(process.env['FLOOR_TXS'] ?? 100_000);
 const BATCH = 20_000;

@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getNetworkParams } from '../src/chains/networks.js';
 import { parseBlock } from '../src/chains/parsing.js';
-import type { BlockToConnect } from '../src/core/chain-writes.js';
-import { NodeClient } from '../src/node/node-client.js';
+import type { BlockToConnect } from '../src/core/store/chain-writes.js';
+import { NodeClient } from '../src/node/rpc/node-client.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { prepareNodeDir, startNode, stopNode } from './index.bench.js';
 

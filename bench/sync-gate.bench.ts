@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getNetworkParams, scriptToAddress } from '../src/chains/addressing.js';
 import { noPrices, silentLogger, type NetworkReader } from '../src/core/index.js';
-import { buildHttpApp } from '../src/main/http-wiring.js';
-import { GatedNetworkReader } from '../src/services/gated-reader.js';
-import { SyncGate } from '../src/services/sync-gate.js';
-import { storeSyncStatusSource, SyncStatusCache } from '../src/services/sync-status-cache.js';
+import { buildHttpApp } from '../src/main/wiring/http-wiring.js';
+import { GatedNetworkReader } from '../src/services/shared/gated-reader.js';
+import { SyncGate } from '../src/services/shared/sync-gate.js';
+import { storeSyncStatusSource, SyncStatusCache } from '../src/services/shared/sync-status-cache.js';
 import { ChainBuilder, p2pkh, spend } from '../src/store/conformance/block-builder.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 

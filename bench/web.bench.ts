@@ -9,7 +9,7 @@ import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { addressToScript } from '../src/chains/addressing.js';
 import { silentLogger } from '../src/core/index.js';
-import { buildHttpApp } from '../src/main/http-wiring.js';
+import { buildHttpApp, rateCounters } from '../src/main/wiring/http-wiring.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../src/web/build/web-build.js';
 import { explorerModule } from '../src/web/explorer/explorer-module.js';
 import { createWeb } from '../src/web/register-web.js';
@@ -67,7 +67,7 @@ export async function run(): Promise<void> {
     const deep = await network.getAddressHistory(addressToScript(benchParams, hot.address), { direction: 'desc', limit: 1, offset: 1_000, includeMempool: false });
     const { manifest } = await freshWebAssets();
     const web = createWeb(
-      { publicUrl: 'http://127.0.0.1', realtimeKey: 'bench', rateLimitPerSecond: 0, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
+      { publicUrl: 'http://127.0.0.1', realtimeKey: 'bench', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
       [explorerModule],
     );
     const app = await buildHttpApp({ ...benchAppDeps(chain), extensions: [web] });

@@ -8,6 +8,7 @@ OUTPOINT_SETUP_TEST_DEPS=1 bash scripts/setup.sh
 echo "== lint"
 npx eslint .
 npx depcruise src --config .dependency-cruiser.cjs
+node scripts/check-folders.mjs
 echo "== typecheck"
 npx tsc --noEmit -p tsconfig.json
 npx tsc --noEmit -p src/web/client/tsconfig.json

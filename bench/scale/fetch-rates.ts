@@ -5,9 +5,9 @@
  */
 import http from 'node:http';
 import { BlockFetcher } from '../../src/indexer/block-fetcher.js';
-import { NodeClient } from '../../src/node/node-client.js';
+import { NodeClient } from '../../src/node/rpc/node-client.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
-import { RpcClient } from '../../src/node/rpc-client.js';
+import { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import type { ChainFiles } from './block-files.js';
 import { params } from './chain-params.js';
 

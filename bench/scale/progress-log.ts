@@ -1,5 +1,5 @@
 /**
- * Reads the service's log lines (src/main/logger.ts: `ISO-time level message key=value …`) for the scale benchmark:
+ * Reads the service's log lines (src/main/logging/logger.ts: `ISO-time level message key=value …`) for the scale benchmark:
  * sync progress heights, the phase a line names (the bulk initial sync's "loading", "building indexes", "catching
  * up"; none today), and where each phase starts. Field values may contain spaces ("phase=building indexes"): a
  * value runs until the next ` key=`.

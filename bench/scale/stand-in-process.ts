@@ -1,7 +1,7 @@
 /** Runs the stand-in node in its own process (stand-in-node-main.ts) and talks to it over its RPC. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RpcClient } from '../../src/node/rpc-client.js';
+import { RpcClient } from '../../src/node/rpc/rpc-client.js';
 
 const MAIN = fileURLToPath(new URL('./stand-in-node-main.ts', import.meta.url));
 

@@ -3,7 +3,7 @@
  * better-sqlite3's SQLite), pages of every b-tree summed. PostgreSQL: pg_table_size (heap, TOAST, free-space and
  * visibility maps) per table and pg_relation_size per index, after a CHECKPOINT.
  */
-import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
+import { openSqliteDatabase } from '../../src/store/sqlite/connection/sqlite-binding.js';
 
 export interface RelationSize {
   readonly name: string;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { InvalidArgumentError } from '../core/errors.js';
-import { NETWORK_IDS, type NetworkId } from '../core/network.js';
+import { InvalidArgumentError } from '../core/domain/errors.js';
+import { NETWORK_IDS, type NetworkId } from '../core/domain/network.js';
 import { ALL_NETWORK_PARAMS, BTC_TESTNET4_GENESIS_HASH, getNetworkParams, knownGenesisHashes } from './networks.js';
 
 const FIXTURES = new URL('../../../shared/fixtures/', import.meta.url);

@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from '../core/errors.js';
-import type { ChainKind, NetworkId } from '../core/network.js';
+import { InvalidArgumentError } from '../core/domain/errors.js';
+import type { ChainKind, NetworkId } from '../core/domain/network.js';
 import { DOGE_MAIN, DOGE_REGTEST, DOGE_TEST } from './dogecoin-networks.js';
 import { MAX_BLOCK_WEIGHT, TX_PROPAGATION_SECONDS } from './network-constants.js';
 import type { NetworkParams, ZmqTopic } from './network-params.js';

@@ -3,7 +3,7 @@
  * The loader, the environment overrides and the docs all derive from this table,
  * so a key cannot exist in one place and be missing in another.
  */
-import { PRICE_SOURCE_IDS } from '../core/prices.js';
+import { PRICE_SOURCE_IDS } from '../core/domain/prices.js';
 
 /** `list`: a TOML array of strings, or in the environment one comma-separated string. `boolean`: true/false (env: also 1/0). */
 export type KeyType = 'string' | 'integer' | 'url' | 'chain' | 'list' | 'boolean';

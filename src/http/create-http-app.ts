@@ -1,13 +1,13 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Logger } from '../core/logger.js';
-import type { Metrics } from '../core/metrics.js';
+import type { Logger } from '../core/infrastructure/logger.js';
+import type { Metrics } from '../core/infrastructure/metrics.js';
 import type { Services } from '../services/create-services.js';
 import type { TlsCredentials } from './tls.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
 import { opsRoutes, type OpsDeps } from './ops.routes.js';
 import { installPerIpConcurrency } from './plugins/concurrency.plugin.js';
-import type { ConcurrencyLimiter } from '../core/concurrency-limiter.js';
-import type { RateCounterFactory } from '../core/rate-counter.js';
+import type { ConcurrencyLimiter } from '../core/limits/concurrency-limiter.js';
+import type { RateCounterFactory } from '../core/limits/rate-counter.js';
 import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
 import { installHttpMetrics } from './plugins/http-metrics.plugin.js';
@@ -36,7 +36,7 @@ export interface HttpExtension {
 export interface HttpLimits {
   /** v2 requests per second per client IP; 0 disables the limit. */
   readonly ratePerSecond: number;
-  readonly rateCounters?: RateCounterFactory;
+  readonly rateCounters: RateCounterFactory;
   /** v2 requests in flight at once per client IP; 0 (the default) disables the limit. */
   readonly maxConcurrentPerIp?: number;
   /** Requests in flight per client IP (v2) and per account (v3 plans). */
@@ -93,7 +93,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   installJsonp(app, { exceptUnder: [V3_PREFIX] });
   installFormBody(app);
   const { limits } = deps;
-  installRateLimit(app, { perSecond: limits.ratePerSecond, ...(limits.rateCounters ? { counters: limits.rateCounters } : {}), logger: deps.logger, rejections });
+  installRateLimit(app, { perSecond: limits.ratePerSecond, counters: limits.rateCounters, logger: deps.logger, rejections });
   installPerIpConcurrency(app, { perIp: limits.maxConcurrentPerIp ?? 0, limiter: limits.concurrency, rejections });
   app.setErrorHandler(v2ErrorHandler(deps.logger));
   const v2Routes = new RouteTable(app, V2_PREFIX);

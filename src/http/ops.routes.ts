@@ -8,10 +8,10 @@
  * None of these is rate limited (probes come often, from few addresses).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isNetworkId } from '../core/network.js';
-import type { MetricsExposition } from '../core/metrics.js';
-import type { HealthMonitor } from '../services/health-monitor.js';
-import type { NetworkReadiness } from '../services/readiness.js';
+import { isNetworkId } from '../core/domain/network.js';
+import type { MetricsExposition } from '../core/infrastructure/metrics.js';
+import type { HealthMonitor } from '../services/health/health-monitor.js';
+import type { NetworkReadiness } from '../services/health/readiness.js';
 
 export interface OpsDeps {
   readonly health: HealthMonitor;

@@ -5,10 +5,10 @@
  */
 import type { ChainFeatures } from '../chains/network-params.js';
 import { peekBlock } from '../chains/block/block-peek.js';
-import type { ChainTip } from '../core/chain-types.js';
-import type { ConnectedBlock } from '../core/chain-writes.js';
-import type { BulkBuildStep, NetworkStore } from '../core/network-store.js';
-import type { CounterMetric, HistogramMetric, Metrics } from '../core/metrics.js';
+import type { ChainTip } from '../core/domain/chain-types.js';
+import type { ConnectedBlock } from '../core/store/chain-writes.js';
+import type { BulkBuildStep, NetworkStore } from '../core/store/network-store.js';
+import type { CounterMetric, HistogramMetric, Metrics } from '../core/infrastructure/metrics.js';
 import type { RawBlockLoader } from './initial-load.js';
 
 /** Every write operation timed as one call (a renamed one is a compile error here); finishBulkLoad is timed per step. */

@@ -3,7 +3,7 @@
  * smtps:// is TLS from the start). nodemailer's own logging stays off: messages carry one-time links.
  */
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Mailer, MailMessage } from '../core/mailer.js';
+import type { Mailer, MailMessage } from '../core/infrastructure/mailer.js';
 
 export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { commands } from './commands.js';
+import { commands } from './commands/commands.js';
 
 const USAGE = `outpoint: self-hosted blockchain data service for Bitcoin, Litecoin and Dogecoin
 
@@ -24,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (name === '-v' || name === '--version') {
-    const { VERSION } = await import('./version.js');
+    const { VERSION } = await import('./wiring/version.js');
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }

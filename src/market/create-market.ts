@@ -3,10 +3,10 @@
  * PriceReader the APIs use. With no sources configured nothing polls and the reader answers from whatever the
  * store holds (another process may be polling into a shared PostgreSQL store), which is empty otherwise.
  */
-import type { EventBus } from '../core/events.js';
-import type { Logger } from '../core/logger.js';
-import type { MarketSettings, PriceReader, PriceSource } from '../core/prices.js';
-import type { PriceStore } from '../core/price-store.js';
+import type { EventBus } from '../core/domain/events.js';
+import type { Logger } from '../core/infrastructure/logger.js';
+import type { MarketSettings, PriceReader, PriceSource } from '../core/domain/prices.js';
+import type { PriceStore } from '../core/store/price-store.js';
 import { PricePoller, type SourceStatus } from './price-poller.js';
 import { priceRecorder } from './price-recorder.js';
 import { createPriceSource } from './sources/price-sources.js';

@@ -2,7 +2,7 @@
  * Exchange polling figures for /metrics: how old each source's last answer is and how often it failed. Only the
  * process that polls (the indexing one) has them; API-only replicas read prices from the store.
  */
-import type { Metrics } from '../core/metrics.js';
+import type { Metrics } from '../core/infrastructure/metrics.js';
 import type { Market } from './create-market.js';
 
 export function registerMarketMetrics(metrics: Metrics, market: Pick<Market, 'status'>, nowMs: () => number = Date.now): void {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../core/logger.js';
-import type { PriceQuote, PriceSource, PriceSourceId } from '../core/prices.js';
+import type { Logger } from '../core/infrastructure/logger.js';
+import type { PriceQuote, PriceSource, PriceSourceId } from '../core/domain/prices.js';
 import { nextDelayMs } from './backoff.js';
 import { ExchangeError } from './exchange-error.js';
 import { PricePoller } from './price-poller.js';

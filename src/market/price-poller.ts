@@ -5,8 +5,8 @@
  * recovers, not on every poll: with all seven exchanges on by default, a machine without internet access (or
  * an exchange down for a day) must not fill the log.
  */
-import type { Logger } from '../core/logger.js';
-import type { PriceQuote, PriceSource } from '../core/prices.js';
+import type { Logger } from '../core/infrastructure/logger.js';
+import type { PriceQuote, PriceSource } from '../core/domain/prices.js';
 import { nextDelayMs } from './backoff.js';
 import { ExchangeError } from './exchange-error.js';
 

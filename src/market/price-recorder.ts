@@ -1,7 +1,7 @@
 /** Stores each fetched quote and publishes one `price` event per exchange price change (not per observation). */
-import type { EventBus } from '../core/events.js';
-import type { PriceQuote } from '../core/prices.js';
-import type { PriceStore } from '../core/price-store.js';
+import type { EventBus } from '../core/domain/events.js';
+import type { PriceQuote } from '../core/domain/prices.js';
+import type { PriceStore } from '../core/store/price-store.js';
 
 export function priceRecorder(store: PriceStore, bus: EventBus): (quotes: readonly PriceQuote[]) => Promise<void> {
   return async (quotes) => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { PriceQuote } from '../core/prices.js';
+import type { PriceQuote } from '../core/domain/prices.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { StoredPriceReader } from './stored-price-reader.js';
 

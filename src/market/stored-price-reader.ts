@@ -3,8 +3,8 @@
  * coins have no value). `latest` serves only prices observed within maxAgeS; `at` is the median across
  * the exchanges quoting at that time of each one's newest value at or before it.
  */
-import { isPricedCoin, type PriceQuote, type PriceReader } from '../core/prices.js';
-import type { PriceStore } from '../core/price-store.js';
+import { isPricedCoin, type PriceQuote, type PriceReader } from '../core/domain/prices.js';
+import type { PriceStore } from '../core/store/price-store.js';
 import { medianDecimal } from './decimal-price.js';
 import { unixNow } from './sources/source-kit.js';
 

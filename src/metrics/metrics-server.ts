@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MetricsExposition } from '../core/metrics.js';
+import type { MetricsExposition } from '../core/infrastructure/metrics.js';
 
 export interface MetricsServer {
   /** http://host:port */

@@ -14,7 +14,7 @@ import type {
   Metrics,
   MetricsExposition,
   SampledSpec,
-} from '../core/metrics.js';
+} from '../core/infrastructure/metrics.js';
 
 export interface PromMetricsOptions {
   /** Process and Node.js runtime collectors (default true). */

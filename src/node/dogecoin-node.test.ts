@@ -8,16 +8,16 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { getNetworkParams } from '../chains/networks.js';
 import { toHex } from '../chains/hash.js';
-import { ConfigError, TxRejectedError } from '../core/errors.js';
+import { ConfigError, TxRejectedError } from '../core/domain/errors.js';
 import { startDogecoinStandIn, type DogecoinStandIn } from '../../test/helpers/dogecoin/dogecoin-standin.js';
 import { NotifierRecorder } from '../../test/helpers/notifier-recorder.js';
 import { assertNodeServesNetwork } from './node-identity.js';
-import { PollNotifier } from './poll-notifier.js';
+import { PollNotifier } from './notifiers/poll-notifier.js';
 import { RpcBroadcaster } from './rpc-broadcaster.js';
 import { RpcChainSource } from './rpc-chain-source.js';
 import { RpcFeeSource } from './rpc-fee-source.js';
 import { RpcMempoolSource } from './rpc-mempool-source.js';
-import { zmqEndpointsFromNode } from './zmq-notifier.js';
+import { zmqEndpointsFromNode } from './notifiers/zmq-notifier.js';
 
 const REGTEST = getNetworkParams('DOGETEST', 'regtest');
 

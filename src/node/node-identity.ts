@@ -1,8 +1,8 @@
-import { ConfigError, RpcError } from '../core/errors.js';
-import type { CoinId } from '../core/network.js';
+import { ConfigError, RpcError } from '../core/domain/errors.js';
+import type { CoinId } from '../core/domain/network.js';
 import { ALL_NETWORK_PARAMS, BTC_TESTNET4_GENESIS_HASH, knownGenesisHashes } from '../chains/networks.js';
 import type { NetworkParams } from '../chains/network-params.js';
-import type { NodeClient } from './node-client.js';
+import type { NodeClient } from './rpc/node-client.js';
 
 /** The node software each coin's networks are served by (docs/node.md lists the versions). */
 const NODE_SOFTWARE: Record<CoinId, string> = { BTC: 'Bitcoin Core (or Knots)', LTC: 'Litecoin Core', DOGE: 'Dogecoin Core' };

@@ -5,7 +5,7 @@
  * its peers alone are used). Only IPv4 and IPv6 are offered: the listener has no Tor or I2P transport.
  */
 import { RpcError, type PeerAddressSource } from '../core/index.js';
-import type { RpcClient } from './rpc-client.js';
+import type { RpcClient } from './rpc/rpc-client.js';
 
 /** JSON-RPC "method not found". */
 const RPC_METHOD_NOT_FOUND = -32601;

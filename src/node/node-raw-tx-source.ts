@@ -9,10 +9,10 @@
  */
 import { parseBlock } from '../chains/parsing.js';
 import type { ChainFeatures } from '../chains/network-params.js';
-import { RawTxUnavailableError, RpcError, RpcUnavailableError } from '../core/errors.js';
-import type { RawTxLocation, RawTxSource } from '../core/raw-txs.js';
+import { RawTxUnavailableError, RpcError, RpcUnavailableError } from '../core/domain/errors.js';
+import type { RawTxLocation, RawTxSource } from '../core/sources/raw-txs.js';
 import { ByteLru } from './byte-lru.js';
-import type { NodeClient } from './node-client.js';
+import type { NodeClient } from './rpc/node-client.js';
 
 /** Core's RPC_METHOD_NOT_FOUND: Dogecoin Core 1.14 has no getindexinfo (and no -txindex status call). */
 const RPC_METHOD_NOT_FOUND = -32601;

@@ -1,8 +1,8 @@
-import { type TxBroadcaster } from '../core/broadcaster.js';
-import { TxRejectedError, RpcError } from '../core/errors.js';
-import type { NetworkId } from '../core/network.js';
+import { type TxBroadcaster } from '../core/sources/broadcaster.js';
+import { TxRejectedError, RpcError } from '../core/domain/errors.js';
+import type { NetworkId } from '../core/domain/network.js';
 import { parseTransaction } from '../chains/parsing.js';
-import type { RpcClient } from './rpc-client.js';
+import type { RpcClient } from './rpc/rpc-client.js';
 
 /** RPC_TRANSACTION_ALREADY_IN_CHAIN: the tx is confirmed (Core and Dogecoin Core 1.14 say so while an output is unspent). */
 const ALREADY_IN_CHAIN = -27;

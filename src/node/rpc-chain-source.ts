@@ -1,5 +1,5 @@
 import { RpcError, type ChainSource } from '../core/index.js';
-import type { NodeClient } from './node-client.js';
+import type { NodeClient } from './rpc/node-client.js';
 
 /** Core's RPC_INVALID_PARAMETER: "Block height out of range". */
 const RPC_INVALID_PARAMETER = -8;

@@ -1,7 +1,7 @@
-import type { FeeEstimateSource, NodeFeeEstimate, NodeFeeEstimates } from '../core/fee-source.js';
-import { RpcError } from '../core/errors.js';
-import type { NodeClient } from './node-client.js';
-import { coins, parseNetworkInfo } from './node-replies.js';
+import type { FeeEstimateSource, NodeFeeEstimate, NodeFeeEstimates } from '../core/sources/fee-source.js';
+import { RpcError } from '../core/domain/errors.js';
+import type { NodeClient } from './rpc/node-client.js';
+import { coins, parseNetworkInfo } from './rpc/node-replies.js';
 
 /**
  * The node's fee estimates in one batched request: `getnetworkinfo` (version, relay fee) and `estimatesmartfee N` per

@@ -1,5 +1,5 @@
-import type { MempoolSnapshot, MempoolSource } from '../core/mempool-source.js';
-import type { NodeClient } from './node-client.js';
+import type { MempoolSnapshot, MempoolSource } from '../core/sources/mempool-source.js';
+import type { NodeClient } from './rpc/node-client.js';
 
 /** The node's mempool for block projections: mining fees (after prioritisation), vsize, weight and in-mempool parents. */
 export class RpcMempoolSource implements MempoolSource {

@@ -4,16 +4,16 @@ import { randomInt } from 'node:crypto';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { EventBus, Logger, NetworkId } from '../core/index.js';
 import type { NetworkParams } from '../chains/addressing.js';
-import { ChannelRegistry } from './channel-registry.js';
-import { handleClientMessage, type ClientMessageContext } from './client-messages.js';
-import { Connection, type ConnectionCounters } from './connection.js';
-import { PusherCode } from './error-codes.js';
-import { EventRouter, type FanOutCounters } from './event-router.js';
-import { APP_PATH_PREFIX, checkHandshake } from './handshake.js';
-import { connectionEstablished, errorFrame } from './protocol-messages.js';
-import { nativeSendAll, sendAll } from './send-all.js';
-import { SendBatch } from './send-batch.js';
-import { resolveLimits, type RealtimeLimits } from './realtime-limits.js';
+import { ChannelRegistry } from './channels/channel-registry.js';
+import { handleClientMessage, type ClientMessageContext } from './connections/client-messages.js';
+import { Connection, type ConnectionCounters } from './connections/connection.js';
+import { PusherCode } from './protocol/error-codes.js';
+import { EventRouter, type FanOutCounters } from './channels/event-router.js';
+import { APP_PATH_PREFIX, checkHandshake } from './protocol/handshake.js';
+import { connectionEstablished, errorFrame } from './protocol/protocol-messages.js';
+import { nativeSendAll, sendAll } from './sending/send-all.js';
+import { SendBatch } from './sending/send-batch.js';
+import { resolveLimits, type RealtimeLimits } from './connections/realtime-limits.js';
 
 export interface RealtimeDeps {
   readonly appKey: string;

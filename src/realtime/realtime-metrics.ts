@@ -1,5 +1,5 @@
 /** The realtime server's figures for /metrics, read from its stats at scrape time (nothing is counted twice). */
-import type { Metrics, SampledSpec } from '../core/metrics.js';
+import type { Metrics, SampledSpec } from '../core/infrastructure/metrics.js';
 import type { RealtimeHandle, RealtimeStats } from './attach-realtime.js';
 
 export function registerRealtimeMetrics(metrics: Metrics, realtime: Pick<RealtimeHandle, 'stats'>): void {

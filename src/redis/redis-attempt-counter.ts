@@ -4,8 +4,8 @@
  * outage must not lock everyone out of the dashboard, nor lift the limits altogether.
  */
 import { Redis } from 'ioredis';
-import type { AttemptCount, AttemptCounter } from '../core/attempt-counter.js';
-import type { Logger } from '../core/logger.js';
+import type { AttemptCount, AttemptCounter } from '../core/limits/attempt-counter.js';
+import type { Logger } from '../core/infrastructure/logger.js';
 
 /** INCR, set the expiry on the window's first attempt, return the count and the milliseconds left. */
 const ADD_SCRIPT = `

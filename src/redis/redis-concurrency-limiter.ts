@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Logger } from '../core/logger.js';
-import { MemoryConcurrencyLimiter, once, type ConcurrencyLimiter, type Release } from '../core/concurrency-limiter.js';
+import type { Logger } from '../core/infrastructure/logger.js';
+import { MemoryConcurrencyLimiter, once, type ConcurrencyLimiter, type Release } from '../core/limits/concurrency-limiter.js';
 
 /**
  * A lease outlives any request we serve; it only matters when a process dies holding slots (kill -9, a lost

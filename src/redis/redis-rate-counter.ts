@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { RateCounter, RateWindow } from '../core/rate-counter.js';
+import type { RateCounter, RateWindow } from '../core/limits/rate-counter.js';
 
 /**
  * One round trip per request: increment, start the window's expiry on the first hit, read what is left.

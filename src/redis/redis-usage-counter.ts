@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
-import type { Logger } from '../core/logger.js';
-import type { LocalUsageCounter, UsageCounter, UsageCounts } from '../core/usage-counter.js';
-import { previousUtcDay, utcDay } from '../core/utc-day.js';
+import type { Logger } from '../core/infrastructure/logger.js';
+import type { LocalUsageCounter, UsageCounter, UsageCounts } from '../core/limits/usage-counter.js';
+import { previousUtcDay, utcDay } from '../core/limits/utc-day.js';
 
 /** Day keys outlive the day by two (yesterday's count is still asked for). */
 const KEY_TTL_SECONDS = 3 * 86_400;

@@ -1,36 +1,36 @@
-import type { AccountStore } from '../core/account-store.js';
-import type { TxBroadcaster } from '../core/broadcaster.js';
-import type { EventBus } from '../core/events.js';
-import type { FeeEstimateSource } from '../core/fee-source.js';
-import type { Logger } from '../core/logger.js';
-import type { MempoolSource } from '../core/mempool-source.js';
-import type { NetworkId } from '../core/network.js';
-import type { PriceReader } from '../core/prices.js';
-import type { ShortAddressStore } from '../core/short-address-store.js';
-import type { SyncStatusSource } from '../core/sync-status.js';
-import type { UsageCounter } from '../core/usage-counter.js';
-import { AccountService } from './account-service.js';
-import { AddressDisplayService } from './address-display-service.js';
-import { AddressHistoryService } from './address-history-service.js';
-import { AddressPagesService } from './address-pages-service.js';
-import { AddressService } from './address-service.js';
-import { AddressTimelineService } from './address-timeline-service.js';
-import { AuxPowParentService, type RawBlockSource } from './auxpow-parent-service.js';
-import { BlockService } from './block-service.js';
-import { BroadcastService } from './broadcast-service.js';
-import { ChainSummaryService } from './chain-summary-service.js';
-import { ConfidenceService } from './confidence-service.js';
+import type { AccountStore } from '../core/store/account-store.js';
+import type { TxBroadcaster } from '../core/sources/broadcaster.js';
+import type { EventBus } from '../core/domain/events.js';
+import type { FeeEstimateSource } from '../core/sources/fee-source.js';
+import type { Logger } from '../core/infrastructure/logger.js';
+import type { MempoolSource } from '../core/sources/mempool-source.js';
+import type { NetworkId } from '../core/domain/network.js';
+import type { PriceReader } from '../core/domain/prices.js';
+import type { ShortAddressStore } from '../core/store/short-address-store.js';
+import type { SyncStatusSource } from '../core/domain/sync-status.js';
+import type { UsageCounter } from '../core/limits/usage-counter.js';
+import { AccountService } from './accounts/account-service.js';
+import { AddressBalancesService } from './addresses/address-balances-service.js';
+import { AddressDisplayService } from './addresses/address-display-service.js';
+import { AddressOutputsService } from './addresses/address-outputs-service.js';
+import { AddressPagesService } from './addresses/address-pages-service.js';
+import { AddressTimelineService } from './addresses/address-timeline-service.js';
+import { AuxPowParentService, type RawBlockSource } from './blocks/auxpow-parent-service.js';
+import { BlockService } from './blocks/block-service.js';
+import { BroadcastService } from './transactions/broadcast-service.js';
+import { ChainSummaryService } from './network/chain-summary-service.js';
+import { ConfidenceService } from './transactions/confidence-service.js';
 import { FeeService } from './fees/fee-service.js';
-import { MempoolListService } from './mempool-list-service.js';
-import { MempoolProjector } from './mempool-projector.js';
-import { NetworkInfoService } from './network-info-service.js';
-import { NetworkRegistry, type NetworkMap } from './network-registry.js';
-import { PriceService } from './price-service.js';
-import { SearchService } from './search-service.js';
-import { ShortAddressService } from './short-address-service.js';
-import { SyncGate } from './sync-gate.js';
-import { storeSyncStatusSource, SyncStatusCache } from './sync-status-cache.js';
-import { TxService } from './tx-service.js';
+import { MempoolListService } from './transactions/mempool-list-service.js';
+import { MempoolProjector } from './network/mempool-projector.js';
+import { NetworkInfoService } from './network/network-info-service.js';
+import { NetworkRegistry, type NetworkMap } from './shared/network-registry.js';
+import { PriceService } from './prices/price-service.js';
+import { SearchService } from './search/search-service.js';
+import { ShortAddressService } from './addresses/short-address-service.js';
+import { SyncGate } from './shared/sync-gate.js';
+import { storeSyncStatusSource, SyncStatusCache } from './shared/sync-status-cache.js';
+import { TxService } from './transactions/tx-service.js';
 import { WalletService } from './wallets/wallet-service.js';
 
 export interface ServiceDeps {
@@ -65,9 +65,9 @@ export interface AccountServices {
 /** Addresses: balances, the three listings (each in the order and paging its readers' contract fixes), display forms, short links. */
 export interface AddressDomain {
   /** Balances, received/sent totals, validity. */
-  readonly balances: AddressService;
+  readonly balances: AddressBalancesService;
   /** Received, spent and unspent outputs oldest first, paged after a txid (v2; the explorer's unspent list). */
-  readonly outputs: AddressHistoryService;
+  readonly outputs: AddressOutputsService;
   /** Transactions newest first and unspent outputs in numbered pages, and counts (v3). */
   readonly pages: AddressPagesService;
   /** The whole history with stable cursors both ways, and oldest-first chunks for CSV (explorer). */
@@ -138,8 +138,8 @@ export function createServices(deps: ServiceDeps): Services {
   return {
     networks,
     addresses: {
-      balances: new AddressService(networks),
-      outputs: new AddressHistoryService(networks),
+      balances: new AddressBalancesService(networks),
+      outputs: new AddressOutputsService(networks),
       pages: new AddressPagesService(networks),
       timeline: new AddressTimelineService(networks),
       display: new AddressDisplayService(networks),

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../core/logger.js';
-import type { RateCounterFactory } from '../core/rate-counter.js';
+import type { Logger } from '../core/infrastructure/logger.js';
+import type { RateCounterFactory } from '../core/limits/rate-counter.js';
 import type { Services } from '../services/create-services.js';
-import { RateLimiter } from '../services/rate-limiter.js';
+import { RateLimiter } from '../services/limits/rate-limiter.js';
 import type { WebAssets } from './shell/assets.js';
 import { installPageRateLimit } from './shell/page-rate-limit.js';
 import { themeRoutes } from './shell/theme.js';
@@ -18,8 +18,8 @@ export interface WebOptions {
   readonly realtimeKey: string;
   /** Pages per second per client IP; 0 = off. */
   readonly rateLimitPerSecond: number;
-  /** Shared (Redis) page counters from main; default this process. */
-  readonly rateCounters?: RateCounterFactory;
+  /** Page counters built by main: this process's, or shared through Redis. */
+  readonly rateCounters: RateCounterFactory;
   readonly logger: Logger;
   readonly assets: WebAssets;
   /** UNIX seconds (tests pin it). */
@@ -70,7 +70,7 @@ export function createWeb(options: WebOptions, modules: readonly WebModule[]): W
         await web.register(async (pages) => {
           installPageRateLimit(
             pages,
-            new RateLimiter({ perSecond: options.rateLimitPerSecond, ...(options.rateCounters ? { counters: options.rateCounters } : {}), logger: options.logger, keyPrefix: 'outpoint:ratelimit:web:', name: 'page rate limit' }),
+            new RateLimiter({ perSecond: options.rateLimitPerSecond, counters: options.rateCounters, logger: options.logger, keyPrefix: 'outpoint:ratelimit:web:', name: 'page rate limit' }),
             shell,
           );
           pages.setErrorHandler(webErrorHandler(shell, options.logger));

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
+import { openSqliteDatabase } from '../../src/store/sqlite/connection/sqlite-binding.js';
 import { readManifest } from '../helpers/dump-manifest.js';
 import { CliConfigs, runCli } from '../helpers/outpoint-cli.js';
 import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';

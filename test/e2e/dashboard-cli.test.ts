@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { tokenHash } from '../../src/services/one-time-token.js';
+import { tokenHash } from '../../src/services/accounts/one-time-token.js';
 import { CLIENT, dashboardFixture, linkParam, totpCode } from '../helpers/dashboard-fixture.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 

@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { getNetworkParams, type NetworkParams } from '../../src/chains/addressing.js';
 import { toHex } from '../../src/chains/hash.js';
 import { formatCoins, MemoryEventBus, parseCoins, silentLogger, type NetworkId } from '../../src/core/index.js';
-import type { MempoolSourceEntry } from '../../src/core/mempool-source.js';
+import type { MempoolSourceEntry } from '../../src/core/sources/mempool-source.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import { attachRealtime, type RealtimeHandle } from '../../src/realtime/attach-realtime.js';

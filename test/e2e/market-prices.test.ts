@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { MemoryEventBus, PRICE_SOURCE_IDS, silentLogger, type PriceEvent, type PriceSourceId } from '../../src/core/index.js';
-import { buildHttpApp } from '../../src/main/http-wiring.js';
+import { buildHttpApp } from '../../src/main/wiring/http-wiring.js';
 import { createMarket, type Market } from '../../src/market/create-market.js';
 import { attachRealtime, type RealtimeHandle } from '../../src/realtime/attach-realtime.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';

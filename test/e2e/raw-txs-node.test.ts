@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { MemoryEventBus, silentLogger, type AccountStore, type NetworkId, type NetworkReader } from '../../src/core/index.js';
 import type { NetworkParams } from '../../src/chains/addressing.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
-import { NodeClient } from '../../src/node/node-client.js';
+import { NodeClient } from '../../src/node/rpc/node-client.js';
 import { NodeRawTxSource } from '../../src/node/node-raw-tx-source.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';

@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { MemoryEventBus, noPrices, silentLogger } from '../../src/core/index.js';
-import { buildHttpApp } from '../../src/main/http-wiring.js';
+import { buildHttpApp } from '../../src/main/wiring/http-wiring.js';
 import { addressToScript } from '../../src/chains/addressing.js';
 import { encodeBase58Address } from '../../src/chains/address/base58-address.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';

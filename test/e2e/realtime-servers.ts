@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { silentLogger, type EventBus, type NetworkId } from '../../src/core/index.js';
 import { getNetworkParams, type NetworkParams } from '../../src/chains/addressing.js';
 import { attachRealtime, type RealtimeHandle } from '../../src/realtime/attach-realtime.js';
-import type { RealtimeLimits } from '../../src/realtime/realtime-limits.js';
+import type { RealtimeLimits } from '../../src/realtime/connections/realtime-limits.js';
 import { connected, pusherClient, RawClient, type Pusher } from '../helpers/pusher-clients.js';
 
 export const KEY = 'outpoint-test-key';

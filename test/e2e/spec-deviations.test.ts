@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { noPrices, silentLogger, type AccountStore } from '../../src/core/index.js';
-import { buildHttpApp } from '../../src/main/http-wiring.js';
+import { buildHttpApp } from '../../src/main/wiring/http-wiring.js';
 
 type Schema = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { formatCoins, parseCoins } from '../../src/core/index.js';
-import type { RpcClient } from '../../src/node/rpc-client.js';
+import type { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { N, startV2Chain, sum, V2, type Payment, type V2Chain } from './v2-chain.js';
 import { getBoth, type EngineApp } from './v2-fixture.js';
 

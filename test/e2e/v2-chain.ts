@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { formatCoins } from '../../src/core/index.js';
-import type { RpcClient } from '../../src/node/rpc-client.js';
+import type { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines } from '../helpers/store-engines.js';
 import { appsOnBothEngines, sync, type EngineApp } from './v2-fixture.js';

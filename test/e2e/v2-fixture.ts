@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { getNetworkParams, type NetworkParams } from '../../src/chains/addressing.js';
 import { noPrices, silentLogger, type NetworkId } from '../../src/core/index.js';
-import { buildHttpApp, type HttpWiring } from '../../src/main/http-wiring.js';
+import { buildHttpApp, type HttpWiring } from '../../src/main/wiring/http-wiring.js';
 import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
 import { indexersOnBothEngines, syncAll, type HarnessNode, type IndexedEngine } from '../helpers/indexer-harness.js';
 import type { StoreEngines } from '../helpers/store-engines.js';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { getNetworkParams } from '../../src/chains/addressing.js';
 import { noPrices, silentLogger, type NetworkId } from '../../src/core/index.js';
-import { buildHttpApp, type HttpWiring } from '../../src/main/http-wiring.js';
+import { buildHttpApp, type HttpWiring } from '../../src/main/wiring/http-wiring.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { StoreEngines, type TestStore } from '../helpers/store-engines.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseCoins } from '../../src/core/index.js';
-import type { RpcClient } from '../../src/node/rpc-client.js';
+import type { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import type { RegtestNode } from '../helpers/regtest-node.js';
 import { N, nodeTx as nodeTxOf, signedSpend as signedSpendOf, startV2Chain, V2, type NodeTx, type Payment, type V2Chain } from './v2-chain.js';
 import { getBoth, postBoth, sync, type EngineApp } from './v2-fixture.js';

@@ -12,8 +12,8 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { generateApiKey } from '../../src/services/api-keys.js';
-import { utcDay } from '../../src/core/utc-day.js';
+import { generateApiKey } from '../../src/services/accounts/api-keys.js';
+import { utcDay } from '../../src/core/limits/utc-day.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { call, sameAccountIn, v3App } from './v3-fixture.js';
 

@@ -5,11 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger, type AccountStore, type NetworkId, type NetworkReader } from '../../src/core/index.js';
-import { buildHttpApp, type HttpWiring } from '../../src/main/http-wiring.js';
+import { buildHttpApp, type HttpWiring } from '../../src/main/wiring/http-wiring.js';
 import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
 import { RpcFeeSource } from '../../src/node/rpc-fee-source.js';
 import { RpcMempoolSource } from '../../src/node/rpc-mempool-source.js';
-import { generateApiKey } from '../../src/services/api-keys.js';
+import { generateApiKey } from '../../src/services/accounts/api-keys.js';
 import type { NetworkParams } from '../../src/chains/addressing.js';
 import { indexersOnBothEngines, type HarnessNode, type IndexedEngine } from '../helpers/indexer-harness.js';
 import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';

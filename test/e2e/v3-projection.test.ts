@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { formatCoins, parseCoins } from '../../src/core/index.js';
-import type { MempoolSourceEntry } from '../../src/core/mempool-source.js';
+import type { MempoolSourceEntry } from '../../src/core/sources/mempool-source.js';
 import { syncAll, type IndexedEngine } from '../helpers/indexer-harness.js';
 import { naiveProjection } from '../helpers/naive-projection.js';
 import { waitFor, type RegtestNode } from '../helpers/regtest-node.js';

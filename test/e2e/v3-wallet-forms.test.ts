@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { formatCoins } from '../../src/core/money.js';
+import { formatCoins } from '../../src/core/domain/money.js';
 import { call } from './v3-fixture.js';
 import { nodePath, sats, startWalletChain, withChecksum, type Account, type AccountKind, type WalletChain } from './wallet-fixture.js';
 

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HDKey } from '@scure/bip32';
-import { formatCoins, type Sats } from '../../src/core/money.js';
+import { formatCoins, type Sats } from '../../src/core/domain/money.js';
 import { nodePath, sats, startWalletChain, withChecksum, type Account, type WalletChain } from './wallet-fixture.js';
 
 const V3 = '/api/v3/xpub/BTCTEST';

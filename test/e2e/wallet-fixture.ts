@@ -8,8 +8,8 @@ import { getNetworkParams, scriptToAddress } from '../../src/chains/addressing.j
 import { descriptorChecksum } from '../../src/chains/wallet/descriptor-checksum.js';
 import { ChainDerivation } from '../../src/chains/wallet/wallet-derivation.js';
 import { parseWalletDescriptor } from '../../src/chains/wallet/wallet-descriptor.js';
-import { parseCoins, type Sats } from '../../src/core/money.js';
-import type { RpcClient } from '../../src/node/rpc-client.js';
+import { parseCoins, type Sats } from '../../src/core/domain/money.js';
+import type { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { syncAll } from '../helpers/indexer-harness.js';
 import { startBitcoind } from '../helpers/regtest-node.js';
 import { callBoth, v3ChainOn, type V3Chain } from './v3-fixture.js';

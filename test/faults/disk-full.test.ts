@@ -15,7 +15,7 @@ import { getNetworkParams } from '../../src/chains/networks.js';
 import { MemoryEventBus, silentLogger } from '../../src/core/index.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
-import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
+import { openSqliteDatabase } from '../../src/store/sqlite/connection/sqlite-binding.js';
 import { freePort } from '../helpers/free-port.js';
 import { minePaymentChain } from '../helpers/payment-chain.js';
 import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';

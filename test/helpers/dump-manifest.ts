@@ -1,5 +1,5 @@
-import type { DumpManifest } from '../../src/store/common/dump-format.js';
-import { DumpReader } from '../../src/store/common/dump-reader.js';
+import type { DumpManifest } from '../../src/store/common/dump/dump-format.js';
+import { DumpReader } from '../../src/store/common/dump/dump-reader.js';
 
 /** A dump file's header and verified manifest (every table read and checked). */
 export async function readManifest(file: string): Promise<DumpManifest & { header: unknown }> {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PriceSourceId } from '../../src/core/prices.js';
+import type { PriceSourceId } from '../../src/core/domain/prices.js';
 
 export type FakeReply =
   | { readonly status?: number; readonly body: unknown; readonly headers?: Record<string, string>; readonly delayMs?: number }

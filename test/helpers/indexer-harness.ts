@@ -4,7 +4,7 @@ import { MemoryEventBus, silentLogger, type DomainEvent, type NetworkStore } fro
 import type { NetworkParams } from '../../src/chains/network-params.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
-import type { NodeClient } from '../../src/node/node-client.js';
+import type { NodeClient } from '../../src/node/rpc/node-client.js';
 import { assertAddressesMatchNode, assertTipAndMempoolMatchNode, type OracleNode } from './node-oracle.js';
 import type { RegtestNode } from './regtest-node.js';
 

@@ -3,7 +3,7 @@
  * at every step recompute every remaining tx's package (itself plus not-yet-included ancestors) from
  * scratch, take the best rate (ties by txid) whose package fits, else set it aside for this block.
  */
-import type { MempoolSourceEntry } from '../../src/core/mempool-source.js';
+import type { MempoolSourceEntry } from '../../src/core/sources/mempool-source.js';
 
 export interface NaiveBlock {
   blockNum: number;

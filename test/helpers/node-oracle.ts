@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { type NetworkStore, parseCoins } from '../../src/core/index.js';
 import type { NetworkParams } from '../../src/chains/network-params.js';
 import { addressToScript } from '../../src/chains/addressing.js';
-import type { RpcClient } from '../../src/node/rpc-client.js';
+import type { RpcClient } from '../../src/node/rpc/rpc-client.js';
 
 /** What the oracle reads a node through: RPC, and the node's UTXO set where it has no scantxoutset (Dogecoin Core 1.14). */
 export interface OracleNode {

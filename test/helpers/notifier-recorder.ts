@@ -1,4 +1,4 @@
-import type { BlockNotifier, NotifierEvents, TipEvent } from '../../src/node/block-notifier.js';
+import type { BlockNotifier, NotifierEvents, TipEvent } from '../../src/node/notifiers/block-notifier.js';
 import { waitFor } from './regtest-node.js';
 
 interface Recorded<E> {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/index.js';
 import { parseCoins, formatCoins, silentLogger, type Logger } from '../../src/core/index.js';
-import { Runtime } from '../../src/main/runtime.js';
+import { Runtime } from '../../src/main/wiring/runtime.js';
 import { waitFor, type RegtestNode } from './regtest-node.js';
 
 export const p2pAddress = (node: RegtestNode): string => `127.0.0.1:${node.p2pPort}`;

@@ -10,8 +10,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { NodeClient } from '../../src/node/node-client.js';
-import { RpcClient } from '../../src/node/rpc-client.js';
+import { NodeClient } from '../../src/node/rpc/node-client.js';
+import { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { freePorts } from './free-port.js';
 import { waitFor } from './wait-for.js';
 

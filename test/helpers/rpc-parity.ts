@@ -3,8 +3,8 @@
  * (`getblock <hash> 2`, `getrawtransaction <txid> 1`, fetched with exactDecimals so values are
  * decimal text). Mismatches are collected as strings so one failing assertion shows all of them.
  */
-import type { Block, Transaction } from '../../src/core/chain-types.js';
-import { parseCoins } from '../../src/core/money.js';
+import type { Block, Transaction } from '../../src/core/domain/chain-types.js';
+import { parseCoins } from '../../src/core/domain/money.js';
 import { classifyScript, scriptToAddress, scriptToAsm, type NetworkParams } from '../../src/chains/addressing.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the node's JSON, checked field by field */

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { ChainStore } from '../../src/core/index.js';
-import { unpackPrevouts } from '../../src/store/common/codec.js';
-import type { ChainStoreOptions } from '../../src/store/common/store-options.js';
-import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
+import { unpackPrevouts } from '../../src/store/common/schema/codec.js';
+import type { ChainStoreOptions } from '../../src/store/common/schema/store-options.js';
+import { openSqliteDatabase } from '../../src/store/sqlite/connection/sqlite-binding.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startPostgres, type PostgresServer } from './postgres-server.js';
 

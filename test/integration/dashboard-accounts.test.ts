@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UnauthorizedError, ForbiddenError, InvalidCredentialsError } from '../../src/core/errors.js';
-import { tokenHash } from '../../src/services/one-time-token.js';
-import { utcDay } from '../../src/core/utc-day.js';
+import { UnauthorizedError, ForbiddenError, InvalidCredentialsError } from '../../src/core/domain/errors.js';
+import { tokenHash } from '../../src/services/accounts/one-time-token.js';
+import { utcDay } from '../../src/core/limits/utc-day.js';
 import { CLIENT, dashboardFixtures, type DashboardFixture } from '../helpers/dashboard-fixture.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 

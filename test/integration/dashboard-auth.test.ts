@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidArgumentError } from '../../src/core/index.js';
-import { InvalidCredentialsError, TooManyAttemptsError } from '../../src/core/errors.js';
+import { InvalidCredentialsError, TooManyAttemptsError } from '../../src/core/domain/errors.js';
 import { CLIENT, dashboardFixtures, linkParam, totpCode } from '../helpers/dashboard-fixture.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 

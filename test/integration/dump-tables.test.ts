@@ -1,15 +1,15 @@
 /**
- * The snapshot and backup table lists (src/store/common/snapshot-tables.ts) against the live schema of both engines:
+ * The snapshot and backup table lists (src/store/common/dump/snapshot-tables.ts) against the live schema of both engines:
  * every column of a listed table is listed (a column added by a migration and forgotten there would be lost by a
  * backup or a snapshot), and every table is either backed up, in a snapshot, or known to be rebuilt.
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import { openSqliteDatabase } from '../../src/store/sqlite/sqlite-binding.js';
-import { NETWORK_IDS } from '../../src/core/network.js';
-import { chainTables } from '../../src/store/common/chain-tables.js';
-import { BACKUP_TABLES, snapshotTables } from '../../src/store/common/snapshot-tables.js';
+import { openSqliteDatabase } from '../../src/store/sqlite/connection/sqlite-binding.js';
+import { NETWORK_IDS } from '../../src/core/domain/network.js';
+import { chainTables } from '../../src/store/common/schema/chain-tables.js';
+import { BACKUP_TABLES, snapshotTables } from '../../src/store/common/dump/snapshot-tables.js';
 import { StoreEngines, testEngines } from '../helpers/store-engines.js';
 
 const engines = new StoreEngines();

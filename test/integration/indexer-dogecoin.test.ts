@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { getNetworkParams } from '../../src/chains/networks.js';
 import { addressToScript } from '../../src/chains/addressing.js';
 import { toHex } from '../../src/chains/hash.js';
-import { RpcError } from '../../src/core/errors.js';
+import { RpcError } from '../../src/core/domain/errors.js';
 import { startDogecoinStandIn, type DogecoinStandIn } from '../helpers/dogecoin/dogecoin-standin.js';
 import { IndexedRegtest, syncAll, useIndexedRegtest, type IndexedEngine } from '../helpers/indexer-harness.js';
 import { assertTipAndMempoolMatchNode } from '../helpers/node-oracle.js';

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { getNetworkParams } from '../../src/chains/networks.js';
 import type { NetworkParams } from '../../src/chains/network-params.js';
 import { formatCoins, parseCoins } from '../../src/core/index.js';
-import type { RpcClient } from '../../src/node/rpc-client.js';
+import type { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { useIndexedRegtest } from '../helpers/indexer-harness.js';
 import { startBitcoind, startLitecoind, type AddressType, type RegtestNode } from '../helpers/regtest-node.js';
 import { seededRandom } from '../helpers/seeded-random.js';

@@ -1,5 +1,5 @@
 /**
- * The SQLite initial load's worker thread (src/main/worker-loader.ts): blocks appended through it end in exactly the
+ * The SQLite initial load's worker thread (src/main/stores/worker-loader.ts): blocks appended through it end in exactly the
  * tables an inline load on the indexer's thread writes, and a failure inside the worker reaches the caller as a
  * StoreError instead of a crash.
  */
@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { getNetworkParams } from '../../src/chains/networks.js';
-import { StoreError } from '../../src/core/errors.js';
+import { StoreError } from '../../src/core/domain/errors.js';
 import { inlineLoader } from '../../src/indexer/initial-load.js';
-import { sqliteWorkerLoader } from '../../src/main/worker-loader.js';
+import { sqliteWorkerLoader } from '../../src/main/stores/worker-loader.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startLitecoind, type RegtestNode } from '../helpers/regtest-node.js';

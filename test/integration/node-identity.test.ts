@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/index.js';
 import { ConfigError, type Logger } from '../../src/core/index.js';
-import { Runtime } from '../../src/main/runtime.js';
+import { Runtime } from '../../src/main/wiring/runtime.js';
 import { startDogecoinStandIn } from '../helpers/dogecoin/dogecoin-standin.js';
 import { startBitcoind, startLitecoind } from '../helpers/regtest-node.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { getNetworkParams } from '../../src/chains/networks.js';
 import { parseBlock, parseTransaction } from '../../src/chains/parsing.js';
-import type { RpcClient } from '../../src/node/rpc-client.js';
+import type { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { mwebActivate } from '../helpers/mweb-activate.js';
 import { startBitcoind, startLitecoind, type AddressType, type RegtestNode } from '../helpers/regtest-node.js';
 import { compareBlock, compareTx, ParityReport } from '../helpers/rpc-parity.js';

@@ -8,14 +8,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger, type ChainStore } from '../../src/core/index.js';
-import { buildHttpApp } from '../../src/main/http-wiring.js';
+import { buildHttpApp, rateCounters } from '../../src/main/wiring/http-wiring.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../src/web/build/web-build.js';
 import { dashboardModule } from '../../src/web/dashboard/dashboard-module.js';
 import { createWeb } from '../../src/web/register-web.js';
 import { WebAssets } from '../../src/web/shell/assets.js';
-import { createDashboardServices } from '../../src/services/create-dashboard-services.js';
-import { MemoryAttemptCounter } from '../../src/services/memory-attempt-counter.js';
-import { PasswordHasher } from '../../src/services/password-hasher.js';
+import { createDashboardServices } from '../../src/services/dashboard/create-dashboard-services.js';
+import { MemoryAttemptCounter } from '../../src/counters/memory-attempt-counter.js';
+import { PasswordHasher } from '../../src/services/dashboard/password-hasher.js';
 import { SETTINGS } from '../helpers/dashboard-fixture.js';
 import { StoreEngines } from '../helpers/store-engines.js';
 
@@ -26,7 +26,7 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 async function dashboardApp(store: ChainStore, publicUrl: string, registration: 'open' | 'invite' = 'open'): Promise<FastifyInstance> {
   const { manifest } = await freshWebAssets();
   const web = createWeb(
-    { publicUrl, realtimeKey: 'k', rateLimitPerSecond: 0, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
+    { publicUrl, realtimeKey: 'k', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
     [dashboardModule({
       services: (accounts) => createDashboardServices({
         accounts: accounts.keys, usage: accounts.usage, store: store.accounts(), auth: store.auth(), settings: { ...SETTINGS, registration, signinFailuresPerAccount: 3 },

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { PasswordHasher } from '../../src/services/password-hasher.js';
+import { PasswordHasher } from '../../src/services/dashboard/password-hasher.js';
 import { assertAccessible, launchChromium, screenshot } from '../helpers/browser.js';
 import { startServeWithBody, type ServeProcess } from '../helpers/serve-process.js';
 import type { SmtpSink } from '../helpers/smtp-sink.js';

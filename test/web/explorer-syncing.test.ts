@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { getNetworkParams } from '../../src/chains/networks.js';
 import { noPrices, silentLogger } from '../../src/core/index.js';
-import { buildHttpApp } from '../../src/main/http-wiring.js';
+import { buildHttpApp, rateCounters } from '../../src/main/wiring/http-wiring.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../src/web/build/web-build.js';
 import { explorerModule } from '../../src/web/explorer/explorer-module.js';
@@ -26,7 +26,7 @@ describe('explorer while a network is syncing', () => {
     store = new SqliteStore({ path: join(dir, 'outpoint.db') });
     await store.migrate();
     const { manifest } = await freshWebAssets();
-    const web = createWeb({ publicUrl: 'http://x.test', realtimeKey: 'k', rateLimitPerSecond: 0, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) }, [explorerModule]);
+    const web = createWeb({ publicUrl: 'http://x.test', realtimeKey: 'k', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) }, [explorerModule]);
     app = await buildHttpApp({
       networks: new Map([['DOGE', { params: getNetworkParams('DOGE'), reader: store.network('DOGE') }]]),
       prices: noPrices,

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger } from '../../src/core/index.js';
-import { buildHttpApp } from '../../src/main/http-wiring.js';
+import { buildHttpApp, rateCounters } from '../../src/main/wiring/http-wiring.js';
 import { DEFAULT_ASSET_DIR, freshWebAssets } from '../../src/web/build/web-build.js';
 import { createWeb, type WebModule } from '../../src/web/register-web.js';
 import { WebAssets } from '../../src/web/shell/assets.js';
@@ -26,7 +26,7 @@ const echo: WebModule = (app, { shell }) => {
 async function appWith(limits: { api: number; web: number }): Promise<FastifyInstance> {
   const { manifest } = await freshWebAssets();
   const web = createWeb(
-    { publicUrl: 'http://outpoint.test', realtimeKey: 'shell-key', rateLimitPerSecond: limits.web, logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
+    { publicUrl: 'http://outpoint.test', realtimeKey: 'shell-key', rateLimitPerSecond: limits.web, rateCounters: rateCounters(null), logger: silentLogger, assets: new WebAssets(manifest, DEFAULT_ASSET_DIR) },
     [echo],
   );
   return buildHttpApp({

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { InvalidArgumentError } from '../../core/errors.js';
-import { NETWORK_IDS, type NetworkId } from '../../core/network.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
+import { NETWORK_IDS, type NetworkId } from '../../core/domain/network.js';
 import { fromHex, toHex } from '../hash.js';
 import { getNetworkParams } from '../networks.js';
 import { getP2pkPubkey } from '../script/classify.js';

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../../core/errors.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
 import { hash160 } from '../hash.js';
 import type { NetworkParams } from '../network-params.js';
 import { classifyScript, getP2pkPubkey, getWitnessProgram, isValidPubkeySize } from '../script/classify.js';

@@ -1,4 +1,4 @@
-import type { AuxPow } from '../../core/chain-types.js';
+import type { AuxPow } from '../../core/domain/chain-types.js';
 import type { ByteReader } from '../bytes/byte-reader.js';
 import { readTransaction } from '../tx/tx-parser.js';
 import { readBlockHeader } from './block-header.js';

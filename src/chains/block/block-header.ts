@@ -1,4 +1,4 @@
-import type { BlockHeader } from '../../core/chain-types.js';
+import type { BlockHeader } from '../../core/domain/chain-types.js';
 import { ByteReader } from '../bytes/byte-reader.js';
 import { sha256dDisplayHex } from '../hash.js';
 

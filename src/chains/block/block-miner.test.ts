@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import type { Transaction } from '../../core/chain-types.js';
+import type { Transaction } from '../../core/domain/chain-types.js';
 import { getNetworkParams } from '../networks.js';
 import { blockMiner } from './block-miner.js';
 import { parseBlock } from './block-parser.js';

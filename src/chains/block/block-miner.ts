@@ -2,7 +2,7 @@
  * Who mined a block, as far as its coinbase says: the one rule behind v3 `latest_blocks_summary` (`miner`,
  * `miner_tag`) and realtime `block_update` (`mined_by`), so the two never disagree about a block.
  */
-import type { Transaction } from '../../core/chain-types.js';
+import type { Transaction } from '../../core/domain/chain-types.js';
 import { displayAddress } from '../address/address.js';
 import type { NetworkParams } from '../network-params.js';
 import { printableRuns } from './coinbase.js';

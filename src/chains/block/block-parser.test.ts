@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { ParseError } from '../../core/errors.js';
+import { ParseError } from '../../core/domain/errors.js';
 import { toHex } from '../hash.js';
 import type { ChainFeatures } from '../network-params.js';
 import { serializeTransaction } from '../tx/tx-serializer.js';

@@ -1,5 +1,5 @@
-import type { AuxPow, Block, MwebBlock, Transaction } from '../../core/chain-types.js';
-import { ParseError } from '../../core/errors.js';
+import type { AuxPow, Block, MwebBlock, Transaction } from '../../core/domain/chain-types.js';
+import { ParseError } from '../../core/domain/errors.js';
 import type { ChainFeatures } from '../network-params.js';
 import { ByteReader } from '../bytes/byte-reader.js';
 import { readTransaction, type TxSizes } from '../tx/tx-parser.js';

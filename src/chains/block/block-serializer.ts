@@ -1,4 +1,4 @@
-import type { AuxPow, Block, BlockHeader, Transaction } from '../../core/chain-types.js';
+import type { AuxPow, Block, BlockHeader, Transaction } from '../../core/domain/chain-types.js';
 import { ByteWriter } from '../bytes/byte-writer.js';
 import { fromDisplayHex } from '../hash.js';
 import { serializeTransaction } from '../tx/tx-serializer.js';

@@ -1,4 +1,4 @@
-import type { Transaction } from '../../core/chain-types.js';
+import type { Transaction } from '../../core/domain/chain-types.js';
 
 /**
  * Block height from the coinbase scriptSig's first push (BIP34: a minimal CScriptNum, or OP_0 /

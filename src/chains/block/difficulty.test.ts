@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Transaction } from '../../core/chain-types.js';
+import type { Transaction } from '../../core/domain/chain-types.js';
 import { coinbaseHeight, printableRuns } from './coinbase.js';
 import { difficultyFromBits, targetFromBits, workFromBits } from './difficulty.js';
 

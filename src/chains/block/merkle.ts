@@ -1,5 +1,5 @@
 import { hash as oneShotHash } from 'node:crypto';
-import type { Block } from '../../core/chain-types.js';
+import type { Block } from '../../core/domain/chain-types.js';
 import { fromDisplayHex, toHex } from '../hash.js';
 
 function sha256d(data: Uint8Array): Buffer {

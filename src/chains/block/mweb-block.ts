@@ -1,6 +1,6 @@
 import { blake3 } from '@noble/hashes/blake3.js';
-import type { MwebBlock } from '../../core/chain-types.js';
-import { ParseError } from '../../core/errors.js';
+import type { MwebBlock } from '../../core/domain/chain-types.js';
+import { ParseError } from '../../core/domain/errors.js';
 import { toHex } from '../hash.js';
 import type { ByteReader } from '../bytes/byte-reader.js';
 import { readMwebTxBody } from '../tx/mweb-tx-body.js';

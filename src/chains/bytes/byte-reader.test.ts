@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ParseError } from '../../core/errors.js';
+import { ParseError } from '../../core/domain/errors.js';
 import { ByteReader, displayHex } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
 

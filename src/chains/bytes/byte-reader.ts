@@ -1,4 +1,4 @@
-import { ParseError } from '../../core/errors.js';
+import { ParseError } from '../../core/domain/errors.js';
 import { hexOf } from '../hash.js';
 
 /** Bitcoin Core's MAX_SIZE: no CompactSize length or count above 32 MiB is ever valid. */

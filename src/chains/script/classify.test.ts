@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import type { NetworkId } from '../../core/network.js';
+import type { NetworkId } from '../../core/domain/network.js';
 import { fromHex } from '../hash.js';
 import { getNetworkParams } from '../networks.js';
 import { classifyScript } from './classify.js';

@@ -1,4 +1,4 @@
-import { ParseError } from '../../core/errors.js';
+import { ParseError } from '../../core/domain/errors.js';
 import type { ByteReader } from '../bytes/byte-reader.js';
 
 // Sizes of Litecoin MWEB (libmw) primitives on the wire.

@@ -2,7 +2,7 @@
  * The objects the tx parser returns: plain fields for what every consumer reads, views and the wtxid made on
  * first access. Plus the txid/wtxid hashing helpers they share with the parser.
  */
-import type { Transaction, TxInput, TxOutput } from '../../core/chain-types.js';
+import type { Transaction, TxInput, TxOutput } from '../../core/domain/chain-types.js';
 import { ByteReader } from '../bytes/byte-reader.js';
 import { sha256dDisplayHex } from '../hash.js';
 

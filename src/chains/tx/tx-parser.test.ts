@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { ParseError } from '../../core/errors.js';
-import type { Transaction } from '../../core/chain-types.js';
+import { ParseError } from '../../core/domain/errors.js';
+import type { Transaction } from '../../core/domain/chain-types.js';
 import { toHex } from '../hash.js';
 import { parseTransaction } from './tx-parser.js';
 import { serializeTransaction } from './tx-serializer.js';

@@ -1,6 +1,6 @@
 import { blake3 } from '@noble/hashes/blake3.js';
-import type { Transaction, TxOutput } from '../../core/chain-types.js';
-import { ParseError } from '../../core/errors.js';
+import type { Transaction, TxOutput } from '../../core/domain/chain-types.js';
+import { ParseError } from '../../core/domain/errors.js';
 import { ByteReader, displayHex, MAX_COMPACT_SIZE } from '../bytes/byte-reader.js';
 import { PEGIN_KERNEL_WEIGHT, readMwebTransaction } from './mweb-tx-body.js';
 import { ParsedInput, ParsedTransaction, sha256dHex, sha256dJoinedHex, WITNESS_FLAG } from './parsed-tx.js';

@@ -1,4 +1,4 @@
-import type { Transaction } from '../../core/chain-types.js';
+import type { Transaction } from '../../core/domain/chain-types.js';
 import { fromDisplayHex } from '../hash.js';
 import { ByteWriter } from '../bytes/byte-writer.js';
 import { mwebBodyOf } from './tx-parser.js';

@@ -5,7 +5,7 @@
  */
 import { createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
-import { InvalidArgumentError } from '../../core/errors.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
 import { sha256 } from '../hash.js';
 import type { NetworkParams } from '../network-params.js';
 import { ALL_NETWORK_PARAMS } from '../networks.js';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidArgumentError } from '../../core/errors.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
 import { scriptToAddress } from '../address/address.js';
 import { toHex } from '../hash.js';
 import type { NetworkParams } from '../network-params.js';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidArgumentError } from '../../core/errors.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
 import { getNetworkParams } from '../networks.js';
 import { descriptorChecksum, verifyChecksum } from './descriptor-checksum.js';
 import { parseWalletDescriptor } from './wallet-descriptor.js';

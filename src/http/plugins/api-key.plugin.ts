@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ConcurrencyExceededError, QuotaExceededError } from '../../core/errors.js';
-import type { AccountService, Principal } from '../../services/account-service.js';
-import type { UsageCounter } from '../../core/usage-counter.js';
-import { secondsToUtcMidnight } from '../../core/utc-day.js';
+import { ConcurrencyExceededError, QuotaExceededError } from '../../core/domain/errors.js';
+import type { AccountService, Principal } from '../../services/accounts/account-service.js';
+import type { UsageCounter } from '../../core/limits/usage-counter.js';
+import { secondsToUtcMidnight } from '../../core/limits/utc-day.js';
 import type { Rejections } from './http-metrics.plugin.js';
 import { releaseWhenDone } from './release-when-done.js';
-import type { ConcurrencyLimiter } from '../../core/concurrency-limiter.js';
+import type { ConcurrencyLimiter } from '../../core/limits/concurrency-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

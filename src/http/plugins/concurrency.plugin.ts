@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Rejections } from './http-metrics.plugin.js';
 import { releaseWhenDone } from './release-when-done.js';
-import type { ConcurrencyLimiter } from '../../core/concurrency-limiter.js';
+import type { ConcurrencyLimiter } from '../../core/limits/concurrency-limiter.js';
 
 export interface PerIpConcurrencyOptions {
   /** Requests of one client IP in flight at once; 0 turns the limit off. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LATENCY_BUCKETS, noMetrics, type Metrics } from '../../core/metrics.js';
+import { LATENCY_BUCKETS, noMetrics, type Metrics } from '../../core/infrastructure/metrics.js';
 
 /** Which limit refused a request: v2's per-IP rate and concurrency, v3's daily quota and per-account concurrency. */
 export type RejectionLimit = 'ip_rate' | 'ip_concurrency' | 'daily_quota' | 'account_concurrency';

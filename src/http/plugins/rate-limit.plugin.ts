@@ -1,20 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '../../core/logger.js';
-import type { RateCounterFactory } from '../../core/rate-counter.js';
-import { RateLimiter, rateLimitHeaders } from '../../services/rate-limiter.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { RateCounterFactory } from '../../core/limits/rate-counter.js';
+import { RateLimiter, rateLimitHeaders } from '../../services/limits/rate-limiter.js';
 import type { Rejections } from './http-metrics.plugin.js';
 
 export interface RateLimitOptions {
   /** Requests per second per client IP; 0 turns the limit off. */
   readonly perSecond: number;
-  /** Shared (Redis) counters from main; default this process. */
-  readonly counters?: RateCounterFactory;
+  /** This process's or shared (Redis) counters, built by main. */
+  readonly counters: RateCounterFactory;
   readonly logger: Logger;
   readonly rejections?: Rejections;
 }
 
 /**
- * The v2 public limit: fixed one-second windows per client IP (services/rate-limiter.ts) with the IETF draft
+ * The v2 public limit: fixed one-second windows per client IP (services/limits/rate-limiter.ts) with the IETF draft
  * headers (RateLimit-Limit/-Remaining/-Reset) on every counted answer and Retry-After on 429. Routes with
  * `config.rateLimitExempt` are not counted here (CORS preflight, the OpenAPI document, and the explorer's pages,
  * which count under their own limit).

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '../../core/logger.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
 
 /** An id a proxy may have given the request: kept when it is short and plain, so it cannot forge log content. */
 const FORWARDED_ID = /^[A-Za-z0-9._:-]{1,64}$/;

@@ -1,8 +1,8 @@
 import { scriptToAsm } from '../../chains/addressing.js';
 import { formatDifficulty } from '../../chains/parsing.js';
-import { formatCoins, type Sats } from '../../core/money.js';
-import { formatPrice } from '../../core/prices.js';
-import type { ScriptDescription } from '../../services/script-description.js';
+import { formatCoins, type Sats } from '../../core/domain/money.js';
+import { formatPrice } from '../../core/domain/prices.js';
+import type { ScriptDescription } from '../../services/transactions/script-description.js';
 
 /** Every v2 amount: a string with exactly 8 decimals. */
 export const coins = (value: Sats): string => formatCoins(value);

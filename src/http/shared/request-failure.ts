@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import { ConcurrencyExceededError, IndexSyncingError, OutpointError, QuotaExceededError, RawTxUnavailableError, StoreUnavailableError, TxRejectedError } from '../../core/errors.js';
+import { ConcurrencyExceededError, IndexSyncingError, OutpointError, QuotaExceededError, RawTxUnavailableError, StoreUnavailableError, TxRejectedError } from '../../core/domain/errors.js';
 
 /**
  * What went wrong with a request, decided once for both API versions; each version's error handler only words it

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { NotFoundError } from '../../core/errors.js';
+import { NotFoundError } from '../../core/domain/errors.js';
 import { confidenceData, confirmedData, inputsData, outputsData, spentData, txData, txDisplayData } from './presenters/tx.presenter.js';
 import { confidenceSchema, confirmedSchema, inputsSchema, isSpentSchema, outputsSchema, txDisplaySchema, txSchema } from './schemas/tx.schemas.js';
 import type { V2Context } from './v2-context.js';

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../../core/logger.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
 import { classifyRequestError, NODE_DOWN_MESSAGE, STORE_DOWN_MESSAGE } from '../shared/request-failure.js';
 import { KEY_HINTS, type V2ErrorSpec } from './v2-error-spec.js';
 

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../../core/errors.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
 
 /** Largest accepted count or index: past any real chain, small enough to stay an exact JS integer. */
 const MAX_INDEX = 999_999_999;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '../../core/logger.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
 import { missingSegmentMessage, RouteTable } from '../missing-segment.js';
 import { installApiKey } from '../plugins/api-key.plugin.js';
-import type { ConcurrencyLimiter } from '../../core/concurrency-limiter.js';
+import type { ConcurrencyLimiter } from '../../core/limits/concurrency-limiter.js';
 import { uncountedRejections, type Rejections } from '../plugins/http-metrics.plugin.js';
 import { addressRoutes } from './address.routes.js';
 import { blockRoutes } from './block.routes.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { NotFoundError } from '../../core/errors.js';
+import { NotFoundError } from '../../core/domain/errors.js';
 import { transactionData } from './presenters/tx.presenter.js';
 import { broadcastSchema, transactionSchema } from './schemas/tx.schemas.js';
 import type { V3Context } from './v3-context.js';

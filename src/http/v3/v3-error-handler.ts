@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../../core/logger.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
 import { classifyRequestError, NODE_DOWN_MESSAGE, STORE_DOWN_MESSAGE } from '../shared/request-failure.js';
 
 /** The v3 failure body: always `{status: "fail", data: {error_message}}` as application/json. */

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../../core/errors.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
 
 /** Deep pages cost an OFFSET scan; past this no address has history anyway. */
 const MAX_PAGE = 1_000_000;

@@ -3,7 +3,7 @@
  * One request for every pair. Errors are {"code":-1121,"msg":"Invalid symbol."} (HTTP 400) and HTTP 429/418 when
  * rate-limited. Binance quotes in USDT rather than USD, so its dollar pairs are published with base USDT.
  */
-import type { PricePair, PriceSource } from '../../core/prices.js';
+import type { PricePair, PriceSource } from '../../core/domain/prices.js';
 import { ExchangeError } from '../exchange-error.js';
 import { getJson } from '../exchange-http.js';
 import { baseUrlOf, isRecord, quoteOf, unixNow, usable, type SourceOptions } from './source-kit.js';

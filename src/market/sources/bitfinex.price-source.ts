@@ -5,7 +5,7 @@
  * "message"] arrays, {"error":"ERR_RATE_LIMIT"} and HTTP 429. Symbols of 4+ letters use a colon (tDOGE:USD);
  * Bitfinex calls Tether "UST".
  */
-import type { PricePair, PriceSource } from '../../core/prices.js';
+import type { PricePair, PriceSource } from '../../core/domain/prices.js';
 import { ExchangeError } from '../exchange-error.js';
 import { getJson } from '../exchange-http.js';
 import { parseJsonNumbersAsText } from './json-numbers-as-text.js';

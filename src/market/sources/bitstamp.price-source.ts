@@ -3,7 +3,7 @@
  * (all strings). One request per pair; errors are HTTP 404 for an unknown pair, {"status":"error","reason":…}
  * bodies and HTTP 429. `last` is the last trade price.
  */
-import type { PricePair, PriceSource } from '../../core/prices.js';
+import type { PricePair, PriceSource } from '../../core/domain/prices.js';
 import { ExchangeError } from '../exchange-error.js';
 import { getJson } from '../exchange-http.js';
 import { baseUrlOf, fetchEachPair, isRecord, quoteOf, unixNow, type SourceOptions } from './source-kit.js';

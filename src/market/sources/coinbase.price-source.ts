@@ -3,7 +3,7 @@
  * One request per pair; errors are {"message":"NotFound"} (HTTP 404) and {"message":"Public rate limit exceeded"}
  * (HTTP 429). `price` is the last trade.
  */
-import type { PricePair, PriceSource } from '../../core/prices.js';
+import type { PricePair, PriceSource } from '../../core/domain/prices.js';
 import { ExchangeError } from '../exchange-error.js';
 import { getJson } from '../exchange-http.js';
 import { baseUrlOf, fetchEachPair, isRecord, quoteOf, unixNow, type SourceOptions } from './source-kit.js';

@@ -3,7 +3,7 @@
  * strings). One request per pair; errors are {"result":"error","reason":"InvalidSymbol"|"RateLimited",…} with
  * HTTP 400/429.
  */
-import type { PricePair, PriceSource } from '../../core/prices.js';
+import type { PricePair, PriceSource } from '../../core/domain/prices.js';
 import { ExchangeError } from '../exchange-error.js';
 import { getJson } from '../exchange-http.js';
 import { baseUrlOf, fetchEachPair, isRecord, quoteOf, unixNow, type SourceOptions } from './source-kit.js';

@@ -4,7 +4,7 @@
  * which differ from the names asked for, so each pair lists both. `c[0]` is the last trade price. Errors arrive
  * with HTTP 200 in `error` ("EQuery:Unknown asset pair", "EAPI:Rate limit exceeded").
  */
-import type { PricePair, PriceSource } from '../../core/prices.js';
+import type { PricePair, PriceSource } from '../../core/domain/prices.js';
 import { ExchangeError } from '../exchange-error.js';
 import { getJson } from '../exchange-http.js';
 import { baseUrlOf, isRecord, quoteOf, unixNow, usable, type SourceOptions } from './source-kit.js';

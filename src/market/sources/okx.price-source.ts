@@ -3,7 +3,7 @@
  * One request per pair. Errors keep the envelope with a non-zero code, e.g. {"code":"51001","msg":"Instrument ID
  * does not exist","data":[]}; "50011" (and HTTP 429) means rate-limited. OKX's dollar markets are USDT.
  */
-import type { PricePair, PriceSource } from '../../core/prices.js';
+import type { PricePair, PriceSource } from '../../core/domain/prices.js';
 import { ExchangeError } from '../exchange-error.js';
 import { getJson } from '../exchange-http.js';
 import { baseUrlOf, fetchEachPair, isRecord, quoteOf, unixNow, type SourceOptions } from './source-kit.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FixtureExchange, NOT_FOUND, startFakeExchange, type FakeExchange } from '../../../test/helpers/fake-exchange.js';
-import { PRICE_SOURCE_IDS, type PriceSource, type PriceSourceId } from '../../core/prices.js';
+import { PRICE_SOURCE_IDS, type PriceSource, type PriceSourceId } from '../../core/domain/prices.js';
 import { ExchangeError } from '../exchange-error.js';
 import { createPriceSource } from './price-sources.js';
 

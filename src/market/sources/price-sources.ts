@@ -1,5 +1,5 @@
 /** The seven exchanges by configuration id: the one place that knows every adapter. */
-import type { PriceSource, PriceSourceId } from '../../core/prices.js';
+import type { PriceSource, PriceSourceId } from '../../core/domain/prices.js';
 import { binancePriceSource } from './binance.price-source.js';
 import { bitfinexPriceSource } from './bitfinex.price-source.js';
 import { bitstampPriceSource } from './bitstamp.price-source.js';

@@ -1,5 +1,5 @@
 /** What every exchange adapter shares: options, quote building and the "some pairs may fail" rule. */
-import type { PricePair, PriceQuote } from '../../core/prices.js';
+import type { PricePair, PriceQuote } from '../../core/domain/prices.js';
 import { normalizePrice } from '../decimal-price.js';
 import { ExchangeError } from '../exchange-error.js';
 

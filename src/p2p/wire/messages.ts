@@ -5,7 +5,7 @@
  */
 import { ByteReader, ByteWriter } from '../../chains/parsing.js';
 import { fromDisplayHex } from '../../chains/hash.js';
-import { ParseError } from '../../core/errors.js';
+import { ParseError } from '../../core/domain/errors.js';
 
 /** Core's MAX_INV_SZ: an inv, getdata or notfound with more entries is misbehaviour. */
 export const MAX_INV_ENTRIES = 50_000;

@@ -2,15 +2,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getNetworkParams } from '../../chains/networks.js';
-import type { FeeEstimateSource, NodeFeeEstimates } from '../../core/fee-source.js';
-import { silentLogger } from '../../core/logger.js';
-import type { MempoolSource } from '../../core/mempool-source.js';
-import type { NetworkId } from '../../core/network.js';
-import type { NetworkReader } from '../../core/network-store.js';
-import { MempoolProjector } from '../mempool-projector.js';
-import { NetworkRegistry } from '../network-registry.js';
-import { SyncGate } from '../sync-gate.js';
-import { SyncStatusCache } from '../sync-status-cache.js';
+import type { FeeEstimateSource, NodeFeeEstimates } from '../../core/sources/fee-source.js';
+import { silentLogger } from '../../core/infrastructure/logger.js';
+import type { MempoolSource } from '../../core/sources/mempool-source.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
+import { MempoolProjector } from '../network/mempool-projector.js';
+import { NetworkRegistry } from '../shared/network-registry.js';
+import { SyncGate } from '../shared/sync-gate.js';
+import { SyncStatusCache } from '../shared/sync-status-cache.js';
 import { FeeService } from './fee-service.js';
 
 const DOGE = getNetworkParams('DOGETEST', 'regtest');

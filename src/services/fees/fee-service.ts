@@ -3,11 +3,11 @@
  * the mempool changes) blended with the node's `estimatesmartfee` where the node answers and its coin's estimates
  * are trusted, falling back to the projection and the relay fee. Domain values; the v3 route and the explorer present them.
  */
-import type { FeeEstimateSource, NodeFeeEstimates } from '../../core/fee-source.js';
-import type { Logger } from '../../core/logger.js';
-import type { NetworkId } from '../../core/network.js';
-import type { MempoolProjector } from '../mempool-projector.js';
-import type { NetworkContext, NetworkRegistry } from '../network-registry.js';
+import type { FeeEstimateSource, NodeFeeEstimates } from '../../core/sources/fee-source.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { MempoolProjector } from '../network/mempool-projector.js';
+import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { blendRates, projectedRate, type FeeRates } from './fee-blend.js';
 import { FEE_LEVELS, feeTargets, type FeeLevel } from './fee-targets.js';
 

@@ -4,9 +4,9 @@
  * call (getScriptTotals), and the first call already covers each chain up to its last used address at the previous
  * scan plus the gap, so a wallet that did not change since is read in one call.
  */
-import type { AddressTotals } from '../../core/chain-reads.js';
-import { InvalidArgumentError } from '../../core/errors.js';
-import type { NetworkReader } from '../../core/network-store.js';
+import type { AddressTotals } from '../../core/store/chain-reads.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
 import type { WalletKeys } from './derivation-cache.js';
 
 /** Beyond this many addresses in one chain the wallet is not scanned (each costs a derivation and a lookup). */

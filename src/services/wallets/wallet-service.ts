@@ -5,9 +5,9 @@
  */
 import { scriptToAddress } from '../../chains/addressing.js';
 import { parseWalletDescriptor } from '../../chains/wallet/wallet-descriptor.js';
-import { InvalidArgumentError } from '../../core/errors.js';
-import type { Sats } from '../../core/money.js';
-import type { NetworkContext, NetworkRegistry } from '../network-registry.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
+import type { Sats } from '../../core/domain/money.js';
+import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { DerivationCache, type WalletKeys } from './derivation-cache.js';
 import { scanWallet, type ScanResult, type UsedAddress } from './gap-scan.js';
 

@@ -3,7 +3,7 @@
  * not real proof of work. Txids are deterministic hashes of a counter and the tx contents.
  */
 import { createHash } from 'node:crypto';
-import type { Block, Transaction, TxInput } from '../../core/chain-types.js';
+import type { Block, Transaction, TxInput } from '../../core/domain/chain-types.js';
 import { parseTransaction } from '../../chains/tx/tx-parser.js';
 import { serializeTransaction } from '../../chains/tx/tx-serializer.js';
 

@@ -1,10 +1,10 @@
 /** Conformance: dashboard account changes (update, search, delete, invites), named keys with a grace, key usage, the upgrade to 7. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { InvalidArgumentError } from '../../core/errors.js';
-import type { AccountStore } from '../../core/account-store.js';
-import type { AuthStore } from '../../core/auth-store.js';
-import { SCHEMA_VERSION } from '../common/schema-version.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
+import type { AccountStore } from '../../core/store/account-store.js';
+import type { AuthStore } from '../../core/store/auth-store.js';
+import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { withDb, withDbAt } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 

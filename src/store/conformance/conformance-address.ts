@@ -1,8 +1,8 @@
 /** Conformance: FIFO history with cursors, unspent outputs and minimum-confirmation balances. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { NotFoundError } from '../../core/errors.js';
-import type { NetworkStore } from '../../core/network-store.js';
+import { NotFoundError } from '../../core/domain/errors.js';
+import type { NetworkStore } from '../../core/store/network-store.js';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
 import { withDb } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { RawTxSource } from '../../core/raw-txs.js';
-import type { BlockToConnect } from '../../core/chain-writes.js';
-import type { NetworkStore } from '../../core/network-store.js';
+import type { RawTxSource } from '../../core/sources/raw-txs.js';
+import type { BlockToConnect } from '../../core/store/chain-writes.js';
+import type { NetworkStore } from '../../core/store/network-store.js';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
 import type { StoreHarness, TestDatabase } from './harness.js';
 

@@ -1,8 +1,8 @@
 /** Conformance: schema version, connect/disconnect, orphans, atomicity and exact big sums. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { StoreError } from '../../core/errors.js';
-import { SCHEMA_VERSION } from '../common/schema-version.js';
+import { StoreError } from '../../core/domain/errors.js';
+import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
 import type { StoreHarness, TestDatabase } from './harness.js';
 

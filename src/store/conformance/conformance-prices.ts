@@ -1,7 +1,7 @@
 /** Conformance: exchange prices are recorded on change only, read back exactly, and answer "at or before t" per exchange. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { PriceQuote } from '../../core/prices.js';
+import type { PriceQuote } from '../../core/domain/prices.js';
 import { withDb } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';
 

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { RawTxLocation, RawTxSource } from '../../core/raw-txs.js';
-import type { BlockToConnect } from '../../core/chain-writes.js';
+import type { RawTxLocation, RawTxSource } from '../../core/sources/raw-txs.js';
+import type { BlockToConnect } from '../../core/store/chain-writes.js';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
 import { answers, bulkLoad, sampleChain } from './conformance-bulk.js';
 import type { StoreHarness, StoreOptions, TestDatabase } from './harness.js';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { NetworkStore } from '../../core/network-store.js';
+import type { NetworkStore } from '../../core/store/network-store.js';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
 import type { StoreHarness, StoreOptions } from './harness.js';
 

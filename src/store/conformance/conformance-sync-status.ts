@@ -1,8 +1,8 @@
 /** Conformance: each network's sync status is stored whole, read back exactly, per network, and survives a restart. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { SyncStatus } from '../../core/sync-status.js';
-import { SCHEMA_VERSION } from '../common/schema-version.js';
+import type { SyncStatus } from '../../core/domain/sync-status.js';
+import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { ChainBuilder, p2pkh } from './block-builder.js';
 import { withDb } from './conformance-chain.js';
 import type { StoreHarness } from './harness.js';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { SCHEMA_VERSION } from '../common/schema-version.js';
+import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { ChainBuilder, p2pkh } from './block-builder.js';
 import type { StoreHarness } from './harness.js';
 

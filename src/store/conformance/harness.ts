@@ -1,6 +1,6 @@
-import type { RawTxMode } from '../../core/raw-txs.js';
-import type { ChainStore } from '../../core/store.js';
-import type { SqlValue } from '../common/sql-runner.js';
+import type { RawTxMode } from '../../core/sources/raw-txs.js';
+import type { ChainStore } from '../../core/store/store.js';
+import type { SqlValue } from '../common/accounts/sql-runner.js';
 
 /** One fresh database per test; engines implement this so one suite checks both. */
 export interface TestDatabase {

@@ -6,8 +6,8 @@
  * short addresses stay as they are.
  */
 import { randomBytes } from 'node:crypto';
-import { NETWORK_IDS } from '../../core/network.js';
-import { chainTablesSql, type Engine } from '../common/chain-tables.js';
+import { NETWORK_IDS } from '../../core/domain/network.js';
+import { chainTablesSql, type Engine } from '../common/schema/chain-tables.js';
 
 const OLD_TABLES = ['history', 'outputs', 'txs', 'scripts', 'blocks', 'mempool_spends', 'mempool_outputs', 'mempool_txs', 'tips'];
 

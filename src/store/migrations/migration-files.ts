@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../../core/package-root.js';
+import { packageRoot } from '../../core/infrastructure/package-root.js';
 import { compactChainMigration } from './compact-chain-migration.js';
 
 type Step = string | ((engine: 'sqlite' | 'postgres') => string);

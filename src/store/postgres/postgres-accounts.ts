@@ -1,10 +1,10 @@
 /** PostgreSQL v3 accounts: plans and per-day usage counts here; accounts and keys in the shared SqlAccountMethods. */
 import type pg from 'pg';
-import type { AccountStore, PlanRecord, UsageIncrement } from '../../core/account-store.js';
-import { toPlan } from '../common/account-rows.js';
-import { SqlAccountMethods } from '../common/sql-account-methods.js';
+import type { AccountStore, PlanRecord, UsageIncrement } from '../../core/store/account-store.js';
+import { toPlan } from '../common/accounts/account-rows.js';
+import { SqlAccountMethods } from '../common/accounts/sql-account-methods.js';
 import { PostgresRunner } from './postgres-runner.js';
-import { num, one, rows } from './postgres-sql.js';
+import { num, one, rows } from './connection/postgres-sql.js';
 
 export class PostgresAccounts extends SqlAccountMethods implements AccountStore {
   constructor(private readonly pool: pg.Pool) {

@@ -4,8 +4,8 @@
  * catalog, since a dump's "int" may be an INTEGER, BIGINT or SMALLINT column here.
  */
 import type pg from 'pg';
-import type { DumpTable, DumpValue } from '../common/dump-rows.js';
-import { BinaryRows, copyRows } from './postgres-copy.js';
+import type { DumpTable, DumpValue } from '../common/dump/dump-rows.js';
+import { BinaryRows, copyRows } from './connection/postgres-copy.js';
 
 type Writer = (rows: BinaryRows, v: DumpValue) => void;
 

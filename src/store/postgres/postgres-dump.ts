@@ -1,15 +1,15 @@
 /**
- * The PostgreSQL side of dumps (common/dump-engine.ts) on a session of its own. Reads run in one REPEATABLE READ
+ * The PostgreSQL side of dumps (common/dump/dump-engine.ts) on a session of its own. Reads run in one REPEATABLE READ
  * READ ONLY transaction (one snapshot for every table, writers not blocked) through a cursor, so a table of any size
  * streams in pages. Writes run in one transaction; when a network is named, the transaction holds that network's
  * indexer advisory lock (refused if an indexer holds it), so no indexer writes the network while it loads.
  */
 import pg from 'pg';
-import { StoreError } from '../../core/errors.js';
-import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump-engine.js';
-import { normalize, type ColumnKind, type DumpTable, type DumpValue } from '../common/dump-rows.js';
+import { StoreError } from '../../core/domain/errors.js';
+import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump/dump-engine.js';
+import { normalize, type ColumnKind, type DumpTable, type DumpValue } from '../common/dump/dump-rows.js';
 import { DumpCopier } from './postgres-dump-copy.js';
-import { LOCK_NAMESPACE } from './postgres-sql.js';
+import { LOCK_NAMESPACE } from './connection/postgres-sql.js';
 
 const PAGE = 5_000;
 const ARRAY_TYPE: Record<ColumnKind, string> = { int: 'int8[]', bool: 'bool[]', sum: 'numeric[]', total: 'numeric[]', blob: 'bytea[]', text: 'text[]' };

@@ -1,8 +1,8 @@
 /** PostgreSQL exchange prices: a latest row per (coin, base, exchange) plus a history row per change. */
 import type pg from 'pg';
-import type { PriceQuote } from '../../core/prices.js';
-import type { LatestPrice, PriceStore } from '../../core/price-store.js';
-import { num, one, rows, type Row } from './postgres-sql.js';
+import type { PriceQuote } from '../../core/domain/prices.js';
+import type { LatestPrice, PriceStore } from '../../core/store/price-store.js';
+import { num, one, rows, type Row } from './connection/postgres-sql.js';
 
 export class PostgresPrices implements PriceStore {
   constructor(private readonly pool: pg.Pool) {}

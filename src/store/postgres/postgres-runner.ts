@@ -1,6 +1,6 @@
 /** SqlRunner over the PostgreSQL pool: `?` placeholders numbered, batches in one transaction on one client. */
 import type pg from 'pg';
-import { checkChanges, numbered, uniqueError, UniqueViolation, type SqlRow, type SqlRunner, type SqlValue, type Statement } from '../common/sql-runner.js';
+import { checkChanges, numbered, uniqueError, UniqueViolation, type SqlRow, type SqlRunner, type SqlValue, type Statement } from '../common/accounts/sql-runner.js';
 
 /** Unique-constraint violation (SQLSTATE). */
 const UNIQUE_VIOLATION = '23505';

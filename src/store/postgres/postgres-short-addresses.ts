@@ -1,10 +1,10 @@
 /** PostgreSQL short-address table: insert-if-free over the candidate list; unique indexes settle races between processes. */
-import { StoreError } from '../../core/errors.js';
-import type { NetworkId } from '../../core/network.js';
-import type { ShortAddressStore } from '../../core/short-address-store.js';
-import { networkCode } from '../common/network-codes.js';
-import { shortCandidates, SHORT_CODE_PATTERN } from '../common/short-codes.js';
-import { one, type Queryable } from './postgres-sql.js';
+import { StoreError } from '../../core/domain/errors.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { ShortAddressStore } from '../../core/store/short-address-store.js';
+import { networkCode } from '../common/schema/network-codes.js';
+import { shortCandidates, SHORT_CODE_PATTERN } from '../common/schema/short-codes.js';
+import { one, type Queryable } from './connection/postgres-sql.js';
 
 export class PostgresShortAddresses implements ShortAddressStore {
   constructor(private readonly db: Queryable) {}

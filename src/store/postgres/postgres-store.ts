@@ -1,27 +1,27 @@
 /** The PostgreSQL ChainStore: a pool for readers (stateless API processes scale out), one locked writer session per network. */
 import pg from 'pg';
-import { StoreError } from '../../core/errors.js';
-import { NETWORK_IDS, type NetworkId } from '../../core/network.js';
-import type { RawTxMode } from '../../core/raw-txs.js';
-import { chainTables } from '../common/chain-tables.js';
-import { storedRawTxMode, type ChainStoreOptions } from '../common/store-options.js';
-import type { AccountStore } from '../../core/account-store.js';
-import type { AuthStore } from '../../core/auth-store.js';
-import type { RawTxModeChange } from '../../core/chain-writes.js';
-import type { NetworkStore } from '../../core/network-store.js';
-import type { PriceStore } from '../../core/price-store.js';
-import type { ShortAddressStore } from '../../core/short-address-store.js';
-import type { ChainStore } from '../../core/store.js';
-import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
-import { SqlAuthStore } from '../common/sql-auth-store.js';
+import { StoreError } from '../../core/domain/errors.js';
+import { NETWORK_IDS, type NetworkId } from '../../core/domain/network.js';
+import type { RawTxMode } from '../../core/sources/raw-txs.js';
+import { chainTables } from '../common/schema/chain-tables.js';
+import { storedRawTxMode, type ChainStoreOptions } from '../common/schema/store-options.js';
+import type { AccountStore } from '../../core/store/account-store.js';
+import type { AuthStore } from '../../core/store/auth-store.js';
+import type { RawTxModeChange } from '../../core/store/chain-writes.js';
+import type { NetworkStore } from '../../core/store/network-store.js';
+import type { PriceStore } from '../../core/store/price-store.js';
+import type { ShortAddressStore } from '../../core/store/short-address-store.js';
+import type { ChainStore } from '../../core/store/store.js';
+import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema/schema-version.js';
+import { SqlAuthStore } from '../common/accounts/sql-auth-store.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { PostgresAccounts } from './postgres-accounts.js';
-import { PostgresNetworkStore } from './postgres-network-store.js';
+import { PostgresNetworkStore } from './chain/postgres-network-store.js';
 import { PostgresPrices } from './postgres-prices.js';
 import { PostgresRunner } from './postgres-runner.js';
 import { PostgresShortAddresses } from './postgres-short-addresses.js';
-import { LOCK_NAMESPACE, one } from './postgres-sql.js';
-import { translateUnavailable } from './postgres-unavailable.js';
+import { LOCK_NAMESPACE, one } from './connection/postgres-sql.js';
+import { translateUnavailable } from './connection/postgres-unavailable.js';
 
 export interface PostgresStoreOptions extends ChainStoreOptions {
   readonly connectionString: string;

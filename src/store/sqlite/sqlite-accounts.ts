@@ -1,9 +1,9 @@
 /** SQLite v3 accounts: plans and per-day usage counts here; accounts and keys in the shared SqlAccountMethods. */
-import type { AccountStore, PlanRecord, UsageIncrement } from '../../core/account-store.js';
-import { toPlan } from '../common/account-rows.js';
-import { SqlAccountMethods } from '../common/sql-account-methods.js';
+import type { AccountStore, PlanRecord, UsageIncrement } from '../../core/store/account-store.js';
+import { toPlan } from '../common/accounts/account-rows.js';
+import { SqlAccountMethods } from '../common/accounts/sql-account-methods.js';
 import { SqliteRunner } from './sqlite-runner.js';
-import { num, type Row, type Statements } from './sqlite-statements.js';
+import { num, type Row, type Statements } from './connection/sqlite-statements.js';
 
 export class SqliteAccounts extends SqlAccountMethods implements AccountStore {
   constructor(private readonly st: Statements) {

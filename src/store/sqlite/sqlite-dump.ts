@@ -1,15 +1,15 @@
 /**
- * The SQLite side of dumps (common/dump-engine.ts) on a connection of its own. Reads run in one deferred transaction:
+ * The SQLite side of dumps (common/dump/dump-engine.ts) on a connection of its own. Reads run in one deferred transaction:
  * in WAL mode its first read fixes a snapshot that the indexer's later commits do not change, and readers never block
  * the writer. Writes run in one BEGIN IMMEDIATE transaction (the database's write lock; an indexer waits for it).
  */
 import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { openSqliteDatabase } from './sqlite-binding.js';
-import { StoreError } from '../../core/errors.js';
-import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump-engine.js';
-import { normalize, type DumpTable, type DumpValue } from '../common/dump-rows.js';
-import { storedTotal } from './sqlite-scripts.js';
+import { openSqliteDatabase } from './connection/sqlite-binding.js';
+import { StoreError } from '../../core/domain/errors.js';
+import type { DumpEngine, DumpSink, DumpSource, SqlRow } from '../common/dump/dump-engine.js';
+import { normalize, type DumpTable, type DumpValue } from '../common/dump/dump-rows.js';
+import { storedTotal } from './chain/sqlite-scripts.js';
 
 const BATCH = 2_000;
 

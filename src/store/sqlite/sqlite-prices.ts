@@ -1,7 +1,7 @@
 /** SQLite exchange prices: a latest row per (coin, base, exchange) plus a history row per change. */
-import type { PriceQuote } from '../../core/prices.js';
-import type { LatestPrice, PriceStore } from '../../core/price-store.js';
-import { num, type Row, type Statements } from './sqlite-statements.js';
+import type { PriceQuote } from '../../core/domain/prices.js';
+import type { LatestPrice, PriceStore } from '../../core/store/price-store.js';
+import { num, type Row, type Statements } from './connection/sqlite-statements.js';
 
 export class SqlitePrices implements PriceStore {
   constructor(private readonly st: Statements) {}

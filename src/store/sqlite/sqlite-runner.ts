@@ -1,6 +1,6 @@
 /** SqlRunner over the store's one better-sqlite3 connection (synchronous underneath; batches are IMMEDIATE transactions). */
-import { checkChanges, uniqueError, UniqueViolation, type SqlRow, type SqlRunner, type SqlValue, type Statement } from '../common/sql-runner.js';
-import type { Statements } from './sqlite-statements.js';
+import { checkChanges, uniqueError, UniqueViolation, type SqlRow, type SqlRunner, type SqlValue, type Statement } from '../common/accounts/sql-runner.js';
+import type { Statements } from './connection/sqlite-statements.js';
 
 const UNIQUE_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 

@@ -1,10 +1,10 @@
 /** SQLite short-address table: insert-if-free over the candidate list, unique in both directions. */
-import { StoreError } from '../../core/errors.js';
-import type { NetworkId } from '../../core/network.js';
-import type { ShortAddressStore } from '../../core/short-address-store.js';
-import { networkCode } from '../common/network-codes.js';
-import { shortCandidates, SHORT_CODE_PATTERN } from '../common/short-codes.js';
-import type { Row, Statements } from './sqlite-statements.js';
+import { StoreError } from '../../core/domain/errors.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { ShortAddressStore } from '../../core/store/short-address-store.js';
+import { networkCode } from '../common/schema/network-codes.js';
+import { shortCandidates, SHORT_CODE_PATTERN } from '../common/schema/short-codes.js';
+import type { Row, Statements } from './connection/sqlite-statements.js';
 
 export class SqliteShortAddresses implements ShortAddressStore {
   constructor(private readonly st: Statements) {}

@@ -1,28 +1,28 @@
 /** The SQLite ChainStore: one file, WAL so API readers never block the indexer, every network in the same tables. */
 import type Database from 'better-sqlite3';
-import { openSqliteDatabase } from './sqlite-binding.js';
-import { StoreError } from '../../core/errors.js';
-import { NETWORK_IDS, type NetworkId } from '../../core/network.js';
-import type { RawTxMode } from '../../core/raw-txs.js';
-import { chainTables } from '../common/chain-tables.js';
-import { storedRawTxMode, type ChainStoreOptions } from '../common/store-options.js';
-import type { AccountStore } from '../../core/account-store.js';
-import type { AuthStore } from '../../core/auth-store.js';
-import type { RawTxModeChange } from '../../core/chain-writes.js';
-import type { NetworkStore } from '../../core/network-store.js';
-import type { PriceStore } from '../../core/price-store.js';
-import type { ShortAddressStore } from '../../core/short-address-store.js';
-import type { ChainStore } from '../../core/store.js';
+import { openSqliteDatabase } from './connection/sqlite-binding.js';
+import { StoreError } from '../../core/domain/errors.js';
+import { NETWORK_IDS, type NetworkId } from '../../core/domain/network.js';
+import type { RawTxMode } from '../../core/sources/raw-txs.js';
+import { chainTables } from '../common/schema/chain-tables.js';
+import { storedRawTxMode, type ChainStoreOptions } from '../common/schema/store-options.js';
+import type { AccountStore } from '../../core/store/account-store.js';
+import type { AuthStore } from '../../core/store/auth-store.js';
+import type { RawTxModeChange } from '../../core/store/chain-writes.js';
+import type { NetworkStore } from '../../core/store/network-store.js';
+import type { PriceStore } from '../../core/store/price-store.js';
+import type { ShortAddressStore } from '../../core/store/short-address-store.js';
+import type { ChainStore } from '../../core/store/store.js';
 import { migrationSql } from '../migrations/migration-files.js';
-import { SqlAuthStore } from '../common/sql-auth-store.js';
-import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema-version.js';
+import { SqlAuthStore } from '../common/accounts/sql-auth-store.js';
+import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
-import { SqliteNetworkStore } from './sqlite-network-store.js';
-import { PageReturner } from './sqlite-page-return.js';
+import { SqliteNetworkStore } from './chain/sqlite-network-store.js';
+import { PageReturner } from './connection/sqlite-page-return.js';
 import { SqlitePrices } from './sqlite-prices.js';
 import { SqliteRunner } from './sqlite-runner.js';
 import { SqliteShortAddresses } from './sqlite-short-addresses.js';
-import { Statements, type Row } from './sqlite-statements.js';
+import { Statements, type Row } from './connection/sqlite-statements.js';
 
 export interface SqliteStoreOptions extends ChainStoreOptions {
   /** File path, or ':memory:' for tests. */

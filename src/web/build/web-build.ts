@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSy
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, version as esbuildVersion } from 'esbuild';
-import { packageRoot } from '../../core/package-root.js';
+import { packageRoot } from '../../core/infrastructure/package-root.js';
 
 /** The repository root (package-root.ts: the same whether the code runs from src/ or compiled into dist/js/). */
 export const REPO_ROOT = packageRoot();

@@ -1,8 +1,8 @@
 /** Admin: plans (the same operations as `outpoint plans`: list, create, change its limits) and invites (make, list, revoke). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidArgumentError } from '../../core/errors.js';
-import type { InviteRecord } from '../../core/auth-store.js';
-import { DEFAULT_INVITE_HOURS } from '../../services/invite-service.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
+import type { InviteRecord } from '../../core/store/auth-store.js';
+import { DEFAULT_INVITE_HOURS } from '../../services/accounts/invite-service.js';
 import { html, type SafeHtml } from '../shell/html.js';
 import { actionButton, csrfField, field, notice } from './forms.js';
 import { formField, type DashboardContext, type SignedIn } from './dashboard-context.js';

@@ -3,9 +3,9 @@
  * page with plan change, disable/enable, administrator role, second-factor reset and a password reset link.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountRecord } from '../../core/account-store.js';
-import { ForbiddenError } from '../../core/errors.js';
-import { DASHBOARD_PATH } from '../../services/dashboard-links.js';
+import type { AccountRecord } from '../../core/store/account-store.js';
+import { ForbiddenError } from '../../core/domain/errors.js';
+import { DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
 import { html, withQuery, type SafeHtml } from '../shell/html.js';
 import { actionButton, csrfField, notice } from './forms.js';
 import { requireUser, formField, type DashboardContext, type SignedIn } from './dashboard-context.js';

@@ -1,9 +1,9 @@
 /** What every dashboard route file gets: the shell, the services, the cookie jar and per-request helpers. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../../core/logger.js';
-import type { DashboardServices } from '../../services/create-dashboard-services.js';
-import { DASHBOARD_PAGES } from '../../services/dashboard-links.js';
-import type { ActiveSession, ClientInfo } from '../../services/session-service.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { DashboardServices } from '../../services/dashboard/create-dashboard-services.js';
+import { DASHBOARD_PAGES } from '../../services/accounts/dashboard-links.js';
+import type { ActiveSession, ClientInfo } from '../../services/dashboard/session-service.js';
 import type { WebShell } from '../shell/web-shell.js';
 import { withQuery } from '../shell/html.js';
 import type { CookieJar } from './cookies.js';

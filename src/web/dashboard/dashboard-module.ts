@@ -4,7 +4,7 @@
  * codes) and the account links in the shared header. Served when the app has v3 accounts.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { DashboardServices } from '../../services/create-dashboard-services.js';
+import type { DashboardServices } from '../../services/dashboard/create-dashboard-services.js';
 import type { AccountServices } from '../../services/create-services.js';
 import type { WebModule } from '../register-web.js';
 import { errorPageFor } from '../shell/web-errors.js';

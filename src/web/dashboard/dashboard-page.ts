@@ -1,6 +1,6 @@
 /** The dashboard's page frame inside the shared layout: a section navigation for signed-in users, times, the page call. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DASHBOARD_PATH } from '../../services/dashboard-links.js';
+import { DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
 import { relativeTime, utcTime } from '../shared/relative-time.js';
 import { html, type SafeHtml } from '../shell/html.js';
 import type { DashboardContext, SignedIn } from './dashboard-context.js';

@@ -3,7 +3,7 @@
  * error page: wrong input, wrong credentials, limits. Anything else goes to the web error handler.
  */
 import type { FastifyReply } from 'fastify';
-import { OutpointError, BusyError, ForbiddenError, TooManyAttemptsError } from '../../core/errors.js';
+import { OutpointError, BusyError, ForbiddenError, TooManyAttemptsError } from '../../core/domain/errors.js';
 
 export interface FormError {
   readonly status: number;

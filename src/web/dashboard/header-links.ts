@@ -4,7 +4,7 @@
  * peek at the session (they are not dashboard visits and do not move last_login_at).
  */
 import type { FastifyRequest } from 'fastify';
-import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/dashboard-links.js';
+import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
 import { html, type SafeHtml } from '../shell/html.js';
 import { signedIn, type DashboardContext } from './dashboard-context.js';
 import { actionButton } from './forms.js';

@@ -4,9 +4,9 @@
  * working for the configured grace), revoke (stops at once).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IssuedKey } from '../../services/account-service.js';
-import type { KeyView } from '../../services/api-key-service.js';
-import { DASHBOARD_PATH } from '../../services/dashboard-links.js';
+import type { IssuedKey } from '../../services/accounts/account-service.js';
+import type { KeyView } from '../../services/accounts/api-key-service.js';
+import { DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
 import { html } from '../shell/html.js';
 import { actionButton, csrfField, field, notice } from './forms.js';
 import { formField, requireUser, type DashboardContext, type SignedIn } from './dashboard-context.js';

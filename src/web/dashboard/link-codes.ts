@@ -4,7 +4,7 @@
  * the history, a Referer header or a log line; the form on that page then posts with the cookie.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isTokenShaped } from '../../services/one-time-token.js';
+import { isTokenShaped } from '../../services/accounts/one-time-token.js';
 import type { CookieName } from './cookies.js';
 import type { DashboardContext } from './dashboard-context.js';
 

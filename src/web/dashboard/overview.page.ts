@@ -4,8 +4,8 @@
  * email address waits for its confirmation.
  */
 import type { FastifyInstance } from 'fastify';
-import { DASHBOARD_PATH } from '../../services/dashboard-links.js';
-import type { UsageOverview } from '../../services/usage-service.js';
+import { DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
+import type { UsageOverview } from '../../services/accounts/usage-service.js';
 import { html } from '../shell/html.js';
 import { actionButton, notice } from './forms.js';
 import { requireUser, type DashboardContext, type SignedIn } from './dashboard-context.js';

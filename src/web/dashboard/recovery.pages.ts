@@ -4,9 +4,9 @@
  * password through the link; every session of the account ends, and the user signs in again.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RESET_MINUTES } from '../../services/account-mail.js';
-import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/dashboard-links.js';
-import { PASSWORD_MIN } from '../../services/password-policy.js';
+import { RESET_MINUTES } from '../../services/accounts/account-mail.js';
+import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
+import { PASSWORD_MIN } from '../../services/dashboard/password-policy.js';
 import { html } from '../shell/html.js';
 import { csrfField, field, notice } from './forms.js';
 import { preSessionToken } from './csrf-guard.js';

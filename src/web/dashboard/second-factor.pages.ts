@@ -4,8 +4,8 @@
  * and a code (the section on the security page posts to /security/2fa/disable).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DASHBOARD_PATH } from '../../services/dashboard-links.js';
-import type { Enrolment } from '../../services/totp-service.js';
+import { DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
+import type { Enrolment } from '../../services/dashboard/totp-service.js';
 import { html, type SafeHtml } from '../shell/html.js';
 import { qrCode } from '../shell/qr-code.js';
 import { actionButton, csrfField, field, notice } from './forms.js';

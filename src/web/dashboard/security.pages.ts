@@ -4,8 +4,8 @@
  * Every change asks for the current password.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/dashboard-links.js';
-import { PASSWORD_MIN } from '../../services/password-policy.js';
+import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
+import { PASSWORD_MIN } from '../../services/dashboard/password-policy.js';
 import { html } from '../shell/html.js';
 import { actionButton, csrfField, field, notice } from './forms.js';
 import { clientInfo, formField, requireUser, type DashboardContext, type SignedIn } from './dashboard-context.js';

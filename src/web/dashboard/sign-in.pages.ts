@@ -3,8 +3,8 @@
  * always gets a new session cookie; the second-factor step lives in its own short cookie, not in a session.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/dashboard-links.js';
-import { SECOND_FACTOR_SECONDS } from '../../services/sign-in-service.js';
+import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
+import { SECOND_FACTOR_SECONDS } from '../../services/dashboard/sign-in-service.js';
 import { html } from '../shell/html.js';
 import { localPath } from '../shell/theme.js';
 import { csrfField, field, notice, type NoticeKind } from './forms.js';

@@ -3,8 +3,8 @@
  * once; with mail configured its overview asks to confirm the address before keys can be made.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/dashboard-links.js';
-import { PASSWORD_MIN } from '../../services/password-policy.js';
+import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
+import { PASSWORD_MIN } from '../../services/dashboard/password-policy.js';
 import { html } from '../shell/html.js';
 import { csrfField, field, notice } from './forms.js';
 import { preSessionToken } from './csrf-guard.js';

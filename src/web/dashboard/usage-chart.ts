@@ -3,7 +3,7 @@
  * from the stylesheet's classes, so both themes apply). One bar per UTC day, today marked; the plan's daily limit
  * is a dashed line when it is within the chart's scale. Screen readers get a summary and the table beside it.
  */
-import type { DayCount } from '../../services/usage-service.js';
+import type { DayCount } from '../../services/accounts/usage-service.js';
 import { html, type SafeHtml } from '../shell/html.js';
 
 const WIDTH = 600;

@@ -1,8 +1,8 @@
-import type { NetworkId } from '../../core/network.js';
-import type { ChainSummaryService } from '../../services/chain-summary-service.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { ChainSummaryService } from '../../services/network/chain-summary-service.js';
 import type { Services } from '../../services/create-services.js';
-import type { MempoolProjector } from '../../services/mempool-projector.js';
-import type { NetworkContext } from '../../services/network-registry.js';
+import type { MempoolProjector } from '../../services/network/mempool-projector.js';
+import type { NetworkContext } from '../../services/shared/network-registry.js';
 import type { SafeHtml } from '../shell/html.js';
 import type { WebShell } from '../shell/web-shell.js';
 

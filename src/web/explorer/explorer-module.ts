@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { NetworkContext } from '../../services/network-registry.js';
+import type { NetworkContext } from '../../services/shared/network-registry.js';
 import type { WebContext, WebModule } from '../register-web.js';
 import { configuredNetworks, type ExplorerDeps } from './explorer-deps.js';
 import { addressCsv } from './pages/address-csv.js';

@@ -1,5 +1,5 @@
-import { formatCoins, type Sats } from '../../core/money.js';
-import type { CoinId } from '../../core/network.js';
+import { formatCoins, type Sats } from '../../core/domain/money.js';
+import type { CoinId } from '../../core/domain/network.js';
 import { relativeTime, utcTime } from '../shared/relative-time.js';
 import { html, type SafeHtml } from '../shell/html.js';
 

@@ -1,4 +1,4 @@
-import type { NetworkId } from '../../core/network.js';
+import type { NetworkId } from '../../core/domain/network.js';
 import { pathOf } from '../shell/html.js';
 
 /** Networks are written in lower case in explorer URLs (/ltc, /dogetest), as in realtime channel names. */

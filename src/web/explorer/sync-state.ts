@@ -1,7 +1,7 @@
-import { NotFoundError } from '../../core/errors.js';
-import type { ChainTip } from '../../core/chain-types.js';
-import type { SyncPhase } from '../../core/sync-status.js';
-import type { NetworkContext } from '../../services/network-registry.js';
+import { NotFoundError } from '../../core/domain/errors.js';
+import type { ChainTip } from '../../core/domain/chain-types.js';
+import type { SyncPhase } from '../../core/domain/sync-status.js';
+import type { NetworkContext } from '../../services/shared/network-registry.js';
 import type { ExplorerDeps } from './explorer-deps.js';
 
 /**
@@ -17,7 +17,7 @@ export type SyncState =
       /** The node's height, null while unknown. */
       readonly nodeHeight: number | null;
       readonly etaSeconds: number | null;
-      /** The initial sync's phase (core/sync-status.ts), null before the indexer has written one. */
+      /** The initial sync's phase (core/domain/sync-status.ts), null before the indexer has written one. */
       readonly phase: SyncPhase | null;
     };
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { rateLimitHeaders, type RateLimiter } from '../../services/rate-limiter.js';
+import { rateLimitHeaders, type RateLimiter } from '../../services/limits/rate-limiter.js';
 import type { WebShell } from './web-shell.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { OutpointError, type IndexSyncingError, type RawTxUnavailableError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
+import { OutpointError, type IndexSyncingError, type RawTxUnavailableError } from '../../core/domain/errors.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
 import type { WebShell } from './web-shell.js';
 
 interface ErrorPage {

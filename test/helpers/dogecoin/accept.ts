@@ -7,7 +7,7 @@
  * REJECT_INSUFFICIENTFEE 66, REJECT_HIGHFEE 256). Not modelled: BIP68 sequence locks, P2SH/multisig script
  * evaluation (non-P2PKH spends are refused, saying so), sigop limits, eviction by size.
  */
-import type { Transaction } from '../../../src/core/chain-types.js';
+import type { Transaction } from '../../../src/core/domain/chain-types.js';
 import { classifyScript, readScript } from '../../../src/chains/addressing.js';
 import { hash160 } from '../../../src/chains/hash.js';
 import { isPushOnly } from '../../../src/chains/script/script-reader.js';

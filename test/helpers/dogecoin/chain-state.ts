@@ -4,7 +4,7 @@
  * ConnectBlock checks on money (inputs exist and are unspent, coinbase maturity, no inflation) and keeps undo data
  * so reorgs restore the spent coins. Chain choice: most work, then first received (setBlockIndexCandidates).
  */
-import type { Block, Transaction } from '../../../src/core/chain-types.js';
+import type { Block, Transaction } from '../../../src/core/domain/chain-types.js';
 import { workFromBits } from '../../../src/chains/parsing.js';
 import { REGTEST, regtestSubsidy } from './regtest-rules.js';
 

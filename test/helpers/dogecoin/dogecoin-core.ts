@@ -5,7 +5,7 @@
  * disconnect-only tip changes; SyncTransaction fires for mempool accepts and every tx of a connected block, and,
  * in `syncOnRemoval` mode (0.14's wallet signals: txs of a disconnected block, txs a block conflicted), for those too.
  */
-import type { Transaction } from '../../../src/core/chain-types.js';
+import type { Transaction } from '../../../src/core/domain/chain-types.js';
 import type { NetworkParams } from '../../../src/chains/network-params.js';
 import { acceptToMempool, Rejection } from './accept.js';
 import { ChainState, type BlockEntry } from './chain-state.js';

@@ -4,10 +4,10 @@
  * against the genesis hashes in src/chains/networks.ts, so a stand-in on "test" or "main" answers the real
  * genesis hash (what Outpoint's start-up check compares).
  */
-import type { ChainKind } from '../../../src/core/network.js';
+import type { ChainKind } from '../../../src/core/domain/network.js';
 import { ByteWriter, merkleRoot, parseBlock, parseTransaction, serializeBlock } from '../../../src/chains/parsing.js';
 import { getNetworkParams } from '../../../src/chains/networks.js';
-import type { Block } from '../../../src/core/chain-types.js';
+import type { Block } from '../../../src/core/domain/chain-types.js';
 import { DOGE_FEATURES } from './regtest-rules.js';
 
 const TIMESTAMP = Buffer.from('Nintondo', 'ascii');

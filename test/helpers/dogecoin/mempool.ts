@@ -3,7 +3,7 @@
  * ancestor/descendant walks, and the removals a block causes (its own txs, and conflicting spends with their
  * descendants). Entry fields are what entryToJSON prints in 1.14.
  */
-import type { Transaction, TxOutput } from '../../../src/core/chain-types.js';
+import type { Transaction, TxOutput } from '../../../src/core/domain/chain-types.js';
 import { outpointKey } from './chain-state.js';
 
 export interface PoolEntry {

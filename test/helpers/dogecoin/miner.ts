@@ -6,7 +6,7 @@
  * serialized by our chains library and must parse back to the same bytes.
  */
 import { scryptSync } from 'node:crypto';
-import type { AuxPow, Block, Transaction } from '../../../src/core/chain-types.js';
+import type { AuxPow, Block, Transaction } from '../../../src/core/domain/chain-types.js';
 import {
   ByteWriter, merkleRoot, parseBlock, parseBlockHeader, parseTransaction, serializeBlock, serializeBlockHeader, targetFromBits, type HeaderFields,
 } from '../../../src/chains/parsing.js';

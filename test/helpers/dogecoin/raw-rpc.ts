@@ -1,5 +1,5 @@
 /** Raw JSON-RPC over HTTP for checking what a node sends byte for byte (status codes, number formats). */
-import { RpcError } from '../../../src/core/errors.js';
+import { RpcError } from '../../../src/core/domain/errors.js';
 
 export interface RawAnswer {
   readonly status: number;

@@ -4,7 +4,7 @@
  * stand-in may override, as an operator overrides them with -minrelaytxfee, -dustlimit, -maxtxfee.
  */
 import type { ChainFeatures } from '../../../src/chains/network-params.js';
-import type { TxOutput } from '../../../src/core/chain-types.js';
+import type { TxOutput } from '../../../src/core/domain/chain-types.js';
 
 export const COIN = 100_000_000n;
 /** Dogecoin's MAX_MONEY (amount.h): 10 billion DOGE per amount. */

@@ -3,7 +3,7 @@
  * server.cpp). The stand-in runs like `-disablewallet`: wallet calls do not exist (-32601), and `generate`,
  * which needs a wallet's coinbase script, fails as it does there.
  */
-import type { Transaction } from '../../../src/core/chain-types.js';
+import type { Transaction } from '../../../src/core/domain/chain-types.js';
 import { decodeAddress } from '../../../src/chains/addressing.js';
 import { difficultyFromBits, parseTransaction, serializeTransaction } from '../../../src/chains/parsing.js';
 import { toHex } from '../../../src/chains/hash.js';

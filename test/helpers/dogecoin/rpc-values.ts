@@ -3,7 +3,7 @@
  * runtime_error becomes RPC_MISC_ERROR -1 with UniValue's own message), and a JSON writer that prints amounts
  * as ValueFromAmount does: a number with exactly 8 decimals.
  */
-import { formatCoins } from '../../../src/core/money.js';
+import { formatCoins } from '../../../src/core/domain/money.js';
 
 export const RPC_MISC_ERROR = -1;
 export const RPC_TYPE_ERROR = -3;

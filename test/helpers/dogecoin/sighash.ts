@@ -3,7 +3,7 @@
  * with every scriptSig emptied except the signed input's, which carries the spent output's script, then the
  * 4-byte hash type. Also a plain tx builder for unsigned drafts (our serializer does the bytes).
  */
-import type { Transaction, TxInput, TxOutput } from '../../../src/core/chain-types.js';
+import type { Transaction, TxInput, TxOutput } from '../../../src/core/domain/chain-types.js';
 import { ByteWriter, parseTransaction, serializeTransaction } from '../../../src/chains/parsing.js';
 
 export const SIGHASH_ALL = 0x01;

@@ -3,7 +3,7 @@
  * rpc/rawtransaction.cpp TxToJSON, ScriptPubKeyToJSON), field for field and in Core's order. No `nTx`, no
  * `vsize`/`weight`/`fees{}`/`spentby`/`bip125-replaceable` in mempool entries: 1.14 has none of them.
  */
-import type { AuxPow, Transaction } from '../../../src/core/chain-types.js';
+import type { AuxPow, Transaction } from '../../../src/core/domain/chain-types.js';
 import type { NetworkParams } from '../../../src/chains/network-params.js';
 import { classifyScript, getP2pkPubkey, pubkeyToP2pkhAddress, scriptToAddress, scriptToAsm } from '../../../src/chains/addressing.js';
 import { difficultyFromBits } from '../../../src/chains/parsing.js';

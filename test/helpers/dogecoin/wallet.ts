@@ -3,12 +3,12 @@
  * stand-in's UTXO set and mempool, signed transactions built by our serializer. Payments go through the
  * stand-in's `sendrawtransaction` over RPC, like any client's.
  */
-import type { Transaction, TxOutput } from '../../../src/core/chain-types.js';
+import type { Transaction, TxOutput } from '../../../src/core/domain/chain-types.js';
 import type { NetworkParams } from '../../../src/chains/network-params.js';
 import { addressToScript, classifyScript, pubkeyToP2pkhAddress } from '../../../src/chains/addressing.js';
 import { toHex } from '../../../src/chains/hash.js';
-import { parseCoins } from '../../../src/core/money.js';
-import type { RpcClient } from '../../../src/node/rpc-client.js';
+import { parseCoins } from '../../../src/core/domain/money.js';
+import type { RpcClient } from '../../../src/node/rpc/rpc-client.js';
 import { outpointKey } from './chain-state.js';
 import type { DogecoinCore } from './dogecoin-core.js';
 import { DogeKey } from './keys.js';

@@ -5,7 +5,7 @@
  * address share one PUB socket. There is no `sequence` topic and no message for a tx leaving the mempool.
  */
 import { Publisher } from 'zeromq';
-import type { Transaction } from '../../../src/core/chain-types.js';
+import type { Transaction } from '../../../src/core/domain/chain-types.js';
 import type { BlockEntry } from './chain-state.js';
 import type { CoreSignals } from './dogecoin-core.js';
 

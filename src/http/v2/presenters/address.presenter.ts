@@ -1,8 +1,8 @@
-import type { AddressDisplay, AddressDisplayTx } from '../../../services/address-display-service.js';
-import type { InputItem, OutputItem, Page } from '../../../services/address-history-service.js';
-import type { AddressBalance, AddressFlows } from '../../../services/address-service.js';
-import type { ShortAddress } from '../../../services/short-address-service.js';
-import type { NetworkContext } from '../../../services/network-registry.js';
+import type { AddressDisplay, AddressDisplayTx } from '../../../services/addresses/address-display-service.js';
+import type { InputItem, OutputItem, Page } from '../../../services/addresses/address-outputs-service.js';
+import type { AddressBalance, AddressFlows } from '../../../services/addresses/address-balances-service.js';
+import type { ShortAddress } from '../../../services/addresses/short-address-service.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { asm, coins, hex } from '../../shared/format.presenter.js';
 
 export const balanceData = (b: AddressBalance) => ({

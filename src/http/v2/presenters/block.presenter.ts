@@ -1,5 +1,5 @@
-import type { BlockDisplay, BlockView } from '../../../services/block-service.js';
-import type { NetworkContext } from '../../../services/network-registry.js';
+import type { BlockDisplay, BlockView } from '../../../services/blocks/block-service.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { coins, difficulty } from '../../shared/format.presenter.js';
 
 export const blockhashData = (network: NetworkContext, hash: string, height: number) => ({ network: network.id, blockhash: hash, block_no: height });

@@ -1,5 +1,5 @@
-import type { NetworkInfo } from '../../../services/network-info-service.js';
-import type { CoinPrices } from '../../../services/price-service.js';
+import type { NetworkInfo } from '../../../services/network/network-info-service.js';
+import type { CoinPrices } from '../../../services/prices/price-service.js';
 import { decimal8, difficulty } from '../../shared/format.presenter.js';
 import { syncingData } from '../../shared/syncing.presenter.js';
 

@@ -1,6 +1,6 @@
-import type { TxConfidence } from '../../../services/confidence-service.js';
-import type { DoubleSpendVerdict } from '../../../services/double-spend-verdict.js';
-import type { TxInputView, TxOutputView, TxView } from '../../../services/tx-service.js';
+import type { TxConfidence } from '../../../services/transactions/confidence-service.js';
+import type { DoubleSpendVerdict } from '../../../services/transactions/double-spend-verdict.js';
+import type { TxInputView, TxOutputView, TxView } from '../../../services/transactions/tx-service.js';
 import { addressText, asm, coins, hex, sigAsm } from '../../shared/format.presenter.js';
 
 /** A coinbase input has no prevout: address and type say "coinbase", the script is the raw coinbase data. */

@@ -1,6 +1,6 @@
-import type { PriceQuote } from '../../../core/prices.js';
-import type { AddressCounts, AddressPage, AddressTxItem, UnspentItem } from '../../../services/address-pages-service.js';
-import type { AddressBalance } from '../../../services/address-service.js';
+import type { PriceQuote } from '../../../core/domain/prices.js';
+import type { AddressCounts, AddressPage, AddressTxItem, UnspentItem } from '../../../services/addresses/address-pages-service.js';
+import type { AddressBalance } from '../../../services/addresses/address-balances-service.js';
 import { coins, hex } from '../../shared/format.presenter.js';
 import { priceObject } from './price.presenter.js';
 

@@ -1,6 +1,6 @@
-import type { PriceQuote } from '../../../core/prices.js';
-import type { BlockView } from '../../../services/block-service.js';
-import type { BlockSummary } from '../../../services/chain-summary-service.js';
+import type { PriceQuote } from '../../../core/domain/prices.js';
+import type { BlockView } from '../../../services/blocks/block-service.js';
+import type { BlockSummary } from '../../../services/network/chain-summary-service.js';
 import { coins, difficulty } from '../../shared/format.presenter.js';
 import { priceObject } from './price.presenter.js';
 

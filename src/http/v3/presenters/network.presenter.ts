@@ -1,7 +1,7 @@
-import type { AccountRecord } from '../../../core/account-store.js';
-import { currentPeriodEnd } from '../../../services/account-service.js';
-import type { NetworkStatus } from '../../../services/chain-summary-service.js';
-import type { UsageCounts } from '../../../core/usage-counter.js';
+import type { AccountRecord } from '../../../core/store/account-store.js';
+import { currentPeriodEnd } from '../../../services/accounts/account-service.js';
+import type { NetworkStatus } from '../../../services/network/chain-summary-service.js';
+import type { UsageCounts } from '../../../core/limits/usage-counter.js';
 import { syncingData } from '../../shared/syncing.presenter.js';
 
 export const networkInfoData = (s: NetworkStatus) => ({

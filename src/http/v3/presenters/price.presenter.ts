@@ -1,5 +1,5 @@
-import type { PriceQuote } from '../../../core/prices.js';
-import { V3_CURRENCY } from '../../../services/price-service.js';
+import type { PriceQuote } from '../../../core/domain/prices.js';
+import { V3_CURRENCY } from '../../../services/prices/price-service.js';
 import { decimal8 } from '../../shared/format.presenter.js';
 
 /** What a price object says when no quote is known: the spec types `value` as a string, so never null. */

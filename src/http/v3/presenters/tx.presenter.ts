@@ -1,5 +1,5 @@
-import type { PriceQuote } from '../../../core/prices.js';
-import type { TxInputView, TxOutputView, TxView } from '../../../services/tx-service.js';
+import type { PriceQuote } from '../../../core/domain/prices.js';
+import type { TxInputView, TxOutputView, TxView } from '../../../services/transactions/tx-service.js';
 import { addressText, asm, coins, hex, sigAsm } from '../../shared/format.presenter.js';
 import { priceObject } from './price.presenter.js';
 

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { formatCoins } from '../../../core/money.js';
-import type { NetworkContext } from '../../../services/network-registry.js';
+import { formatCoins } from '../../../core/domain/money.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { utcTime } from '../../shared/relative-time.js';
 import { chooseEncoding, compressStream } from '../../shell/compression.js';
 import { SECURITY_HEADERS } from '../../shell/security-headers.js';

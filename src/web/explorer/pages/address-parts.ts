@@ -1,6 +1,6 @@
-import type { AddressTotals } from '../../../core/chain-reads.js';
-import type { NetworkContext } from '../../../services/network-registry.js';
-import type { TimelineCursor, TimelinePage } from '../../../services/address-timeline-service.js';
+import type { AddressTotals } from '../../../core/store/chain-reads.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
+import type { TimelineCursor, TimelinePage } from '../../../services/addresses/address-timeline-service.js';
 import { html, withQuery, type SafeHtml } from '../../shell/html.js';
 import { amount, ago, badge, count, hash, link, table } from '../format.js';
 import { pager } from '../pager.js';

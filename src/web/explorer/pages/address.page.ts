@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeAddress } from '../../../chains/addressing.js';
-import type { NetworkContext } from '../../../services/network-registry.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { html, withQuery, type SafeHtml } from '../../shell/html.js';
 import { qrCode } from '../../shell/qr-code.js';
 import { apiLinks } from '../api-links.js';

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { blockMiner } from '../../../chains/parsing.js';
-import { NotFoundError } from '../../../core/errors.js';
-import type { BlockView } from '../../../services/block-service.js';
-import type { NetworkContext } from '../../../services/network-registry.js';
-import type { TxView } from '../../../services/tx-service.js';
+import { NotFoundError } from '../../../core/domain/errors.js';
+import type { BlockView } from '../../../services/blocks/block-service.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
+import type { TxView } from '../../../services/transactions/tx-service.js';
 import { html, withQuery, type SafeHtml } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';

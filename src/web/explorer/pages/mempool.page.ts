@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { NetworkContext } from '../../../services/network-registry.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { html } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { NetworkContext } from '../../../services/network-registry.js';
-import { parseHeight } from '../../../services/block-service.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
+import { parseHeight } from '../../../services/blocks/block-service.js';
 import { html, withQuery, type SafeHtml } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SearchHit } from '../../../services/search-service.js';
+import type { SearchHit } from '../../../services/search/search-service.js';
 import { html } from '../../shell/html.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { count, hash, link } from '../format.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { NetworkContext } from '../../../services/network-registry.js';
-import type { TxView } from '../../../services/tx-service.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
+import type { TxView } from '../../../services/transactions/tx-service.js';
 import { html, type SafeHtml } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';

@@ -1,5 +1,5 @@
-import type { BlockSummary } from '../../../services/chain-summary-service.js';
-import type { NetworkContext } from '../../../services/network-registry.js';
+import type { BlockSummary } from '../../../services/network/chain-summary-service.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { html, type SafeHtml } from '../../shell/html.js';
 import { ago, bytes, count, link, table } from '../format.js';
 import { blockPath } from '../paths.js';

@@ -1,5 +1,5 @@
 import type { BlockMiner } from '../../../chains/parsing.js';
-import type { NetworkId } from '../../../core/network.js';
+import type { NetworkId } from '../../../core/domain/network.js';
 import { html, type SafeHtml } from '../../shell/html.js';
 import { hash, link } from '../format.js';
 import { addressPath } from '../paths.js';

@@ -1,6 +1,6 @@
-import { formatPrice, type PriceQuote } from '../../../core/prices.js';
-import type { BlockSummary, NetworkStatus } from '../../../services/chain-summary-service.js';
-import type { NetworkContext } from '../../../services/network-registry.js';
+import { formatPrice, type PriceQuote } from '../../../core/domain/prices.js';
+import type { BlockSummary, NetworkStatus } from '../../../services/network/chain-summary-service.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { html, type SafeHtml } from '../../shell/html.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { badge, bytes, count, link, when } from '../format.js';

@@ -1,4 +1,4 @@
-import type { CoinId } from '../../../core/network.js';
+import type { CoinId } from '../../../core/domain/network.js';
 
 /** BIP21 and the same scheme for the other coins' wallets. */
 const URI_SCHEME: Readonly<Record<CoinId, string>> = { BTC: 'bitcoin', LTC: 'litecoin', DOGE: 'dogecoin' };

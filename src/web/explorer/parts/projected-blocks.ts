@@ -1,5 +1,5 @@
-import type { MempoolProjection } from '../../../services/mempool-projector.js';
-import type { NetworkContext } from '../../../services/network-registry.js';
+import type { MempoolProjection } from '../../../services/network/mempool-projector.js';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { html, type SafeHtml } from '../../shell/html.js';
 import { bytes, count, feeRate } from '../format.js';
 

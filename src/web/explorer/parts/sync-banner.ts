@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../../shell/html.js';
 import { count } from '../format.js';
-import type { SyncPhase } from '../../../core/sync-status.js';
+import type { SyncPhase } from '../../../core/domain/sync-status.js';
 import type { SyncState } from '../sync-state.js';
 
 const PHASE_TEXT: Record<SyncPhase, string> = {

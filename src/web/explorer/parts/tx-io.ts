@@ -1,4 +1,4 @@
-import type { TxInputView, TxOutputView, TxView } from '../../../services/tx-service.js';
+import type { TxInputView, TxOutputView, TxView } from '../../../services/transactions/tx-service.js';
 import { html, type SafeHtml } from '../../shell/html.js';
 import { amount, hash, link } from '../format.js';
 import { addressPath, txPath } from '../paths.js';

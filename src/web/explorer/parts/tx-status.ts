@@ -1,6 +1,6 @@
-import type { TxConfidence } from '../../../services/confidence-service.js';
-import { COINBASE_CONFIRMATIONS } from '../../../services/confirmations.js';
-import type { TxConflict, TxView } from '../../../services/tx-service.js';
+import type { TxConfidence } from '../../../services/transactions/confidence-service.js';
+import { COINBASE_CONFIRMATIONS } from '../../../services/shared/confirmations.js';
+import type { TxConflict, TxView } from '../../../services/transactions/tx-service.js';
 import { html, type SafeHtml } from '../../shell/html.js';
 import { count, hash, link, when } from '../format.js';
 import { addressChannel, blockchainChannel, blockPath, txPath } from '../paths.js';

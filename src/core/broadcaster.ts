@@ -1,7 +1,0 @@
-import type { NetworkId } from './network.js';
-
-/** Submits a signed transaction to a network through its node. */
-export interface TxBroadcaster {
-  /** Resolves with the txid; rejects with TxRejectedError when the node refuses the transaction. */
-  broadcast(network: NetworkId, txHex: string): Promise<string>;
-}

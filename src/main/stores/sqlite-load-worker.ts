@@ -1,0 +1,52 @@
+/**
+ * Worker thread of an initial load into SQLite (worker-loader.ts starts it): parses the raw blocks it is sent and
+ * appends them through its own connection to the store file. SQLite's writes are synchronous, so on the indexer's
+ * thread they would stop everything else; here they run while that thread fetches the next batch from the node.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ChainKind, NetworkId } from '../../core/domain/network.js';
+import type { RawTxMode } from '../../core/sources/raw-txs.js';
+import { getNetworkParams } from '../../chains/networks.js';
+import { parseBlock } from '../../chains/parsing.js';
+import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+
+export interface LoadWorkerData {
+  readonly path: string;
+  readonly network: NetworkId;
+  readonly chain: ChainKind;
+  /** `[store] raw_txs`: with "node" the worker writes no raw txs either. */
+  readonly rawTxs?: RawTxMode;
+}
+
+/** A batch: the raw blocks back to back in `bytes`, block i ending at `ends[i]`. */
+export interface LoadRequest {
+  readonly id: number;
+  readonly fromHeight: number;
+  readonly bytes: Uint8Array;
+  readonly ends: readonly number[];
+}
+
+const port = parentPort!;
+const { path, network, chain, rawTxs } = workerData as LoadWorkerData;
+// The indexer's thread claimed the network's writer lock for this process before starting the worker.
+const store = new SqliteStore({ path, inWriterProcess: true, ...(rawTxs ? { rawTxs } : {}) });
+const net = store.network(network);
+const { features } = getNetworkParams(network, chain);
+
+port.on('message', (msg: LoadRequest | 'close') => {
+  if (msg === 'close') {
+    void store.close().then(() => port.postMessage('closed'));
+    return;
+  }
+  const load = async (): Promise<void> => {
+    let start = 0;
+    const blocks = msg.ends.map((end, i) => {
+      const block = parseBlock(msg.bytes.subarray(start, end), features);
+      start = end;
+      return { height: msg.fromHeight + i, block };
+    });
+    const tip = await net.loadBlocks(blocks);
+    port.postMessage({ id: msg.id, tip });
+  };
+  load().catch((err: unknown) => port.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }));
+});

@@ -1,0 +1,209 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { OutpointConfig } from '../../config/index.js';
+import { MemoryEventBus, type ChainStore, type EventBus, type Logger, type NetworkId } from '../../core/index.js';
+import { getNetworkParams } from '../../chains/networks.js';
+import { buildHttpApp } from './http-wiring.js';
+import { replaceTlsCredentials, type TlsCredentials } from '../../http/tls.js';
+import { createMarket, type Market } from '../../market/create-market.js';
+import { RpcBroadcaster } from '../../node/rpc-broadcaster.js';
+import { RpcChainSource } from '../../node/rpc-chain-source.js';
+import { RpcFeeSource } from '../../node/rpc-fee-source.js';
+import { RpcMempoolSource } from '../../node/rpc-mempool-source.js';
+import type { RpcClient } from '../../node/rpc/rpc-client.js';
+import type { NetworkMap } from '../../services/shared/network-registry.js';
+import { attachRealtime, type RealtimeHandle } from '../../realtime/attach-realtime.js';
+import { registerRealtimeMetrics } from '../../realtime/realtime-metrics.js';
+import { registerMarketMetrics } from '../../market/market-metrics.js';
+import { createRedisEventBus } from '../../redis/redis-event-bus.js';
+import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
+import { waitForConfiguredNode } from './node-check.js';
+import { applyRawTxMode } from './raw-tx-mode.js';
+import { Observability } from './observability.js';
+import { createWebLayer } from './web-layer.js';
+import { openStore } from '../stores/open-store.js';
+
+export interface RuntimeOptions {
+  /** Run the indexers (default true). API-only replicas of a PostgreSQL deployment turn them off. */
+  readonly indexers?: boolean;
+  /** Serve the HTTP APIs (default true; `outpoint index` turns it off). */
+  readonly http?: boolean;
+  /** `--bulk`: every indexer loads as an initial sync even when its index has a tip (docs/indexer.md). */
+  readonly bulk?: boolean;
+}
+
+/**
+ * Everything `outpoint serve` and `outpoint index` run: the store, the event bus (in-process, or Redis
+ * when `[redis] url` is set so that any API process can serve any subscriber), indexers, HTTP and realtime.
+ */
+export class Runtime {
+  readonly store: ChainStore;
+  readonly networks: readonly NetworkRuntime[];
+  readonly market: Market;
+  readonly observability: Observability;
+  private app: FastifyInstance | null = null;
+  private realtime: RealtimeHandle | null = null;
+  private listeningUrl: string | null = null;
+  private stopped = false;
+  private readonly reloadTls = (): void => this.onSighup();
+
+  private constructor(
+    readonly config: OutpointConfig,
+    private readonly logger: Logger,
+    private readonly options: RuntimeOptions,
+    readonly bus: EventBus & { close?(): Promise<void> },
+  ) {
+    this.store = openStore(config.store.url, { rawTxs: config.store.rawTxs });
+    this.observability = new Observability(config, this.store, logger);
+    this.networks = config.networks.map((n) =>
+      createNetworkRuntime(n, this.store, this.bus, logger, { store: config.store, bulk: options.bulk ?? false, writes: this.observability.storeWrites }),
+    );
+    this.market = createMarket(config.market, this.store.prices(), this.bus, logger);
+    registerMarketMetrics(this.observability.metrics, this.market);
+    if (options.indexers ?? true) {
+      this.observability.metrics.sampled({
+        name: 'outpoint_indexer_writer',
+        help: "1 when this process's indexer writes the network, 0 while it stands by for another process that holds the network's writer lock (PostgreSQL).",
+        type: 'gauge',
+        labels: ['network'],
+        sample: () => this.networks.map((n) => ({ labels: { network: n.config.id }, value: n.indexer.isStandby ? 0 : 1 })),
+      });
+    }
+  }
+
+  static async create(config: OutpointConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
+    const bus = config.redis.url
+      ? await createRedisEventBus(config.redis.url, logger)
+      : new MemoryEventBus((err) => logger.error('event subscriber failed', { error: String(err) }));
+    return new Runtime(config, logger, options, bus);
+  }
+
+  /** Where the HTTP server listens (the configured public URL when one was given). */
+  get publicUrl(): string {
+    return this.listeningUrl ?? this.config.http.publicUrl;
+  }
+
+  /**
+   * Migrates, serves HTTP, then checks every configured node before any indexer writes: each is waited for
+   * while it is down or warming up, and one serving another chain than configured fails the start with a
+   * ConfigError (what started is stopped again).
+   */
+  async start(): Promise<void> {
+    await this.store.migrate();
+    try {
+      await this.observability.start();
+      if (this.options.http !== false) await this.startHttp();
+      if (this.options.indexers === false) return;
+      // One poller per database, like one indexer per network: API-only replicas read the stored prices.
+      this.market.start();
+      await Promise.all(this.networks.map((n) => waitForConfiguredNode(n, redact(n.config.rpcUrl), this.logger, { rawTxs: this.config.store.rawTxs })));
+      // The writer records [store] raw_txs; a switch to "node" deletes the stored raw txs (raw-tx-mode.ts).
+      await applyRawTxMode(this.store, this.config.store.rawTxs, this.logger);
+      for (const network of this.networks) {
+        this.logger.info('indexing', { network: network.config.id, chain: network.config.chain, node: redact(network.config.rpcUrl) });
+        network.indexer.start();
+        await network.notifier.start();
+        await network.p2p.start();
+      }
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+  }
+
+  /** Idempotent: a failed start() already stopped what it had started, and callers may stop again. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    process.off('SIGHUP', this.reloadTls);
+    // Realtime first: it closes its clients with a close frame before the HTTP server goes away.
+    await this.realtime?.close();
+    await this.app?.close();
+    await this.market.stop();
+    for (const network of this.networks) await network.p2p.stop();
+    for (const network of this.networks) await network.notifier.stop();
+    for (const network of this.networks) await network.indexer.stop();
+    for (const network of this.networks) network.node.rpc.close();
+    for (const network of this.networks) network.rawTxNode.rpc.close();
+    await this.observability.stop();
+    await this.store.close();
+    await this.bus.close?.();
+  }
+
+  private async startHttp(): Promise<void> {
+    const networks: NetworkMap = new Map(
+      this.networks.map((n) => [
+        n.config.id,
+        {
+          params: getNetworkParams(n.config.id, n.config.chain),
+          reader: this.store.network(n.config.id),
+          // Sightings live in the process that indexes (and listens); API-only replicas answer with the local model.
+          sightings: this.options.indexers === false ? null : n.p2p.watcher,
+          rawTxs: n.rawTxs,
+        },
+      ]),
+    );
+    const rpcs = new Map<NetworkId, RpcClient>(this.networks.map((n) => [n.config.id, n.node.rpc]));
+    const tls = this.config.http.tls ? this.readTls() : null;
+    const app = await buildHttpApp({
+      ...(tls ? { tls } : {}),
+      networks,
+      prices: this.market.reader,
+      broadcaster: new RpcBroadcaster(rpcs),
+      publicUrl: this.config.http.publicUrl,
+      rateLimitPerSecond: this.config.http.rateLimitPerSecond,
+      maxConcurrentPerIp: this.config.http.maxConcurrentPerIp,
+      redisUrl: this.config.redis.url,
+      logger: this.logger,
+      shortLinks: this.store.shortAddresses(),
+      accounts: this.store.accounts(),
+      mempoolSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolSource(n.node)])),
+      feeSources: new Map(this.networks.map((n) => [n.config.id, new RpcFeeSource(n.node)])),
+      events: this.bus,
+      metrics: this.observability.metrics,
+      ops: { health: this.observability.health, metrics: this.observability.apiExposition },
+      rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
+      extensions: [await createWebLayer(this.config, this.store, this.logger)],
+    });
+    this.app = app;
+    this.realtime = attachRealtime(app.server, {
+      appKey: this.config.realtime.appKey,
+      sendThreads: this.config.realtime.sendThreads,
+      bus: this.bus,
+      networks: new Map([...networks].map(([id, n]) => [id, n.params])),
+      logger: this.logger,
+    });
+    registerRealtimeMetrics(this.observability.metrics, this.realtime);
+    await app.listen({ host: this.config.http.host, port: this.config.http.port });
+    const address = app.server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const scheme = tls ? 'https' : 'http';
+    if (this.config.http.port === 0 || this.config.http.publicUrl === `${scheme}://${this.config.http.host}:${this.config.http.port}`) {
+      this.listeningUrl = `${scheme}://${host}:${address.port}`;
+    }
+    // A renewed certificate is taken on SIGHUP (e.g. by certbot's deploy hook), without a restart or dropped sockets.
+    if (tls) process.on('SIGHUP', this.reloadTls);
+    this.logger.info('http listening', { url: `${scheme}://${host}:${address.port}`, explorer: `${this.publicUrl}/`, ...(tls ? { tls: this.config.http.tls } : {}) });
+  }
+
+  private readTls(): TlsCredentials {
+    const files = this.config.http.tls!;
+    return { cert: readFileSync(files.certFile), key: readFileSync(files.keyFile) };
+  }
+
+  /** Re-reads the PEM files; a failed reload keeps serving the current certificate and says why. */
+  private onSighup(): void {
+    if (!this.app) return;
+    try {
+      replaceTlsCredentials(this.app, this.readTls());
+      this.logger.info('tls: certificate reloaded', { certFile: this.config.http.tls!.certFile });
+    } catch (error) {
+      this.logger.error('tls: reload failed; still serving the previous certificate', { error: (error as Error).message });
+    }
+  }
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}

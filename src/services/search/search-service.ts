@@ -1,0 +1,76 @@
+import { InvalidArgumentError } from '../../core/domain/errors.js';
+import type { ShortAddressStore } from '../../core/store/short-address-store.js';
+import { resolveAddress } from '../addresses/address-resolution.js';
+import { parseHeight } from '../blocks/block-service.js';
+import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
+
+export type SearchHit =
+  | { readonly kind: 'address'; readonly network: NetworkContext; readonly address: string }
+  | { readonly kind: 'short'; readonly network: NetworkContext; readonly address: string; readonly short: string }
+  | { readonly kind: 'tx'; readonly network: NetworkContext; readonly txid: string }
+  | { readonly kind: 'block'; readonly network: NetworkContext; readonly hash: string; readonly height: number; readonly isOrphan: boolean };
+
+/** Longer input is not anything we could find (the longest addresses, MWEB stealth, are ~140 characters). */
+export const MAX_QUERY_LENGTH = 200;
+const HASH = /^[0-9a-fA-F]{64}$/;
+const SHORT = /^[1-9A-HJ-NP-Za-km-z]{3,6}$/;
+/** BIP21 and its cousins: `litecoin:ADDRESS?amount=…` searches for ADDRESS. */
+const PAYMENT_URI = /^(?:bitcoin|litecoin|dogecoin):([^?]+)(?:\?.*)?$/i;
+
+/**
+ * What the explorer's search box may mean, on every configured network: an address (valid there: several
+ * networks may share a format), a short form, a txid or block hash, a block height. Hits come in the order of
+ * the configured networks; none is an empty list, never an error.
+ */
+export class SearchService {
+  constructor(
+    private readonly networks: NetworkRegistry,
+    private readonly shorts: ShortAddressStore,
+  ) {}
+
+  async find(query: string): Promise<SearchHit[]> {
+    const q = normalise(query);
+    if (q === '') return [];
+    const contexts = this.networks.ids().map((id) => this.networks.resolve(id));
+    const perNetwork = await Promise.all(contexts.map((ctx) => this.findOn(ctx, q)));
+    return perNetwork.flat();
+  }
+
+  private async findOn(ctx: NetworkContext, q: string): Promise<SearchHit[]> {
+    const hits: SearchHit[] = [];
+    if (HASH.test(q)) {
+      const id = q.toLowerCase();
+      const [tx, block] = await Promise.all([ctx.reader.getTransaction(id), ctx.reader.getBlockByHash(id)]);
+      if (tx) hits.push({ kind: 'tx', network: ctx, txid: id });
+      if (block) hits.push({ kind: 'block', network: ctx, hash: block.hash, height: block.height, isOrphan: block.isOrphan });
+      return hits;
+    }
+    const height = parseHeight(q);
+    if (height !== null) {
+      const block = await ctx.reader.getBlockByHeight(height);
+      if (block) hits.push({ kind: 'block', network: ctx, hash: block.hash, height: block.height, isOrphan: false });
+    }
+    if (SHORT.test(q)) {
+      const address = await this.shorts.addressFor(ctx.id, q);
+      if (address) hits.push({ kind: 'short', network: ctx, address, short: q });
+    }
+    const address = validAddress(ctx, q);
+    if (address) hits.push({ kind: 'address', network: ctx, address });
+    return hits;
+  }
+}
+
+function normalise(query: string): string {
+  const trimmed = query.trim();
+  if (trimmed.length > MAX_QUERY_LENGTH) return '';
+  return PAYMENT_URI.exec(trimmed)?.[1] ?? trimmed;
+}
+
+function validAddress(ctx: NetworkContext, text: string): string | null {
+  try {
+    return resolveAddress(ctx, text).address;
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) return null;
+    throw error;
+  }
+}

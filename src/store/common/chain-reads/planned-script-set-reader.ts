@@ -1,0 +1,25 @@
+/** The script-set reads (core/script-set-reads.ts) over the shared plans; each driver says only how a plan is run. */
+import type { AddressHistoryEntry, AddressTotals, UnspentOutput } from '../../../core/store/chain-reads.js';
+import type { ScriptSetPage, ScriptSetReader, ScriptSetTxCount } from '../../../core/store/script-set-reads.js';
+import { historyPlan, totalsPlan, txCountPlan, unspentPlan, type Plan, type SetContext } from './script-set-plans.js';
+
+export abstract class PlannedScriptSetReader implements ScriptSetReader {
+  /** Runs the plan against this engine's statements and context. */
+  protected abstract run<T>(plan: (c: SetContext) => Plan<T>): Promise<T>;
+
+  getScriptTotals(scripts: readonly Uint8Array[]): Promise<AddressTotals[]> {
+    return this.run((c) => totalsPlan(c, scripts));
+  }
+
+  getScriptSetTxCount(scripts: readonly Uint8Array[]): Promise<ScriptSetTxCount> {
+    return this.run((c) => txCountPlan(c, scripts));
+  }
+
+  getScriptSetHistory(scripts: readonly Uint8Array[], page: ScriptSetPage): Promise<AddressHistoryEntry[]> {
+    return this.run((c) => historyPlan(c, scripts, page));
+  }
+
+  getScriptSetUnspent(scripts: readonly Uint8Array[], page: ScriptSetPage): Promise<UnspentOutput[]> {
+    return this.run((c) => unspentPlan(c, scripts, page));
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The end of an initial (bulk) load for PostgreSQL: builds, in order, what the appending half deferred. Each step is
+ * one transaction on the writer session that also records itself in bulk_loads.step, so a killed process resumes at
+ * the next step. Unlike the writer's batches (nested loops by key, postgres-network-store.ts), these statements read
+ * whole tables, so they run with hash and merge joins and a larger work_mem.
+ */
+import type pg from 'pg';
+import { StoreError } from '../../../core/domain/errors.js';
+import type { RawTxSource } from '../../../core/sources/raw-txs.js';
+import { fetchBulkRaws } from '../../common/chain-writes/bulk-raw-txs.js';
+import { bytesToHex } from '../../common/schema/codec.js';
+import { parseTransaction } from '../../../chains/tx/tx-parser.js';
+import { deferredIndexes } from '../../common/schema/chain-tables.js';
+import { nextKey } from '../../common/chain-writes/script-keys.js';
+import type { PgNet } from './postgres-net.js';
+import { num, one, rows } from '../connection/postgres-sql.js';
+
+interface Step {
+  readonly name: string;
+  run(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource | undefined): Promise<void>;
+}
+
+async function createIndexes(db: pg.ClientBase, n: PgNet, ...names: string[]): Promise<void> {
+  for (const name of names) {
+    const index = deferredIndexes('postgres', n.id).find((i) => i.name === name)!;
+    await db.query(index.drop);
+    await db.query(index.create);
+  }
+}
+
+/**
+ * Resolves the pending spends (txids through the new txid index; of a BIP30 duplicate the newest copy), writes the
+ * outputs table again with every spend in place (one pass: updating most rows in place would leave a dead version of
+ * each), and completes the blocks' fees.
+ */
+async function resolvePending(db: pg.ClientBase, n: PgNet): Promise<void> {
+  const { t } = n;
+  const resolved = `${t.bulkPending}_resolved`;
+  await db.query(`DROP TABLE IF EXISTS ${resolved}`);
+  await db.query(`CREATE TABLE ${resolved} AS
+    SELECT DISTINCT ON (p.spender, p.vin) p.spender, p.vin, x.id AS prev_id, p.prev_vout, p.prev_txid
+    FROM ${t.bulkPending} p JOIN ${t.txs} x ON substring(x.txid from 1 for 8) = substring(p.prev_txid from 1 for 8) AND x.txid = p.prev_txid
+    ORDER BY p.spender, p.vin, x.id DESC`);
+  const pending = num((await one(db, `SELECT count(*) AS c FROM ${t.bulkPending}`))!.c);
+  const found = num((await one(db, `SELECT count(*) AS c FROM ${resolved}`))!.c);
+  if (found !== pending) {
+    const missing = await one(db, `SELECT p.prev_txid, p.prev_vout FROM ${t.bulkPending} p
+      WHERE NOT EXISTS (SELECT 1 FROM ${resolved} r WHERE r.spender = p.spender AND r.vin = p.vin) LIMIT 1`);
+    throw new StoreError(`bulk load: missing prevout ${missing ? `${(missing.prev_txid as Buffer).toString('hex')}:${num(missing.prev_vout)}` : ''}`);
+  }
+  const fresh = `${t.outputs}_bulk`;
+  await db.query(`DROP TABLE IF EXISTS ${fresh}`);
+  await db.query(`CREATE TABLE ${fresh} (LIKE ${t.outputs} INCLUDING ALL)`);
+  await db.query(`INSERT INTO ${fresh} (id, vout, value, script, spent_by, spent_vin)
+    SELECT o.id, o.vout, o.value, o.script, coalesce(o.spent_by, r.spender), coalesce(o.spent_vin, r.vin)
+    FROM ${t.outputs} o LEFT JOIN ${resolved} r ON r.prev_id = o.id AND r.prev_vout = o.vout
+    ORDER BY o.id, o.vout`);
+  const marked = num((await one(db, `SELECT count(*) AS c FROM ${fresh} o JOIN ${resolved} r ON r.prev_id = o.id AND r.prev_vout = o.vout
+    WHERE o.spent_by = r.spender AND o.spent_vin = r.vin`))!.c);
+  if (marked !== pending) throw new StoreError(`bulk load: ${pending - marked} pending spends name outputs that do not exist or were spent twice`);
+  await db.query(`DROP TABLE ${t.outputs}`);
+  await db.query(`ALTER TABLE ${fresh} RENAME TO ${t.outputs}`);
+  await createIndexes(db, n, `${t.outputs}_pkey`);
+  // Every input is known now: fees = inputs (the in-batch ones, already summed, plus these) - non-coinbase outputs.
+  await db.query(`UPDATE ${t.blocks} b SET fees = b.fees + s.inputs FROM (
+      SELECT (SELECT max(first_tx) FROM ${t.blocks} WHERE first_tx <= r.spender) AS first_tx, sum(o.value) AS inputs
+      FROM ${resolved} r JOIN ${t.outputs} o ON o.id = r.prev_id AND o.vout = r.prev_vout GROUP BY 1) s
+    WHERE b.first_tx = s.first_tx`);
+  await db.query(`UPDATE ${t.blocks} SET fees = fees - (value_out - reward)`);
+  await db.query(`DROP TABLE ${resolved}`);
+}
+
+/**
+ * Outputs were written with their scripts' base keys. Where several scripts share one (rare: see script-keys.ts), the
+ * first seen keeps it and each other takes the first key no script of the network has; its outputs are re-keyed by
+ * reading their scripts from the raw transactions (stored, or from the node with raw_txs = "node"). The distinct scripts
+ * stay in bulk_scripts_n_distinct.
+ */
+async function settleScriptKeys(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource | undefined): Promise<void> {
+  const { t } = n;
+  const distinct = `${t.bulkScripts}_distinct`;
+  await db.query(`DROP TABLE IF EXISTS ${distinct}`);
+  await db.query(`CREATE TABLE ${distinct} AS SELECT key, script, min(first_id) AS first_id FROM ${t.bulkScripts} GROUP BY key, script`);
+  const colliding = await rows(db, `SELECT d.key, d.script, d.first_id FROM ${distinct} d
+    WHERE d.key IN (SELECT key FROM ${distinct} GROUP BY key HAVING count(*) > 1) ORDER BY d.key, d.first_id`);
+  if (colliding.length === 0) return;
+  const taken = new Set((await rows(db, `SELECT key FROM ${distinct} WHERE key = ANY($1::bigint[])`,
+    [colliding.map((r) => num(r.key))])).map((r) => num(r.key)));
+  const moved = new Map<number, { script: Buffer; key: number }[]>();
+  const assigned = new Set<number>();
+  let previous: number | null = null;
+  for (const row of colliding) {
+    const base = num(row.key);
+    if (base !== previous) { previous = base; continue; } // the first seen keeps its base key
+    let key = nextKey(base);
+    while (assigned.has(key) || taken.has(key) || (await one(db, `SELECT 1 FROM ${distinct} WHERE key = $1`, [key]))) key = nextKey(key);
+    assigned.add(key);
+    moved.set(base, [...(moved.get(base) ?? []), { script: row.script as Buffer, key }]);
+  }
+  for (const [base, scripts] of moved) {
+    for (const s of scripts) await db.query(`UPDATE ${distinct} SET key = $1 WHERE key = $2 AND script = $3`, [s.key, base, s.script]);
+  }
+  // One scan of the outputs for every colliding base key (there is no index of all outputs by script).
+  const affected = await rows(db, `SELECT o.id, o.vout, o.script, x.raw FROM ${t.outputs} o LEFT JOIN ${t.txRaws} x ON x.id = o.id
+    WHERE o.script = ANY($1::bigint[])`, [[...moved.keys()]]);
+  const fetched = await fetchBulkRaws(affected.filter((o) => o.raw === null).map((o) => num(o.id)), async (id) => {
+    const row = (await one(db, `SELECT t.txid, b.hash, b.first_tx FROM ${t.txs} t, LATERAL (SELECT hash, first_tx FROM ${t.blocks}
+      WHERE first_tx <= t.id ORDER BY first_tx DESC LIMIT 1) b WHERE t.id = $1`, [id]))!;
+    return { txid: bytesToHex(row.txid as Buffer), blockHash: bytesToHex(row.hash as Buffer), position: id - num(row.first_tx) };
+  }, rawTxs);
+  for (const o of affected) {
+    const raw = (o.raw as Buffer | null) ?? fetched.get(num(o.id)) ?? null;
+    if (!raw) throw new StoreError(`bulk load: colliding script keys need the raw tx of id ${num(o.id)}`);
+    const script = Buffer.from(parseTransaction(raw, { mweb: true }).outputs[num(o.vout)]!.script);
+    const target = moved.get(num(o.script))!.find((s) => s.script.equals(script));
+    if (target) await db.query(`UPDATE ${t.outputs} SET script = $1 WHERE id = $2 AND vout = $3`, [target.key, o.id, o.vout]);
+  }
+}
+
+/** One row per (script, tx) pair with flags and amounts, from every output and every spent output; history from it. */
+async function buildHistory(db: pg.ClientBase, n: PgNet): Promise<void> {
+  const { t } = n;
+  const pairs = `${t.bulkScripts}_pairs`;
+  await db.query(`DROP TABLE IF EXISTS ${pairs}`);
+  await db.query(`CREATE TABLE ${pairs} AS
+    SELECT script, id, (bool_or(f = 1)::int) | (bool_or(f = 2)::int << 1) AS flags,
+      sum(CASE WHEN f = 1 THEN value END) AS r, sum(CASE WHEN f = 2 THEN value END) AS s
+    FROM (SELECT script, id, 1 AS f, value FROM ${t.outputs}
+          UNION ALL SELECT script, spent_by, 2, value FROM ${t.outputs} WHERE spent_by IS NOT NULL) io
+    GROUP BY script, id`);
+  await db.query(`INSERT INTO ${t.history} (script, id, flags) SELECT script, id, flags FROM ${pairs} ORDER BY script, id`);
+  await createIndexes(db, n, `${t.history}_pkey`);
+}
+
+/** Script rows with exact totals (NUMERIC sums), then the staging tables go and the load ends. */
+async function buildScripts(db: pg.ClientBase, n: PgNet): Promise<void> {
+  const { t } = n;
+  await db.query(`INSERT INTO ${t.scripts} (key, script, received, sent, tx_count, received_count, sent_count)
+    SELECT d.key, d.script, coalesce(p.received, 0), coalesce(p.sent, 0), p.c, p.rc, p.sc
+    FROM ${t.bulkScripts}_distinct d JOIN (
+      SELECT script, sum(r) AS received, sum(s) AS sent, count(*) AS c, sum(flags & 1) AS rc, sum(flags >> 1) AS sc
+      FROM ${t.bulkScripts}_pairs GROUP BY script) p ON p.script = d.key
+    ORDER BY d.key`);
+  await createIndexes(db, n, `${t.scripts}_pkey`);
+  await db.query(`DROP TABLE IF EXISTS ${t.bulkPending}, ${t.bulkScripts}, ${t.bulkScripts}_distinct, ${t.bulkScripts}_pairs`);
+  await db.query('DELETE FROM bulk_loads WHERE net = $1', [n.net]);
+}
+
+export const BUILD_STEPS: readonly Step[] = [
+  { name: 'txid index', run: (db, n) => createIndexes(db, n, `${n.t.txs}_pkey`, `${n.t.txRaws}_pkey`, `${n.t.txs}_by_txid`) },
+  { name: 'spends of older outputs', run: resolvePending },
+  { name: 'script keys', run: settleScriptKeys },
+  { name: 'spender index', run: (db, n) => createIndexes(db, n, `${n.t.outputs}_by_spender`) },
+  { name: 'unspent index', run: (db, n) => createIndexes(db, n, `${n.t.outputs}_unspent`) },
+  { name: 'address histories', run: buildHistory },
+  { name: 'address totals', run: buildScripts },
+];
+
+/** How each build step runs: whole-table joins, with memory for sorts and hashes (this transaction only). */
+export const BUILD_SETTINGS = "SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on; SET LOCAL enable_bitmapscan = on; SET LOCAL work_mem = '256MB'; SET LOCAL maintenance_work_mem = '512MB'";

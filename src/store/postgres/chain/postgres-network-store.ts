@@ -1,0 +1,257 @@
+/**
+ * NetworkStore over PostgreSQL. Reads use the shared pool; writes go through one dedicated session that holds a
+ * session advisory lock for this network. A second indexer for the same network gets WriterStandbyError from every
+ * write (its indexer stands by and tries again) and takes over once the holder's session ends. A writer whose session
+ * ended (killed, database restarted, connection lost) opens a new one and must win the lock again before its next
+ * write: no write ever goes through a session that does not hold the lock.
+ */
+import pg from 'pg';
+import { WriterStandbyError } from '../../../core/domain/errors.js';
+import type { NetworkId } from '../../../core/domain/network.js';
+import type { RawTxSource } from '../../../core/sources/raw-txs.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../../core/store/chain-reads.js';
+import type { ChainTip } from '../../../core/domain/chain-types.js';
+import type { BlockToConnect, ConnectedBlock, DisconnectedBlock, MempoolAddResult, MempoolEntry, MempoolRemoveReason } from '../../../core/store/chain-writes.js';
+import type { BulkBuildStep, BulkLoadState, NetworkStore } from '../../../core/store/network-store.js';
+import type { SyncStatus } from '../../../core/domain/sync-status.js';
+import { RecentKeys } from '../../common/chain-writes/bulk-rows.js';
+import { ScriptCache } from '../../common/chain-writes/script-cache.js';
+import type { ChainStoreOptions } from '../../common/schema/store-options.js';
+import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
+import { beginBulkLoadTx, loadBlocksTx, readBulkLoad, resetChainTx } from './postgres-bulk-load.js';
+import { FreshRead } from '../../common/chain-reads/fresh-read.js';
+import { PostgresAddressReader } from './postgres-address-reader.js';
+import { PostgresScriptSetReader } from './postgres-script-set-reader.js';
+import { PostgresChainReader } from './postgres-chain-reader.js';
+import { connectBlocksTx, disconnectTipTx, readTip } from './postgres-chain-writer.js';
+import { addMempoolTxsTx, removeMempoolTxsTx } from './postgres-mempool-writer.js';
+import { PgNet } from './postgres-net.js';
+import { LOCK_NAMESPACE, one } from '../connection/postgres-sql.js';
+import { readSyncStatus, writeSyncStatus } from './postgres-sync-status.js';
+import { createStagingTables } from './postgres-staging.js';
+
+export class PostgresNetworkStore implements NetworkStore {
+  private readonly n: PgNet;
+  private readonly address: PostgresAddressReader;
+  readonly scriptSets: PostgresScriptSetReader;
+  private readonly chain: PostgresChainReader;
+  private writer: Promise<pg.Client> | null = null;
+  /** Serializes writes: they share one session, and BEGIN/COMMIT must not interleave. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Script rows between writes (this network's writer session only; see ScriptCache for the rules). Every change to
+   * this network's script rows goes through the session holding the lock, so the cache is cleared only when a new
+   * session takes the lock (another process may have written meanwhile) and when a block is disconnected.
+   */
+  private readonly scripts = new ScriptCache();
+  /** Script rows a bulk load staged lately (bounded; see RecentKeys). */
+  private recentScripts = new RecentKeys();
+
+  /** Every address page asks for the tip: concurrent callers share one query (none older than its call). */
+  private readonly tip: FreshRead<ChainTip | null>;
+
+  constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string, options: ChainStoreOptions = {}) {
+    this.n = new PgNet(id, options);
+    this.tip = new FreshRead(() => readTip(this.pool, this.n));
+    this.address = new PostgresAddressReader(pool, this.n);
+    this.scriptSets = new PostgresScriptSetReader(pool, this.n);
+    this.chain = new PostgresChainReader(pool, this.n);
+  }
+
+  private async openWriter(): Promise<pg.Client> {
+    // TCP keepalives on both ends: this process notices a dead connection, and the server ends the session of a
+    // writer that vanished (host down, network cut) within ~30 s, which releases the lock for a standby.
+    const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    client.on('error', () => undefined);
+    await client.connect();
+    // Assigned by write() before this first await returned.
+    const opened = this.writer;
+    client.once('end', () => {
+      // The session is gone, and the lock with it: the next write opens a new session and competes for the lock again.
+      if (this.writer === opened) this.writer = null;
+    });
+    const row = await one(client, 'SELECT pg_try_advisory_lock($1, $2) AS locked', [LOCK_NAMESPACE, this.n.net]);
+    if (!row?.locked) {
+      await client.end();
+      throw new WriterStandbyError(this.id);
+    }
+    await client.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 4');
+    // Every statement of this session is driven by a batch's rows and probes the chain tables by index (one row or a
+    // short range each), so its cost follows the batch, not the tables. The planner, which prices a random index probe
+    // well above a sequential page and whose statistics lag behind tables that grow by every batch, would otherwise
+    // hash or merge join whole tables (every unspent output, every script) for every batch, or take bitmap scans for
+    // single rows. JIT compiling these statements (their estimated costs pass jit_above_cost) costs more than it saves.
+    await client.query('SET enable_hashjoin = off; SET enable_mergejoin = off; SET enable_bitmapscan = off; SET jit = off');
+    await createStagingTables(client, this.n.t);
+    this.scripts.clear();
+    return client;
+  }
+
+  async claimWriter(): Promise<void> {
+    // A writer session (open or opening) is the lock: awaiting it says whether this process holds it. Without one,
+    // the first write opens it; an empty transaction does that through the write queue. (Every indexer pass calls
+    // this: no round trip while the session lives; its 'end' clears `writer`.)
+    if (this.writer) await this.writer;
+    else await this.write(() => Promise.resolve());
+  }
+
+  private write<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      if (!this.writer) {
+        this.writer = this.openWriter();
+        this.writer.catch(() => { this.writer = null; });
+      }
+      const client = await this.writer;
+      await client.query('BEGIN');
+      try {
+        const result = await fn(client);
+        await client.query('COMMIT');
+        this.scripts.commit();
+        return result;
+      } catch (error) {
+        this.scripts.abort();
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    const writer = this.writer;
+    this.writer = null;
+    if (writer) await (await writer.catch(() => null))?.end();
+  }
+
+  connectBlocks(blocks: readonly BlockToConnect[]): Promise<ConnectedBlock[]> {
+    return this.write((db) => connectBlocksTx(db, this.n, blocks, this.scripts));
+  }
+
+  disconnectTip(expectedHash: string): Promise<DisconnectedBlock> {
+    return this.write((db) => {
+      // It changes totals behind the cache.
+      this.scripts.clear();
+      return disconnectTipTx(db, this.n, expectedHash);
+    });
+  }
+
+  addMempoolTxs(entries: readonly MempoolEntry[]): Promise<MempoolAddResult[]> {
+    return this.write((db) => addMempoolTxsTx(db, this.n, entries, this.scripts));
+  }
+
+  removeMempoolTxs(txids: readonly string[], reason: MempoolRemoveReason): Promise<string[]> {
+    return this.write((db) => removeMempoolTxsTx(db, this.n, txids, reason));
+  }
+
+  pruneRemovedMempool(removedBefore: number, limit: number): Promise<number> {
+    // Removed rows have no outputs or spends left (removal deleted them), so the tx row is all there is.
+    const table = this.n.t.mempoolTxs;
+    return this.write(async (db) => {
+      const result = await db.query(`DELETE FROM ${table} WHERE txid IN
+        (SELECT txid FROM ${table} WHERE removed AND removed_at < $1 LIMIT $2)`, [removedBefore, limit]);
+      return result.rowCount ?? 0;
+    });
+  }
+
+  getBulkLoad(): Promise<BulkLoadState | null> {
+    return readBulkLoad(this.pool, this.n);
+  }
+
+  beginBulkLoad(startedAt: number): Promise<void> {
+    this.recentScripts = new RecentKeys();
+    return this.write((db) => {
+      this.scripts.clear();
+      return beginBulkLoadTx(db, this.n, startedAt);
+    });
+  }
+
+  loadBlocks(blocks: readonly BlockToConnect[]): Promise<ChainTip> {
+    return this.write((db) => loadBlocksTx(db, this.n, blocks, this.recentScripts));
+  }
+
+  /** Each build step in its own transaction on the writer session, with its progress mark. */
+  async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>, rawTxs?: RawTxSource): Promise<void> {
+    const state = await this.getBulkLoad();
+    if (!state) return;
+    for (let i = state.step; i < BUILD_STEPS.length; i++) {
+      const step = BUILD_STEPS[i]!;
+      await onStep?.({ step: i + 1, steps: BUILD_STEPS.length, name: step.name });
+      await this.write(async (db) => {
+        await db.query(BUILD_SETTINGS);
+        await step.run(db, this.n, rawTxs);
+        await db.query('UPDATE bulk_loads SET step = $1 WHERE net = $2', [i + 1, this.n.net]);
+      });
+    }
+    this.scripts.clear();
+    // Planner statistics now: bulk-loaded tables have none until autovacuum gets to them, and the first address
+    // reads planned without them ran ~10x slower (docs/benchmarks.md, Address lists).
+    const { t } = this.n;
+    await this.pool.query(`ANALYZE ${[t.blocks, t.txs, t.outputs, t.history, t.scripts].join(', ')}`);
+  }
+
+  resetChain(): Promise<void> {
+    return this.write((db) => {
+      this.scripts.clear();
+      return resetChainTx(db, this.n);
+    });
+  }
+
+  /** Through the writer session: only the network's one indexer (the advisory lock holder) writes its status. */
+  setSyncStatus(status: SyncStatus | null): Promise<void> {
+    return this.write((db) => writeSyncStatus(db, this.n.net, status));
+  }
+
+  getSyncStatus(): Promise<SyncStatus | null> {
+    return readSyncStatus(this.pool, this.n.net);
+  }
+
+  getTip(): Promise<ChainTip | null> {
+    return this.tip.get();
+  }
+
+  getMainChainHash(height: number): Promise<string | null> {
+    return this.chain.mainChainHash(height);
+  }
+
+  getAddressTotals(script: Uint8Array, options?: AddressTotalsOptions): Promise<AddressTotals> {
+    return this.address.totals(script, options);
+  }
+
+  getAddressHistory(script: Uint8Array, options: HistoryOptions): Promise<AddressHistoryEntry[]> {
+    return this.address.history(script, options);
+  }
+
+  getUnspent(script: Uint8Array, options: UnspentOptions): Promise<UnspentOutput[]> {
+    return this.address.unspent(script, options);
+  }
+
+  getTransaction(txid: string): Promise<TxRecord | null> {
+    return this.chain.transaction(txid);
+  }
+
+  getOutputs(txid: string): Promise<OutputRecord[] | null> {
+    return this.chain.outputs(txid);
+  }
+
+  getBlockByHash(hash: string): Promise<BlockRecord | null> {
+    return this.chain.blockByHash(hash);
+  }
+
+  getBlockByHeight(height: number): Promise<BlockRecord | null> {
+    return this.chain.blockByHeight(height);
+  }
+
+  getMempoolInfo(): Promise<MempoolInfo> {
+    return this.chain.mempoolInfo();
+  }
+
+  getMempoolEntries(): Promise<MempoolTxSummary[]> {
+    return this.chain.mempoolEntries();
+  }
+
+  getMempoolTxids(): Promise<string[]> {
+    return this.chain.mempoolTxids();
+  }
+}
