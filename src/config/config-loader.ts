@@ -6,9 +6,8 @@ import { ConfigError, NETWORK_IDS, PRICE_SOURCE_IDS, isNetworkId, type ChainKind
 import { NETWORK_KEYS, SECTION_KEYS, TOP_LEVEL_KEYS, type KeySpec } from './config-schema.js';
 import type { AccountsConfig, MarketConfig, NetworkConfig, OutpointConfig, P2pConfig, Registration, ZmqConfig } from './config-types.js';
 import { ZMQ_TOPICS, getNetworkParams, type ZmqTopic } from '../chains/addressing.js';
-import { int, isTable, optionalStr, str, type Raw } from './config-values.js';
+import { bool, int, isTable, optionalStr, str, type Raw } from './config-values.js';
 import { buildOpsConfig } from './ops-config.js';
-
 
 /** Environment variables with these prefixes belong to scripts and tests, not to the service. */
 const NON_CONFIG_ENV_PREFIXES = ['OUTPOINT_SETUP_', 'OUTPOINT_TEST_', 'OUTPOINT_BENCH_'];
@@ -249,15 +248,6 @@ function buildP2p(table: Raw, chain: ChainKind, at: (k: string) => string): P2pC
   const discover = bool(table, 'p2p_discover', NETWORK_KEYS['p2p_discover']!, chain !== 'regtest', at('p2p_discover'));
   const targetPeers = int(table, 'p2p_target_peers', NETWORK_KEYS['p2p_target_peers']!, 8, at('p2p_target_peers'));
   return { peers, discover, targetPeers, enabled: targetPeers > 0 && (peers.length > 0 || discover) };
-}
-
-function bool(table: Raw, key: string, spec: KeySpec, fallback: boolean, path: string): boolean {
-  const value = table[key];
-  if (value === undefined) return fallback;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string' && /^(true|1)$/i.test(value.trim())) return true;
-  if (typeof value === 'string' && /^(false|0)$/i.test(value.trim())) return false;
-  throw new ConfigError(`${path} must be true or false (${spec.doc}), got ${JSON.stringify(value)}`);
 }
 
 /**

@@ -75,6 +75,7 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
   log: {
     level: { type: 'string', oneOf: ['debug', 'info', 'warn', 'error'], doc: 'lowest level written: debug, info, warn or error (default info; debug adds a line per HTTP request)' },
     format: { type: 'string', oneOf: ['auto', 'json', 'text'], doc: 'auto: text on a terminal, one JSON object per line otherwise (default); json or text forces one' },
+    wallet_keys: { type: 'boolean', doc: 'true: log lines keep the extended public keys of wallet requests (xpub, descriptors) as given; false (default): they are masked, so what a wallet asked is not kept' },
   },
   metrics: {
     host: { type: 'string', doc: 'with port: serve /metrics on this address instead of the API port (default 127.0.0.1)' },

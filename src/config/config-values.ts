@@ -39,3 +39,13 @@ export function int(table: Raw, key: string, spec: KeySpec, fallback: number, pa
 export function isTable(value: unknown): value is Raw {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
+
+/** true/false (TOML), or in the environment true/false/1/0. */
+export function bool(table: Raw, key: string, spec: KeySpec, fallback: boolean, path: string): boolean {
+  const value = table[key];
+  if (value === undefined) return fallback;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(true|1)$/i.test(value.trim())) return true;
+  if (typeof value === 'string' && /^(false|0)$/i.test(value.trim())) return false;
+  throw new ConfigError(`${path} must be true or false (${spec.doc}), got ${JSON.stringify(value)}`);
+}

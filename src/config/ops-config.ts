@@ -2,7 +2,7 @@
 import { ConfigError, type LogLevel } from '../core/index.js';
 import { SECTION_KEYS, type KeySpec } from './config-schema.js';
 import type { OutpointConfig } from './config-types.js';
-import { int, optionalStr, str, type Raw } from './config-values.js';
+import { bool, int, optionalStr, str, type Raw } from './config-values.js';
 
 export function buildOpsConfig(section: (name: string) => Raw): Pick<OutpointConfig, 'log' | 'metrics' | 'health'> {
   const spec = (s: string, k: string): KeySpec => SECTION_KEYS[s]![k]!;
@@ -11,6 +11,7 @@ export function buildOpsConfig(section: (name: string) => Raw): Pick<OutpointCon
     log: {
       level: str(section('log'), 'level', spec('log', 'level'), 'info', 'log.level') as LogLevel,
       format: str(section('log'), 'format', spec('log', 'format'), 'auto', 'log.format') as OutpointConfig['log']['format'],
+      walletKeys: bool(section('log'), 'wallet_keys', spec('log', 'wallet_keys'), false, 'log.wallet_keys'),
     },
     metrics: buildMetrics(section('metrics')),
     health: {
