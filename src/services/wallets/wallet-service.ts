@@ -88,17 +88,58 @@ export function checkGap(gap: number | undefined): number {
   return gap;
 }
 
+/** Everything the explorer's wallet page shows, from one scan. */
+export interface WalletOverview {
+  readonly summary: WalletSummary;
+  readonly addresses: WalletPage<WalletAddress>;
+  readonly transactions: WalletPage<WalletTx>;
+  readonly unspent: WalletPage<WalletUtxo>;
+}
+
+export interface OverviewPages {
+  readonly gap?: number;
+  readonly txPage: number;
+  readonly utxoPage: number;
+  readonly pageSize: number;
+}
+
 export class WalletService {
   constructor(private readonly networks: NetworkRegistry, private readonly cache = new DerivationCache()) {}
 
   async summary(network: string, text: string, gap?: number): Promise<WalletSummary> {
-    const { ctx, keys, gap: g, scan } = await this.scan(network, text, gap);
+    return this.summaryOf(await this.scan(network, text, gap));
+  }
+
+  /** Every used address, receive chain first, each in index order. */
+  async addresses(network: string, text: string, gap?: number): Promise<WalletPage<WalletAddress>> {
+    return this.addressesOf(await this.scan(network, text, gap));
+  }
+
+  /** Newest first, mempool first; a page past the end is empty. */
+  async transactions(network: string, text: string, page: number, gap?: number): Promise<WalletPage<WalletTx>> {
+    return this.transactionsOf(await this.scan(network, text, gap), page, WALLET_PAGE_SIZE);
+  }
+
+  /** Oldest first (block order, then the mempool); outputs already spent by a mempool tx are left out. */
+  async unspentOutputs(network: string, text: string, page: number, gap?: number): Promise<WalletPage<WalletUtxo>> {
+    return this.unspentOf(await this.scan(network, text, gap), page, WALLET_PAGE_SIZE);
+  }
+
+  async overview(network: string, text: string, pages: OverviewPages): Promise<WalletOverview> {
+    const s = await this.scan(network, text, pages.gap);
+    const [summary, transactions, unspent] = await Promise.all([
+      this.summaryOf(s), this.transactionsOf(s, pages.txPage, pages.pageSize), this.unspentOf(s, pages.utxoPage, pages.pageSize),
+    ]);
+    return { summary, addresses: this.addressesOf(s), transactions, unspent };
+  }
+
+  private async summaryOf({ ctx, keys, gap, scan }: Scanned): Promise<WalletSummary> {
     const counts = await ctx.reader.scriptSets.getScriptSetTxCount(scan.used.map((u) => u.script));
     const sum = (pick: (u: UsedAddress) => Sats): Sats => scan.used.reduce((s, u) => s + pick(u), 0n);
     return {
       network: ctx,
       descriptor: keys.wallet.descriptor,
-      gap: g,
+      gap,
       confirmedBalance: sum((u) => u.totals.confirmedBalance),
       unconfirmedBalance: sum((u) => u.totals.unconfirmedBalance),
       confirmedReceived: sum((u) => u.totals.confirmedReceived),
@@ -110,9 +151,7 @@ export class WalletService {
     };
   }
 
-  /** Every used address, receive chain first, each in index order. */
-  async addresses(network: string, text: string, gap?: number): Promise<WalletPage<WalletAddress>> {
-    const { ctx, keys, scan } = await this.scan(network, text, gap);
+  private addressesOf({ ctx, keys, scan }: Scanned): WalletPage<WalletAddress> {
     const items = scan.used.map((u) => ({
       ...this.ref(ctx, keys, u),
       confirmedBalance: u.totals.confirmedBalance,
@@ -122,17 +161,13 @@ export class WalletService {
     return { network: ctx, descriptor: keys.wallet.descriptor, page: 1, items };
   }
 
-  /** Newest first, mempool first; a page past the end is empty. */
-  async transactions(network: string, text: string, page: number, gap?: number, pageSize = WALLET_PAGE_SIZE): Promise<WalletPage<WalletTx>> {
-    const { ctx, keys, scan } = await this.scan(network, text, gap);
+  private async transactionsOf({ ctx, keys, scan }: Scanned, page: number, pageSize: number): Promise<WalletPage<WalletTx>> {
     const entries = await ctx.reader.scriptSets.getScriptSetHistory(scan.used.map((u) => u.script), { limit: pageSize, offset: (page - 1) * pageSize });
     const items = entries.map((e) => ({ txid: e.txid, time: e.time, height: e.height, received: e.received, sent: e.sent }));
     return { network: ctx, descriptor: keys.wallet.descriptor, page, items };
   }
 
-  /** Oldest first (block order, then the mempool); outputs already spent by a mempool tx are left out. */
-  async unspentOutputs(network: string, text: string, page: number, gap?: number, pageSize = WALLET_PAGE_SIZE): Promise<WalletPage<WalletUtxo>> {
-    const { ctx, keys, scan } = await this.scan(network, text, gap);
+  private async unspentOf({ ctx, keys, scan }: Scanned, page: number, pageSize: number): Promise<WalletPage<WalletUtxo>> {
     const byScript = new Map(scan.used.map((u) => [Buffer.from(u.script).toString('hex'), u]));
     const outputs = await ctx.reader.scriptSets.getScriptSetUnspent(scan.used.map((u) => u.script), { limit: pageSize, offset: (page - 1) * pageSize });
     const items = outputs.map((o) => ({

@@ -10,6 +10,7 @@ import { mempoolPage } from './pages/mempool.page.js';
 import { networkPage } from './pages/network.page.js';
 import { searchPage } from './pages/search.page.js';
 import { txPage } from './pages/tx.page.js';
+import { walletPage } from './pages/wallet.page.js';
 import { addressPath, netSlug, networkPath } from './paths.js';
 
 type Query = Record<string, string | undefined>;
@@ -26,6 +27,7 @@ function networkRoutes(app: FastifyInstance, deps: ExplorerDeps, network: Networ
   app.get<{ Params: { address: string }; Querystring: Query }>(`${base}/address/:address`, (request, reply) => addressPage(deps, network, request.params.address, request, reply));
   app.get<{ Params: { address: string } }>(`${base}/address/:address/history.csv`, (request, reply) => addressCsv(deps, network, request.params.address, request, reply));
   app.get<{ Querystring: Query }>(`${base}/mempool`, (request, reply) => mempoolPage(deps, network, request, reply));
+  app.get<{ Params: { wallet: string }; Querystring: Query }>(`${base}/xpub/:wallet`, (request, reply) => walletPage(deps, network, request.params.wallet, request, reply));
   // /LTC/... as typed from an API acronym: the same page under its lower-case URL.
   const upper = `/${network.id}`;
   const toLower = (request: FastifyRequest, reply: FastifyReply): FastifyReply => reply.redirect(`/${netSlug(network.id)}${request.url.slice(upper.length)}`, 301);

@@ -13,6 +13,8 @@ export const outputPath = (id: NetworkId, txid: string, vout: number): string =>
 export const inputPath = (id: NetworkId, txid: string, vin: number): string => `${txPath(id, txid)}#in-${vin}`;
 export const addressPath = (id: NetworkId, address: string): string => pathOf(netSlug(id), 'address', address);
 export const addressCsvPath = (id: NetworkId, address: string): string => `${addressPath(id, address)}/history.csv`;
+/** A wallet (extended public key or descriptor) as one percent-encoded segment. */
+export const walletPath = (id: NetworkId, wallet: string): string => pathOf(netSlug(id), 'xpub', wallet);
 export const mempoolPath = (id: NetworkId): string => pathOf(netSlug(id), 'mempool');
 export const shortLinkPath = (id: NetworkId, short: string): string => pathOf('s', id, short);
 
