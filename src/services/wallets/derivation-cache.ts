@@ -12,8 +12,22 @@ const DERIVE_SLICE = 64;
 /** About 100 bytes a script with its array slot: 200,000 scripts is some 20 MB. */
 export const DEFAULT_MAX_SCRIPTS = 200_000;
 
+/** What a gap scan and the wallet reads need of a wallet: its chains of scripts, their paths, the last scan's extent. */
+export interface WalletChains {
+  /** The wallet's one spelling (normalised descriptor). */
+  readonly descriptor: string;
+  readonly chains: number;
+  /** Per chain, the last used index the previous scan found (-1: none); the scan updates it. */
+  readonly lastUsed: number[];
+  /** The scripts of `chain` from `from` (inclusive) to `to` (exclusive). */
+  range(chain: number, from: number, to: number): Promise<Uint8Array[]>;
+  /** A script `range` has given already. */
+  script(chain: number, index: number): Uint8Array;
+  path(chain: number, index: number): string;
+}
+
 /** One wallet's chains as derived so far, and where the last scan found their last used address. */
-export class WalletKeys {
+export class WalletKeys implements WalletChains {
   private readonly derivations: ChainDerivation[];
   private readonly scripts: Uint8Array[][];
   /** The last used index per chain at the last scan (-1: none): the next scan starts with everything up to it. */
@@ -26,6 +40,10 @@ export class WalletKeys {
     this.lastUsed = wallet.chains.map(() => -1);
   }
 
+  get descriptor(): string {
+    return this.wallet.descriptor;
+  }
+
   get chains(): number {
     return this.derivations.length;
   }
@@ -34,7 +52,7 @@ export class WalletKeys {
     return this.scripts.reduce((sum, s) => sum + s.length, 0);
   }
 
-  /** The scripts of `chain` from `from` (inclusive) to `to` (exclusive), deriving what is missing. */
+  /** Deriving what is missing. */
   async range(chain: number, from: number, to: number): Promise<Uint8Array[]> {
     while (this.scripts[chain]!.length < to) {
       if (this.extending) await this.extending;

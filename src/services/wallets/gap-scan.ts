@@ -7,7 +7,7 @@
 import type { AddressTotals } from '../../core/store/chain-reads.js';
 import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
-import type { WalletKeys } from './derivation-cache.js';
+import type { WalletChains } from './derivation-cache.js';
 
 /** Beyond this many addresses in one chain the wallet is not scanned (each costs a derivation and a lookup). */
 export const MAX_CHAIN_ADDRESSES = 100_000;
@@ -45,7 +45,7 @@ function walk(totals: readonly AddressTotals[], gap: number): { lastUsed: number
   return { lastUsed, done: false };
 }
 
-export async function scanWallet(reader: NetworkReader, keys: WalletKeys, gap: number): Promise<ScanResult> {
+export async function scanWallet(reader: NetworkReader, keys: WalletChains, gap: number): Promise<ScanResult> {
   const chains = Array.from({ length: keys.chains }, (_, chain) => chain);
   const read: AddressTotals[][] = chains.map(() => []);
   const lastUsed = chains.map(() => -1);

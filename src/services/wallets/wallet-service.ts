@@ -8,7 +8,7 @@ import { parseWalletDescriptor } from '../../chains/wallet/wallet-descriptor.js'
 import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { Sats } from '../../core/domain/money.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
-import { DerivationCache, type WalletKeys } from './derivation-cache.js';
+import { DerivationCache, type WalletChains } from './derivation-cache.js';
 import { scanWallet, type ScanResult, type UsedAddress } from './gap-scan.js';
 
 export const DEFAULT_GAP = 20;
@@ -76,7 +76,7 @@ export interface WalletPage<T> {
 
 interface Scanned {
   readonly ctx: NetworkContext;
-  readonly keys: WalletKeys;
+  readonly keys: WalletChains;
   readonly gap: number;
   readonly scan: ScanResult;
 }
@@ -125,6 +125,16 @@ export class WalletService {
     return this.unspentOf(await this.scan(network, text, gap), page, WALLET_PAGE_SIZE);
   }
 
+  /**
+   * The summary of chains of scripts that are not a descriptor's (bench/wallet.bench.ts reads the 100k bench chain's
+   * busiest scripts this way: its keys are not HD-derived): the same scan and reads as `summary`.
+   */
+  async summaryOfChains(network: string, keys: WalletChains, gap?: number): Promise<WalletSummary> {
+    const ctx = this.networks.resolve(network);
+    const g = checkGap(gap);
+    return this.summaryOf({ ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g) });
+  }
+
   async overview(network: string, text: string, pages: OverviewPages): Promise<WalletOverview> {
     const s = await this.scan(network, text, pages.gap);
     const [summary, transactions, unspent] = await Promise.all([
@@ -138,7 +148,7 @@ export class WalletService {
     const sum = (pick: (u: UsedAddress) => Sats): Sats => scan.used.reduce((s, u) => s + pick(u), 0n);
     return {
       network: ctx,
-      descriptor: keys.wallet.descriptor,
+      descriptor: keys.descriptor,
       gap,
       confirmedBalance: sum((u) => u.totals.confirmedBalance),
       unconfirmedBalance: sum((u) => u.totals.unconfirmedBalance),
@@ -158,13 +168,13 @@ export class WalletService {
       unconfirmedBalance: u.totals.unconfirmedBalance,
       txsTotal: u.totals.txCount + u.totals.unconfirmedTxCount,
     }));
-    return { network: ctx, descriptor: keys.wallet.descriptor, page: 1, items };
+    return { network: ctx, descriptor: keys.descriptor, page: 1, items };
   }
 
   private async transactionsOf({ ctx, keys, scan }: Scanned, page: number, pageSize: number): Promise<WalletPage<WalletTx>> {
     const entries = await ctx.reader.scriptSets.getScriptSetHistory(scan.used.map((u) => u.script), { limit: pageSize, offset: (page - 1) * pageSize });
     const items = entries.map((e) => ({ txid: e.txid, time: e.time, height: e.height, received: e.received, sent: e.sent }));
-    return { network: ctx, descriptor: keys.wallet.descriptor, page, items };
+    return { network: ctx, descriptor: keys.descriptor, page, items };
   }
 
   private async unspentOf({ ctx, keys, scan }: Scanned, page: number, pageSize: number): Promise<WalletPage<WalletUtxo>> {
@@ -177,7 +187,7 @@ export class WalletService {
       value: o.value,
       height: o.height,
     }));
-    return { network: ctx, descriptor: keys.wallet.descriptor, page, items };
+    return { network: ctx, descriptor: keys.descriptor, page, items };
   }
 
   private async scan(network: string, text: string, gap: number | undefined): Promise<Scanned> {
@@ -188,11 +198,11 @@ export class WalletService {
     return { ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g) };
   }
 
-  private ref(ctx: NetworkContext, keys: WalletKeys, u: { chain: number; index: number; script: Uint8Array }): WalletAddressRef {
+  private ref(ctx: NetworkContext, keys: WalletChains, u: { chain: number; index: number; script: Uint8Array }): WalletAddressRef {
     return { address: scriptToAddress(ctx.params, u.script) ?? '', path: keys.path(u.chain, u.index) };
   }
 
-  private async nextAddress(ctx: NetworkContext, keys: WalletKeys, scan: ScanResult, chain: number): Promise<WalletAddressRef> {
+  private async nextAddress(ctx: NetworkContext, keys: WalletChains, scan: ScanResult, chain: number): Promise<WalletAddressRef> {
     const index = scan.next[chain]!;
     const [script] = await keys.range(chain, index, index + 1);
     return this.ref(ctx, keys, { chain, index, script: script! });
