@@ -4,8 +4,10 @@
  * Core), which also bounds how deep the mempool projection is followed.
  */
 import type { NetworkParams } from '../../chains/network-params.js';
+import { PROJECTION_DEPTH } from '../network/mempool-projector.js';
 
-export const MAX_FEE_TARGET = 1_008;
+/** No target beyond what the projection follows (also the longest `estimatesmartfee` takes). */
+export const MAX_FEE_TARGET = PROJECTION_DEPTH;
 
 export type FeeLevel = 'fastest' | 'halfHour' | 'hour' | 'economy';
 export const FEE_LEVELS: readonly FeeLevel[] = ['fastest', 'halfHour', 'hour', 'economy'];

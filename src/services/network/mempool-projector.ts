@@ -2,13 +2,17 @@ import type { EventBus } from '../../core/domain/events.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { MempoolSource } from '../../core/sources/mempool-source.js';
 import type { NetworkId } from '../../core/domain/network.js';
-import { MAX_FEE_TARGET } from '../fees/fee-targets.js';
 import { projectMempoolBlocks, type ProjectedBlock } from './mempool-projection.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { StoreMempoolSource } from './store-mempool-source.js';
 
 /** The spec's projection: the next 6 blocks. */
 export const PROJECTED_BLOCKS = 6;
+/**
+ * How deep the mempool is followed for fee estimates (services/fees): the longest target `estimatesmartfee` takes
+ * (1,008 blocks in Bitcoin Core), a day of blocks or more on every coin.
+ */
+export const PROJECTION_DEPTH = 1_008;
 /** Mempool events arriving within this window cause one recomputation. */
 export const DEFAULT_DEBOUNCE_MS = 500;
 /** Without events (an API-only process has no indexer on its bus) the projection is refreshed when older than this. */
@@ -24,8 +28,8 @@ export interface MempoolProjection {
   /** The node's mempool entry rate (base units per vbyte): what a tx needs when blocks have room to spare. */
   readonly minFeeRate: number;
   /**
-   * The rate a new tx needs to enter each block the mempool fills, from the next one on, followed as deep as fee
-   * estimates look (fees/fee-targets.ts); every block after them takes minFeeRate.
+   * The rate a new tx needs to enter each block the mempool fills, from the next one on, followed PROJECTION_DEPTH
+   * blocks deep (fee estimates); every block after them takes minFeeRate.
    */
   readonly entryRates: readonly number[];
 }
@@ -113,7 +117,7 @@ export class MempoolProjector {
     const sizes = needSizes ? new Map((await ctx.reader.getMempoolEntries()).map((e) => [e.txid, e.size])) : null;
     const entries = sizes ? snapshot.entries.map((e) => (e.size === null ? { ...e, size: sizes.get(e.txid) ?? e.vsize } : e)) : snapshot.entries;
     // One pass serves both: the spec's next blocks, and as many as fee targets reach (the fee service's entry rates).
-    const deep = projectMempoolBlocks(entries, { maxBlockWeight: ctx.params.maxBlockWeight, blocks: MAX_FEE_TARGET, minFeeRate: snapshot.minFeeRate });
+    const deep = projectMempoolBlocks(entries, { maxBlockWeight: ctx.params.maxBlockWeight, blocks: PROJECTION_DEPTH, minFeeRate: snapshot.minFeeRate });
     const state = this.state(id);
     state.current = {
       txCount: entries.length,
