@@ -28,8 +28,7 @@ interface Scenario {
   readonly d: string;
 }
 
-async function scenario(net: NetworkStore): Promise<Scenario> {
-  const chain = new ChainBuilder();
+async function scenario(net: NetworkStore, chain = new ChainBuilder()): Promise<Scenario> {
   const cb = [chain.add(alice, 1000n).block.txs[0]!.txid, chain.add(bob, 1000n).block.txs[0]!.txid];
   const a = spend([{ txid: cb[0]!, vout: 0 }], [{ script: dave, value: 600n }, { script: carol, value: 300n }]);
   cb.push(chain.add(dave, 1000n, [a]).block.txs[0]!.txid);
@@ -91,6 +90,21 @@ export function scriptSetTests(harness: StoreHarness): void {
         assert.deepEqual(page.map((e) => e.txid), all.slice(offset, offset + limit).map((e) => e.txid), `offset ${offset} limit ${limit}`);
       }
       assert.deepEqual(await net.scriptSets.getScriptSetHistory([p2pkh(99)], { limit: 10, offset: 0 }), []);
+    }));
+
+    it(`a block connected or disconnected changes the set's txs at once (the ids kept per tip follow it)${label}`, () => withNet(harness, options, async (net) => {
+      const chain = new ChainBuilder();
+      const s = await scenario(net, chain);
+      const before = await net.scriptSets.getScriptSetHistory(wallet, { limit: 100, offset: 0 });
+      assert.deepEqual(await net.scriptSets.getScriptSetTxCount(wallet), { confirmed: 4, mempool: 2 });
+      const next = chain.add(carol, 777n);
+      await net.connectBlocks([next]);
+      const after = await net.scriptSets.getScriptSetHistory(wallet, { limit: 100, offset: 0 });
+      assert.deepEqual(after.map((e) => e.txid), [s.d, s.c, next.block.txs[0]!.txid, ...before.slice(2).map((e) => e.txid)]);
+      assert.deepEqual(await net.scriptSets.getScriptSetTxCount(wallet), { confirmed: 5, mempool: 2 });
+      await net.disconnectTip(next.block.header.hash);
+      assert.deepEqual((await net.scriptSets.getScriptSetHistory(wallet, { limit: 100, offset: 0 })).map((e) => e.txid), before.map((e) => e.txid));
+      assert.deepEqual(await net.scriptSets.getScriptSetTxCount(wallet), { confirmed: 4, mempool: 2 });
     }));
 
     it(`unspent outputs oldest first with their scripts, none spent in the mempool${label}`, () => withNet(harness, options, async (net) => {

@@ -1,9 +1,13 @@
 /** The script-set reads (core/script-set-reads.ts) over the shared plans; each driver says only how a plan is run. */
 import type { AddressHistoryEntry, AddressTotals, UnspentOutput } from '../../../core/store/chain-reads.js';
 import type { ScriptSetPage, ScriptSetReader, ScriptSetTxCount } from '../../../core/store/script-set-reads.js';
+import { ConfirmedIdsMemo } from './confirmed-ids-memo.js';
 import { historyPlan, totalsPlan, txCountPlan, unspentPlan, type Plan, type SetContext } from './script-set-plans.js';
 
 export abstract class PlannedScriptSetReader implements ScriptSetReader {
+  /** Per network store: its sets' confirmed tx ids while the tip stays. */
+  protected readonly memo = new ConfirmedIdsMemo();
+
   /** Runs the plan against this engine's statements and context. */
   protected abstract run<T>(plan: (c: SetContext) => Plan<T>): Promise<T>;
 

@@ -7,6 +7,7 @@
 import type { AddressHistoryEntry, AddressTotals, UnspentOutput } from '../../../core/store/chain-reads.js';
 import type { ScriptSetPage, ScriptSetTxCount } from '../../../core/store/script-set-reads.js';
 import { bytesToHex, sameBytes } from '../schema/codec.js';
+import { ConfirmedIdsMemo } from './confirmed-ids-memo.js';
 import { assembleTotals, groupIoRows, pagePlan, sortMempoolEntries, type IoRow, type PageNeed } from './history-assembly.js';
 import { nextKey, type ScriptKeys } from '../chain-writes/script-keys.js';
 import type { ScriptSetSql, SetDialect } from './script-set-sql.js';
@@ -22,6 +23,9 @@ export interface SetContext {
   readonly sql: ScriptSetSql;
   readonly dialect: SetDialect;
   readonly keys: ScriptKeys;
+  /** The network's code in the shared tables (tips). */
+  readonly net: number;
+  readonly memo: ConfirmedIdsMemo;
 }
 
 /** The scripts the index stores, by key (scripts it never saw are left out: they have no history). */
@@ -87,12 +91,24 @@ export function* totalsPlan(c: SetContext, scripts: readonly Uint8Array[]): Plan
   });
 }
 
+/** The set's confirmed tx ids, newest first: kept per set while the tip stays (confirmed-ids-memo.ts). */
+function* confirmedIds(c: SetContext, keys: readonly number[]): Plan<Float64Array> {
+  const [tip] = yield { sql: c.sql.tip, params: [c.net] };
+  const at = tip ? `${Number(tip.height)}:${bytesToHex(tip.hash as Uint8Array)}` : '';
+  const setId = ConfirmedIdsMemo.setId(keys);
+  const known = c.memo.get(setId, at);
+  if (known) return known;
+  const ids = Float64Array.from((yield { sql: c.sql.confirmedIds, params: [c.dialect.list(keys)] }).map((r) => Number(r.id)));
+  c.memo.set(setId, at, ids);
+  return ids;
+}
+
 export function* txCountPlan(c: SetContext, scripts: readonly Uint8Array[]): Plan<ScriptSetTxCount> {
   const { keys } = yield* resolve(c, scripts);
   if (keys.length === 0) return { confirmed: 0, mempool: 0 };
-  const [count] = yield { sql: c.sql.confirmedTxCount, params: [c.dialect.list(keys)] };
+  const confirmed = (yield* confirmedIds(c, keys)).length;
   const mempool = new Set((yield* mempoolIo(c, keys)).map((r) => r.txid)).size;
-  return { confirmed: Number(count!.c), mempool };
+  return { confirmed, mempool };
 }
 
 /** Answers a page plan's needs (history-assembly's pagePlan) with the plans given for each. */
@@ -130,14 +146,15 @@ function* confirmedEntries(c: SetContext, keys: readonly number[], ids: readonly
 export function* historyPlan(c: SetContext, scripts: readonly Uint8Array[], req: ScriptSetPage): Plan<AddressHistoryEntry[]> {
   const { keys } = yield* resolve(c, scripts);
   if (keys.length === 0) return [];
-  const keyList = c.dialect.list(keys);
+  let all: Float64Array | null = null;
   return yield* page<AddressHistoryEntry>({ ...req, direction: 'desc' }, {
     *confirmed(limit, offset) {
-      const ids = (yield { sql: c.sql.historyIds, params: [keyList, limit, offset] }).map((r) => Number(r.id));
-      return yield* confirmedEntries(c, keys, ids);
+      all ??= yield* confirmedIds(c, keys);
+      return yield* confirmedEntries(c, keys, Array.from(all.subarray(offset, offset + limit)));
     },
     *count() {
-      return Number((yield { sql: c.sql.confirmedTxCount, params: [keyList] })[0]!.c);
+      all ??= yield* confirmedIds(c, keys);
+      return all.length;
     },
     *mempool() {
       return sortMempoolEntries(groupIoRows(yield* mempoolIo(c, keys)));

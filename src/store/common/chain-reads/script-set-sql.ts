@@ -30,10 +30,10 @@ export interface ScriptSetSql {
   readonly scriptRow: string;
   /** [keys, keys]: the live mempool's outputs paying and inputs spending from these scripts. */
   readonly mempoolIo: string;
-  /** [keys]: distinct confirmed txs of the scripts. */
-  readonly confirmedTxCount: string;
-  /** [keys, limit, offset]: a page of the scripts' confirmed tx ids, newest first. */
-  readonly historyIds: string;
+  /** [net]: the chain's tip (what the confirmed ids of a set are kept under). */
+  readonly tip: string;
+  /** [keys]: the distinct confirmed tx ids of the scripts, newest first. */
+  readonly confirmedIds: string;
   /** [ids]: those txs' txids and blocks. */
   readonly txsOfIds: string;
   /** [ids, keys, ids, keys]: their outputs paying the scripts and their inputs spending from them. */
@@ -65,8 +65,8 @@ export function scriptSetSql(t: ChainTables, d: SetDialect): ScriptSetSql {
         JOIN ${t.mempoolTxs} x ON x.txid = o.txid WHERE ${d.inList('o.script')}
       UNION ALL SELECT s.script AS key, x.txid, x.seen_at AS time, 1 AS io, s.vin AS n, s.value FROM ${t.mempoolSpends} s
         JOIN ${t.mempoolTxs} x ON x.txid = s.txid WHERE ${d.inList('s.script')}`,
-    confirmedTxCount: `SELECT COUNT(DISTINCT id) AS c FROM ${t.history} WHERE ${d.inList('script')}`,
-    historyIds: `SELECT id FROM ${t.history} WHERE ${d.inList('script')} GROUP BY id ORDER BY id DESC LIMIT ? + 0 OFFSET ? + 0`,
+    tip: 'SELECT hash, height FROM tips WHERE net = ?',
+    confirmedIds: `SELECT DISTINCT id FROM ${t.history} WHERE ${d.inList('script')} ORDER BY id DESC`,
     txsOfIds: `SELECT tx.id, tx.txid, b.height, b.first_tx, b.time FROM ${t.txs} tx ${blockOf('tx.id')} WHERE ${d.inList('tx.id')}`,
     ioOfIds: `SELECT id, 0 AS io, vout AS n, value FROM ${t.outputs} WHERE ${d.inList('id')} AND ${d.inList('script')}
       UNION ALL SELECT spent_by AS id, 1 AS io, spent_vin AS n, value FROM ${t.outputs} WHERE ${d.inList('spent_by')} AND ${d.inList('script')}`,

@@ -12,7 +12,7 @@ export class PostgresScriptSetReader extends PlannedScriptSetReader {
   }
 
   protected async run<T>(plan: (c: SetContext) => Plan<T>): Promise<T> {
-    const c: SetContext = { sql: scriptSetSql(this.n.t, POSTGRES_SET), dialect: POSTGRES_SET, keys: await this.n.keys(this.db) };
+    const c: SetContext = { sql: scriptSetSql(this.n.t, POSTGRES_SET), dialect: POSTGRES_SET, keys: await this.n.keys(this.db), net: this.n.net, memo: this.memo };
     return runPlan(plan(c), (sql, params) => preparedRows(this.db, numbered(sql), [...params]));
   }
 }

@@ -17,7 +17,7 @@ export class SqliteScriptSetReader extends PlannedScriptSetReader {
    */
   protected async run<T>(plan: (c: SetContext) => Plan<T>): Promise<T> {
     const { st } = this.n;
-    const c: SetContext = { sql: scriptSetSql(this.n.t, SQLITE_SET), dialect: SQLITE_SET, keys: this.n.keys };
+    const c: SetContext = { sql: scriptSetSql(this.n.t, SQLITE_SET), dialect: SQLITE_SET, keys: this.n.keys, net: this.n.net, memo: this.memo };
     const all = (sql: string, params: readonly unknown[]): Row[] => st.get(sql).all(...params) as Row[];
     if (st.db.inTransaction) return runPlanSync(plan(c), all);
     st.get('BEGIN').run();
