@@ -6,6 +6,7 @@
  * 2. Wallet summaries at concurrency 8 over the 100k-tx bench chain's busiest scripts (its 200 hot addresses: the
  *    chain's keys are not HD-derived, so they are fed as one chain to the same gap scan and reads,
  *    WalletService.summaryOfChains). Target: at least 50 summaries/s. Needs the cached index of bench/api-v2.bench.ts.
+ * 3. The mempool projection 6 blocks deep (the spec's) and as deep as fee estimates follow it (144, 576, 1,008).
  * `BENCH_SECONDS` (default 10) for part 2, `WALLET_BENCH_ENGINES` (default "sqlite,postgres") for part 1.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +23,8 @@ import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { startPostgres } from '../test/helpers/postgres-server.js';
 import { BENCH_INDEX, benchParams, chainSummary } from './bench-chain.js';
+import { projectMempoolBlocks } from '../src/services/network/mempool-projection.js';
+import { syntheticMempool } from './synthetic-mempool.js';
 import { WALLET_PARAMS, writeWalletChain } from './wallet-chain.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -150,7 +153,25 @@ async function busiestKeys(): Promise<void> {
   }
 }
 
+/** What following the mempool deep for fee estimates costs (the projector does it only while fees are asked for). */
+function projectionDepths(): void {
+  for (const n of [50_000, 200_000]) {
+    const entries = syntheticMempool(n);
+    const times = new Map<number, number[]>([[6, []], [144, []], [576, []], [1_008, []]]);
+    // Alternating depths in one run: the machine's load shifts them all alike.
+    for (let run = 0; run < 5; run++) {
+      for (const [depth, list] of times) {
+        const started = performance.now();
+        projectMempoolBlocks(entries, { maxBlockWeight: 4_000_000, blocks: depth, minFeeRate: 1 });
+        list.push(performance.now() - started);
+      }
+    }
+    console.log(`projection of ${n} txs: ${[...times].map(([depth, list]) => `${depth} blocks ${ms(median(list))}`).join('   ')}`);
+  }
+}
+
 console.log(`load average at start: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (${process.version})`);
 for (const engine of ENGINES) await syntheticWallet(engine);
 await busiestKeys();
+projectionDepths();
 console.log(`load average at end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);

@@ -46,7 +46,7 @@ export class FeeService {
   async estimates(network: string): Promise<FeeEstimates> {
     const ctx = this.networks.resolve(network);
     const targets = feeTargets(ctx.params);
-    const [projection, node] = await Promise.all([this.projector.current(ctx), this.nodeEstimates(ctx, targets)]);
+    const [projection, node] = await Promise.all([this.projector.current(ctx, { deep: true }), this.nodeEstimates(ctx, targets)]);
     const trusted = node !== null && node.nodeVersion >= ctx.params.smartFeeFromVersion;
     const projected = {} as Record<FeeLevel, number>;
     const fromNode = {} as Record<FeeLevel, number | null>;
