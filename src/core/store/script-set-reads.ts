@@ -18,10 +18,17 @@ export interface ScriptSetTxCount {
   readonly mempool: number;
 }
 
+export interface ScriptSetSummary {
+  readonly totals: AddressTotals[];
+  readonly txCount: ScriptSetTxCount;
+}
+
 export interface ScriptSetReader {
   /** Each script's totals, in the order given (as getAddressTotals would answer each one). */
   getScriptTotals(scripts: readonly Uint8Array[]): Promise<AddressTotals[]>;
   getScriptSetTxCount(scripts: readonly Uint8Array[]): Promise<ScriptSetTxCount>;
+  /** Both in one read: the scripts resolved and the mempool read once (a wallet's scan that ends in one read). */
+  getScriptSetSummary(scripts: readonly Uint8Array[]): Promise<ScriptSetSummary>;
   /**
    * The txs of the set newest first: live mempool txs first (newest seen first), then confirmed ones in reverse chain
    * order. A tx touching several scripts of the set is one entry whose funding and spending list every output paying

@@ -22,6 +22,7 @@ export class GatedNetworkReader implements NetworkReader {
     this.scriptSets = {
       getScriptTotals: (scripts) => this.read(() => sets.getScriptTotals(scripts)),
       getScriptSetTxCount: (scripts) => this.read(() => sets.getScriptSetTxCount(scripts)),
+      getScriptSetSummary: (scripts) => this.read(() => sets.getScriptSetSummary(scripts)),
       getScriptSetHistory: (scripts, page) => this.read(() => sets.getScriptSetHistory(scripts, page)),
       getScriptSetUnspent: (scripts, page) => this.read(() => sets.getScriptSetUnspent(scripts, page)),
     };

@@ -7,6 +7,7 @@
 import type { AddressTotals } from '../../core/store/chain-reads.js';
 import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
+import type { ScriptSetTxCount } from '../../core/store/script-set-reads.js';
 import type { WalletChains } from './derivation-cache.js';
 
 /** Beyond this many addresses in one chain the wallet is not scanned (each costs a derivation and a lookup). */
@@ -24,6 +25,11 @@ export interface ScanResult {
   readonly used: readonly UsedAddress[];
   /** Per chain: the index after its last used address (0 when none is used). */
   readonly next: readonly number[];
+  /**
+   * The used addresses' distinct tx count when the scan's one read already gave it (it read nothing used past the
+   * gap); null: ask the store.
+   */
+  readonly txCount: ScriptSetTxCount | null;
 }
 
 export function isUsed(totals: AddressTotals): boolean {
@@ -54,6 +60,8 @@ export async function scanWallet(reader: NetworkReader, keys: WalletChains, gap:
   // what counts is still decided from index 0 by the gap rule (walk), so a hint from a scan with another gap or
   // before a reorg changes how much is read at once, never the answer.
   const want = chains.map((chain) => keys.lastUsed[chain]! + 1 + gap);
+  let reads = 0;
+  let firstCount: ScriptSetTxCount | null = null;
   while (chains.some((chain) => !done[chain])) {
     const open = chains.filter((chain) => !done[chain]);
     for (const chain of open) {
@@ -62,7 +70,11 @@ export async function scanWallet(reader: NetworkReader, keys: WalletChains, gap:
       }
     }
     const ranges = await Promise.all(open.map(async (chain) => ({ chain, scripts: await keys.range(chain, read[chain]!.length, want[chain]!) })));
-    const totals = await reader.scriptSets.getScriptTotals(ranges.flatMap((r) => r.scripts));
+    const scripts = ranges.flatMap((r) => r.scripts);
+    // The first read also counts the txs: when it is the only one, the summary needs no other (the common, warm case).
+    let totals: AddressTotals[];
+    if (reads++ === 0) ({ totals, txCount: firstCount } = await reader.scriptSets.getScriptSetSummary(scripts));
+    else totals = await reader.scriptSets.getScriptTotals(scripts);
     let at = 0;
     for (const { chain, scripts } of ranges) {
       read[chain]!.push(...totals.slice(at, at + scripts.length));
@@ -74,12 +86,14 @@ export async function scanWallet(reader: NetworkReader, keys: WalletChains, gap:
     }
   }
   const used: UsedAddress[] = [];
+  let usedPastGap = false;
   for (const chain of chains) {
     keys.lastUsed[chain] = lastUsed[chain]!;
-    for (let index = 0; index <= lastUsed[chain]!; index++) {
-      const totals = read[chain]![index]!;
-      if (isUsed(totals)) used.push({ chain, index, script: keys.script(chain, index), totals });
-    }
+    read[chain]!.forEach((totals, index) => {
+      if (!isUsed(totals)) return;
+      if (index <= lastUsed[chain]!) used.push({ chain, index, script: keys.script(chain, index), totals });
+      else usedPastGap = true;
+    });
   }
-  return { used, next: lastUsed.map((i) => i + 1) };
+  return { used, next: lastUsed.map((i) => i + 1), txCount: reads === 1 && !usedPastGap ? firstCount : null };
 }

@@ -144,7 +144,7 @@ export class WalletService {
   }
 
   private async summaryOf({ ctx, keys, gap, scan }: Scanned): Promise<WalletSummary> {
-    const counts = await ctx.reader.scriptSets.getScriptSetTxCount(scan.used.map((u) => u.script));
+    const counts = scan.txCount ?? (await ctx.reader.scriptSets.getScriptSetTxCount(scan.used.map((u) => u.script)));
     const sum = (pick: (u: UsedAddress) => Sats): Sats => scan.used.reduce((s, u) => s + pick(u), 0n);
     return {
       network: ctx,

@@ -72,6 +72,7 @@ export function scriptSetTests(harness: StoreHarness): void {
       assert.deepEqual(await net.scriptSets.getScriptSetTxCount(wallet), { confirmed: 4, mempool: 2 });
       assert.deepEqual(await net.scriptSets.getScriptSetTxCount([unknown]), { confirmed: 0, mempool: 0 });
       assert.deepEqual(await net.scriptSets.getScriptTotals([]), []);
+      assert.deepEqual(await net.scriptSets.getScriptSetSummary(wallet), { totals: await net.scriptSets.getScriptTotals(wallet), txCount: { confirmed: 4, mempool: 2 } });
     }));
 
     it(`history newest first, mempool first, with the set's net per tx, paged${label}`, () => withNet(harness, options, async (net) => {

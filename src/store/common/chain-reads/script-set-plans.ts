@@ -5,7 +5,7 @@
  * which take either engine's integers (SQLite bigints, PostgreSQL int8/NUMERIC strings).
  */
 import type { AddressHistoryEntry, AddressTotals, UnspentOutput } from '../../../core/store/chain-reads.js';
-import type { ScriptSetPage, ScriptSetTxCount } from '../../../core/store/script-set-reads.js';
+import type { ScriptSetPage, ScriptSetSummary, ScriptSetTxCount } from '../../../core/store/script-set-reads.js';
 import { bytesToHex, sameBytes } from '../schema/codec.js';
 import { ConfirmedIdsMemo } from './confirmed-ids-memo.js';
 import { assembleTotals, groupIoRows, pagePlan, sortMempoolEntries, type IoRow, type PageNeed } from './history-assembly.js';
@@ -37,11 +37,14 @@ interface Resolved {
 
 const ZERO = assembleTotals({ received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 }, []);
 
-/** Each script's stored row: one statement for all base keys, then row by row only past a collision (rare). */
-function* resolve(c: SetContext, scripts: readonly Uint8Array[]): Plan<Resolved> {
+/**
+ * Each script's stored row: one statement for all base keys, then row by row only past a collision (rare). Without
+ * `totals` the rows carry only key and bytes.
+ */
+function* resolve(c: SetContext, scripts: readonly Uint8Array[], totals = false): Plan<Resolved> {
   const bases = scripts.map((s) => c.keys.base(s));
   const byKey = new Map<number, Row>();
-  for (const r of yield { sql: c.sql.scriptRows, params: [c.dialect.list([...new Set(bases)])] }) byKey.set(Number(r.key), r);
+  for (const r of yield { sql: totals ? c.sql.scriptRows : c.sql.scriptKeyRows, params: [c.dialect.list([...new Set(bases)])] }) byKey.set(Number(r.key), r);
   const rows: (Row | null)[] = [];
   const keys: number[] = [];
   const scriptOf = new Map<number, Uint8Array>();
@@ -71,12 +74,10 @@ function* mempoolIo(c: SetContext, keys: readonly number[]): Plan<(IoRow & { key
   return (yield { sql: c.sql.mempoolIo, params: [list, list] }).map(mempoolIoRow);
 }
 
-export function* totalsPlan(c: SetContext, scripts: readonly Uint8Array[]): Plan<AddressTotals[]> {
-  if (scripts.length === 0) return [];
-  const { rows, keys } = yield* resolve(c, scripts);
-  if (keys.length === 0) return scripts.map(() => ZERO);
+/** Each script's totals from its row and its live mempool rows (already read). */
+function totalsOf(rows: readonly (Row | null)[], mempool: readonly (IoRow & { key: number })[]): AddressTotals[] {
   const byKey = new Map<number, IoRow[]>();
-  for (const r of yield* mempoolIo(c, keys)) {
+  for (const r of mempool) {
     const list = byKey.get(r.key);
     if (list) list.push(r);
     else byKey.set(r.key, [r]);
@@ -89,6 +90,21 @@ export function* totalsPlan(c: SetContext, scripts: readonly Uint8Array[]): Plan
     };
     return assembleTotals(confirmed, byKey.get(Number(row.key)) ?? []);
   });
+}
+
+export function* totalsPlan(c: SetContext, scripts: readonly Uint8Array[]): Plan<AddressTotals[]> {
+  if (scripts.length === 0) return [];
+  const { rows, keys } = yield* resolve(c, scripts, true);
+  if (keys.length === 0) return scripts.map(() => ZERO);
+  return totalsOf(rows, yield* mempoolIo(c, keys));
+}
+
+export function* summaryPlan(c: SetContext, scripts: readonly Uint8Array[]): Plan<ScriptSetSummary> {
+  const { rows, keys } = yield* resolve(c, scripts, true);
+  if (keys.length === 0) return { totals: scripts.map(() => ZERO), txCount: { confirmed: 0, mempool: 0 } };
+  const mempool = yield* mempoolIo(c, keys);
+  const confirmed = (yield* confirmedIds(c, keys)).length;
+  return { totals: totalsOf(rows, mempool), txCount: { confirmed, mempool: new Set(mempool.map((r) => r.txid)).size } };
 }
 
 /** The set's confirmed tx ids, newest first: kept per set while the tip stays (confirmed-ids-memo.ts). */

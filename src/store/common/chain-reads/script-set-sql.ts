@@ -26,6 +26,8 @@ export const POSTGRES_SET: SetDialect = {
 export interface ScriptSetSql {
   /** [keys]: the script rows at these keys. */
   readonly scriptRows: string;
+  /** [keys]: only their keys and bytes (reads that need no totals skip reading and converting them). */
+  readonly scriptKeyRows: string;
   /** [key]: one script row (probing past a collision). */
   readonly scriptRow: string;
   /** [keys, keys]: the live mempool's outputs paying and inputs spending from these scripts. */
@@ -60,6 +62,7 @@ export function scriptSetSql(t: ChainTables, d: SetDialect): ScriptSetSql {
     WHERE ${d.inList('o.script')} AND o.spent_by IS NULL AND ${notSpentInMempool('tx.txid', 'o.vout')}`;
   const sql: ScriptSetSql = {
     scriptRows: `SELECT key, script, received, sent, tx_count, received_count, sent_count FROM ${t.scripts} WHERE ${d.inList('key')}`,
+    scriptKeyRows: `SELECT key, script FROM ${t.scripts} WHERE ${d.inList('key')}`,
     scriptRow: `SELECT key, script, received, sent, tx_count, received_count, sent_count FROM ${t.scripts} WHERE key = ?`,
     mempoolIo: `SELECT o.script AS key, x.txid, x.seen_at AS time, 0 AS io, o.vout AS n, o.value FROM ${t.mempoolOutputs} o
         JOIN ${t.mempoolTxs} x ON x.txid = o.txid WHERE ${d.inList('o.script')}
