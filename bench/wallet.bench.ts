@@ -89,6 +89,14 @@ async function syntheticWallet(engine: string): Promise<void> {
       const cold = performance.now() - started;
       console.log(`${engine}: ${summary.data.used_addresses} used addresses, ${summary.data.txs_total} txs`);
       console.log(`${engine}: summary, cold (derivation of ${summary.data.used_addresses + 40} addresses included) ${ms(cold)}`);
+      // A reference under the same load: one address of the wallet through v3's address routes.
+      const one = (await (await fetch(`${base}/addresses`, { headers: { 'api-key': key.key } })).json() as { data: { addresses: { address: string }[] } }).data.addresses[0]!.address;
+      const v3 = base.replace(/\/xpub\/BTCTEST\/.*$/, '');
+      for (const [label, url] of [['reference: v3 address_summary of one address', `${v3}/address_summary/BTCTEST/${one}`], ['reference: v3 transactions of one address', `${v3}/transactions/BTCTEST/${one}/1`]] as const) {
+        const times: number[] = [];
+        for (let i = 0; i < RUNS; i++) times.push(await timed(url, key.key));
+        console.log(`${engine}: ${label.padEnd(46)} median ${ms(median(times))}   p95 ${ms(p95(times))}`);
+      }
       for (const [label, path] of [
         ['summary, warm', ''],
         ['transactions page 1', '/transactions/1'],
@@ -99,7 +107,7 @@ async function syntheticWallet(engine: string): Promise<void> {
       ] as const) {
         const times: number[] = [];
         for (let i = 0; i < RUNS; i++) times.push(await timed(base + path, key.key));
-        console.log(`${engine}: ${label.padEnd(38)} median ${ms(median(times))}   p95 ${ms(p95(times))}`);
+        console.log(`${engine}: ${label.padEnd(46)} median ${ms(median(times))}   p95 ${ms(p95(times))}`);
       }
     } finally {
       await app.close();
