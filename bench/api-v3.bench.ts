@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { noPrices, silentLogger, type MempoolSourceEntry } from '../src/core/index.js';
+import { noPrices, silentLogger } from '../src/core/index.js';
 import { buildHttpApp, usageCounter } from '../src/main/wiring/http-wiring.js';
 import { installCors } from '../src/http/plugins/cors.plugin.js';
 import { installFormBody } from '../src/http/plugins/form-body.plugin.js';
@@ -21,6 +21,7 @@ import { createServices } from '../src/services/create-services.js';
 import { projectMempoolBlocks } from '../src/services/network/mempool-projection.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { BENCH_INDEX, benchParams, hotAddress, NTX } from './bench-chain.js';
+import { syntheticMempool } from './synthetic-mempool.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = 64;
@@ -42,16 +43,6 @@ async function measure(label: string, url: string, paths: readonly string[], hea
       (bad ? `   (${bad} failed)` : ''),
   );
   return { rps: result.requests.average, p99: result.latency.p99 };
-}
-
-/** 50,000 txs, one in ten spending its predecessor (ancestor packages), fee rates 1..100 per vbyte. */
-function syntheticMempool(n: number): MempoolSourceEntry[] {
-  const id = (i: number) => i.toString(16).padStart(64, '0');
-  return Array.from({ length: n }, (_, k) => {
-    const i = k + 1;
-    const vsize = 110 + ((i * 37) % 400);
-    return { txid: id(i), fee: BigInt(vsize * (1 + ((i * 7_919) % 100))), vsize, weight: vsize * 4 - (i % 3), size: vsize + 40, depends: i % 10 === 0 ? [id(i - 1)] : [] };
-  });
 }
 
 function projectionTimes(): void {

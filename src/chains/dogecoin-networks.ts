@@ -1,5 +1,6 @@
 import { MAX_BLOCK_WEIGHT, TX_PROPAGATION_SECONDS } from './network-constants.js';
 import type { NetworkParams, ZmqTopic } from './network-params.js';
+import { DOGECOIN_MAIN_KEYS, DOGECOIN_TEST_KEYS } from './wallet/extended-key-versions.js';
 
 /* Dogecoin Core 1.14's chainparams (dogecoin/dogecoin), checked against the genesis fixtures. */
 
@@ -7,6 +8,8 @@ import type { NetworkParams, ZmqTopic } from './network-params.js';
 const DOGECOIN_ZMQ: readonly ZmqTopic[] = Object.freeze(['hashblock', 'hashtx']);
 /** Dogecoin Core 1.14's PROTOCOL_VERSION (src/version.h). */
 const DOGECOIN_PROTOCOL = 70015;
+/** Dogecoin Core's fee estimation is unreliable before 1.14.7 (its release notes; docs/wallets.md, Fees). */
+const RELIABLE_SMART_FEE = 1_140_700;
 // Dogecoin Core has segwit code but never deployed it; blocks are merge-mined (AuxPoW) since height 371337.
 const DOGECOIN = { segwit: false, mweb: false, auxpow: true } as const;
 
@@ -37,6 +40,9 @@ export const DOGE_MAIN: NetworkParams = Object.freeze({
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: DOGECOIN,
   zmqTopics: DOGECOIN_ZMQ,
+  extendedKeys: DOGECOIN_MAIN_KEYS,
+  baseUnit: 'koinu',
+  smartFeeFromVersion: RELIABLE_SMART_FEE,
 });
 
 export const DOGE_TEST: NetworkParams = Object.freeze({
@@ -60,6 +66,9 @@ export const DOGE_TEST: NetworkParams = Object.freeze({
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: DOGECOIN,
   zmqTopics: DOGECOIN_ZMQ,
+  extendedKeys: DOGECOIN_TEST_KEYS,
+  baseUnit: 'koinu',
+  smartFeeFromVersion: RELIABLE_SMART_FEE,
 });
 
 /**
@@ -87,4 +96,7 @@ export const DOGE_REGTEST: NetworkParams = Object.freeze({
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: DOGECOIN,
   zmqTopics: DOGECOIN_ZMQ,
+  extendedKeys: DOGECOIN_TEST_KEYS,
+  baseUnit: 'koinu',
+  smartFeeFromVersion: RELIABLE_SMART_FEE,
 });

@@ -1,4 +1,5 @@
 import type { ChainKind, CoinId, NetworkId } from '../core/index.js';
+import type { ExtendedKeyVersion } from './wallet/extended-key-versions.js';
 
 /** Which block/transaction format overrides a chain needs. */
 export interface ChainFeatures {
@@ -55,4 +56,13 @@ export interface NetworkParams {
   readonly features: ChainFeatures;
   /** The topics this coin's node publishes that `zmq_url` follows unless `zmq_topics` says otherwise. */
   readonly zmqTopics: readonly ZmqTopic[];
+  /** Extended key versions (SLIP-132) this network's keys are written with; the first is the node's own. */
+  readonly extendedKeys: readonly ExtendedKeyVersion[];
+  /** The coin's smallest unit as fee rates name it ("sat" in "sat/vB"). */
+  readonly baseUnit: string;
+  /**
+   * The lowest node version (`getnetworkinfo` version) whose `estimatesmartfee` answers are used; older nodes'
+   * estimates are ignored (Dogecoin Core before 1.14.7: unreliable). 0: every version.
+   */
+  readonly smartFeeFromVersion: number;
 }

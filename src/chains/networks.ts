@@ -3,6 +3,7 @@ import type { ChainKind, NetworkId } from '../core/domain/network.js';
 import { DOGE_MAIN, DOGE_REGTEST, DOGE_TEST } from './dogecoin-networks.js';
 import { MAX_BLOCK_WEIGHT, TX_PROPAGATION_SECONDS } from './network-constants.js';
 import type { NetworkParams, ZmqTopic } from './network-params.js';
+import { BITCOIN_MAIN_KEYS, BITCOIN_TEST_KEYS, LITECOIN_MAIN_KEYS, LITECOIN_TEST_KEYS } from './wallet/extended-key-versions.js';
 
 export { DOGE_MAIN, DOGE_REGTEST, DOGE_TEST };
 
@@ -46,6 +47,9 @@ export const BTC_MAIN: NetworkParams = Object.freeze({
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: SEGWIT,
   zmqTopics: SEQUENCE_ZMQ,
+  extendedKeys: BITCOIN_MAIN_KEYS,
+  baseUnit: 'sat',
+  smartFeeFromVersion: 0,
 });
 
 /**
@@ -74,6 +78,9 @@ export const BTC_TEST: NetworkParams = Object.freeze({
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: SEGWIT,
   zmqTopics: SEQUENCE_ZMQ,
+  extendedKeys: BITCOIN_TEST_KEYS,
+  baseUnit: 'sat',
+  smartFeeFromVersion: 0,
 });
 
 /** Genesis of Bitcoin testnet4 (BIP94; default ports 48332 RPC / 48333 P2P): same address formats as testnet3. */
@@ -102,6 +109,9 @@ export const BTC_REGTEST: NetworkParams = Object.freeze({
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: SEGWIT,
   zmqTopics: SEQUENCE_ZMQ,
+  extendedKeys: BITCOIN_TEST_KEYS,
+  baseUnit: 'sat',
+  smartFeeFromVersion: 0,
 });
 
 /**
@@ -129,6 +139,9 @@ export const LTC_MAIN: NetworkParams = Object.freeze({
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: LITECOIN,
   zmqTopics: SEQUENCE_ZMQ,
+  extendedKeys: LITECOIN_MAIN_KEYS,
+  baseUnit: 'litoshi',
+  smartFeeFromVersion: 0,
 });
 
 /** Litecoin testnet (called "testnet4" in Litecoin's code; unrelated to Bitcoin's testnet4). */
@@ -153,6 +166,9 @@ export const LTC_TEST: NetworkParams = Object.freeze({
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: LITECOIN,
   zmqTopics: SEQUENCE_ZMQ,
+  extendedKeys: LITECOIN_TEST_KEYS,
+  baseUnit: 'litoshi',
+  smartFeeFromVersion: 0,
 });
 
 /** Litecoin regtest: testnet base58 versions, its own segwit hrp, and the testnet MWEB hrp (as in Litecoin Core). */
@@ -177,6 +193,9 @@ export const LTC_REGTEST: NetworkParams = Object.freeze({
   maxBlockWeight: MAX_BLOCK_WEIGHT,
   features: LITECOIN,
   zmqTopics: SEQUENCE_ZMQ,
+  extendedKeys: LITECOIN_TEST_KEYS,
+  baseUnit: 'litoshi',
+  smartFeeFromVersion: 0,
 });
 
 export const ALL_NETWORK_PARAMS: readonly NetworkParams[] = Object.freeze([

@@ -225,14 +225,14 @@ test('zmq_topics mistakes are named', () => {
 
 test('[log], [metrics] and [health]: defaults, environment overrides, and refusals that name the key', () => {
   const config = loadConfig({ env: {} });
-  assert.deepEqual(config.log, { level: 'info', format: 'auto' });
+  assert.deepEqual(config.log, { level: 'info', format: 'auto', walletKeys: false });
   assert.deepEqual(config.metrics, { listen: null }, '/metrics on the API port by default');
   assert.deepEqual(config.health, { maxLagBlocks: 3, checkIntervalMs: 5000, timeoutMs: 10_000 });
   const set = loadConfig({
-    file: configFile('[log]\nlevel = "debug"\nformat = "json"\n[metrics]\nport = 9464\n[health]\nmax_lag_blocks = 10\n'),
+    file: configFile('[log]\nlevel = "debug"\nformat = "json"\nwallet_keys = true\n[metrics]\nport = 9464\n[health]\nmax_lag_blocks = 10\n'),
     env: { OUTPOINT_METRICS_HOST: '0.0.0.0', OUTPOINT_HEALTH_TIMEOUT_MS: '3000' },
   });
-  assert.deepEqual(set.log, { level: 'debug', format: 'json' });
+  assert.deepEqual(set.log, { level: 'debug', format: 'json', walletKeys: true });
   assert.deepEqual(set.metrics, { listen: { host: '0.0.0.0', port: 9464 } });
   assert.deepEqual(set.health, { maxLagBlocks: 10, checkIntervalMs: 5000, timeoutMs: 3000 });
   assert.throws(() => loadConfig({ env: { OUTPOINT_LOG_LEVEL: 'verbose' } }), /log\.level must be one of debug, info, warn, error, got "verbose"/);

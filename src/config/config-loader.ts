@@ -11,7 +11,6 @@ import { buildOpsConfig } from './ops-config.js';
 import { buildHttpLimits } from './http-limits-config.js';
 import { buildAccounts } from './accounts-config.js';
 
-
 /** Environment variables with these prefixes belong to scripts and tests, not to the service. */
 const NON_CONFIG_ENV_PREFIXES = ['OUTPOINT_SETUP_', 'OUTPOINT_TEST_', 'OUTPOINT_BENCH_'];
 

@@ -149,6 +149,10 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
   log: {
     level: { type: 'string', oneOf: ['debug', 'info', 'warn', 'error'], default: 'info', doc: 'lowest level written: `debug` (adds a line per HTTP request), `info`, `warn`, `error`' },
     format: { type: 'string', oneOf: ['auto', 'json', 'text'], default: 'auto', doc: '`auto`: text on a terminal, one JSON object per line otherwise; `json` or `text` forces one' },
+    wallet_keys: {
+      type: 'boolean', default: false,
+      doc: '`true`: log lines keep the extended public keys of wallet requests (xpub, descriptors) as given; `false`: they are masked, so what a wallet asked is not kept (docs/wallets.md)',
+    },
   },
   metrics: {
     port: { type: 'integer', min: 0, max: 65535, default: null, doc: 'serve `/metrics` (and `/health`) on this port of their own instead of the API port (so it need not be public)' },

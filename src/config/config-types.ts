@@ -100,7 +100,12 @@ export interface OutpointConfig {
   readonly realtime: { readonly appKey: string; readonly sendThreads: number; readonly maxConnectionsPerIp: number };
   readonly redis: { readonly url: string | null };
   readonly market: MarketConfig;
-  readonly log: { readonly level: LogLevel; readonly format: 'auto' | 'json' | 'text' };
+  readonly log: {
+    readonly level: LogLevel;
+    readonly format: 'auto' | 'json' | 'text';
+    /** Write extended public keys (wallet requests) into log lines as given; false masks them (docs/wallets.md). */
+    readonly walletKeys: boolean;
+  };
   /** listen null: /metrics is served on the API port; else on this address alone. */
   readonly metrics: { readonly listen: { readonly host: string; readonly port: number } | null };
   /** Background checks behind /ready and the per-network metrics (docs/operations.md). */

@@ -7,7 +7,7 @@ export function buildOpsConfig(keys: (section: string) => KeyReader): Pick<Outpo
   const log = keys('log');
   const health = keys('health');
   return {
-    log: { level: log.str('level') as LogLevel, format: log.str('format') as OutpointConfig['log']['format'] },
+    log: { level: log.str('level') as LogLevel, format: log.str('format') as OutpointConfig['log']['format'], walletKeys: log.bool('wallet_keys') },
     metrics: buildMetrics(keys('metrics')),
     health: { maxLagBlocks: health.int('max_lag_blocks'), checkIntervalMs: health.int('check_interval_ms'), timeoutMs: health.int('timeout_ms') },
   };

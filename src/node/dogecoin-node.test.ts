@@ -15,6 +15,7 @@ import { assertNodeServesNetwork } from './node-identity.js';
 import { PollNotifier } from './notifiers/poll-notifier.js';
 import { RpcBroadcaster } from './rpc-broadcaster.js';
 import { RpcChainSource } from './rpc-chain-source.js';
+import { RpcFeeSource } from './rpc-fee-source.js';
 import { RpcMempoolSource } from './rpc-mempool-source.js';
 import { zmqEndpointsFromNode } from './notifiers/zmq-notifier.js';
 
@@ -117,6 +118,13 @@ for (const version of ['1.14.6', '1.14.9'] as const) {
       } finally {
         await notifier.stop();
       }
+    });
+
+    it('estimatesmartfee with 0.14\'s signature (the target alone): -1 is no estimate; version and relay fee from getnetworkinfo', async () => {
+      const fees = await new RpcFeeSource(node.node).estimates([1, 30, 1008]);
+      assert.equal(fees.nodeVersion, version === '1.14.6' ? 1_140_600 : 1_140_900);
+      assert.equal(fees.relayFeeRate, 100, '0.001 DOGE/kB = 100 koinu per vbyte');
+      assert.deepEqual(fees.estimates.map((e) => [e.target, e.rate]), [[1, null], [30, null], [1008, null]]);
     });
 
     it('getzmqnotifications does not exist: the endpoints must come from the configuration (null)', async () => {

@@ -1,6 +1,7 @@
 import type { AccountStore } from '../core/store/account-store.js';
 import type { TxBroadcaster } from '../core/sources/broadcaster.js';
 import type { EventBus } from '../core/domain/events.js';
+import type { FeeEstimateSource } from '../core/sources/fee-source.js';
 import type { Logger } from '../core/infrastructure/logger.js';
 import type { MempoolSource } from '../core/sources/mempool-source.js';
 import type { NetworkId } from '../core/domain/network.js';
@@ -19,6 +20,7 @@ import { BlockService } from './blocks/block-service.js';
 import { BroadcastService } from './transactions/broadcast-service.js';
 import { ChainSummaryService } from './network/chain-summary-service.js';
 import { ConfidenceService } from './transactions/confidence-service.js';
+import { FeeService } from './fees/fee-service.js';
 import { MempoolListService } from './transactions/mempool-list-service.js';
 import { MempoolProjector } from './network/mempool-projector.js';
 import { NetworkInfoService } from './network/network-info-service.js';
@@ -30,6 +32,7 @@ import { DEFAULT_KEY_FAILURES, KeyFailureLimit, type KeyFailureRule } from './li
 import { SyncGate } from './shared/sync-gate.js';
 import { storeSyncStatusSource, SyncStatusCache } from './shared/sync-status-cache.js';
 import { TxService } from './transactions/tx-service.js';
+import { WalletService } from './wallets/wallet-service.js';
 
 export interface ServiceDeps {
   readonly networks: NetworkMap;
@@ -45,6 +48,8 @@ export interface ServiceDeps {
   readonly logger: Logger;
   /** Per network, the node's mempool for block projections; networks without one project the index's mempool. */
   readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
+  /** Per network, the node's fee estimates; networks without one estimate from the projection and relay fee alone. */
+  readonly feeSources?: ReadonlyMap<NetworkId, FeeEstimateSource>;
   /** Mempool change events (the indexer's bus): projections are recomputed on change; without it by age only. */
   readonly events?: EventBus | null;
   readonly mempoolMaxAgeMs?: number;
@@ -110,6 +115,10 @@ export interface Services {
   readonly prices: PriceService;
   /** Search across networks (heights, hashes, txids, addresses, short forms). */
   readonly search: SearchService;
+  /** Extended public keys and descriptors as wallets: gap scan, balances, history, unspent outputs (docs/wallets.md). */
+  readonly wallets: WalletService;
+  /** Fee rate estimates per network: the mempool projection blended with the node's (docs/wallets.md, Fees). */
+  readonly fees: FeeService;
   /** null when the store's accounts are not served (no v3, no dashboard). */
   readonly accounts: AccountServices | null;
   /** Flushes usage counts and stops the projector's timers and subscriptions. */
@@ -151,6 +160,8 @@ export function createServices(deps: ServiceDeps): Services {
     network: { info: new NetworkInfoService(networks, prices), chain: new ChainSummaryService(networks, projector), projector },
     prices,
     search: new SearchService(networks, deps.shortLinks),
+    wallets: new WalletService(networks),
+    fees: new FeeService(networks, projector, deps.feeSources ?? new Map(), deps.logger),
     accounts,
     async close() {
       projector.close();

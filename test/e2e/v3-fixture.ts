@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { noPrices, silentLogger, type AccountStore, type NetworkId, type NetworkReader } from '../../src/core/index.js';
 import { buildHttpApp, type HttpWiring } from '../../src/main/wiring/http-wiring.js';
 import { RpcBroadcaster } from '../../src/node/rpc-broadcaster.js';
+import { RpcFeeSource } from '../../src/node/rpc-fee-source.js';
 import { RpcMempoolSource } from '../../src/node/rpc-mempool-source.js';
 import { generateApiKey } from '../../src/services/accounts/api-keys.js';
 import type { NetworkParams } from '../../src/chains/addressing.js';
@@ -18,7 +19,7 @@ import { params, type Reply } from './v2-fixture.js';
 export { params };
 
 /** A v3 app over one reader and one account store. */
-/** Without a node: nothing to broadcast to and the mempool projection reads the index. */
+/** Without a node: nothing to broadcast to, the mempool projection reads the index and fee estimates have no node part. */
 export async function v3App(
   node: HarnessNode | null,
   reader: NetworkReader,
@@ -37,6 +38,7 @@ export async function v3App(
     shortLinks: { shortFor: () => Promise.reject(new Error('unused')), addressFor: () => Promise.resolve(null), findShort: () => Promise.resolve(null) },
     accounts,
     mempoolSources: node ? new Map([[network.id, new RpcMempoolSource(node.node)]]) : new Map(),
+    feeSources: node ? new Map([[network.id, new RpcFeeSource(node.node)]]) : new Map(),
     v3Timing: { keyCacheMs: 0, usageFlushMs: 100, mempoolMaxAgeMs: 200 },
     ...extra,
   });
@@ -102,11 +104,10 @@ export interface V3Chain {
 }
 
 /**
- * litecoind regtest indexed on SQLite and PostgreSQL with a v3 app per engine, and 60 confirmed wallet coins of 0.5,
- * so that many wallet sends can follow without chaining unconfirmed change past the mempool's limits.
+ * `node` (already started; stopped by `stop`) indexed on SQLite and PostgreSQL as `network`, with a v3 app per engine
+ * and one API key valid on both. `prepare` runs before it is returned; a failure anywhere stops everything.
  */
-export async function startV3Chain(): Promise<V3Chain> {
-  const node = await startLitecoind({ funded: true });
+export async function v3ChainOn(node: RegtestNode, network: NetworkParams, prepare: (chain: V3Chain) => Promise<void> = async () => undefined): Promise<V3Chain> {
   const engines = new StoreEngines();
   const apps: FastifyInstance[] = [];
   const stop = async (): Promise<void> => {
@@ -115,17 +116,28 @@ export async function startV3Chain(): Promise<V3Chain> {
     await engines.close();
   };
   try {
-    const indexed = await indexersOnBothEngines(engines, node, params);
+    const indexed = await indexersOnBothEngines(engines, node, network);
     const { key } = await sameAccountIn(indexed.map((e) => e.test.store.accounts()), 'e2e@x.io', 'e2e', 1_000_000);
-    apps.push(...(await Promise.all(indexed.map((e) => v3App(node, e.store, e.test.store.accounts())))));
+    apps.push(...(await Promise.all(indexed.map((e) => v3App(node, e.store, e.test.store.accounts(), {}, network)))));
+    const chain = { node, engines, indexed, apps, key, stop };
+    await prepare(chain);
+    return chain;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/**
+ * litecoind regtest indexed on SQLite and PostgreSQL with a v3 app per engine, and 60 confirmed wallet coins of 0.5,
+ * so that many wallet sends can follow without chaining unconfirmed change past the mempool's limits.
+ */
+export async function startV3Chain(): Promise<V3Chain> {
+  return v3ChainOn(await startLitecoind({ funded: true }), params, async ({ node }) => {
     await node.mine(10);
     const fan: Record<string, string> = {};
     for (let i = 0; i < 60; i++) fan[await node.newAddress('bech32')] = '0.5';
     await node.wallet.call('sendmany', ['', fan]);
     await node.mine(1);
-    return { node, engines, indexed, apps, key, stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  });
 }

@@ -27,6 +27,8 @@ export interface ExplorerChain {
   readonly addresses: { readonly legacy: string; readonly p2sh: string; readonly bech32: string };
   /** Left in the mempool (pays `addresses.legacy`). */
   readonly unconfirmedTxid: string;
+  /** The served configuration file (for `outpoint` commands on the same store, e.g. an API key). */
+  readonly config: string;
   /** Waits until the service has indexed the node's tip and mempool. */
   synced(): Promise<void>;
   close(): Promise<void>;
@@ -87,6 +89,7 @@ poll_ms = 100
       paymentHeight,
       addresses,
       unconfirmedTxid,
+      config,
       synced,
       async close() {
         await opened.close();

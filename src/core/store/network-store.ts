@@ -3,6 +3,7 @@ import type { ChainTip } from '../domain/chain-types.js';
 import type { BlockToConnect, ConnectedBlock, DisconnectedBlock, MempoolAddResult, MempoolEntry, MempoolRemoveReason } from './chain-writes.js';
 import type { NetworkId } from '../domain/network.js';
 import type { RawTxSource } from '../sources/raw-txs.js';
+import type { ScriptSetReader } from './script-set-reads.js';
 import type { SyncStatus } from '../domain/sync-status.js';
 
 /** One network's view of the store: the readers' side, the one writer's side and the bulk (initial) load. */
@@ -14,6 +15,8 @@ export interface NetworkReader {
   getAddressTotals(script: Uint8Array, options?: AddressTotalsOptions): Promise<AddressTotals>;
   getAddressHistory(script: Uint8Array, options: HistoryOptions): Promise<AddressHistoryEntry[]>;
   getUnspent(script: Uint8Array, options: UnspentOptions): Promise<UnspentOutput[]>;
+  /** Many scripts at once: a wallet's addresses. */
+  readonly scriptSets: ScriptSetReader;
   /** Confirmed, mempool, orphaned or removed; null if never seen. */
   getTransaction(txid: string): Promise<TxRecord | null>;
   /** null if the tx is neither confirmed nor in the mempool. */

@@ -8,6 +8,7 @@ import { addressRoutes } from './address.routes.js';
 import { blockRoutes } from './block.routes.js';
 import { networkRoutes } from './network.routes.js';
 import { txRoutes } from './tx.routes.js';
+import { walletRoutes } from './wallet.routes.js';
 import type { V3Context } from './v3-context.js';
 import { v3ErrorHandler, v3Failure } from './v3-error-handler.js';
 
@@ -41,6 +42,7 @@ export async function registerV3(
       txRoutes(v3, context);
       blockRoutes(v3, context);
       networkRoutes(v3, context);
+      walletRoutes(v3, context);
     },
     { prefix: V3_PREFIX },
   );

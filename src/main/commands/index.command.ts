@@ -18,7 +18,7 @@ after any stop (even kill -9) it resumes from the last committed block.
   options: { ...configOptions, bulk: { type: 'boolean' } },
   async run(options) {
     const config = configFromOptions(options);
-    const logger = createLogger({ level: config.log.level, format: config.log.format });
+    const logger = createLogger({ level: config.log.level, format: config.log.format, walletKeys: config.log.walletKeys });
     if (config.networks.length === 0) {
       logger.error('no networks configured: add a [networks.<ACRONYM>] table with rpc_url (see README)');
       return 2;

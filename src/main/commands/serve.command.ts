@@ -18,7 +18,7 @@ deployment, while one \`outpoint serve\` or \`outpoint index\` process writes.
   options: { ...configOptions, 'api-only': { type: 'boolean' }, bulk: { type: 'boolean' } },
   async run(options) {
     const config = configFromOptions(options);
-    const logger = createLogger({ level: config.log.level, format: config.log.format });
+    const logger = createLogger({ level: config.log.level, format: config.log.format, walletKeys: config.log.walletKeys });
     const runtime = await Runtime.create(config, logger, { indexers: options['api-only'] !== true, bulk: options['bulk'] === true });
     await runtime.start();
     const signal = await untilSignal();

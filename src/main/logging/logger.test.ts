@@ -72,3 +72,19 @@ void test('secrets never reach a line: URL passwords, secret-named fields, API k
   assert.equal(parsed['link'], 'https://x.example/dashboard/reset?token=[redacted]&next=/keys');
   assert.equal(parsed['sessions_and_tokens'], 4, 'a count is no secret');
 });
+
+void test('wallet keys: extended public keys are masked unless [log] wallet_keys keeps them; private keys always are', () => {
+  const xpub = 'xpub6CatWdiZiodmUeTDp8LT5or8nmbKNcuyvz7WyksVFkKB4RHwCD3XyuvPEbvqAQY3rAPshWcMLoP2fMFMKHPJ4ZeZXYVUhLv1VMrjPC7PW6V';
+  const xprv = 'xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi';
+  const url = `/api/v3/xpub/BTC/${encodeURIComponent(`wpkh([d34db33f/84h/0h/0h]${xpub}/<0;1>/*)`)}/transactions/2`;
+  const masked = capture({ level: 'debug' });
+  masked.logger.debug!('http request', { path: url, note: `from ${xprv}` });
+  const line = masked.lines.join('');
+  assert.ok(!line.includes(xpub.slice(4)), `the wallet's key leaked: ${line}`);
+  assert.ok(line.includes('xpub[redacted]'), line);
+  assert.ok(!line.includes(xprv.slice(4)) && line.includes('xprv[redacted]'), line);
+  const kept = capture({ level: 'debug', walletKeys: true });
+  kept.logger.debug!('http request', { path: url, note: `from ${xprv}` });
+  assert.ok(kept.lines.join('').includes(xpub), 'kept when the operator turns the log on');
+  assert.ok(!kept.lines.join('').includes(xprv.slice(4)), 'private keys never');
+});

@@ -17,6 +17,8 @@ export interface LoggerOptions {
   /** Default process.stderr. */
   readonly stream?: { readonly isTTY?: boolean; write(text: string): unknown };
   readonly now?: () => Date;
+  /** `[log] wallet_keys`: keep extended public keys in lines (default false: masked). */
+  readonly walletKeys?: boolean;
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -29,8 +31,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const minimum = RANK[options.level ?? 'info'];
   const now = options.now ?? (() => new Date());
   const write = (level: LogLevel, message: string, fields?: Record<string, unknown>): void => {
-    const safe = fields ? (redactValue(fields) as Record<string, unknown>) : {};
-    const text = redactText(message);
+    const redact = { walletKeys: options.walletKeys ?? false };
+    const safe = fields ? (redactValue(fields, 0, redact) as Record<string, unknown>) : {};
+    const text = redactText(message, redact);
     if (json) {
       const line: Record<string, unknown> = { time: now().toISOString(), level, message: text };
       for (const [key, value] of Object.entries(safe)) line[RESERVED.has(key) ? `field_${key}` : key] = value;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TxBroadcaster } from '../../core/sources/broadcaster.js';
 import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from '../../core/limits/concurrency-limiter.js';
 import type { EventBus } from '../../core/domain/events.js';
+import type { FeeEstimateSource } from '../../core/sources/fee-source.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { MempoolSource } from '../../core/sources/mempool-source.js';
 import type { NetworkId } from '../../core/domain/network.js';
@@ -38,6 +39,8 @@ export interface HttpWiring extends Omit<HttpAppDeps, 'services' | 'limits'> {
   readonly accounts?: AccountStore;
   /** Per network, the node's mempool for v3 block projections; networks without one project the index's mempool. */
   readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
+  /** Per network, the node's fee estimates (v3 fee_estimates); networks without one use the projection and relay fee. */
+  readonly feeSources?: ReadonlyMap<NetworkId, FeeEstimateSource>;
   /** The indexer's events: v3 recomputes mempool projections when the mempool changes. */
   readonly events?: EventBus;
   /** v3 requests refused with 401 per client network and minute before it gets 429 (`[accounts] key_failures_per_ip`; 0 = off). */
@@ -61,11 +64,12 @@ export function usageCounter(accounts: AccountStore, redisUrl: string | null, lo
 
 /** Builds the services and counters once and the HTTP app that serves them; closing the app closes them. */
 export async function buildHttpApp(wiring: HttpWiring): Promise<FastifyInstance> {
-  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, events, v3Timing, rawBlocks, keyFailuresPerIp, ...http } = wiring;
+  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, events, v3Timing, rawBlocks, keyFailuresPerIp, ...http } = wiring;
   const services = createServices({
     networks, prices, broadcaster, shortLinks, logger: http.logger, events: events ?? null, mempoolSources: mempoolSources ?? new Map(),
     ...(http.now ? { now: http.now } : {}),
     ...(rawBlocks ? { rawBlocks } : {}),
+    ...(feeSources ? { feeSources } : {}),
     ...(v3Timing?.mempoolMaxAgeMs !== undefined ? { mempoolMaxAgeMs: v3Timing.mempoolMaxAgeMs } : {}),
     ...(accounts ? {
       accounts: {

@@ -11,6 +11,7 @@ import type { ServerLimits } from '../../http/server-limits.js';
 import { createMarket, type Market } from '../../market/create-market.js';
 import { RpcBroadcaster } from '../../node/rpc-broadcaster.js';
 import { RpcChainSource } from '../../node/rpc-chain-source.js';
+import { RpcFeeSource } from '../../node/rpc-fee-source.js';
 import { RpcMempoolSource } from '../../node/rpc-mempool-source.js';
 import type { RpcClient } from '../../node/rpc/rpc-client.js';
 import type { NetworkMap } from '../../services/shared/network-registry.js';
@@ -170,6 +171,7 @@ export class Runtime {
       shortLinks: this.store.shortAddresses(),
       accounts: this.store.accounts(),
       mempoolSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolSource(n.node)])),
+      feeSources: new Map(this.networks.map((n) => [n.config.id, new RpcFeeSource(n.node)])),
       events: this.bus,
       metrics: this.observability.metrics,
       ops: { health: this.observability.health, metrics: this.observability.apiExposition },

@@ -1,6 +1,7 @@
 import type { EventBus } from '../../core/domain/events.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { MempoolSource } from '../../core/sources/mempool-source.js';
+import type { NetworkParams } from '../../chains/network-params.js';
 import type { NetworkId } from '../../core/domain/network.js';
 import { projectMempoolBlocks, type ProjectedBlock } from './mempool-projection.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
@@ -8,6 +9,19 @@ import { StoreMempoolSource } from './store-mempool-source.js';
 
 /** The projection of docs/api-v3.md: the next 6 blocks. */
 export const PROJECTED_BLOCKS = 6;
+/** The longest target `estimatesmartfee` takes (Bitcoin Core): no projection for fees goes deeper. */
+export const MAX_PROJECTION_DEPTH = 1_008;
+/** While fee estimates were asked for within this window, every recomputation follows the mempool deep. */
+export const DEEP_WINDOW_MS = 10 * 60_000;
+
+/**
+ * How deep the mempool is followed for fee estimates (services/fees): a day of blocks (144 Bitcoin, 576 Litecoin),
+ * at most MAX_PROJECTION_DEPTH. Following it past the spec's 6 blocks costs up to twice the projection's time for a
+ * mempool of many blocks (docs/benchmarks.md, "Wallets and fees"), so it is done only while fees are asked for.
+ */
+export function projectionDepth(params: NetworkParams): number {
+  return Math.min(MAX_PROJECTION_DEPTH, Math.ceil((24 * 60 * 60) / params.targetSpacing));
+}
 /** Mempool events arriving within this window cause one recomputation. */
 export const DEFAULT_DEBOUNCE_MS = 500;
 /** Without events (an API-only process has no indexer on its bus) the projection is refreshed when older than this. */
@@ -20,11 +34,22 @@ export interface MempoolProjection {
   /** UNIX seconds of the mempool snapshot it was computed from. */
   readonly updatedAt: number;
   readonly blocks: readonly ProjectedBlock[];
+  /** The node's mempool entry rate (base units per vbyte): what a tx needs when blocks have room to spare. */
+  readonly minFeeRate: number;
+  /**
+   * The rate a new tx needs to enter each block the mempool fills, from the next one on: the 6 projected blocks, or
+   * projectionDepth blocks when `deep`; every block after them takes minFeeRate.
+   */
+  readonly entryRates: readonly number[];
+  /** Whether entryRates follow the mempool projectionDepth blocks deep (fee estimates asked for lately). */
+  readonly deep: boolean;
 }
 
 interface NetworkState {
   current: MempoolProjection | null;
   computedAtMs: number;
+  /** Until when recomputations follow the mempool deep (fee estimates were asked for). */
+  deepUntilMs: number;
   running: Promise<void> | null;
   timer: NodeJS.Timeout | null;
 }
@@ -57,12 +82,17 @@ export class MempoolProjector {
       }) ?? null;
   }
 
-  /** The latest projection; the first call per network (and a stale one) computes it. */
-  async current(ctx: NetworkContext): Promise<MempoolProjection> {
+  /**
+   * The latest projection; the first call per network (and a stale one) computes it. `deep`: entry rates as deep as
+   * fee estimates look (the first such call waits for a deep pass; later ones read the last).
+   */
+  async current(ctx: NetworkContext, options: { readonly deep?: boolean } = {}): Promise<MempoolProjection> {
     const state = this.state(ctx.id);
+    if (options.deep) state.deepUntilMs = Date.now() + DEEP_WINDOW_MS;
     const stale = Date.now() - state.computedAtMs > (this.options.maxAgeMs ?? DEFAULT_MAX_AGE_MS);
-    if (state.current === null) await this.refresh(ctx.id);
-    else if (stale) void this.refresh(ctx.id);
+    // A pass that started before the deep request may still be shallow: one more then.
+    for (let i = 0; i < 2 && (state.current === null || (options.deep && !state.current.deep)); i++) await this.refresh(ctx.id);
+    if (stale) void this.refresh(ctx.id);
     return state.current!;
   }
 
@@ -104,13 +134,19 @@ export class MempoolProjector {
     const needSizes = snapshot.entries.some((e) => e.size === null);
     const sizes = needSizes ? new Map((await ctx.reader.getMempoolEntries()).map((e) => [e.txid, e.size])) : null;
     const entries = sizes ? snapshot.entries.map((e) => (e.size === null ? { ...e, size: sizes.get(e.txid) ?? e.vsize } : e)) : snapshot.entries;
-    const blocks = projectMempoolBlocks(entries, { maxBlockWeight: ctx.params.maxBlockWeight, blocks: PROJECTED_BLOCKS, minFeeRate: snapshot.minFeeRate });
     const state = this.state(id);
+    // One pass serves both the spec's next blocks and, while fees are asked for, the fee service's entry rates.
+    const deep = Date.now() < state.deepUntilMs;
+    const depth = deep ? Math.max(PROJECTED_BLOCKS, projectionDepth(ctx.params)) : PROJECTED_BLOCKS;
+    const blocks = projectMempoolBlocks(entries, { maxBlockWeight: ctx.params.maxBlockWeight, blocks: depth, minFeeRate: snapshot.minFeeRate });
     state.current = {
       txCount: entries.length,
       bytes: entries.reduce((sum, e) => sum + (e.size ?? e.vsize), 0),
       updatedAt: snapshot.takenAt,
-      blocks,
+      blocks: blocks.slice(0, PROJECTED_BLOCKS),
+      minFeeRate: snapshot.minFeeRate,
+      entryRates: blocks.filter((b) => b.numTxs > 0).map((b) => b.minFeeRatePossible),
+      deep,
     };
     state.computedAtMs = Date.now();
   }
@@ -118,7 +154,7 @@ export class MempoolProjector {
   private state(id: NetworkId): NetworkState {
     let state = this.states.get(id);
     if (!state) {
-      state = { current: null, computedAtMs: 0, running: null, timer: null };
+      state = { current: null, computedAtMs: 0, deepUntilMs: 0, running: null, timer: null };
       this.states.set(id, state);
     }
     return state;

@@ -1,3 +1,4 @@
+import { MAX_WALLET_TEXT, parseWalletDescriptor } from '../../chains/wallet/wallet-descriptor.js';
 import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { ShortAddressStore } from '../../core/store/short-address-store.js';
 import { resolveAddress } from '../addresses/address-resolution.js';
@@ -8,7 +9,9 @@ export type SearchHit =
   | { readonly kind: 'address'; readonly network: NetworkContext; readonly address: string }
   | { readonly kind: 'short'; readonly network: NetworkContext; readonly address: string; readonly short: string }
   | { readonly kind: 'tx'; readonly network: NetworkContext; readonly txid: string }
-  | { readonly kind: 'block'; readonly network: NetworkContext; readonly hash: string; readonly height: number; readonly isOrphan: boolean };
+  | { readonly kind: 'block'; readonly network: NetworkContext; readonly hash: string; readonly height: number; readonly isOrphan: boolean }
+  /** An extended public key or descriptor valid on the network: `wallet` as typed (the wallet page normalises it). */
+  | { readonly kind: 'wallet'; readonly network: NetworkContext; readonly wallet: string };
 
 /** Longer input is not anything we could find (the longest addresses, MWEB stealth, are ~140 characters). */
 export const MAX_QUERY_LENGTH = 200;
@@ -16,6 +19,8 @@ const HASH = /^[0-9a-fA-F]{64}$/;
 const SHORT = /^[1-9A-HJ-NP-Za-km-z]{3,6}$/;
 /** BIP21 and its cousins: `litecoin:ADDRESS?amount=…` searches for ADDRESS. */
 const PAYMENT_URI = /^(?:bitcoin|litecoin|dogecoin):([^?]+)(?:\?.*)?$/i;
+/** What may be a wallet: a descriptor (it has a script function) or an extended public key's prefix. */
+const WALLET = /\(|^(?:xpub|ypub|zpub|tpub|upub|vpub|Ltub|Mtub|ttub|dgub)[1-9A-HJ-NP-Za-km-z]{100,}$/;
 
 /**
  * What the explorer's search box may mean, on every configured network: an address (valid there: several
@@ -38,6 +43,7 @@ export class SearchService {
 
   private async findOn(ctx: NetworkContext, q: string): Promise<SearchHit[]> {
     const hits: SearchHit[] = [];
+    if (WALLET.test(q)) return accepted(() => parseWalletDescriptor(ctx.params, q)) ? [{ kind: 'wallet', network: ctx, wallet: q }] : [];
     if (HASH.test(q)) {
       const id = q.toLowerCase();
       const [tx, block] = await Promise.all([ctx.reader.getTransaction(id), ctx.reader.getBlockByHash(id)]);
@@ -62,15 +68,20 @@ export class SearchService {
 
 function normalise(query: string): string {
   const trimmed = query.trim();
-  if (trimmed.length > MAX_QUERY_LENGTH) return '';
+  if (trimmed.length > (WALLET.test(trimmed) ? MAX_WALLET_TEXT : MAX_QUERY_LENGTH)) return '';
   return PAYMENT_URI.exec(trimmed)?.[1] ?? trimmed;
 }
 
-function validAddress(ctx: NetworkContext, text: string): string | null {
+/** What `read` gives, or null when it refuses the input (not this network's: simply no hit). */
+function accepted<T>(read: () => T): T | null {
   try {
-    return resolveAddress(ctx, text).address;
+    return read();
   } catch (error) {
     if (error instanceof InvalidArgumentError) return null;
     throw error;
   }
+}
+
+function validAddress(ctx: NetworkContext, text: string): string | null {
+  return accepted(() => resolveAddress(ctx, text).address);
 }

@@ -6,15 +6,27 @@ import type { NetworkId } from '../../core/domain/network.js';
 import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../core/store/chain-reads.js';
 import type { ChainTip } from '../../core/domain/chain-types.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
+import type { ScriptSetReader } from '../../core/store/script-set-reads.js';
 import type { SyncStatus } from '../../core/domain/sync-status.js';
 import type { SyncGate } from './sync-gate.js';
 
 export class GatedNetworkReader implements NetworkReader {
+  readonly scriptSets: ScriptSetReader;
+
   constructor(
     private readonly id: NetworkId,
     private readonly inner: NetworkReader,
     private readonly gate: SyncGate,
-  ) {}
+  ) {
+    const sets = inner.scriptSets;
+    this.scriptSets = {
+      getScriptTotals: (scripts) => this.read(() => sets.getScriptTotals(scripts)),
+      getScriptSetTxCount: (scripts) => this.read(() => sets.getScriptSetTxCount(scripts)),
+      getScriptSetSummary: (scripts) => this.read(() => sets.getScriptSetSummary(scripts)),
+      getScriptSetHistory: (scripts, page) => this.read(() => sets.getScriptSetHistory(scripts, page)),
+      getScriptSetUnspent: (scripts, page) => this.read(() => sets.getScriptSetUnspent(scripts, page)),
+    };
+  }
 
   /** No await while the gate's cached status is fresh: the common path costs a map lookup and a clock read. */
   private read<T>(query: () => Promise<T>): Promise<T> {

@@ -132,4 +132,16 @@ describe('GatedNetworkReader', () => {
     const ready = new GatedNetworkReader('LTC', inner, setup(null).gate);
     for (const method of chainMethods) assert.equal(await call(ready, method), method);
   });
+
+  it('so does every script-set read (wallets)', async () => {
+    const setMethods = ['getScriptTotals', 'getScriptSetTxCount', 'getScriptSetSummary', 'getScriptSetHistory', 'getScriptSetUnspent'] as const;
+    const sets = Object.fromEntries(setMethods.map((m) => [m, async () => m]));
+    const withSets = { ...inner, scriptSets: sets } as unknown as NetworkReader;
+    const callSet = (reader: NetworkReader, method: (typeof setMethods)[number]) =>
+      (reader.scriptSets[method] as (...args: unknown[]) => Promise<unknown>)([new Uint8Array(1)], { limit: 1, offset: 0 });
+    const syncing = new GatedNetworkReader('LTC', withSets, setup(loading()).gate);
+    for (const method of setMethods) await assert.rejects(callSet(syncing, method), IndexSyncingError, method);
+    const ready = new GatedNetworkReader('LTC', withSets, setup(null).gate);
+    for (const method of setMethods) assert.equal(await callSet(ready, method), method);
+  });
 });

@@ -14,6 +14,8 @@ export const inputPath = (id: NetworkId, txid: string, vin: number): string => `
 export const addressPath = (id: NetworkId, address: string): string => pathOf(netSlug(id), 'address', address);
 export const addressShortPath = (id: NetworkId, address: string): string => `${addressPath(id, address)}/short`;
 export const addressCsvPath = (id: NetworkId, address: string): string => `${addressPath(id, address)}/history.csv`;
+/** A wallet (extended public key or descriptor) as one percent-encoded segment. */
+export const walletPath = (id: NetworkId, wallet: string): string => pathOf(netSlug(id), 'xpub', wallet);
 export const mempoolPath = (id: NetworkId): string => pathOf(netSlug(id), 'mempool');
 export const shortLinkPath = (id: NetworkId, short: string): string => pathOf('s', id, short);
 

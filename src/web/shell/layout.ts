@@ -54,7 +54,7 @@ ${m.realtimeKey !== null && html`<meta name="outpoint-realtime" content="${m.rea
 ${m.nav.length > 0 && html`<nav class="site-nav" aria-label="Networks"><ul>${m.nav.map((l) => html`<li><a href="${l.href}"${l.current && html` aria-current="page"`}>${l.label}</a></li>`)}</ul></nav>`}
 <form class="search" role="search" action="/search" method="get">
 <label class="visually-hidden" for="site-search">Search</label>
-<input id="site-search" type="search" name="q" value="${m.search}" placeholder="Address, transaction, block or height" autocomplete="off" spellcheck="false">
+<input id="site-search" type="search" name="q" value="${m.search}" placeholder="Address, transaction, block, height or xpub" autocomplete="off" spellcheck="false">
 <button type="submit">Search</button>
 </form>
 <div class="header-slot">${m.headerSlot}</div>

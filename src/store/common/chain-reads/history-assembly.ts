@@ -69,13 +69,13 @@ export interface PageRequest {
   readonly includeMempool: boolean;
 }
 
-type PageNeed = { readonly need: 'confirmed'; readonly limit: number; readonly offset: number } | { readonly need: 'count' | 'mempool' };
+export type PageNeed = { readonly need: 'confirmed'; readonly limit: number; readonly offset: number } | { readonly need: 'count' | 'mempool' };
 
 /**
  * FIFO is confirmed (height, position) then mempool; desc is its exact reverse. A cursor is always confirmed.
  * Written once as the reads it needs (yielded, answered by the driver), so the async and the sync driver page alike.
  */
-function* pagePlan<T>(req: PageRequest): Generator<PageNeed, T[], unknown> {
+export function* pagePlan<T>(req: PageRequest): Generator<PageNeed, T[], unknown> {
   const { limit, offset } = req;
   if (limit <= 0) return [];
   if (req.direction === 'asc') {

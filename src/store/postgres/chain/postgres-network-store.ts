@@ -27,6 +27,7 @@ import { PostgresAddressReader } from './postgres-address-reader.js';
 import { connectBlocksTx, disconnectTipTx } from './postgres-chain-writer.js';
 import { addMempoolTxsTx } from './postgres-mempool-writer.js';
 import { pruneRemovedMempool, removeMempoolTxs } from '../../common/chain-writes/mempool-removal.js';
+import { PostgresScriptSetReader } from './postgres-script-set-reader.js';
 import { PgNet } from './postgres-net.js';
 import { runPostgres } from '../connection/postgres-plans.js';
 import { LOCK_NAMESPACE, one } from '../connection/postgres-sql.js';
@@ -37,6 +38,7 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
   protected readonly netCode: number;
   protected readonly plans: ChainReadPlans;
   protected readonly address: PostgresAddressReader;
+  readonly scriptSets: PostgresScriptSetReader;
   private writer: Promise<pg.Client> | null = null;
   /** Serializes writes: they share one session, and BEGIN/COMMIT must not interleave. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -59,6 +61,7 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
     this.plans = this.n.reads;
     this.tip = new FreshRead(() => this.read(readTip(this.n.net)));
     this.address = new PostgresAddressReader(pool, this.n);
+    this.scriptSets = new PostgresScriptSetReader(pool, this.n);
   }
 
   protected read<T>(plan: Plan<T>): Promise<T> {

@@ -22,6 +22,7 @@ import { SqliteAddressReader } from './sqlite-address-reader.js';
 import { connectBlocksSync, disconnectTipSync } from './sqlite-chain-writer.js';
 import { addMempoolTxsSync } from './sqlite-mempool-writer.js';
 import { pruneRemovedMempool, removeMempoolTxs } from '../../common/chain-writes/mempool-removal.js';
+import { SqliteScriptSetReader } from './sqlite-script-set-reader.js';
 import { SqliteNet } from './sqlite-net.js';
 import { readSqlite } from '../connection/sqlite-plans.js';
 import type { Statements } from '../connection/sqlite-statements.js';
@@ -32,6 +33,7 @@ export class SqliteNetworkStore extends PlannedChainReads implements NetworkStor
   protected readonly netCode: number;
   protected readonly plans: ChainReadPlans;
   protected readonly address: SqliteAddressReader;
+  readonly scriptSets: SqliteScriptSetReader;
   /** Script rows between block batches (this network's writer only; see ScriptCache for the rules). */
   private readonly scripts = new ScriptCache();
   /** PRAGMA data_version when the cache was last in step: it changes only when another connection commits. */
@@ -52,6 +54,7 @@ export class SqliteNetworkStore extends PlannedChainReads implements NetworkStor
     this.netCode = this.n.net;
     this.plans = this.n.reads;
     this.address = new SqliteAddressReader(this.n);
+    this.scriptSets = new SqliteScriptSetReader(this.n);
     this.writer = new SqliteWriterLock(takeWriterLock ? writerLockPath(db, id) : null, id);
   }
 

@@ -3,7 +3,7 @@ import type { SearchHit } from '../../../services/search/search-service.js';
 import { html } from '../../shell/html.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { count, hash, link } from '../format.js';
-import { addressPath, blockPath, txPath } from '../paths.js';
+import { addressPath, blockPath, txPath, walletPath } from '../paths.js';
 
 function hitPath(hit: SearchHit): string {
   switch (hit.kind) {
@@ -14,6 +14,8 @@ function hitPath(hit: SearchHit): string {
       return txPath(hit.network.id, hit.txid);
     case 'block':
       return blockPath(hit.network.id, hit.hash);
+    case 'wallet':
+      return walletPath(hit.network.id, hit.wallet);
   }
 }
 
@@ -28,6 +30,8 @@ function hitLabel(hit: SearchHit) {
       return html`Transaction ${hash(hit.txid)} on ${on}`;
     case 'block':
       return html`Block ${count(hit.height)}${hit.isOrphan ? ' (orphaned)' : ''} on ${on}`;
+    case 'wallet':
+      return html`Wallet ${hash(hit.wallet)} on ${on}`;
   }
 }
 
@@ -38,7 +42,7 @@ function hitLabel(hit: SearchHit) {
 export async function searchPage(deps: ExplorerDeps, request: FastifyRequest<{ Querystring: { q?: string } }>, reply: FastifyReply): Promise<FastifyReply> {
   const q = typeof request.query.q === 'string' ? request.query.q : '';
   if (q.trim() === '') {
-    return deps.shell.errorPage(request, reply, 200, 'Search', 'Type an address, a short form, a transaction id, a block hash or a block height.');
+    return deps.shell.errorPage(request, reply, 200, 'Search', "Type an address, a short form, a transaction id, a block hash, a block height, or a wallet's extended public key or descriptor.");
   }
   const hits = await deps.services.search.find(q);
   if (hits.length === 1) return reply.redirect(hitPath(hits[0]!), 303);

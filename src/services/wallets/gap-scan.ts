@@ -1,0 +1,99 @@
+/**
+ * The gap scan: each chain of a wallet is read from index 0 until `gap` consecutive addresses are unused (an address
+ * is used when a confirmed or live mempool tx pays or spends from it). Every chain's next range goes into one store
+ * call (getScriptTotals), and the first call already covers each chain up to its last used address at the previous
+ * scan plus the gap, so a wallet that did not change since is read in one call.
+ */
+import type { AddressTotals } from '../../core/store/chain-reads.js';
+import { InvalidArgumentError } from '../../core/domain/errors.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
+import type { ScriptSetTxCount } from '../../core/store/script-set-reads.js';
+import type { WalletChains } from './derivation-cache.js';
+
+/** Beyond this many addresses in one chain the wallet is not scanned (each costs a derivation and a lookup). */
+export const MAX_CHAIN_ADDRESSES = 100_000;
+
+export interface UsedAddress {
+  readonly chain: number;
+  readonly index: number;
+  readonly script: Uint8Array;
+  readonly totals: AddressTotals;
+}
+
+export interface ScanResult {
+  /** Used addresses, chain by chain, each in index order. */
+  readonly used: readonly UsedAddress[];
+  /** Per chain: the index after its last used address (0 when none is used). */
+  readonly next: readonly number[];
+  /**
+   * The used addresses' distinct tx count when the scan's one read already gave it (it read nothing used past the
+   * gap); null: ask the store.
+   */
+  readonly txCount: ScriptSetTxCount | null;
+}
+
+export function isUsed(totals: AddressTotals): boolean {
+  return totals.txCount + totals.unconfirmedTxCount > 0;
+}
+
+/** Where a chain's scan stands on what was read: its last used index, or how far to read to know. */
+function walk(totals: readonly AddressTotals[], gap: number): { lastUsed: number; done: boolean } {
+  let lastUsed = -1;
+  let unused = 0;
+  for (let i = 0; i < totals.length; i++) {
+    if (isUsed(totals[i]!)) {
+      lastUsed = i;
+      unused = 0;
+    } else if (++unused === gap) {
+      return { lastUsed, done: true };
+    }
+  }
+  return { lastUsed, done: false };
+}
+
+export async function scanWallet(reader: NetworkReader, keys: WalletChains, gap: number): Promise<ScanResult> {
+  const chains = Array.from({ length: keys.chains }, (_, chain) => chain);
+  const read: AddressTotals[][] = chains.map(() => []);
+  const lastUsed = chains.map(() => -1);
+  const done = chains.map(() => false);
+  // First reach: the previous scan's last used address plus the gap (addresses only become used, barring reorgs);
+  // what counts is still decided from index 0 by the gap rule (walk), so a hint from a scan with another gap or
+  // before a reorg changes how much is read at once, never the answer.
+  const want = chains.map((chain) => keys.lastUsed[chain]! + 1 + gap);
+  let reads = 0;
+  let firstCount: ScriptSetTxCount | null = null;
+  while (chains.some((chain) => !done[chain])) {
+    const open = chains.filter((chain) => !done[chain]);
+    for (const chain of open) {
+      if (want[chain]! > MAX_CHAIN_ADDRESSES) {
+        throw new InvalidArgumentError('xpub', `more than ${MAX_CHAIN_ADDRESSES} addresses of one chain would have to be scanned: not served`);
+      }
+    }
+    const ranges = await Promise.all(open.map(async (chain) => ({ chain, scripts: await keys.range(chain, read[chain]!.length, want[chain]!) })));
+    const scripts = ranges.flatMap((r) => r.scripts);
+    // The first read also counts the txs: when it is the only one, the summary needs no other (the common, warm case).
+    let totals: AddressTotals[];
+    if (reads++ === 0) ({ totals, txCount: firstCount } = await reader.scriptSets.getScriptSetSummary(scripts));
+    else totals = await reader.scriptSets.getScriptTotals(scripts);
+    let at = 0;
+    for (const { chain, scripts } of ranges) {
+      read[chain]!.push(...totals.slice(at, at + scripts.length));
+      at += scripts.length;
+      const state = walk(read[chain]!, gap);
+      lastUsed[chain] = state.lastUsed;
+      done[chain] = state.done;
+      want[chain] = state.lastUsed + 1 + gap;
+    }
+  }
+  const used: UsedAddress[] = [];
+  let usedPastGap = false;
+  for (const chain of chains) {
+    keys.lastUsed[chain] = lastUsed[chain]!;
+    read[chain]!.forEach((totals, index) => {
+      if (!isUsed(totals)) return;
+      if (index <= lastUsed[chain]!) used.push({ chain, index, script: keys.script(chain, index), totals });
+      else usedPastGap = true;
+    });
+  }
+  return { used, next: lastUsed.map((i) => i + 1), txCount: reads === 1 && !usedPastGap ? firstCount : null };
+}

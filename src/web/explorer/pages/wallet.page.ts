@@ -1,0 +1,139 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { NetworkContext } from '../../../services/shared/network-registry.js';
+import type { WalletOverview } from '../../../services/wallets/wallet-service.js';
+import { html, withQuery, type SafeHtml } from '../../shell/html.js';
+import { apiLinks } from '../api-links.js';
+import type { ExplorerDeps } from '../explorer-deps.js';
+import { ago, amount, badge, count, hash, link, table } from '../format.js';
+import { pager, pageNumber } from '../pager.js';
+import { addressPath, blockPath, outputPath, txPath, walletPath } from '../paths.js';
+
+/** Transactions and unspent outputs, this many a page (as the address page's history). */
+export const WALLET_PAGE = 25;
+
+type Query = Record<string, string | undefined>;
+
+/** `?gap=N` as given (the service refuses a bad one with the reason, shown on the 404 page); absent: the default. */
+function gapOf(query: Query): number | undefined {
+  const text = query['gap'];
+  if (text === undefined || text === '') return undefined;
+  return /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
+}
+
+function summary(network: NetworkContext, o: WalletOverview): SafeHtml {
+  const coin = network.params.coin;
+  const s = o.summary;
+  return html`<dl class="kv">
+<dt>Balance</dt><dd>${amount(s.confirmedBalance, coin)}</dd>
+<dt>Unconfirmed</dt><dd>${amount(s.unconfirmedBalance, coin)}</dd>
+<dt>Total received</dt><dd>${amount(s.confirmedReceived, coin)}</dd>
+<dt>Total sent</dt><dd>${amount(s.confirmedSent, coin)}</dd>
+<dt>Transactions</dt><dd>${count(s.txsTotal)}</dd>
+<dt>Used addresses</dt><dd>${count(s.usedAddresses)}</dd>
+</dl>
+<p class="muted">Received and sent add up per address: change and transfers between the wallet's own addresses count on both sides.</p>`;
+}
+
+function nextAddresses(network: NetworkContext, o: WalletOverview, base: string): SafeHtml {
+  const s = o.summary;
+  const ref = (r: { address: string; path: string }) => html`${link(addressPath(network.id, r.address), hash(r.address))} <span class="muted">(${r.path})</span>`;
+  return html`<dl class="kv">
+<dt>Receive</dt><dd>${ref(s.nextReceive)}</dd>
+<dt>Change</dt><dd>${s.nextChange ? ref(s.nextChange) : html`<span class="muted">none: this descriptor has one chain</span>`}</dd>
+</dl>
+<form class="gap-form" method="get" action="${base}">
+<label for="gap">Gap limit</label> <input id="gap" name="gap" type="number" min="1" max="1000" value="${String(s.gap)}" inputmode="numeric">
+<button type="submit" class="secondary">Scan again</button>
+</form>
+<p class="muted">A chain is read until ${count(s.gap)} addresses in a row are unused; addresses after such a gap are not found.</p>`;
+}
+
+function transactions(network: NetworkContext, o: WalletOverview, page: (q: Query) => string, now: number): SafeHtml {
+  const coin = network.params.coin;
+  const net = network.id;
+  const { items, page: n } = o.transactions;
+  const pages = Math.max(1, Math.ceil(o.summary.txsTotal / WALLET_PAGE));
+  const rows = items.map((t) => html`<tr data-key="${t.txid}">
+<td>${link(txPath(net, t.txid), hash(t.txid))}</td>
+<td>${t.height === null ? badge('Unconfirmed', 'warn') : link(blockPath(net, t.height), count(t.height))}</td>
+<td>${ago(t.time, now)}</td>
+<td class="num ${t.received >= t.sent ? 'delta-in' : 'delta-out'}">${amount(t.received - t.sent, coin)}</td>
+</tr>`);
+  return html`${items.length === 0 ? html`<p class="muted">No transactions${n > 1 ? ' on this page' : ' yet'}.</p>` : table('Transactions of this wallet', html`<tr><th scope="col">Transaction</th><th scope="col">Block</th><th scope="col">Time</th><th scope="col" class="num">Balance change</th></tr>`, rows)}
+${pager('Transaction pages', [
+  { label: 'Newest', href: n === 1 ? null : page({ tx_page: undefined }) },
+  { label: 'Newer', href: n === 1 ? null : page({ tx_page: String(n - 1) }), rel: 'prev' },
+  { label: 'Older', href: n >= pages ? null : page({ tx_page: String(n + 1) }), rel: 'next' },
+], `page ${count(n)} of ${count(pages)}`)}`;
+}
+
+function unspent(network: NetworkContext, o: WalletOverview, page: (q: Query) => string): SafeHtml {
+  const coin = network.params.coin;
+  const net = network.id;
+  const { items, page: n } = o.unspent;
+  const rows = items.map((u) => html`<tr>
+<td>${link(outputPath(net, u.txid, u.vout), html`${hash(u.txid)}:${String(u.vout)}`)}</td>
+<td>${link(addressPath(net, u.address), hash(u.address))}</td>
+<td>${u.path}</td>
+<td>${u.height === null ? badge('Unconfirmed', 'warn') : link(blockPath(net, u.height), count(u.height))}</td>
+<td class="num">${amount(u.value, coin)}</td>
+</tr>`);
+  return html`${items.length === 0 ? html`<p class="muted">None${n > 1 ? ' on this page' : ''}.</p>` : table('Unspent outputs of this wallet', html`<tr><th scope="col">Output</th><th scope="col">Address</th><th scope="col">Path</th><th scope="col">Block</th><th scope="col" class="num">Value</th></tr>`, rows)}
+${n > 1 || items.length === WALLET_PAGE ? pager('Unspent output pages', [
+  { label: 'First', href: n === 1 ? null : page({ utxo_page: undefined }) },
+  { label: 'Previous', href: n === 1 ? null : page({ utxo_page: String(n - 1) }), rel: 'prev' },
+  { label: 'Next', href: items.length < WALLET_PAGE ? null : page({ utxo_page: String(n + 1) }), rel: 'next' },
+]) : ''}`;
+}
+
+function usedAddresses(network: NetworkContext, o: WalletOverview): SafeHtml {
+  const coin = network.params.coin;
+  const rows = o.addresses.items.map((a) => html`<tr>
+<td>${link(addressPath(network.id, a.address), hash(a.address))}</td>
+<td>${a.path}</td>
+<td class="num">${amount(a.confirmedBalance, coin)}</td>
+<td class="num">${amount(a.unconfirmedBalance, coin)}</td>
+<td class="num">${count(a.txsTotal)}</td>
+</tr>`);
+  return rows.length === 0 ? html`<p class="muted">None yet.</p>` : table('Used addresses of this wallet', html`<tr><th scope="col">Address</th><th scope="col">Path</th><th scope="col" class="num">Balance</th><th scope="col" class="num">Unconfirmed</th><th scope="col" class="num">Txs</th></tr>`, rows);
+}
+
+/**
+ * `/{net}/xpub/{key or descriptor}`: a wallet's figures, transactions newest first, unspent outputs and used addresses,
+ * from the same service as the v3 routes (so the same numbers); `?gap=`, `?tx_page=`, `?utxo_page=`. Nothing asked is
+ * stored (docs/wallets.md); a key or descriptor that is not this network's is a 404 page saying why.
+ */
+export async function walletPage(deps: ExplorerDeps, network: NetworkContext, wallet: string, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
+  const q = request.query;
+  const gap = gapOf(q);
+  const o = await deps.services.wallets.overview(network.id, wallet, { ...(gap === undefined ? {} : { gap }), txPage: pageNumber(q['tx_page']), utxoPage: pageNumber(q['utxo_page']), pageSize: WALLET_PAGE });
+  const base = walletPath(network.id, wallet);
+  const kept = { gap: q['gap'], tx_page: q['tx_page'], utxo_page: q['utxo_page'] };
+  const page = (change: Query): string => withQuery(base, { ...kept, ...change });
+  const api = `/api/v3/xpub/${network.id}/${encodeURIComponent(wallet)}`;
+  const gapQuery = gap === undefined ? '' : `?gap=${gap}`;
+  const body = html`<h1>Wallet ${badge(network.id, 'neutral')}</h1>
+<div class="copy-line"><pre id="descriptor">${o.summary.descriptor}</pre><button type="button" class="secondary" data-copy="descriptor" hidden>Copy</button></div>
+<div class="address-head">
+<section class="card" aria-labelledby="balance-title"><h2 id="balance-title">Balance</h2>
+${summary(network, o)}
+</section>
+<section class="card" aria-labelledby="next-title"><h2 id="next-title">Next unused addresses</h2>
+${nextAddresses(network, o, base)}
+</section>
+</div>
+<h2 id="transactions">Transactions</h2>
+${transactions(network, o, page, deps.now())}
+<h2 id="unspent">Unspent outputs</h2>
+${unspent(network, o, page)}
+<h2 id="addresses">Used addresses</h2>
+${usedAddresses(network, o)}
+<p class="muted">Nothing you look up here is stored: the key stays in your browser's address bar and history only.</p>
+${apiLinks(deps.publicUrl, [
+  { label: 'v3 xpub (summary)', path: `${api}${gapQuery}`, needsKey: true },
+  { label: 'v3 xpub transactions (page 1)', path: `${api}/transactions/1${gapQuery}`, needsKey: true },
+  { label: 'v3 xpub unspent_outputs (page 1)', path: `${api}/unspent_outputs/1${gapQuery}`, needsKey: true },
+  { label: 'v3 xpub addresses', path: `${api}/addresses${gapQuery}`, needsKey: true },
+])}`;
+  return deps.shell.page(request, reply, { title: `${network.params.name} wallet`, body });
+}
