@@ -11,7 +11,7 @@ import type { ChainSource } from '../../core/sources/chain-source.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { NetworkId } from '../../core/domain/network.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
-import type { SyncStatus } from '../../core/domain/sync-status.js';
+import { effectiveSyncStatus, type SyncStatus } from '../../core/domain/sync-status.js';
 import { PolledValue } from './polled-value.js';
 import { judgeNetwork, type IndexSnapshot, type NetworkHealth, type NetworkReadiness, type ReadinessPolicy } from './readiness.js';
 import { SyncRate } from './sync-rate.js';
@@ -21,7 +21,7 @@ export interface NetworkProbes {
   /** The node, through a client of its own with a short timeout (a hung node must not hold the API's sockets). */
   readonly node: Pick<ChainSource, 'getBlockCount'>;
   readonly index: Pick<NetworkReader, 'getTip' | 'getBlockByHeight' | 'getMempoolInfo'>;
-  /** The stored initial-sync status (null: none stored, counts as ready). */
+  /** The stored initial-sync status (null: none stored, counts as ready when the index has a tip). */
   readonly syncStatus: () => Promise<SyncStatus | null>;
 }
 
@@ -60,7 +60,9 @@ export class HealthMonitor {
         const rate = new SyncRate(this.now);
         let tipCache: { hash: string; time: number } | null = null;
         const index = new PolledValue<IndexSnapshot>(async () => {
-          const [tip, mempool, sync] = await Promise.all([p.index.getTip(), p.index.getMempoolInfo(), p.syncStatus()]);
+          const [tip, mempool, stored] = await Promise.all([p.index.getTip(), p.index.getMempoolInfo(), p.syncStatus()]);
+          // No status and no blocks: an initial sync whose first status is not written yet (as the API's gate sees it).
+          const sync = effectiveSyncStatus(stored, tip !== null, Math.floor(this.now() / 1000));
           // The tip block's time is read once per new tip (a block read carries its txids).
           if (tip && tipCache?.hash !== tip.hash) {
             const block = sync === null || sync.phase === 'ready' ? await p.index.getBlockByHeight(tip.height) : null;
