@@ -145,7 +145,15 @@ function buildStore(table: Raw, dataDir: string): OutpointConfig['store'] {
   const url = str(table, 'url', spec('url'), `sqlite:${join(dataDir, 'outpoint.db')}`, 'store.url');
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(url)) throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${url}"`);
   const rawTxs = str(table, 'raw_txs', spec('raw_txs'), 'store', 'store.raw_txs') as RawTxMode;
-  return { url, rawTxs, rawTxCacheBytes: int(table, 'raw_tx_cache_mb', spec('raw_tx_cache_mb'), 64, 'store.raw_tx_cache_mb') * 1024 * 1024 };
+  const readUrls = list(table, 'read_urls', spec('read_urls'), 'store.read_urls', []);
+  for (const readUrl of readUrls) {
+    if (!/^postgres(ql)?:\/\/.+$/.test(readUrl)) throw new ConfigError(`store.read_urls: each must be a postgres://… URL, got "${readUrl.replace(/\/\/[^@/]*@/, '//***@')}"`);
+  }
+  if (readUrls.length > 0 && !url.startsWith('postgres')) throw new ConfigError('store.read_urls needs a PostgreSQL store.url: replicas are PostgreSQL standbys of it');
+  return {
+    url, rawTxs, rawTxCacheBytes: int(table, 'raw_tx_cache_mb', spec('raw_tx_cache_mb'), 64, 'store.raw_tx_cache_mb') * 1024 * 1024,
+    readUrls, maxReplicaLagMs: int(table, 'max_replica_lag_ms', spec('max_replica_lag_ms'), 2_000, 'store.max_replica_lag_ms'),
+  };
 }
 
 /** Both files or neither: half a TLS setup is a mistake to report, not to serve plain HTTP for. */

@@ -51,6 +51,8 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     url: { type: 'string', doc: 'sqlite:PATH (default sqlite:<data_dir>/outpoint.db) or postgres://user:pass@host:port/db' },
     raw_txs: { type: 'string', oneOf: ['store', 'node'], doc: 'where confirmed txs\' raw bytes come from: store (kept in the store) or node (read from the node when shown: less disk, needs an unpruned node; docs/indexer.md) (default store)' },
     raw_tx_cache_mb: { type: 'integer', min: 0, max: 65_536, doc: 'with raw_txs = "node": MiB of recent blocks\' and hot txs\' raw bytes kept in memory per network (default 64)' },
+    read_urls: { type: 'list', doc: 'postgres:// URLs of streaming replicas (hot standbys) of url that serve the API\'s reads; the indexer and every write use url (docs/operations.md, "Read replicas") (default none)' },
+    max_replica_lag_ms: { type: 'integer', min: 0, max: 3_600_000, doc: 'a replica further behind the primary than this is skipped (default 2000)' },
   },
   http: {
     host: { type: 'string', doc: 'listen address (default 127.0.0.1)' },

@@ -14,7 +14,9 @@ import { installHttpMetrics } from './plugins/http-metrics.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
+import { installReadScope } from './plugins/read-scope.plugin.js';
 import { installRequestLog, requestId } from './plugins/request-id.plugin.js';
+import type { ReadScope } from '../core/store/read-replicas.js';
 import { registerV3, V3_PREFIX } from './v3/register-v3.js';
 import { addressRoutes } from './v2/address.routes.js';
 import { blockRoutes } from './v2/block.routes.js';
@@ -63,6 +65,8 @@ export interface HttpAppDeps {
   readonly ops?: OpsDeps;
   /** Entry layers served beside the APIs (main passes the explorer). */
   readonly extensions?: readonly HttpExtension[];
+  /** Each request's reads from one source (the store's read replicas); default every read as it comes. */
+  readonly readScope?: ReadScope;
 }
 
 const V2_PREFIX = '/api/v2';
@@ -87,6 +91,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   const context: V2Context = { services, publicUrl: deps.publicUrl };
 
   installRequestLog(app, deps.logger);
+  if (deps.readScope) installReadScope(app, deps.readScope);
   const rejections = installHttpMetrics(app, deps.metrics);
   installOpenApi(app, V2_PREFIX, { title: 'Outpoint v2', version: API_VERSION, serverUrl: deps.publicUrl });
   installCors(app);

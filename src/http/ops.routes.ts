@@ -44,7 +44,12 @@ export function opsRoutes(app: FastifyInstance, deps: OpsDeps): void {
       .send({
         ready,
         reason,
-        store: { reachable: storeOk, error: store.error },
+        store: {
+          reachable: storeOk,
+          error: store.error,
+          // [store] read_urls: which replicas requests read from now, and why the others not.
+          replicas: deps.health.replicas().map((r) => ({ name: r.name, in_use: r.inUse, up: r.up, lag_ms: r.lagMs, reason: r.reason })),
+        },
         networks: Object.fromEntries(networks.map((n) => [n.network, present(n)])),
       });
   });

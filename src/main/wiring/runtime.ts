@@ -53,7 +53,7 @@ export class Runtime {
     private readonly options: RuntimeOptions,
     readonly bus: EventBus & { close?(): Promise<void> },
   ) {
-    this.store = openStore(config.store.url, { rawTxs: config.store.rawTxs });
+    this.store = openStore(config.store.url, { rawTxs: config.store.rawTxs, readUrls: config.store.readUrls, maxReplicaLagMs: config.store.maxReplicaLagMs });
     this.observability = new Observability(config, this.store, logger);
     this.networks = config.networks.map((n) =>
       createNetworkRuntime(n, this.store, this.bus, logger, { store: config.store, bulk: options.bulk ?? false, writes: this.observability.storeWrites }),
@@ -163,6 +163,7 @@ export class Runtime {
       ops: { health: this.observability.health, metrics: this.observability.apiExposition },
       rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
       extensions: [await createWebLayer(this.config, this.store, this.logger)],
+      ...(this.store.readReplicas() ? { readScope: this.store.readReplicas()!.scope } : {}),
     });
     this.app = app;
     this.realtime = attachRealtime(app.server, {

@@ -19,20 +19,18 @@ import { ScriptCache } from '../../common/chain-writes/script-cache.js';
 import type { ChainStoreOptions } from '../../common/schema/store-options.js';
 import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
 import { beginBulkLoadTx, loadBlocksTx, readBulkLoad, resetChainTx } from './postgres-bulk-load.js';
-import { FreshRead } from '../../common/chain-reads/fresh-read.js';
-import { PostgresAddressReader } from './postgres-address-reader.js';
-import { PostgresChainReader } from './postgres-chain-reader.js';
-import { connectBlocksTx, disconnectTipTx, readTip } from './postgres-chain-writer.js';
+import { connectBlocksTx, disconnectTipTx } from './postgres-chain-writer.js';
 import { addMempoolTxsTx, removeMempoolTxsTx } from './postgres-mempool-writer.js';
 import { PgNet } from './postgres-net.js';
 import { LOCK_NAMESPACE, one } from '../connection/postgres-sql.js';
 import { readSyncStatus, writeSyncStatus } from './postgres-sync-status.js';
 import { createStagingTables } from './postgres-staging.js';
+import { PgReadSide, type ReadSides } from './postgres-read-side.js';
 
 export class PostgresNetworkStore implements NetworkStore {
   private readonly n: PgNet;
-  private readonly address: PostgresAddressReader;
-  private readonly chain: PostgresChainReader;
+  /** The API's reads: the primary's side, or a replica's inside a read scope ([store] read_urls). */
+  private readonly reads: ReadSides;
   private writer: Promise<pg.Client> | null = null;
   /** Serializes writes: they share one session, and BEGIN/COMMIT must not interleave. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -45,14 +43,17 @@ export class PostgresNetworkStore implements NetworkStore {
   /** Script rows a bulk load staged lately (bounded; see RecentKeys). */
   private recentScripts = new RecentKeys();
 
-  /** Every address page asks for the tip: concurrent callers share one query (none older than its call). */
-  private readonly tip: FreshRead<ChainTip | null>;
-
-  constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string, options: ChainStoreOptions = {}) {
+  /** `replicas`: the read sides of the store's replicas, given the primary's side (the store's router picks one). */
+  constructor(
+    readonly id: NetworkId,
+    private readonly pool: pg.Pool,
+    private readonly connectionString: string,
+    options: ChainStoreOptions = {},
+    replicas?: (primary: PgReadSide, n: PgNet) => ReadSides,
+  ) {
     this.n = new PgNet(id, options);
-    this.tip = new FreshRead(() => readTip(this.pool, this.n));
-    this.address = new PostgresAddressReader(pool, this.n);
-    this.chain = new PostgresChainReader(pool, this.n);
+    const primary = new PgReadSide(pool, this.n);
+    this.reads = replicas ? replicas(primary, this.n) : { current: () => primary };
   }
 
   private async openWriter(): Promise<pg.Client> {
@@ -201,54 +202,54 @@ export class PostgresNetworkStore implements NetworkStore {
   }
 
   getSyncStatus(): Promise<SyncStatus | null> {
-    return readSyncStatus(this.pool, this.n.net);
+    return readSyncStatus(this.reads.current().pool, this.n.net);
   }
 
   getTip(): Promise<ChainTip | null> {
-    return this.tip.get();
+    return this.reads.current().tip.get();
   }
 
   getMainChainHash(height: number): Promise<string | null> {
-    return this.chain.mainChainHash(height);
+    return this.reads.current().chain.mainChainHash(height);
   }
 
   getAddressTotals(script: Uint8Array, options?: AddressTotalsOptions): Promise<AddressTotals> {
-    return this.address.totals(script, options);
+    return this.reads.current().address.totals(script, options);
   }
 
   getAddressHistory(script: Uint8Array, options: HistoryOptions): Promise<AddressHistoryEntry[]> {
-    return this.address.history(script, options);
+    return this.reads.current().address.history(script, options);
   }
 
   getUnspent(script: Uint8Array, options: UnspentOptions): Promise<UnspentOutput[]> {
-    return this.address.unspent(script, options);
+    return this.reads.current().address.unspent(script, options);
   }
 
   getTransaction(txid: string): Promise<TxRecord | null> {
-    return this.chain.transaction(txid);
+    return this.reads.current().chain.transaction(txid);
   }
 
   getOutputs(txid: string): Promise<OutputRecord[] | null> {
-    return this.chain.outputs(txid);
+    return this.reads.current().chain.outputs(txid);
   }
 
   getBlockByHash(hash: string): Promise<BlockRecord | null> {
-    return this.chain.blockByHash(hash);
+    return this.reads.current().chain.blockByHash(hash);
   }
 
   getBlockByHeight(height: number): Promise<BlockRecord | null> {
-    return this.chain.blockByHeight(height);
+    return this.reads.current().chain.blockByHeight(height);
   }
 
   getMempoolInfo(): Promise<MempoolInfo> {
-    return this.chain.mempoolInfo();
+    return this.reads.current().chain.mempoolInfo();
   }
 
   getMempoolEntries(): Promise<MempoolTxSummary[]> {
-    return this.chain.mempoolEntries();
+    return this.reads.current().chain.mempoolEntries();
   }
 
   getMempoolTxids(): Promise<string[]> {
-    return this.chain.mempoolTxids();
+    return this.reads.current().chain.mempoolTxids();
   }
 }
