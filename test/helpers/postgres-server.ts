@@ -34,6 +34,8 @@ export interface PostgresServerOptions {
    * cannot be replayed safely). fsync stays off: these servers hold nothing worth a crash-safe disk.
    */
   readonly replication?: boolean;
+  /** More server settings (`-c name=value`), e.g. shared_buffers for a benchmark. */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 function findBinDir(): string {
@@ -61,7 +63,8 @@ export async function startPostgres(options: PostgresServerOptions = {}): Promis
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`could not start PostgreSQL: ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
   }
-  return startCluster(bin, dir, options.replication ? '' : ' -c full_page_writes=off');
+  const settings = Object.entries(options.settings ?? {}).map(([name, value]) => ` -c ${name}=${value}`).join('');
+  return startCluster(bin, dir, `${options.replication ? '' : ' -c full_page_writes=off'}${settings}`);
 }
 
 /** A temp dir the server's user owns (as root, the server runs as `postgres` via runuser). */
