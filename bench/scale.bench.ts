@@ -12,7 +12,8 @@
  * Settings (environment): BENCH_SCALE_TXS (2000000), BENCH_SCALE_ENGINES (sqlite; sqlite,postgres), BENCH_SCALE_SEED
  * (1), BENCH_SCALE_BLOCK_TXS (2000, mean txs per block), BENCH_SCALE_CATCHUP_BLOCKS (200), BENCH_SCALE_FOLLOW_BLOCKS
  * (20), BENCH_SCALE_SMALL_TXS (100000, the reference index), BENCH_SCALE_CEILING_TXS (1000000), BENCH_SCALE_KEEP=1
- * (keep the SQLite index file).
+ * (keep the SQLite index file), BENCH_SCALE_RAW_TXS (store | node: the service's [store] raw_txs), BENCH_SCALE_PG_SETTINGS
+ * (the PostgreSQL server's settings, name=value,…; default shared_buffers=1GB,max_wal_size=4GB).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -36,6 +37,11 @@ const CATCHUP = env('BENCH_SCALE_CATCHUP_BLOCKS', 200);
 const FOLLOW = env('BENCH_SCALE_FOLLOW_BLOCKS', 20);
 const SMALL_TXS = env('BENCH_SCALE_SMALL_TXS', 100_000);
 const CEILING_TXS = env('BENCH_SCALE_CEILING_TXS', 1_000_000);
+const RAW_TXS = process.env['BENCH_SCALE_RAW_TXS'] as 'store' | 'node' | undefined;
+// A server sized for tens of GB: the helper's defaults (128 MB of shared buffers, 1 GB of WAL between checkpoints)
+// are a test server's.
+const PG_SETTINGS = Object.fromEntries((process.env['BENCH_SCALE_PG_SETTINGS'] ?? 'shared_buffers=1GB,max_wal_size=4GB')
+  .split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
 
 const n = (x: number): string => Math.round(x).toLocaleString('en-US');
 const mib = (bytes: number): string => `${n(bytes / 2 ** 20)} MiB`;
@@ -83,6 +89,11 @@ function printEngine(engine: Engine, small: IncrementalPair, big: BigRun): void 
   const at = big.peakRssAt;
   console.log(`    peak RSS of outpoint serve: ${mib(big.peakRssLoad)} by the end of the initial sync (highest sample ${n(at.seconds)} s after start` +
     `${at.height !== null ? `, after height ${n(at.height)} was logged` : ', before the first progress line'}), ${mib(big.peakRss)} in all (target < 2 GiB)`);
+  if (big.cluster) {
+    const c = big.cluster;
+    console.log(`    PostgreSQL server: peak RSS ${mib(c.rssBytes)} (private memory of every process + shared buffers once, ${n(c.rssAt)} s after start); ` +
+      `data directory at most ${mib(c.diskBytes)} (${n(c.diskAt)} s after start)`);
+  }
   const indexedTxs = big.indexTxs + big.catchUp.txs + big.follow.txs;
   console.log(`    on disk after a clean stop (exit ${big.exitCode}): ${mib(big.diskBytes)}, ${n(big.diskBytes / indexedTxs)} B/tx over ${n(indexedTxs)} txs; by table and index:`);
   for (const line of sizeTable(big.sizes, indexedTxs)) console.log(line);
@@ -93,7 +104,7 @@ function printEngine(engine: Engine, small: IncrementalPair, big: BigRun): void 
 
 export async function run(): Promise<void> {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  console.log(`scale bench: ${n(NTX)} txs, engines ${ENGINES.join(',')}, ${new Date().toISOString()}, node ${process.version}, ` +
+  console.log(`scale bench: ${n(NTX)} txs, engines ${ENGINES.join(',')}${RAW_TXS ? `, raw_txs = "${RAW_TXS}"` : ''}, ${new Date().toISOString()}, node ${process.version}, ` +
     `${cpus().length} x ${cpu}, ${mib(totalmem())}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const dir = ensureChain({ seed: SEED, blockTxs: BLOCK_TXS, txs: NTX, extraBlocks: CATCHUP + FOLLOW });
   const chain = ChainFiles.open(dir);
@@ -111,12 +122,14 @@ export async function run(): Promise<void> {
       `indexer fetch + parse ceiling: ${n(ceiling.txs / ceiling.seconds)} tx/s (first ${n(ceiling.txs)} txs; the node serves ${(served.seconds > 0 ? ceiling.seconds / served.seconds : 0).toFixed(1)}x faster)`);
     if (ENGINES.includes('postgres')) {
       const { startPostgres } = await import('../test/helpers/postgres-server.js');
-      pg = await startPostgres();
+      pg = await startPostgres({ settings: PG_SETTINGS });
+      console.log(`  PostgreSQL server settings: ${Object.entries(PG_SETTINGS).map(([k, v]) => `${k}=${v}`).join(', ')} (and the test helper's fsync=off, synchronous_commit=off, full_page_writes=off)`);
     }
     const results: Record<string, unknown> = {};
     for (const engine of ENGINES) {
       const ctx: RunContext = {
         engine, chain, node, tracked: readMeta(dir)!.tracked, workDir, freePort, catchUpBlocks: CATCHUP, followBlocks: FOLLOW,
+        ...(RAW_TXS ? { rawTxs: RAW_TXS } : {}),
         newDatabase: async (name) => {
           const { default: pgModule } = await import('pg');
           const admin = new pgModule.Client({ connectionString: pg!.url });

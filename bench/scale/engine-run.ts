@@ -15,6 +15,7 @@ import { ServeProcess } from './serve-process.js';
 import { confirmedBalance, indexedHeight } from './service-probe.js';
 import type { StandInProcess } from './stand-in-process.js';
 import { postgresSizes, sqliteSizes, type RelationSize } from './store-sizes.js';
+import { ClusterMemory, type ClusterPeak } from './cluster-memory.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -29,6 +30,8 @@ export interface RunContext {
   readonly freePort: () => Promise<number>;
   readonly catchUpBlocks: number;
   readonly followBlocks: number;
+  /** `[store] raw_txs` of the service (default "store"). */
+  readonly rawTxs?: 'store' | 'node';
 }
 
 export interface IncrementalPair {
@@ -52,6 +55,8 @@ export interface BigRun extends IncrementalPair {
   readonly diskBytes: number;
   readonly sizes: RelationSize[];
   readonly logPath: string;
+  /** PostgreSQL: the server's peak resident memory and data directory size over the big run (null on SQLite). */
+  readonly cluster: ClusterPeak | null;
 }
 
 const NETWORK = 'BTCTEST';
@@ -71,7 +76,7 @@ async function startServe(ctx: RunContext, name: string): Promise<{ serve: Serve
   const storeUrl = dbPath ? `sqlite:${dbPath}` : await ctx.newDatabase(name.replace(/\W/g, '_'));
   const serve = new ServeProcess({
     configPath: join(dir, 'outpoint.toml'), storeUrl, dataDir: join(dir, 'data'), httpPort: await ctx.freePort(),
-    rpcUrl: ctx.node.url, pollMs: 20, logPath: join(dir, 'serve.log'),
+    rpcUrl: ctx.node.url, pollMs: 20, logPath: join(dir, 'serve.log'), ...(ctx.rawTxs ? { rawTxs: ctx.rawTxs } : {}),
   });
   return { serve, storeUrl, dbPath, dir };
 }
@@ -113,6 +118,7 @@ export async function bigRun(ctx: RunContext, txs: number): Promise<BigRun> {
   const tipTxs = ctx.chain.txsThrough(height);
   await ctx.node.reveal(height);
   const { serve, storeUrl, dbPath, dir } = await startServe(ctx, `${ctx.engine}-big`);
+  const cluster = dbPath ? null : new ClusterMemory(await dataDirectory(storeUrl));
   let exitCode = -1;
   try {
     const balanceMismatches = await waitReady(serve, ctx.tracked, height);
@@ -131,10 +137,22 @@ export async function bigRun(ctx: RunContext, txs: number): Promise<BigRun> {
     return {
       indexTxs: tipTxs, catchUp: caught, follow: followed, readySeconds: readyAt / 1000, curve, phases: log.phases,
       finished: log.finished, errors: log.errors, balanceMismatches, peakRssLoad, peakRss, peakRssAt, exitCode, diskBytes, sizes,
-      logPath: join(dir, 'serve.log'),
+      logPath: join(dir, 'serve.log'), cluster: cluster?.stop() ?? null,
     };
   } finally {
+    cluster?.stop();
     if (!serve.exited) await serve.stop();
     if (dbPath && process.env['BENCH_SCALE_KEEP'] !== '1') rmSync(dbPath, { force: true });
+  }
+}
+
+async function dataDirectory(connectionString: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    return String((await client.query<{ data_directory: string }>('SHOW data_directory')).rows[0]!.data_directory);
+  } finally {
+    await client.end();
   }
 }

@@ -22,6 +22,8 @@ export interface ServeOptions {
   readonly logPath: string;
   /** The network served (default BTCTEST, the scale chain's). */
   readonly network?: string;
+  /** `[store] raw_txs` (default the service's: "store"). */
+  readonly rawTxs?: 'store' | 'node';
 }
 
 export interface LogLine {
@@ -49,6 +51,7 @@ export class ServeProcess {
         `data_dir = "${options.dataDir}"`,
         '[store]',
         `url = "${options.storeUrl}"`,
+        ...(options.rawTxs ? [`raw_txs = "${options.rawTxs}"`] : []),
         // Text lines, which progress-log.ts and index-serve.ts read (off a terminal the default is JSON).
         '[log]',
         'format = "text"',

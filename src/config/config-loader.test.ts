@@ -41,6 +41,18 @@ test('[store] raw_txs: "store" by default with a 64 MiB node cache; "node" from 
   assert.equal(loadConfig({ env: { OUTPOINT_STORE_RAW_TXS: 'node' } }).store.rawTxs, 'node');
 });
 
+test('store read replicas: read_urls need a PostgreSQL store and postgres:// URLs; the lag bound defaults to 2 s', () => {
+  assert.deepEqual(loadConfig({ env: {} }).store.readUrls, []);
+  assert.equal(loadConfig({ env: {} }).store.maxReplicaLagMs, 2000);
+  const pg = '[store]\nurl = "postgres://u:p@db1/outpoint"\n';
+  const store = loadConfig({ file: configFile(`${pg}read_urls = ["postgres://u:p@db2/outpoint", "postgresql://u:p@db3/outpoint"]\nmax_replica_lag_ms = 500\n`), env: {} }).store;
+  assert.deepEqual([store.readUrls, store.maxReplicaLagMs], [['postgres://u:p@db2/outpoint', 'postgresql://u:p@db3/outpoint'], 500]);
+  const fromEnv = loadConfig({ file: configFile(pg), env: { OUTPOINT_STORE_READ_URLS: 'postgres://u:p@db2/o,postgres://u:p@db3/o' } }).store.readUrls;
+  assert.deepEqual(fromEnv, ['postgres://u:p@db2/o', 'postgres://u:p@db3/o']);
+  assert.throws(() => loadConfig({ file: configFile('[store]\nread_urls = ["postgres://u:p@db2/o"]\n'), env: {} }), /read_urls needs a PostgreSQL store\.url/);
+  assert.throws(() => loadConfig({ file: configFile(`${pg}read_urls = ["mysql://u:secret@db2/o"]\n`), env: {} }), (e: Error) => /must be a postgres/.test(e.message) && !e.message.includes('secret'));
+});
+
 test('http TLS: both PEM files or neither; the default public URL becomes https', () => {
   assert.equal(loadConfig({ env: {} }).http.tls, null);
   const config = loadConfig({ file: configFile('[http]\nport = 8443\ntls_cert_file = "/etc/op/cert.pem"\ntls_key_file = "/etc/op/key.pem"\n'), env: {} });

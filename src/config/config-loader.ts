@@ -139,7 +139,15 @@ function buildConfig(raw: Raw): OutpointConfig {
 function buildStore(store: KeyReader, dataDir: string): OutpointConfig['store'] {
   const url = store.str('url', `sqlite:${join(dataDir, 'outpoint.db')}`);
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(url)) throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${url}"`);
-  return { url, rawTxs: store.str('raw_txs') as RawTxMode, rawTxCacheBytes: store.int('raw_tx_cache_mb') * 1024 * 1024 };
+  const readUrls = store.list('read_urls');
+  for (const readUrl of readUrls) {
+    if (!/^postgres(ql)?:\/\/.+$/.test(readUrl)) throw new ConfigError(`store.read_urls: each must be a postgres://… URL, got "${readUrl.replace(/\/\/[^@/]*@/, '//***@')}"`);
+  }
+  if (readUrls.length > 0 && !url.startsWith('postgres')) throw new ConfigError('store.read_urls needs a PostgreSQL store.url: replicas are PostgreSQL standbys of it');
+  return {
+    url, rawTxs: store.str('raw_txs') as RawTxMode, rawTxCacheBytes: store.int('raw_tx_cache_mb') * 1024 * 1024,
+    readUrls, maxReplicaLagMs: store.int('max_replica_lag_ms'),
+  };
 }
 
 /** Both files or neither: half a TLS setup is a mistake to report, not to serve plain HTTP for. */

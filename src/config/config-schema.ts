@@ -90,6 +90,11 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
         'bench chain; needs an unpruned node; raw routes answer 503 while it is down). See docs/indexer.md, "Raw transactions"',
     },
     raw_tx_cache_mb: { type: 'integer', min: 0, max: 65_536, default: 64, doc: "with `raw_txs = \"node\"`: MiB per network of recent blocks' and hot txs' raw bytes kept in memory" },
+    read_urls: {
+      type: 'list', default: [],
+      doc: '`postgres://` URLs of streaming replicas (hot standbys) of `url` that serve the API\'s reads; the indexer and every write use `url` (docs/operations.md, "Read replicas")',
+    },
+    max_replica_lag_ms: { type: 'integer', min: 0, max: 3_600_000, default: 2000, doc: 'a replica further behind the primary than this is skipped' },
   },
   http: {
     host: { type: 'string', default: '127.0.0.1', doc: 'where the APIs listen' },

@@ -83,7 +83,14 @@ export interface HttpLimitsConfig {
 export interface OutpointConfig {
   readonly dataDir: string;
   /** rawTxs: `[store] raw_txs` (docs/indexer.md, "Raw transactions"); rawTxCacheBytes: the node reader's cache per network. */
-  readonly store: { readonly url: string; readonly rawTxs: RawTxMode; readonly rawTxCacheBytes: number };
+  readonly store: {
+    readonly url: string;
+    readonly rawTxs: RawTxMode;
+    readonly rawTxCacheBytes: number;
+    /** `[store] read_urls` (PostgreSQL hot standbys serving the API's reads) and `max_replica_lag_ms`. */
+    readonly readUrls: readonly string[];
+    readonly maxReplicaLagMs: number;
+  };
   readonly http: HttpLimitsConfig & {
     readonly host: string;
     readonly port: number;

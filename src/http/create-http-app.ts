@@ -18,7 +18,9 @@ import { installHttpMetrics } from './plugins/http-metrics.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
+import { installReadScope } from './plugins/read-scope.plugin.js';
 import { installRequestLog, requestId } from './plugins/request-id.plugin.js';
+import type { ReadScope } from '../core/store/read-replicas.js';
 import { registerV3, V3_PREFIX } from './v3/register-v3.js';
 import { v3Fail } from './v3/schemas/v3-schema-kit.js';
 import { addressRoutes } from './v2/address.routes.js';
@@ -74,6 +76,8 @@ export interface HttpAppDeps {
   readonly extensions?: readonly HttpExtension[];
   /** Where the OpenAPI documents are published for the web layer's /docs page (main shares one with it). */
   readonly apiDocuments?: ApiDocuments;
+  /** Each request's reads from one source (the store's read replicas); default every read as it comes. */
+  readonly readScope?: ReadScope;
 }
 
 const V2_PREFIX = '/api/v2';
@@ -110,6 +114,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
 
   installRequestLog(app, deps.logger);
   if (deps.tls) installHsts(app, deps.hstsMaxAgeSeconds ?? HSTS_DEFAULT_SECONDS);
+  if (deps.readScope) installReadScope(app, deps.readScope);
   const rejections = installHttpMetrics(app, deps.metrics);
   installOpenApi(app, V2_PREFIX, { title: 'Outpoint v2', version: API_VERSION, serverUrl: deps.publicUrl, description: V2_DESCRIPTION }, { jsonp: true }, deps.apiDocuments);
   if (services.accounts) {

@@ -40,7 +40,13 @@ export function opsRoutes(app: FastifyInstance, deps: OpsDeps): void {
       .send({
         ready,
         reason,
-        store: { reachable: storeOk, error: store.errorCode === 'not_checked' ? null : store.errorCode },
+        store: {
+          reachable: storeOk,
+          error: store.errorCode === 'not_checked' ? null : store.errorCode,
+          // [store] read_urls: which replicas requests read from now, and why the others not. Public: by their place
+          // in read_urls (no internal host names) and a code (no error text); names and texts are in /metrics and the log.
+          replicas: deps.health.replicas().map((r, i) => ({ replica: i + 1, in_use: r.inUse, up: r.up, lag_ms: r.lagMs, reason: r.reasonCode })),
+        },
         networks: Object.fromEntries(networks.map((n) => [n.network, present(n)])),
       });
   });

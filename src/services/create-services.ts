@@ -127,7 +127,7 @@ export interface Services {
 
 export function createServices(deps: ServiceDeps): Services {
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
-  const gate = new SyncGate(new SyncStatusCache(deps.syncStatus ?? storeSyncStatusSource(deps.networks)), now);
+  const gate = new SyncGate(new SyncStatusCache(deps.syncStatus ?? storeSyncStatusSource(deps.networks, now)), now);
   const networks = new NetworkRegistry(deps.networks, gate);
   const prices = new PriceService(deps.prices);
   const projector = new MempoolProjector({

@@ -130,7 +130,7 @@ describe('operations: health, readiness, metrics and logs of outpoint serve', ()
     );
     const all = await get(serve, '/ready');
     assert.equal(all.status, 200);
-    assert.deepEqual(json(all.text)['store'], { reachable: true, error: null });
+    assert.deepEqual(json(all.text)['store'], { reachable: true, error: null, replicas: [] });
     assert.equal((json(all.text)['networks'] as Record<string, { ready: boolean }>)['LTCTEST']!.ready, true);
     const unknown = await get(serve, '/ready/BTC');
     assert.equal(unknown.status, 404);

@@ -16,11 +16,30 @@ import { freePort } from './free-port.js';
 export interface PostgresServer {
   /** Connection URL of the `postgres` database as superuser `postgres`. */
   readonly url: string;
+  readonly port: number;
   /** URL of another database on the same server. */
   urlFor(database: string): string;
   /** Stops the server as a crash would (immediate mode), waits `downMs`, starts it again on the same port and data. */
   restart(downMs: number): Promise<void>;
+  /** Stops the server as a crash would (immediate mode); start() brings it back on the same port and data. */
+  kill(): void;
+  start(): void;
+  /**
+   * A streaming replica of this server (a hot standby): `pg_basebackup -R` into a data dir of its own, started on
+   * another port, as `pg_createcluster` + `pg_basebackup` would set one up. Needs `startPostgres({ replication: true })`.
+   */
+  startReplica(): Promise<PostgresServer>;
   stop(): Promise<void>;
+}
+
+export interface PostgresServerOptions {
+  /**
+   * A primary that replicas can copy and follow: full_page_writes stays on (a base backup of a server without it
+   * cannot be replayed safely). fsync stays off: these servers hold nothing worth a crash-safe disk.
+   */
+  readonly replication?: boolean;
+  /** More server settings (`-c name=value`), e.g. shared_buffers for a benchmark. */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 function findBinDir(): string {
@@ -85,23 +104,46 @@ function clusterTemplate(bin: string, asRoot: boolean): string {
   return template;
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(options: PostgresServerOptions = {}): Promise<PostgresServer> {
   const bin = findBinDir();
   const asRoot = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), 'outpoint-pg-'));
+  const dir = ownedTempDir(asRoot);
   const data = join(dir, 'data');
-  const run = runner(bin, asRoot, dir);
-  const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   try {
     // preserveTimestamps and the owner: a copy is the cluster initdb made (owned by postgres when we are root).
     cpSync(clusterTemplate(bin, asRoot), data, { recursive: true, preserveTimestamps: true });
     if (asRoot) {
       const { uid, gid } = postgresOwner();
-      chownSync(dir, uid, gid);
       execFileSync('chown', ['-R', `${uid}:${gid}`, data]);
     }
-    run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`could not start PostgreSQL: ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
+  }
+  const settings = Object.entries(options.settings ?? {}).map(([name, value]) => ` -c ${name}=${value}`).join('');
+  return startCluster(bin, asRoot, dir, `${options.replication ? '' : ' -c full_page_writes=off'}${settings}`);
+}
+
+/** A temp dir the server's user owns (as root, the server runs as `postgres` via runuser). */
+function ownedTempDir(asRoot: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), 'outpoint-pg-'));
+  if (asRoot) {
+    const { uid, gid } = postgresOwner();
+    chownSync(dir, uid, gid);
+  }
+  return dir;
+}
+
+/** Starts the cluster in `dir`/data on a free port; `extra`: more server options. */
+async function startCluster(bin: string, asRoot: boolean, dir: string, extra: string): Promise<PostgresServer> {
+  const data = join(dir, 'data');
+  const run = runner(bin, asRoot, dir);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off${extra}`;
+  const start = (): void => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const kill = (): void => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  try {
+    start();
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`could not start PostgreSQL: ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
@@ -109,15 +151,31 @@ export async function startPostgres(): Promise<PostgresServer> {
   const urlFor = (database: string): string => `postgresql://postgres@127.0.0.1:${port}/${database}`;
   return {
     url: urlFor('postgres'),
+    port,
     urlFor,
     async restart(downMs: number) {
-      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      kill();
       await new Promise((resolve) => setTimeout(resolve, downMs));
-      run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+      start();
+    },
+    kill,
+    start,
+    async startReplica() {
+      const replicaDir = ownedTempDir(asRoot);
+      try {
+        runner(bin, asRoot, replicaDir)('pg_basebackup', ['-D', join(replicaDir, 'data'), '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-R', '-X', 'stream', '--no-sync', '--checkpoint=fast']);
+      } catch (error) {
+        rmSync(replicaDir, { recursive: true, force: true });
+        throw new Error(`pg_basebackup failed: ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
+      }
+      // A replica reconnects to its primary every second (default 5 s) after the primary comes back.
+      return startCluster(bin, asRoot, replicaDir, ' -c wal_retrieve_retry_interval=1s');
     },
     async stop() {
       try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        kill();
+      } catch {
+        // Already stopped (killed by the test).
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -48,7 +48,8 @@ describe('explorer while a network is syncing', () => {
     for (const url of ['/', '/doge', '/doge?part=card', '/doge/mempool']) {
       const res = await app.inject({ method: 'GET', url });
       assert.equal(res.statusCode, 200, url);
-      assert.match(res.body, /<strong>Syncing\.<\/strong> The index has not reached its first block yet\./, url);
+      // No status and no block: an initial sync whose first status is not written yet (effectiveSyncStatus).
+      assert.match(res.body, /<strong>Syncing \(loading blocks\)\.<\/strong> The index has not reached its first block yet\./, url);
       assert.doesNotMatch(res.body, /Latest blocks|Unconfirmed txs/, url);
     }
   });

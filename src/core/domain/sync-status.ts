@@ -4,7 +4,8 @@
  * no chain queries: v2/v3 chain endpoints answer 503 "index is syncing" until the phase is `ready`.
  *
  * The indexer is the only writer; it stores the status with the index (so every API process of a deployment reads
- * the same one). A network without a stored status was never bulk-loaded and counts as `ready`.
+ * the same one). A network without a stored status counts as `ready` when its index has a tip (it was built before
+ * the status existed, or incrementally), and as `loading` when it has none (effectiveSyncStatus).
  */
 import type { NetworkId } from './network.js';
 
@@ -31,6 +32,17 @@ export interface SyncStatus {
 /** True when chain queries of the network may be answered. */
 export function isQueryable(status: SyncStatus | null): boolean {
   return status === null || status.phase === 'ready';
+}
+
+/**
+ * The status to act on, from the stored one and whether the index has a tip. An index with neither is an initial sync
+ * whose first status is not written yet: a fresh start before the indexer's first pass, or an API process started
+ * before its indexer. It answered as an empty, caught-up chain (200 "0.00000000" balances, get_info `blocks 0,
+ * syncing false`) until the indexer wrote `loading` (issue 33); it is `loading` from the first request instead.
+ */
+export function effectiveSyncStatus(stored: SyncStatus | null, hasTip: boolean, nowSeconds: number): SyncStatus | null {
+  if (stored !== null || hasTip) return stored;
+  return { phase: 'loading', height: null, targetHeight: null, etaSeconds: null, updatedAt: nowSeconds };
 }
 
 /** Read side, for services (v2, v3, web, realtime): the stored status of each network. */

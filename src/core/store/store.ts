@@ -4,6 +4,7 @@ import type { RawTxModeChange } from './chain-writes.js';
 import type { NetworkId } from '../domain/network.js';
 import type { NetworkStore } from './network-store.js';
 import type { PriceStore } from './price-store.js';
+import type { ReadReplicas } from './read-replicas.js';
 import type { RawTxMode } from '../sources/raw-txs.js';
 import type { ShortAddressStore } from './short-address-store.js';
 
@@ -36,4 +37,6 @@ export interface ChainStore {
    * recorded before (null: none yet) and how many rows were deleted.
    */
   applyRawTxMode(mode: RawTxMode): Promise<RawTxModeChange>;
+  /** The streaming replicas the API reads from (`[store] read_urls`, PostgreSQL); null when every read goes to the one database. */
+  readReplicas(): ReadReplicas | null;
 }

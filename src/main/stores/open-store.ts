@@ -4,13 +4,21 @@ import { type ChainStore, ConfigError, type RawTxMode } from '../../core/index.j
 import { PostgresStore } from '../../store/postgres/postgres-store.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 
-/** `sqlite:PATH` (the embedded default) or `postgres://…`; `rawTxs` is `[store] raw_txs` (what the writers store). */
-export function openStore(url: string, options: { readonly rawTxs?: RawTxMode } = {}): ChainStore {
+export interface OpenStoreOptions {
+  /** `[store] raw_txs` (what the writers store). */
+  readonly rawTxs?: RawTxMode;
+  /** `[store] read_urls` and `max_replica_lag_ms` (PostgreSQL): the API's reads from replicas; admin commands pass none. */
+  readonly readUrls?: readonly string[];
+  readonly maxReplicaLagMs?: number;
+}
+
+/** `sqlite:PATH` (the embedded default) or `postgres://…`. */
+export function openStore(url: string, options: OpenStoreOptions = {}): ChainStore {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     // Owner-only: the store holds password hashes and the script-key salt (an existing directory is left as it is).
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    return new SqliteStore({ path, ...options });
+    return new SqliteStore({ path, ...(options.rawTxs ? { rawTxs: options.rawTxs } : {}) });
   }
   if (/^postgres(ql)?:\/\//.test(url)) return new PostgresStore({ connectionString: url, ...options });
   throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${url}"`);

@@ -29,14 +29,16 @@ export class Observability {
     this.probeClients = config.networks.map(
       (n) => new RpcClient({ url: n.rpcUrl, ...(n.rpcCookie ? { cookieFile: n.rpcCookie } : {}), timeoutMs: config.health.timeoutMs, retries: 0, maxSockets: 1 }),
     );
+    const replicas = store.readReplicas();
     this.health = new HealthMonitor(
-      () => store.schemaVersion(),
+      // With read replicas the store counts as up while the database this process reads from answers.
+      () => (replicas ? replicas.scope.run(() => store.schemaVersion()) : store.schemaVersion()),
       config.networks.map((n, i) => {
         const reader = store.network(n.id);
         const rpc = this.probeClients[i]!;
         return { id: n.id, node: { getBlockCount: () => rpc.call<number>('getblockcount') }, index: reader, syncStatus: () => reader.getSyncStatus() };
       }),
-      { maxLagBlocks: config.health.maxLagBlocks, intervalMs: config.health.checkIntervalMs, timeoutMs: config.health.timeoutMs, logger },
+      { maxLagBlocks: config.health.maxLagBlocks, intervalMs: config.health.checkIntervalMs, timeoutMs: config.health.timeoutMs, logger, replicas },
     );
     this.storeWrites = storeWriteMetrics(this.metrics);
     registerHealthMetrics(this.metrics, this.health);

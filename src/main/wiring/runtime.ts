@@ -57,7 +57,7 @@ export class Runtime {
     private readonly options: RuntimeOptions,
     readonly bus: EventBus & { close?(): Promise<void> },
   ) {
-    this.store = openStore(config.store.url, { rawTxs: config.store.rawTxs });
+    this.store = openStore(config.store.url, { rawTxs: config.store.rawTxs, readUrls: config.store.readUrls, maxReplicaLagMs: config.store.maxReplicaLagMs });
     warnAboutSharedFiles(config, logger);
     this.observability = new Observability(config, this.store, logger);
     this.networks = config.networks.map((n) =>
@@ -178,6 +178,7 @@ export class Runtime {
       rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
       apiDocuments,
       extensions: [await createWebLayer(this.config, this.store, this.logger, apiDocuments)],
+      ...(this.store.readReplicas() ? { readScope: this.store.readReplicas()!.scope } : {}),
     });
     this.app = app;
     this.realtime = attachRealtime(app.server, {

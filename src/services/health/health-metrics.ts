@@ -3,6 +3,7 @@
  * heights, lag, readiness, sync phase and rate, mempool size and the age of the tip block.
  */
 import type { MetricSample, Metrics } from '../../core/infrastructure/metrics.js';
+import type { ReplicaState } from '../../core/store/read-replicas.js';
 import type { SyncPhase } from '../../core/domain/sync-status.js';
 import type { HealthMonitor } from './health-monitor.js';
 import type { NetworkHealth } from './readiness.js';
@@ -50,6 +51,18 @@ export function registerHealthMetrics(metrics: Metrics, monitor: HealthMonitor, 
         return PHASES.map((p) => ({ labels: { network: id, phase: p }, value: p === phase ? 1 : 0 }));
       }),
   });
+  const perReplica = (name: string, help: string, pick: (r: ReplicaState) => number | null): void => {
+    metrics.sampled({
+      name, help, type: 'gauge', labels: ['replica'],
+      sample: () => monitor.replicas().flatMap((r) => {
+        const value = pick(r);
+        return value === null ? [] : [{ labels: { replica: r.name }, value }];
+      }),
+    });
+  };
+  perReplica('outpoint_store_replica_lag_seconds', 'How long each read replica has been missing a change the primary had (absent while it does not answer).', (r) => (r.lagMs === null ? null : r.lagMs / 1000));
+  perReplica('outpoint_store_replica_up', '1 when the read replica answered its last check, else 0.', (r) => (r.up ? 1 : 0));
+  perReplica('outpoint_store_replica_in_use', '1 while requests read from the replica (up, a hot standby, lag within [store] max_replica_lag_ms), else 0.', (r) => (r.inUse ? 1 : 0));
   metrics.sampled({
     name: 'outpoint_store_up',
     help: '1 when the store answered the last health check in time, else 0.',

@@ -11,7 +11,8 @@ import type { ChainSource } from '../../core/sources/chain-source.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { NetworkId } from '../../core/domain/network.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
-import type { SyncStatus } from '../../core/domain/sync-status.js';
+import { effectiveSyncStatus, type SyncStatus } from '../../core/domain/sync-status.js';
+import { DIRECT_READS, type ReadReplicas, type ReplicaState } from '../../core/store/read-replicas.js';
 import { PolledValue } from './polled-value.js';
 import { judgeNetwork, type IndexSnapshot, type NetworkHealth, type NetworkReadiness, type ReadinessPolicy } from './readiness.js';
 import { SyncRate } from './sync-rate.js';
@@ -21,7 +22,7 @@ export interface NetworkProbes {
   /** The node, through a client of its own with a short timeout (a hung node must not hold the API's sockets). */
   readonly node: Pick<ChainSource, 'getBlockCount'>;
   readonly index: Pick<NetworkReader, 'getTip' | 'getBlockByHeight' | 'getMempoolInfo'>;
-  /** The stored initial-sync status (null: none stored, counts as ready). */
+  /** The stored initial-sync status (null: none stored, counts as ready when the index has a tip). */
   readonly syncStatus: () => Promise<SyncStatus | null>;
 }
 
@@ -34,6 +35,11 @@ export interface HealthMonitorOptions extends ReadinessPolicy {
   readonly now?: () => number;
   /** Readiness changes are logged here (a network turning unready says why, once). */
   readonly logger?: Logger;
+  /**
+   * The store's read replicas: each network's index check reads in one read scope, as an API request does (so /ready
+   * says what requests would read, a replica while the primary is down), and /ready and the metrics list them.
+   */
+  readonly replicas?: ReadReplicas | null;
 }
 
 export class HealthMonitor {
@@ -59,8 +65,11 @@ export class HealthMonitor {
       probes.map((p) => {
         const rate = new SyncRate(this.now);
         let tipCache: { hash: string; time: number } | null = null;
-        const index = new PolledValue<IndexSnapshot>(async () => {
-          const [tip, mempool, sync] = await Promise.all([p.index.getTip(), p.index.getMempoolInfo(), p.syncStatus()]);
+        const scope = options.replicas?.scope ?? DIRECT_READS;
+        const index = new PolledValue<IndexSnapshot>(() => scope.run(async () => {
+          const [tip, mempool, stored] = await Promise.all([p.index.getTip(), p.index.getMempoolInfo(), p.syncStatus()]);
+          // No status and no blocks: an initial sync whose first status is not written yet (as the API's gate sees it).
+          const sync = effectiveSyncStatus(stored, tip !== null, Math.floor(this.now() / 1000));
           // The tip block's time is read once per new tip (a block read carries its txids).
           if (tip && tipCache?.hash !== tip.hash) {
             const block = sync === null || sync.phase === 'ready' ? await p.index.getBlockByHeight(tip.height) : null;
@@ -70,7 +79,7 @@ export class HealthMonitor {
           const progress = Math.max(tip?.height ?? -1, sync?.phase !== 'ready' ? (sync?.height ?? -1) : -1);
           if (progress >= 0) rate.add(progress);
           return { height: tip?.height ?? null, hash: tip?.hash ?? null, tipTime: tip ? (tipCache?.time ?? null) : null, mempool, sync };
-        }, timeoutMs, this.now);
+        }), timeoutMs, this.now);
         return [p.id, { probes: p, node: new PolledValue(() => p.node.getBlockCount(), timeoutMs, this.now), index, rate }];
       }),
     );
@@ -119,6 +128,11 @@ export class HealthMonitor {
       else logger.warn('health: network not ready', { network: r.network, reason: r.reason, detail: r.detail });
       this.logged.set(r.network, verdict);
     }
+  }
+
+  /** The store's read replicas as their last check saw them (none without `[store] read_urls`). */
+  replicas(): ReplicaState[] {
+    return this.options.replicas?.states() ?? [];
   }
 
   ids(): NetworkId[] {

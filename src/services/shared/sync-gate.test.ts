@@ -6,7 +6,7 @@ import type { NetworkReader } from '../../core/store/network-store.js';
 import type { SyncStatus } from '../../core/domain/sync-status.js';
 import { GatedNetworkReader } from './gated-reader.js';
 import { retryAfterSeconds, SyncGate } from './sync-gate.js';
-import { SyncStatusCache } from './sync-status-cache.js';
+import { storeSyncStatusSource, SyncStatusCache } from './sync-status-cache.js';
 
 const NOW = 1_900_000_000;
 const loading = (over: Partial<SyncStatus> = {}): SyncStatus => ({ phase: 'loading', height: 1200, targetHeight: 5000, etaSeconds: 600, updatedAt: NOW, ...over });
@@ -113,6 +113,21 @@ describe('SyncStatusCache', () => {
     src.fail = false;
     assert.equal(await cache.syncStatus('LTC'), null);
     assert.equal(src.reads, 2);
+  });
+});
+
+describe('storeSyncStatusSource', () => {
+  const reader = (status: SyncStatus | null, tip: { height: number; hash: string } | null) =>
+    new Map([['LTC' as NetworkId, { reader: { getSyncStatus: async () => status, getTip: async () => tip } }]]);
+
+  it('an index with no status and no block is loading (a fresh start, before the indexer wrote anything), not an empty chain', async () => {
+    const empty = storeSyncStatusSource(reader(null, null), () => NOW);
+    assert.deepEqual(await empty.syncStatus('LTC'), { phase: 'loading', height: null, targetHeight: null, etaSeconds: null, updatedAt: NOW });
+    const error = await syncingError(new SyncGate(new SyncStatusCache(empty), () => NOW));
+    assert.equal(error.details.retryAfterSeconds, 30);
+    assert.equal(await storeSyncStatusSource(reader(null, { height: 0, hash: '00' }), () => NOW).syncStatus('LTC'), null, 'a tip without a status: ready');
+    assert.deepEqual(await storeSyncStatusSource(reader(loading(), null), () => NOW).syncStatus('LTC'), loading(), 'a stored status wins');
+    assert.equal(await empty.syncStatus('BTC'), null, 'networks not listed');
   });
 });
 

@@ -9,7 +9,7 @@
  */
 import type { NetworkId } from '../../core/domain/network.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
-import { isQueryable, type SyncStatus, type SyncStatusSource } from '../../core/domain/sync-status.js';
+import { effectiveSyncStatus, isQueryable, type SyncStatus, type SyncStatusSource } from '../../core/domain/sync-status.js';
 
 export const SYNCING_TTL_MS = 250;
 export const READY_TTL_MS = 1000;
@@ -26,9 +26,22 @@ interface Entry {
   readonly expiresAt: number;
 }
 
-/** The store as a SyncStatusSource: the status each network's reader returns. Networks not listed count as ready. */
-export function storeSyncStatusSource(readers: ReadonlyMap<NetworkId, { readonly reader: Pick<NetworkReader, 'getSyncStatus'> }>): SyncStatusSource {
-  return { syncStatus: async (network) => (await readers.get(network)?.reader.getSyncStatus()) ?? null };
+/**
+ * The store as a SyncStatusSource: the status each network's reader returns, or `loading` for an index with neither a
+ * status nor a tip (effectiveSyncStatus; the tip is read only then). Networks not listed count as ready.
+ */
+export function storeSyncStatusSource(
+  readers: ReadonlyMap<NetworkId, { readonly reader: Pick<NetworkReader, 'getSyncStatus' | 'getTip'> }>,
+  nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
+): SyncStatusSource {
+  return {
+    syncStatus: async (network) => {
+      const reader = readers.get(network)?.reader;
+      if (!reader) return null;
+      const stored = await reader.getSyncStatus();
+      return stored !== null ? stored : effectiveSyncStatus(null, (await reader.getTip()) !== null, nowSeconds());
+    },
+  };
 }
 
 export class SyncStatusCache implements SyncStatusSource {

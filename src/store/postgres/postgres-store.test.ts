@@ -5,6 +5,7 @@ import { startPostgres, type PostgresServer } from '../../../test/helpers/postgr
 import { WriterStandbyError } from '../../core/domain/errors.js';
 import { numbered } from '../common/sql/sql-runner.js';
 import { ChainBuilder, p2pkh } from '../conformance/block-builder.js';
+import { answers, bulkLoad, sampleChain } from '../conformance/conformance-bulk.js';
 import { plainRows, type StoreHarness, type TestDatabase } from '../conformance/harness.js';
 import { runStoreConformance } from '../conformance/run-store-conformance.js';
 import { PostgresStore } from './postgres-store.js';
@@ -77,6 +78,31 @@ void describe('PostgreSQL writer lock', () => {
     } finally {
       await second.close();
       await db.dispose();
+    }
+  });
+});
+
+void describe('PostgreSQL bulk load begun by an older version', () => {
+  it('pending spends staged without their block (no spender_block column) build the same index', async () => {
+    const { chain, scripts } = sampleChain();
+    const fresh = await harness.create();
+    const upgraded = await harness.create();
+    try {
+      await fresh.store.migrate();
+      await upgraded.store.migrate();
+      await bulkLoad(fresh.store.network('BTC'), chain.blocks, 4);
+      const net = upgraded.store.network('BTC');
+      await net.beginBulkLoad(1);
+      await net.loadBlocks(chain.blocks.slice(0, 8));
+      // As the older version left it: its staging table had no spender_block; this process has not loaded yet.
+      await upgraded.exec('ALTER TABLE bulk_pending_btc DROP COLUMN spender_block');
+      const reopened = (await upgraded.reopen()).network('BTC');
+      for (let i = 8; i < chain.blocks.length; i += 4) await reopened.loadBlocks(chain.blocks.slice(i, i + 4));
+      await reopened.finishBulkLoad();
+      assert.equal(await answers(reopened, scripts, chain.blocks), await answers(fresh.store.network('BTC'), scripts, chain.blocks));
+    } finally {
+      await fresh.dispose();
+      await upgraded.dispose();
     }
   });
 });

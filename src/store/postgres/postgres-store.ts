@@ -12,6 +12,7 @@ import type { NetworkStore } from '../../core/store/network-store.js';
 import type { PriceStore } from '../../core/store/price-store.js';
 import type { ShortAddressStore } from '../../core/store/short-address-store.js';
 import type { ChainStore } from '../../core/store/store.js';
+import type { ReadReplicas } from '../../core/store/read-replicas.js';
 import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { SqlAuthStore } from '../common/accounts/sql-auth-store.js';
 import { SqlShortAddresses } from '../common/accounts/sql-short-addresses.js';
@@ -22,10 +23,18 @@ import { PostgresPrices } from './postgres-prices.js';
 import { PostgresRunner } from './postgres-runner.js';
 import { LOCK_NAMESPACE, one } from './connection/postgres-sql.js';
 import { translateUnavailable } from './connection/postgres-unavailable.js';
+import { PRIMARY, ReadRouter, routedReadSides } from './replicas/read-router.js';
+import { ReplicaSet } from './replicas/replica-set.js';
 
 export interface PostgresStoreOptions extends ChainStoreOptions {
   readonly connectionString: string;
   readonly maxConnections?: number;
+  /** `[store] read_urls`: hot standbys of connectionString that serve the API's reads (docs/operations.md, "Read replicas"). */
+  readonly readUrls?: readonly string[];
+  /** `[store] max_replica_lag_ms`: a replica lagging more is skipped (default 2000). */
+  readonly maxReplicaLagMs?: number;
+  /** Between two checks of the replicas' lag (tests). */
+  readonly replicaCheckMs?: number;
 }
 
 export class PostgresStore implements ChainStore {
@@ -35,18 +44,41 @@ export class PostgresStore implements ChainStore {
   private accountStore: PostgresAccounts | null = null;
   private priceStore: PostgresPrices | null = null;
   private authStore: SqlAuthStore | null = null;
+  private readonly replicas: ReplicaSet | null = null;
+  private readonly router: ReadRouter | null = null;
 
   constructor(private readonly options: PostgresStoreOptions) {
     this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
     // An idle client losing its server must not crash the process; the next query reports the error.
     this.pool.on('error', () => undefined);
     translateUnavailable(this.pool);
+    if (options.readUrls && options.readUrls.length > 0) {
+      this.replicas = new ReplicaSet({
+        primaryUrl: options.connectionString, urls: options.readUrls, maxLagMs: options.maxReplicaLagMs ?? 2_000,
+        ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+        ...(options.replicaCheckMs !== undefined ? { checkMs: options.replicaCheckMs } : {}),
+      });
+      this.router = new ReadRouter(this.replicas);
+    }
   }
 
+  readReplicas(): ReadReplicas | null {
+    const { replicas, router } = this;
+    return replicas && router ? { scope: router, maxLagMs: replicas.maxLagMs, states: () => replicas.states() } : null;
+  }
+
+  /** The pool the current read scope reads from (the primary's outside one, or without replicas). */
+  private readPool(): pg.Pool {
+    const target = this.router?.target() ?? PRIMARY;
+    return target === PRIMARY ? this.pool : this.replicas!.pools[target]!;
+  }
+
+  /** From the database the current read scope reads (the health check's store probe: a replica while the primary is down). */
   async schemaVersion(): Promise<number> {
-    const exists = await one(this.pool, "SELECT to_regclass('meta') IS NOT NULL AS present");
+    const db = this.readPool();
+    const exists = await one(db, "SELECT to_regclass('meta') IS NOT NULL AS present");
     if (!exists?.present) return 0;
-    const row = await one(this.pool, "SELECT value FROM meta WHERE key = 'schema_version'");
+    const row = await one(db, "SELECT value FROM meta WHERE key = 'schema_version'");
     return row ? Number(row.value) : 0;
   }
 
@@ -104,7 +136,8 @@ export class PostgresStore implements ChainStore {
   network(id: NetworkId): NetworkStore {
     let store = this.networks.get(id);
     if (!store) {
-      store = new PostgresNetworkStore(id, this.pool, this.options.connectionString, this.options);
+      const sides = this.replicas && this.router ? routedReadSides(this.router, this.replicas.pools) : undefined;
+      store = new PostgresNetworkStore(id, this.pool, this.options.connectionString, this.options, sides);
       this.networks.set(id, store);
     }
     return store;
@@ -132,6 +165,7 @@ export class PostgresStore implements ChainStore {
 
   async close(): Promise<void> {
     for (const store of this.networks.values()) await store.close();
+    await this.replicas?.close();
     await this.pool.end();
   }
 }

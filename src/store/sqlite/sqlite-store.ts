@@ -145,6 +145,11 @@ export class SqliteStore implements ChainStore {
     return this.authStore;
   }
 
+  /** One file, one process's reads: no replicas. */
+  readReplicas(): null {
+    return null;
+  }
+
   async close(): Promise<void> {
     this.pageReturner?.finish();
     for (const network of this.networks.values()) network.releaseWriter();

@@ -18,27 +18,27 @@ import { ScriptCache } from '../../common/chain-writes/script-cache.js';
 import type { ChainStoreOptions } from '../../common/schema/store-options.js';
 import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
 import { beginBulkLoadTx, loadBlocksTx, resetChainTx } from './postgres-bulk-load.js';
-import { FreshRead } from '../../common/chain-reads/fresh-read.js';
 import { PlannedChainReads } from '../../common/chain-reads/planned-chain-reads.js';
 import type { ChainReadPlans } from '../../common/chain-reads/chain-read-plans.js';
-import { readTip, writeSyncStatus } from '../../common/schema/network-rows.js';
+import { writeSyncStatus } from '../../common/schema/network-rows.js';
 import type { Plan } from '../../common/sql/sql-plan.js';
-import { PostgresAddressReader } from './postgres-address-reader.js';
+import type { PostgresAddressReader } from './postgres-address-reader.js';
 import { connectBlocksTx, disconnectTipTx } from './postgres-chain-writer.js';
 import { addMempoolTxsTx } from './postgres-mempool-writer.js';
 import { pruneRemovedMempool, removeMempoolTxs } from '../../common/chain-writes/mempool-removal.js';
-import { PostgresScriptSetReader } from './postgres-script-set-reader.js';
+import type { PostgresScriptSetReader } from './postgres-script-set-reader.js';
 import { PgNet } from './postgres-net.js';
 import { runPostgres } from '../connection/postgres-plans.js';
 import { LOCK_NAMESPACE, one } from '../connection/postgres-sql.js';
 import { createStagingTables } from './postgres-staging.js';
+import { PgReadSide, type ReadSides } from './postgres-read-side.js';
 
 export class PostgresNetworkStore extends PlannedChainReads implements NetworkStore {
   private readonly n: PgNet;
   protected readonly netCode: number;
   protected readonly plans: ChainReadPlans;
-  protected readonly address: PostgresAddressReader;
-  readonly scriptSets: PostgresScriptSetReader;
+  /** The API's reads: the primary's side, or a replica's inside a read scope ([store] read_urls). */
+  private readonly reads: ReadSides;
   private writer: Promise<pg.Client> | null = null;
   /** Serializes writes: they share one session, and BEGIN/COMMIT must not interleave. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -51,21 +51,34 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
   /** Script rows a bulk load staged lately (bounded; see RecentKeys). */
   private recentScripts = new RecentKeys();
 
-  /** Every address page asks for the tip: concurrent callers share one query (none older than its call). */
-  private readonly tip: FreshRead<ChainTip | null>;
-
-  constructor(readonly id: NetworkId, private readonly pool: pg.Pool, private readonly connectionString: string, options: ChainStoreOptions = {}) {
+  /** `replicas`: the read sides of the store's replicas, given the primary's side (the store's router picks one). */
+  constructor(
+    readonly id: NetworkId,
+    private readonly pool: pg.Pool,
+    private readonly connectionString: string,
+    options: ChainStoreOptions = {},
+    replicas?: (primary: PgReadSide, n: PgNet) => ReadSides,
+  ) {
     super();
     this.n = new PgNet(id, options);
     this.netCode = this.n.net;
     this.plans = this.n.reads;
-    this.tip = new FreshRead(() => this.read(readTip(this.n.net)));
-    this.address = new PostgresAddressReader(pool, this.n);
-    this.scriptSets = new PostgresScriptSetReader(pool, this.n);
+    const primary = new PgReadSide(pool, this.n);
+    this.reads = replicas ? replicas(primary, this.n) : { current: () => primary };
+  }
+
+  /** Address reads of the side the current read scope picked. */
+  protected get address(): PostgresAddressReader {
+    return this.reads.current().address;
+  }
+
+  /** A wallet's reads, from the same side (each side keeps its own tx-id memo: a replica's tip may lag). */
+  get scriptSets(): PostgresScriptSetReader {
+    return this.reads.current().scriptSets;
   }
 
   protected read<T>(plan: Plan<T>): Promise<T> {
-    return runPostgres(this.pool, plan);
+    return runPostgres(this.reads.current().pool, plan);
   }
 
   private async openWriter(): Promise<pg.Client> {
@@ -204,6 +217,6 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
   }
 
   override getTip(): Promise<ChainTip | null> {
-    return this.tip.get();
+    return this.reads.current().tip.get();
   }
 }
