@@ -11,8 +11,8 @@ import { test } from 'node:test';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const WEB = join(ROOT, 'src/web');
-/** Files allowed to call trustedHtml (none today: every fragment is built with `html`). */
-const TRUSTED_HTML_ALLOWED = new Set(['src/web/shell/html.ts']);
+/** Files allowed to call trustedHtml: data-table.ts labels cells with heading text that `html` already escaped. */
+const TRUSTED_HTML_ALLOWED = new Set(['src/web/shell/html.ts', 'src/web/shell/data-table.ts']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -4,6 +4,7 @@ import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { InviteRecord } from '../../core/store/auth-store.js';
 import { DEFAULT_INVITE_HOURS } from '../../services/accounts/invite-service.js';
 import { html, type SafeHtml } from '../shell/html.js';
+import { dataTable } from '../shell/data-table.js';
 import { actionButton, csrfField, field, notice } from './forms.js';
 import { formField, type DashboardContext, type SignedIn } from './dashboard-context.js';
 import { at, count, sendPage, when } from './dashboard-page.js';
@@ -23,9 +24,8 @@ export function adminPlanPages(app: FastifyInstance, ctx: DashboardContext): voi
     const plans = await ctx.d.admin.plans(user.account);
     const body = html`<h1>Admin</h1>${adminNav('plans')}
 ${message && notice(message.kind, message.text)}
-<div class="table-wrap" tabindex="0" role="region" aria-label="Plans"><table id="plans"><caption>Plans</caption>
-<thead><tr><th scope="col">Plan</th><th scope="col" class="num">Requests per UTC day</th><th scope="col" class="num">Requests at once</th><th scope="col">Changed</th></tr></thead>
-<tbody>${plans.map((p) => html`<tr><td>${p.name}</td><td class="num">${count(p.maxDailyRequests)}</td><td class="num">${atOnce(p.maxConcurrentRequests)}</td><td>${p.updatedAt === 0 ? 'never' : at(p.updatedAt)}</td></tr>`)}</tbody></table></div>
+${dataTable({ label: 'Plans', caption: 'Plans', id: 'plans', head: html`<tr><th scope="col">Plan</th><th scope="col" class="num">Requests per UTC day</th><th scope="col" class="num">Requests at once</th><th scope="col">Changed</th></tr>`,
+  rows: plans.map((p) => html`<tr><td>${p.name}</td><td class="num">${count(p.maxDailyRequests)}</td><td class="num">${atOnce(p.maxConcurrentRequests)}</td><td>${p.updatedAt === 0 ? 'never' : at(p.updatedAt)}</td></tr>`) })}
 <section class="card narrow" aria-labelledby="plan-h"><h2 id="plan-h">Create a plan or change its limits</h2>
 <form method="post" action="${PLANS}" class="stack">${csrfField(user.csrf)}
 ${field('plan', { label: 'Plan name', name: 'name', hint: 'Letters, digits, ".", "_" or "-". An existing name changes that plan.' })}
@@ -71,10 +71,8 @@ ${message && notice(message.kind, message.text)}
 ${field('invite', { label: 'Valid for (hours)', name: 'hours', type: 'number', min: 1, value: String(DEFAULT_INVITE_HOURS), inputmode: 'numeric' })}
 <div class="field checkbox"><input id="invite-admin" type="checkbox" name="admin" value="yes"><label for="invite-admin">The new account is an administrator</label></div>
 <button type="submit">Make invite link</button></form></section>
-<div class="table-wrap" tabindex="0" role="region" aria-label="Invites"><table id="invites"><caption>Invites</caption>
-<thead><tr><th scope="col">Plan</th><th scope="col">Made</th><th scope="col">State</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${invites.map((i) => html`<tr><td>${i.plan}${i.isAdmin && html` <span class="badge neutral">admin</span>`}</td><td>${when(i.createdAt, now)}</td><td>${inviteState(i, now)}</td><td>${at(i.expiresAt)}</td>
-<td>${i.usedAt === null && i.revokedAt === null && i.expiresAt > now && actionButton(`${INVITES}/${i.id}/revoke`, 'Revoke', user.csrf, { danger: true })}</td></tr>`)}</tbody></table></div>`;
+${dataTable({ label: 'Invites', caption: 'Invites', id: 'invites', head: html`<tr><th scope="col">Plan</th><th scope="col">Made</th><th scope="col">State</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>`, rows: invites.map((i) => html`<tr><td>${i.plan}${i.isAdmin && html` <span class="badge neutral">admin</span>`}</td><td>${when(i.createdAt, now)}</td><td>${inviteState(i, now)}</td><td>${at(i.expiresAt)}</td>
+<td>${i.usedAt === null && i.revokedAt === null && i.expiresAt > now && actionButton(`${INVITES}/${i.id}/revoke`, 'Revoke', user.csrf, { danger: true })}</td></tr>`) })}`;
     return sendPage(ctx, request, reply, { title: 'Admin: invites', body, user, section: 'admin', status });
   };
 

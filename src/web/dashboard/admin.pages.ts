@@ -7,6 +7,7 @@ import type { AccountRecord } from '../../core/store/account-store.js';
 import { ForbiddenError } from '../../core/domain/errors.js';
 import { DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
 import { html, withQuery, type SafeHtml } from '../shell/html.js';
+import { dataTable } from '../shell/data-table.js';
 import { actionButton, csrfField, notice } from './forms.js';
 import { requireUser, formField, type DashboardContext, type SignedIn } from './dashboard-context.js';
 import { at, count, sendPage, when } from './dashboard-page.js';
@@ -48,13 +49,11 @@ export function adminPages(app: FastifyInstance, ctx: DashboardContext): void {
     const body = html`<h1>Admin</h1>${adminNav('accounts')}
 <form method="get" action="${ADMIN}" class="inline-search" role="search"><label for="admin-q">Find accounts by email</label>
 <input id="admin-q" type="search" name="q" value="${q}"><button type="submit">Find</button></form>
-<div class="table-wrap" tabindex="0" role="region" aria-label="Accounts"><table id="accounts"><caption>Accounts${q && ` matching “${q}”`}</caption>
-<thead><tr><th scope="col">Email</th><th scope="col">Plan</th><th scope="col">State</th><th scope="col" class="num">Requests today</th><th scope="col" class="num">Last 30 days</th><th scope="col">Last sign-in</th></tr></thead>
-<tbody>${accounts.map((a) => html`<tr>
+${dataTable({ label: 'Accounts', caption: q ? `Accounts matching “${q}”` : 'Accounts', id: 'accounts', head: html`<tr><th scope="col">Email</th><th scope="col">Plan</th><th scope="col">State</th><th scope="col" class="num">Requests today</th><th scope="col" class="num">Last 30 days</th><th scope="col">Last sign-in</th></tr>`, rows: accounts.map((a) => html`<tr>
 <td><a href="${ADMIN}/accounts/${a.id}">${a.email}</a>${a.isAdmin && html` <span class="badge neutral">admin</span>`}</td>
 <td>${a.plan.name}</td><td>${stateBadge(a)}</td>
 <td class="num">${count(usage.get(a.id)?.today ?? 0)}</td><td class="num">${count(usage.get(a.id)?.last30 ?? 0)}</td>
-<td>${when(a.lastLoginAt, now)}</td></tr>`)}</tbody></table></div>
+<td>${when(a.lastLoginAt, now)}</td></tr>`) })}
 ${accounts.length === 0 && html`<p>No accounts found.</p>`}
 <nav class="pager" aria-label="Pages">${page > 1 && html`<a href="${withQuery(ADMIN, { q, page: page - 1 })}">Previous page</a>`}${more && html`<a href="${withQuery(ADMIN, { q, page: page + 1 })}">Next page</a>`}</nav>`;
     return sendPage(ctx, request, reply, { title: 'Admin: accounts', body, user, section: 'admin' });

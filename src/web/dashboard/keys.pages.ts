@@ -8,6 +8,7 @@ import type { IssuedKey } from '../../services/accounts/account-service.js';
 import type { KeyView } from '../../services/accounts/api-key-service.js';
 import { DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
 import { html } from '../shell/html.js';
+import { dataTable } from '../shell/data-table.js';
 import { actionButton, csrfField, field, notice } from './forms.js';
 import { formField, requireUser, type DashboardContext, type SignedIn } from './dashboard-context.js';
 import { at, count, sendPage, when } from './dashboard-page.js';
@@ -99,10 +100,8 @@ function keyTable(views: readonly KeyView[], user: SignedIn, now: number) {
     v.state === 'active' ? html`<span class="badge ok">in use</span>`
       : v.state === 'grace' ? html`<span class="badge warn">rotated, works until ${at(v.key.expiresAt!)}</span>`
         : html`<span class="badge neutral">${v.key.revokedAt !== null ? 'revoked' : 'ended'}</span>`;
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Your API keys"><table id="keys">
-<caption>Your API keys</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" class="num">Requests today</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${views.map((v) => html`<tr data-prefix="${v.key.prefix}">
+  const head = html`<tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" class="num">Requests today</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>`;
+  return dataTable({ label: 'Your API keys', caption: 'Your API keys', id: 'keys', head, rows: views.map((v) => html`<tr data-prefix="${v.key.prefix}">
 <td>${v.key.name ?? html`<span class="muted">unnamed</span>`}</td>
 <td><code>${v.key.prefix}…</code></td>
 <td>${when(v.key.createdAt, now)}</td>
@@ -111,7 +110,7 @@ function keyTable(views: readonly KeyView[], user: SignedIn, now: number) {
 <td>${state(v)}</td>
 <td class="actions">${v.state === 'active' && actionButton(`${KEYS}/${v.key.id}/rotate`, 'Rotate', user.csrf, { secondary: true })}
 ${v.state !== 'ended' && actionButton(`${KEYS}/${v.key.id}/revoke`, 'Revoke', user.csrf, { danger: true })}</td>
-</tr>`)}</tbody></table></div>`;
+</tr>`) });
 }
 
 /** The one time a key is shown: copy button, a curl line to try it, the rotated key's grace. */

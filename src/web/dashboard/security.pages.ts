@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
 import { PASSWORD_MIN } from '../../services/dashboard/password-policy.js';
 import { html } from '../shell/html.js';
+import { dataTable } from '../shell/data-table.js';
 import { actionButton, csrfField, field, notice } from './forms.js';
 import { clientInfo, formField, requireUser, type DashboardContext, type SignedIn } from './dashboard-context.js';
 import { sendPage, when } from './dashboard-page.js';
@@ -51,12 +52,10 @@ ${field('email', { label: 'Current password', name: 'current', type: 'password',
 <button type="submit">Change email</button></form></section>
 </div>
 <section aria-labelledby="sessions-h"><h2 id="sessions-h">Signed-in sessions</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-label="Signed-in sessions"><table id="sessions"><caption>Browsers signed in to this account</caption>
-<thead><tr><th scope="col">Browser</th><th scope="col">IP address</th><th scope="col">Signed in</th><th scope="col">Last active</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${sessions.map((s) => html`<tr data-session="${s.id}">
+${dataTable({ label: 'Signed-in sessions', caption: 'Browsers signed in to this account', id: 'sessions', head: html`<tr><th scope="col">Browser</th><th scope="col">IP address</th><th scope="col">Signed in</th><th scope="col">Last active</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>`, rows: sessions.map((s) => html`<tr data-session="${s.id}">
 <td>${s.userAgent || 'unknown'}</td><td>${s.ip}</td><td>${when(s.createdAt, now)}</td><td>${when(s.lastSeenAt, now)}</td>
 <td>${s.id === user.session.id ? html`<span class="badge ok">this browser</span>` : actionButton(`${SECURITY}/sessions/${s.id}/end`, 'Sign out', user.csrf, { secondary: true })}</td>
-</tr>`)}</tbody></table></div>
+</tr>`) })}
 ${sessions.length > 1 && actionButton(`${SECURITY}/sessions/end-others`, 'Sign out every other session', user.csrf, { secondary: true })}
 </section>
 ${await secondFactorSection(ctx, user, error?.form === 'totp' ? error : undefined)}

@@ -1,6 +1,7 @@
 import { formatCoins, type Sats } from '../../core/domain/money.js';
 import type { CoinId } from '../../core/domain/network.js';
 import { relativeTime, utcTime } from '../shared/relative-time.js';
+import { dataTable } from '../shell/data-table.js';
 import { html, type SafeHtml } from '../shell/html.js';
 
 /** The coins' base units, for fee rates (base units per virtual byte). */
@@ -64,10 +65,7 @@ export function badge(text: string, tone: BadgeTone): SafeHtml {
   return html`<span class="badge ${tone}">${text}</span>`;
 }
 
-/** A table inside a focusable scroll region (keyboard users can scroll wide tables at small widths). */
+/** A table in a focusable scroll region; three or more columns stack as cards at phone widths (shell/data-table.ts). */
 export function table(label: string, head: SafeHtml, rows: readonly SafeHtml[], id?: string): SafeHtml {
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${label}"><table${id ? html` id="${id}"` : ''}>
-<thead>${head}</thead>
-<tbody>${rows}</tbody>
-</table></div>`;
+  return dataTable({ label, head, rows, ...(id ? { id } : {}) });
 }
