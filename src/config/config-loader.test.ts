@@ -32,6 +32,13 @@ test('defaults: embedded store in the data dir, port 3000, rate limit 5', () => 
   assert.equal(config.realtime.sendThreads, Math.max(1, Math.floor(availableParallelism() / 2)));
 });
 
+test('[web] budgets: pages at least 10 a second (one person, several tabs), live refreshes three times that, both off with v2 off', () => {
+  assert.deepEqual(loadConfig({ env: {} }).web, { rateLimitPerSecond: 10, liveRateLimitPerSecond: 30 });
+  assert.deepEqual(loadConfig({ file: configFile('[http]\nrate_limit_per_second = 20\n'), env: {} }).web, { rateLimitPerSecond: 20, liveRateLimitPerSecond: 60 });
+  assert.deepEqual(loadConfig({ file: configFile('[http]\nrate_limit_per_second = 0\n'), env: {} }).web, { rateLimitPerSecond: 0, liveRateLimitPerSecond: 0 });
+  assert.deepEqual(loadConfig({ file: configFile('[web]\nrate_limit_per_second = 4\nlive_rate_limit_per_second = 7\n'), env: {} }).web, { rateLimitPerSecond: 4, liveRateLimitPerSecond: 7 });
+});
+
 test('[store] raw_txs: "store" by default with a 64 MiB node cache; "node" from the file or the environment', () => {
   const { store } = loadConfig({ env: {} });
   assert.equal(store.rawTxs, 'store');

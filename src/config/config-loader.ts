@@ -101,6 +101,16 @@ function applyEnv(raw: Raw, env: NodeJS.ProcessEnv): void {
   }
 }
 
+/** Pages a person opens at once (several tabs, fast clicks, a theme click's redirect) fit under the web default. */
+const WEB_MIN_DEFAULT_PER_SECOND = 10;
+/** A block refreshes a few live regions in each open tab: their budget is this many times the page budget. */
+const LIVE_PER_PAGE = 3;
+
+function buildWeb(web: KeyReader, apiPerSecond: number): OutpointConfig['web'] {
+  const rateLimitPerSecond = web.int('rate_limit_per_second', apiPerSecond === 0 ? 0 : Math.max(WEB_MIN_DEFAULT_PER_SECOND, apiPerSecond));
+  return { rateLimitPerSecond, liveRateLimitPerSecond: web.int('live_rate_limit_per_second', rateLimitPerSecond * LIVE_PER_PAGE) };
+}
+
 /** `[realtime] send_threads` by default: half the cores; the other half stays for the event loop, the indexer and the node. */
 export function defaultSendThreads(): number {
   return Math.max(1, Math.floor(availableParallelism() / 2));
@@ -125,7 +135,7 @@ function buildConfig(raw: Raw): OutpointConfig {
     store: buildStore(keys('store'), dataDir),
     // max_concurrent_per_ip is off by default: single-host benchmarks and clients behind one proxy address must not be throttled.
     http: { host, port, publicUrl, rateLimitPerSecond, maxConcurrentPerIp: http.int('max_concurrent_per_ip'), tls, ...buildHttpLimits(http, section('http')) },
-    web: { rateLimitPerSecond: keys('web').int('rate_limit_per_second', rateLimitPerSecond) },
+    web: buildWeb(keys('web'), rateLimitPerSecond),
     realtime: { appKey: realtime.str('app_key'), sendThreads: realtime.int('send_threads', defaultSendThreads()), maxConnectionsPerIp: realtime.int('max_connections_per_ip') },
     redis: { url: keys('redis').optionalStr('url') },
     market: buildMarket(keys('market')),

@@ -132,8 +132,12 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
   },
   web: {
     rate_limit_per_second: {
-      type: 'integer', min: 0, max: 1_000_000, default: derived('`[http] rate_limit_per_second`'),
-      doc: 'explorer pages, search and CSV exports per client IP, counted apart from v2 (0 = off)',
+      type: 'integer', min: 0, max: 1_000_000, default: derived('the larger of 10 and `[http] rate_limit_per_second` (0 when that is 0)'),
+      doc: 'explorer and dashboard pages, search and CSV exports per client IP (`[http] trust_proxy`), counted apart from v2 (0 = off)',
+    },
+    live_rate_limit_per_second: {
+      type: 'integer', min: 0, max: 1_000_000, default: derived('three times `rate_limit_per_second`'),
+      doc: "the explorer's live-region refreshes (`?part=` fragments) per client IP, counted apart from pages: open live tabs never use up the page budget (0 = off)",
     },
   },
   realtime: {

@@ -102,7 +102,11 @@ export interface OutpointConfig {
     readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
   };
   /** The explorer (src/web): its own per-IP page limit. */
-  readonly web: { readonly rateLimitPerSecond: number };
+  readonly web: {
+    readonly rateLimitPerSecond: number;
+    /** Live-region fragments (`?part=`) per client, counted apart from pages. */
+    readonly liveRateLimitPerSecond: number;
+  };
   /** maxConnectionsPerIp: websockets per client address, 0 = off. */
   readonly realtime: { readonly appKey: string; readonly sendThreads: number; readonly maxConnectionsPerIp: number };
   readonly redis: { readonly url: string | null };

@@ -18,6 +18,8 @@ export interface WebOptions {
   readonly realtimeKey: string;
   /** Pages per second per client IP; 0 = off. */
   readonly rateLimitPerSecond: number;
+  /** Live-region refreshes per second per client IP, counted apart from pages; 0 = off. Default: 3 × rateLimitPerSecond. */
+  readonly liveRateLimitPerSecond?: number;
   /** Page counters built by main: this process's, or shared through Redis. */
   readonly rateCounters: RateCounterFactory;
   readonly logger: Logger;
@@ -68,11 +70,12 @@ export function createWeb(options: WebOptions, modules: readonly WebModule[]): W
         });
         options.assets.routes(web);
         await web.register(async (pages) => {
-          installPageRateLimit(
-            pages,
-            new RateLimiter({ perSecond: options.rateLimitPerSecond, counters: options.rateCounters, logger: options.logger, keyPrefix: 'outpoint:ratelimit:web:', name: 'page rate limit' }),
-            shell,
-          );
+          const limiter = (perSecond: number, keyPrefix: string, name: string): RateLimiter =>
+            new RateLimiter({ perSecond, counters: options.rateCounters, logger: options.logger, keyPrefix, name });
+          installPageRateLimit(pages, {
+            pages: limiter(options.rateLimitPerSecond, 'outpoint:ratelimit:web:', 'page rate limit'),
+            live: limiter(options.liveRateLimitPerSecond ?? options.rateLimitPerSecond * 3, 'outpoint:ratelimit:live:', 'live update rate limit'),
+          }, shell);
           pages.setErrorHandler(webErrorHandler(shell, options.logger));
           themeRoutes(pages, options.publicUrl);
           for (const module of modules) await module(pages, { shell, options, services, now });

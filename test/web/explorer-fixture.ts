@@ -38,7 +38,14 @@ async function json<T>(url: string): Promise<T> {
   return ((await (await fetch(url)).json()) as { data: T }).data;
 }
 
-export async function startExplorerChain(): Promise<ExplorerChain> {
+/** No limits on pages (most browser tests hurry through many pages); `defaultLimits`: the shipped defaults. */
+const NO_LIMITS = `[http]
+rate_limit_per_second = 0
+public_url = "http://explorer.test"
+[web]
+rate_limit_per_second = 0`;
+
+export async function startExplorerChain(options: { readonly defaultLimits?: boolean } = {}): Promise<ExplorerChain> {
   const node = await startLitecoind({ funded: true });
   const dir = mkdtempSync(join(tmpdir(), 'outpoint-explorer-'));
   let serve: ServeProcess | null = null;
@@ -57,11 +64,7 @@ export async function startExplorerChain(): Promise<ExplorerChain> {
     writeFileSync(
       config,
       `data_dir = "${dir}"
-[http]
-rate_limit_per_second = 0
-public_url = "http://explorer.test"
-[web]
-rate_limit_per_second = 0
+${options.defaultLimits ? '[http]\npublic_url = "http://explorer.test"' : NO_LIMITS}
 [networks.${NET}]
 chain = "regtest"
 rpc_url = "${node.rpcUrl}"
@@ -75,7 +78,7 @@ poll_ms = 100
       await waitFor(async () => {
         const info = await json<{ blocks: number; unconfirmed_txs: number }>(`${started.url}/api/v2/get_info/${NET}`);
         return info.blocks === height && info.unconfirmed_txs === mempool.length;
-      }, 30_000, 'the service indexed the node', 100);
+      }, 30_000, 'the service indexed the node', options.defaultLimits ? 250 : 100);
     };
     await synced();
     browser = await launchChromium();

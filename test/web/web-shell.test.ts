@@ -23,9 +23,9 @@ const echo: WebModule = (app, { shell }) => {
   });
 };
 
-async function appWith(limits: { api: number; web: number }): Promise<FastifyInstance> {
+async function appWith(limits: { api: number; web: number; live?: number }): Promise<FastifyInstance> {
   const web = createWeb(
-    { publicUrl: 'http://outpoint.test', realtimeKey: 'shell-key', rateLimitPerSecond: limits.web, rateCounters: rateCounters(null), logger: silentLogger, assets: WebAssets.load(DEFAULT_ASSET_DIR) },
+    { publicUrl: 'http://outpoint.test', realtimeKey: 'shell-key', rateLimitPerSecond: limits.web, ...(limits.live !== undefined ? { liveRateLimitPerSecond: limits.live } : {}), rateCounters: rateCounters(null), logger: silentLogger, assets: WebAssets.load(DEFAULT_ASSET_DIR) },
     [echo],
   );
   return buildHttpApp({
@@ -143,6 +143,21 @@ describe('web page rate limit', () => {
       assert.equal(page.statusCode, 200);
       const api = await app.inject({ method: 'GET', url: '/api/v2/get_info/LTC' });
       assert.equal(api.headers['ratelimit-remaining'], '1');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('counts live-region refreshes (?part=) apart from pages: open tabs do not use up the page budget', async () => {
+    const app = await appWith({ api: 0, web: 2, live: 4 });
+    try {
+      const get = async (url: string): Promise<number> => (await app.inject({ method: 'GET', url })).statusCode;
+      const live: number[] = [];
+      for (let i = 0; i < 5; i++) live.push(await get('/shell-echo?part=x'));
+      assert.deepEqual(live, [200, 200, 200, 200, 429]);
+      assert.deepEqual([await get('/shell-echo'), await get('/shell-echo'), await get('/shell-echo')], [200, 200, 429]);
+      const refused = await app.inject({ method: 'GET', url: '/shell-echo?part=x' });
+      assert.match(refused.body, /live updates per second/);
     } finally {
       await app.close();
     }

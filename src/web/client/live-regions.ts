@@ -11,6 +11,7 @@
  * fragment, so the page looks the same as after a reload. Events only trigger reads: nothing is polled.
  */
 import Pusher from 'pusher-js';
+import { retryDelay } from './retry-delay.js';
 
 /** Events arriving within this window cause one fetch per region. */
 const COALESCE_MS = 150;
@@ -20,6 +21,8 @@ interface RegionState {
   again: boolean;
   timer: ReturnType<typeof setTimeout> | null;
   lastRun: number;
+  /** Refused refreshes in a row (429, 503): each waits longer before trying again. */
+  failures: number;
 }
 
 export function startLive(root: Document): void {
@@ -81,7 +84,7 @@ function onEvent(root: Document, states: Map<string, RegionState>, topic: string
 
 function schedule(root: Document, states: Map<string, RegionState>, id: string): void {
   let state = states.get(id);
-  if (!state) states.set(id, (state = { running: false, again: false, timer: null, lastRun: 0 }));
+  if (!state) states.set(id, (state = { running: false, again: false, timer: null, lastRun: 0, failures: 0 }));
   if (state.running) {
     state.again = true;
     return;
@@ -104,14 +107,28 @@ async function refresh(root: Document, states: Map<string, RegionState>, id: str
   const src = el?.dataset['liveSrc'];
   if (!el || !src) return;
   state.running = true;
+  let retryIn: number | null = null;
   try {
     const response = await fetch(src, { headers: { accept: 'text/html' }, credentials: 'same-origin' });
-    if (response.ok) replace(root, el, await response.text());
+    if (response.ok) {
+      state.failures = 0;
+      replace(root, el, await response.text());
+    } else if (response.status === 429 || response.status === 503) {
+      // Refused for now: the region must not stay stale, so try again later, never giving up.
+      retryIn = retryDelay(++state.failures, response.headers.get('retry-after'));
+    }
   } catch {
-    // A failed refresh leaves the region as it was; the next event tries again.
+    // The network failed: a lost connection refreshes every region when it is back (startLive).
   } finally {
     state.running = false;
-    if (state.again) {
+    if (retryIn !== null) {
+      state.again = false;
+      state.timer = setTimeout(() => {
+        state.timer = null;
+        state.lastRun = Date.now();
+        void refresh(root, states, id, state);
+      }, retryIn);
+    } else if (state.again) {
       state.again = false;
       schedule(root, states, id);
     }
