@@ -18,6 +18,7 @@ export class RpcMempoolSource implements MempoolSource {
         weight: e.weight ?? e.vsize * 4,
         size: null,
         depends: e.depends,
+        seenAt: e.time,
       })),
       minFeeRate: Number(perKvB) / 1000,
       takenAt: Math.floor(Date.now() / 1000),

@@ -21,7 +21,6 @@ import { BroadcastService } from './transactions/broadcast-service.js';
 import { ChainSummaryService } from './network/chain-summary-service.js';
 import { ConfidenceService } from './transactions/confidence-service.js';
 import { FeeService } from './fees/fee-service.js';
-import { MempoolListService } from './transactions/mempool-list-service.js';
 import { MempoolProjector } from './network/mempool-projector.js';
 import { NetworkInfoService } from './network/network-info-service.js';
 import { NetworkRegistry, type NetworkMap } from './shared/network-registry.js';
@@ -80,12 +79,11 @@ export interface AddressDomain {
   readonly shorts: ShortAddressService;
 }
 
-/** Transactions: reads, network confidence and double spends, broadcast, the newest mempool txs. */
+/** Transactions: reads, network confidence and double spends, broadcast. */
 export interface TransactionDomain {
   readonly reads: TxService;
   readonly confidence: ConfidenceService;
   readonly broadcast: BroadcastService;
-  readonly mempool: MempoolListService;
 }
 
 /** Blocks: reads and (merge-mined coins) their AuxPoW parents from the node. */
@@ -154,7 +152,6 @@ export function createServices(deps: ServiceDeps): Services {
       reads: new TxService(networks),
       confidence: new ConfidenceService(networks, deps.now),
       broadcast: new BroadcastService(networks, deps.broadcaster),
-      mempool: new MempoolListService(networks),
     },
     blocks: { reads: new BlockService(networks), auxpow: new AuxPowParentService(deps.rawBlocks ?? new Map()) },
     network: { info: new NetworkInfoService(networks, prices), chain: new ChainSummaryService(networks, projector), projector },

@@ -11,6 +11,8 @@ export interface MempoolSourceEntry {
   readonly size: number | null;
   /** In-mempool parents: they must be mined in the same or an earlier block. */
   readonly depends: readonly string[];
+  /** UNIX seconds it entered the mempool, when the source knows (the explorer lists the newest). */
+  readonly seenAt?: number;
 }
 
 export interface MempoolSnapshot {

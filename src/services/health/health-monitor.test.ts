@@ -70,6 +70,19 @@ void test('before the first answer a network is starting; then ready while the i
   assert.equal(m.readiness('BTC'), null, 'an unconfigured network has no readiness');
 });
 
+void test('an index without any block says so instead of counting one block more than the node has', async () => {
+  const fakes = new Fakes();
+  // A store whose status says ready before its first block (e.g. a fresh store the start-up check reads).
+  fakes.tip = null;
+  fakes.sync = { phase: 'ready', height: null, targetHeight: 111, etaSeconds: 0, updatedAt: 1_700_000_000 };
+  fakes.nodeHeight = 111;
+  const m = monitor(fakes);
+  await m.checkAll();
+  const r = m.readiness('LTCTEST')!;
+  assert.equal(r.reason, 'index_lagging');
+  assert.equal(r.message, "no block indexed yet; the node is at height 111 (at most 3 blocks behind allowed)");
+});
+
 void test('a node that refuses is unreachable at the next check, and ready again once it answers', async () => {
   const fakes = new Fakes();
   const m = monitor(fakes);

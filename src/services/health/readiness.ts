@@ -81,7 +81,11 @@ export function judgeNetwork(health: NetworkHealth, policy: ReadinessPolicy, now
     }
     if (node.unchecked || index.unchecked) return { reason: 'starting', message: 'the first health check has not answered yet' };
     if (lagBlocks !== null && lagBlocks > policy.maxLagBlocks) {
-      return { reason: 'index_lagging', message: `index at height ${indexHeight ?? 'none'} is ${lagBlocks} blocks behind the node's ${nodeHeight} (at most ${policy.maxLagBlocks} allowed)` };
+      // Before the first block is indexed, "N blocks behind" would count the genesis block as one more than the node's height.
+      const message = indexHeight === null
+        ? `no block indexed yet; the node is at height ${nodeHeight} (at most ${policy.maxLagBlocks} blocks behind allowed)`
+        : `index at height ${indexHeight} is ${lagBlocks} blocks behind the node's ${nodeHeight} (at most ${policy.maxLagBlocks} allowed)`;
+      return { reason: 'index_lagging', message };
     }
     return null;
   })();

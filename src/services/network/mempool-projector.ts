@@ -6,6 +6,7 @@ import type { NetworkId } from '../../core/domain/network.js';
 import { projectMempoolBlocks, type ProjectedBlock } from './mempool-projection.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { StoreMempoolSource } from './store-mempool-source.js';
+import { newestMempoolTxs, type NewestMempoolTx } from './newest-mempool-txs.js';
 
 /** The projection of docs/api-v3.md: the next 6 blocks. */
 export const PROJECTED_BLOCKS = 6;
@@ -43,6 +44,8 @@ export interface MempoolProjection {
   readonly entryRates: readonly number[];
   /** Whether entryRates follow the mempool projectionDepth blocks deep (fee estimates asked for lately). */
   readonly deep: boolean;
+  /** The newest txs of the same snapshot (the explorer's mempool page: count, projection and list agree). */
+  readonly newest: readonly NewestMempoolTx[];
 }
 
 interface NetworkState {
@@ -132,7 +135,8 @@ export class MempoolProjector {
     const snapshot = await source.snapshot();
     // The node's verbose mempool has no serialized sizes: take them from the index where it has the tx.
     const needSizes = snapshot.entries.some((e) => e.size === null);
-    const sizes = needSizes ? new Map((await ctx.reader.getMempoolEntries()).map((e) => [e.txid, e.size])) : null;
+    const indexed = needSizes ? await ctx.reader.getMempoolEntries() : null;
+    const sizes = indexed ? new Map(indexed.map((e) => [e.txid, e.size])) : null;
     const entries = sizes ? snapshot.entries.map((e) => (e.size === null ? { ...e, size: sizes.get(e.txid) ?? e.vsize } : e)) : snapshot.entries;
     const state = this.state(id);
     // One pass serves both the spec's next blocks and, while fees are asked for, the fee service's entry rates.
@@ -147,6 +151,7 @@ export class MempoolProjector {
       minFeeRate: snapshot.minFeeRate,
       entryRates: blocks.filter((b) => b.numTxs > 0).map((b) => b.minFeeRatePossible),
       deep,
+      newest: newestMempoolTxs(entries, indexed ? new Map(indexed.map((e) => [e.txid, e])) : null, snapshot.takenAt),
     };
     state.computedAtMs = Date.now();
   }

@@ -14,7 +14,7 @@ export class StoreMempoolSource implements MempoolSource {
   async snapshot(): Promise<MempoolSnapshot> {
     const entries = await this.reader.getMempoolEntries();
     return {
-      entries: entries.map((e) => ({ txid: e.txid, fee: e.fee, vsize: e.vsize, weight: e.weight, size: e.size, depends: [] })),
+      entries: entries.map((e) => ({ txid: e.txid, fee: e.fee, vsize: e.vsize, weight: e.weight, size: e.size, depends: [], seenAt: e.seenAt })),
       minFeeRate: DEFAULT_MIN_FEE_RATE,
       takenAt: Math.floor(Date.now() / 1000),
     };

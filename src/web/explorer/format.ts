@@ -34,6 +34,15 @@ export function count(value: number): string {
   return GROUPED.format(value);
 }
 
+/** "1 tx", "2 txs": a count and its noun in the right number. */
+export function plural(value: number, one: string, many = `${one}s`): string {
+  return `${count(value)} ${value === 1 ? one : many}`;
+}
+
+export function txCount(value: number): string {
+  return plural(value, 'tx');
+}
+
 /** Bytes with a binary-free decimal unit, as block explorers show sizes. */
 export function bytes(value: number): string {
   if (value < 1_000) return `${value} B`;

@@ -2,7 +2,7 @@ import type { AddressTotals } from '../../../core/store/chain-reads.js';
 import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import type { TimelineCursor, TimelinePage } from '../../../services/addresses/address-timeline-service.js';
 import { html, withQuery, type SafeHtml } from '../../shell/html.js';
-import { amount, ago, badge, count, hash, link, table } from '../format.js';
+import { amount, ago, badge, count, hash, link, table, txCount } from '../format.js';
 import { pager } from '../pager.js';
 import { addressChannel, addressCsvPath, addressPath, blockchainChannel, blockPath, txPath } from '../paths.js';
 
@@ -13,7 +13,7 @@ export function addressSummary(network: NetworkContext, address: string, totals:
   return html`<div id="address-summary" data-live-on="${addressChannel(net, address)}:balance_update ${blockchainChannel(net)}:block_update" data-live-src="${addressPath(net, address)}?part=summary">
 <dl class="kv">
 <dt>Balance</dt><dd>${amount(totals.confirmedBalance, coin)}</dd>
-<dt>Unconfirmed</dt><dd>${amount(totals.unconfirmedBalance, coin)}${totals.unconfirmedTxCount > 0 ? html` <span class="muted">(${count(totals.unconfirmedTxCount)} txs)</span>` : ''}</dd>
+<dt>Unconfirmed</dt><dd>${amount(totals.unconfirmedBalance, coin)}${totals.unconfirmedTxCount > 0 ? html` <span class="muted">(${txCount(totals.unconfirmedTxCount)})</span>` : ''}</dd>
 <dt>Total received</dt><dd>${amount(totals.confirmedReceived, coin)}</dd>
 <dt>Total sent</dt><dd>${amount(totals.confirmedSent, coin)}</dd>
 <dt>Transactions</dt><dd>${count(totals.txCount)} confirmed${totals.unconfirmedTxCount > 0 ? ` · ${count(totals.unconfirmedTxCount)} unconfirmed` : ''}</dd>

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { formatDifficulty } from '../../../chains/block/difficulty.js';
 import { blockMiner } from '../../../chains/parsing.js';
 import { NotFoundError } from '../../../core/domain/errors.js';
 import type { AuxPowParent } from '../../../services/blocks/auxpow-parent-service.js';
@@ -13,11 +14,12 @@ import { minerCell } from '../parts/miner.js';
 import { ioSummary } from '../parts/tx-io.js';
 import { mwebSummary } from '../parts/mweb-summary.js';
 import { pageNumber, pager } from '../pager.js';
-import { blockPath, txPath } from '../paths.js';
+import { blockchainChannel, blockPath, txPath } from '../paths.js';
+import { syncStateOf } from '../sync-state.js';
 
 export const BLOCK_TXS_PAGE = 25;
 
-type Query = { page?: string };
+type Query = { page?: string; part?: string };
 
 async function mainChainHashAt(deps: ExplorerDeps, view: BlockView): Promise<string | null> {
   try {
@@ -62,10 +64,22 @@ async function loadBlockPage(deps: ExplorerDeps, network: NetworkContext, id: st
 
 /** `/{net}/block/{hash|height}`: header fields, reward and fees, miner, MWEB or AuxPoW part, the txs 25 a page. */
 export async function blockPage(deps: ExplorerDeps, network: NetworkContext, id: string, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
-  const data = await loadBlockPage(deps, network, id, request.query.page);
+  const part = request.query.part;
+  if (part === 'confirmations' || part === 'next') {
+    const view = await deps.services.blocks.reads.get(network.id, id);
+    return deps.shell.fragment(request, reply, part === 'confirmations' ? liveConfirmations(network, view) : liveNext(network, view));
+  }
+  let data: BlockPageData;
+  try {
+    data = await loadBlockPage(deps, network, id, request.query.page);
+  } catch (error) {
+    const above = error instanceof NotFoundError ? await aboveTip(deps, network, id) : null;
+    if (above) return deps.shell.errorPage(request, reply, 404, 'Block not found', above, id);
+    throw error;
+  }
   const { block } = data.view;
   const now = deps.now();
-  const body = html`<h1>Block ${count(block.height)} ${block.isOrphan ? badge('Orphaned', 'bad') : ''}</h1>
+  const body = html`<div class="title-row"><h1>Block ${count(block.height)} ${block.isOrphan ? badge('Orphaned', 'bad') : ''}</h1>${prevNextArrows(network, block)}</div>
 ${block.isOrphan ? orphanBanner(network, block.height, data.mainHash) : ''}
 ${blockFields(network, data, now)}
 ${data.auxpow ? auxpowSection(data.auxpow, now) : ''}
@@ -76,7 +90,39 @@ ${apiLinks(deps.publicUrl, [
   { label: 'v2 get_block', path: `/api/v2/get_block/${network.id}/${block.hash}` },
   { label: 'v3 block', path: `/api/v3/block/${network.id}/${block.hash}`, needsKey: true },
 ])}`;
-  return deps.shell.page(request, reply, { title: `${network.params.name} block ${block.height}`, body });
+  return deps.shell.page(request, reply, { title: `${network.params.name} block ${block.height}`, body, live: !block.isOrphan });
+}
+
+/** The API's 8-decimal string; below 1e-8 (regtest) that is all zeros, so the exact value follows (docs/spec-deviations.md). */
+function difficultyText(value: number): string {
+  const api = formatDifficulty(value);
+  return value > 0 && value < 1e-8 ? `${api} (exactly ${value.toPrecision(3)})` : api;
+}
+
+/** A height above the tip: say so, with both heights, and offer the tip (null: not that case). */
+async function aboveTip(deps: ExplorerDeps, network: NetworkContext, id: string): Promise<SafeHtml | null> {
+  if (!/^\d{1,10}$/.test(id)) return null;
+  const sync = await syncStateOf(deps, network);
+  if (sync.kind !== 'ready' || Number(id) <= sync.tip.height) return null;
+  return html`Height ${count(Number(id))} is above the tip of ${network.params.name} (height ${count(sync.tip.height)}): no such block yet. The newest is ${link(blockPath(network.id, sync.tip.hash), `block ${count(sync.tip.height)}`)}.`;
+}
+
+/** ← previous and next → beside the title (the next one once there is one). */
+function prevNextArrows(network: NetworkContext, block: BlockView['block']): SafeHtml {
+  const prev = block.height > 0 ? html`<a class="arrow" href="${blockPath(network.id, block.prevHash)}" rel="prev" aria-label="Previous block (${count(block.height - 1)})">←</a>` : '';
+  const next = block.nextHash ? html`<a class="arrow" href="${blockPath(network.id, block.nextHash)}" rel="next" aria-label="Next block (${count(block.height + 1)})">→</a>` : '';
+  return html`<nav class="arrows" aria-label="Neighbouring blocks">${prev}${next}</nav>`;
+}
+
+/** Confirmations, refreshed on each block (a page left open does not go stale). */
+function liveConfirmations(network: NetworkContext, view: BlockView): SafeHtml {
+  return html`<span id="block-confirmations" data-live-on="${blockchainChannel(network.id)}:block_update" data-live-src="${blockPath(network.id, view.block.hash)}?part=confirmations">${count(view.confirmations)}</span>`;
+}
+
+/** The next block's link, live: "none yet" turns into the link when it arrives. */
+function liveNext(network: NetworkContext, view: BlockView): SafeHtml {
+  const next = view.block.nextHash;
+  return html`<span id="block-next" data-live-on="${blockchainChannel(network.id)}:block_update" data-live-src="${blockPath(network.id, view.block.hash)}?part=next">${next ? link(blockPath(network.id, next), hash(next)) : html`<span class="muted">none yet</span>`}</span>`;
 }
 
 function orphanBanner(network: NetworkContext, height: number, mainHash: string | null): SafeHtml {
@@ -93,7 +139,7 @@ function blockFields(network: NetworkContext, data: BlockPageData, now: number):
   return html`<dl class="kv">
 <dt>Hash</dt><dd>${hash(block.hash)}</dd>
 <dt>Network</dt><dd>${network.params.name}</dd>
-<dt>Confirmations</dt><dd>${count(view.confirmations)}</dd>
+<dt>Confirmations</dt><dd>${block.isOrphan ? count(view.confirmations) : liveConfirmations(network, view)}</dd>
 <dt>Time</dt><dd>${when(block.time, now)}</dd>
 <dt>Miner</dt><dd>${minerCell(network.id, coinbase ? blockMiner(network.params, coinbase.tx) : null)}</dd>
 <dt>Reward (subsidy and fees)</dt><dd>${amount(block.reward, coin)}</dd>
@@ -101,13 +147,13 @@ function blockFields(network: NetworkContext, data: BlockPageData, now: number):
 <dt>Value out</dt><dd>${amount(block.valueOut, coin)}</dd>
 <dt>Transactions</dt><dd>${count(block.txCount)}</dd>
 <dt>Size</dt><dd>${bytes(block.size)} (${count(block.size)} bytes; stripped ${count(block.strippedSize)}; weight ${count(block.weight)})</dd>
-<dt>Difficulty</dt><dd>${String(view.difficulty)}</dd>
+<dt>Difficulty</dt><dd>${difficultyText(view.difficulty)}</dd>
 <dt>Bits</dt><dd class="mono">${block.bits.toString(16).padStart(8, '0')}</dd>
 <dt>Nonce</dt><dd>${String(block.nonce)}</dd>
 <dt>Version</dt><dd class="mono">0x${(block.version >>> 0).toString(16).padStart(8, '0')}</dd>
 <dt>Merkle root</dt><dd>${hash(block.merkleRoot)}</dd>
 <dt>Previous block</dt><dd>${block.height > 0 ? link(blockPath(network.id, block.prevHash), hash(block.prevHash)) : 'none (genesis)'}</dd>
-<dt>Next block</dt><dd>${block.nextHash ? link(blockPath(network.id, block.nextHash), hash(block.nextHash)) : html`<span class="muted">none yet</span>`}</dd>
+<dt>Next block</dt><dd>${block.isOrphan ? html`<span class="muted">none (orphaned)</span>` : liveNext(network, view)}</dd>
 </dl>`;
 }
 

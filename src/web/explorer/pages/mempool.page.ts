@@ -9,7 +9,6 @@ import { syncBanner } from '../parts/sync-banner.js';
 import { mempoolPath, txPath, blockchainChannel } from '../paths.js';
 import { syncStateOf } from '../sync-state.js';
 
-const NEWEST_TXS = 50;
 /** A busy mempool changes many times a second: the live region refreshes at most this often. */
 const REFRESH_MIN_MS = 5_000;
 
@@ -20,11 +19,12 @@ export async function mempoolPage(deps: ExplorerDeps, network: NetworkContext, r
   const title = `${network.params.name} mempool`;
   const sync = await syncStateOf(deps, network);
   if (sync.kind === 'syncing') return deps.shell.page(request, reply, { title, body: html`<h1>${title}</h1>${syncBanner(sync)}` });
-  const [status, newest] = await Promise.all([deps.chain.status(network.id), deps.services.transactions.mempool.newest(network.id, NEWEST_TXS)]);
+  // One snapshot per render: the count, the projection and the list all come from the projector's last snapshot.
+  const projection = (await deps.chain.status(network.id)).mempool;
+  const blocks = projection.blocks.filter((b) => b.numTxs > 0);
   const now = deps.now();
   const coin = network.params.coin;
   const channel = blockchainChannel(network.id);
-  const projection = status.mempool;
   const region = html`<div id="mempool" data-live-on="${channel}:tx_update ${channel}:block_update" data-live-src="${mempoolPath(network.id)}?part=mempool" data-live-min-ms="${String(REFRESH_MIN_MS)}" data-live-delay-ms="${String(PROJECTION_SETTLE_MS)}">
 <dl class="kv">
 <dt>Unconfirmed txs</dt><dd>${count(projection.txCount)}</dd>
@@ -32,11 +32,11 @@ export async function mempoolPage(deps: ExplorerDeps, network: NetworkContext, r
 <dt>Projection from</dt><dd>${when(projection.updatedAt, now)}</dd>
 </dl>
 <h2>Projected next blocks</h2>
-${projection.blocks.length === 0 ? html`<p class="muted">The mempool is empty.</p>` : table('Projected next blocks', html`<tr><th scope="col">Block</th><th scope="col" class="num">Txs</th><th scope="col" class="num">Size</th><th scope="col" class="num">Weight</th><th scope="col" class="num">Lowest fee rate</th><th scope="col" class="num">Median</th><th scope="col" class="num">Highest</th><th scope="col" class="num">Needed to enter</th></tr>`,
-  projection.blocks.map((b) => html`<tr><td>${b.blockNum === 1 ? 'Next' : `+${b.blockNum}`}</td><td class="num">${count(b.numTxs)}</td><td class="num">${bytes(b.size)}</td><td class="num">${count(b.weight)}</td><td class="num">${feeRate(b.minFeeRate, coin)}</td><td class="num">${feeRate(b.medianFeeRate, coin)}</td><td class="num">${feeRate(b.maxFeeRate, coin)}</td><td class="num">${feeRate(b.minFeeRatePossible, coin)}</td></tr>`))}
+${blocks.length === 0 ? html`<p class="muted">The mempool is empty.</p>` : table('Projected next blocks', html`<tr><th scope="col">Block</th><th scope="col" class="num">Txs</th><th scope="col" class="num">Size</th><th scope="col" class="num">Weight</th><th scope="col" class="num">Lowest fee rate</th><th scope="col" class="num">Median</th><th scope="col" class="num">Highest</th><th scope="col" class="num">Needed to enter</th></tr>`,
+  blocks.map((b) => html`<tr><td>${b.blockNum === 1 ? 'Next' : `+${b.blockNum}`}</td><td class="num">${count(b.numTxs)}</td><td class="num">${bytes(b.size)}</td><td class="num">${count(b.weight)}</td><td class="num">${feeRate(b.minFeeRate, coin)}</td><td class="num">${feeRate(b.medianFeeRate, coin)}</td><td class="num">${feeRate(b.maxFeeRate, coin)}</td><td class="num">${feeRate(b.minFeeRatePossible, coin)}</td></tr>`))}
 <h2>Newest unconfirmed transactions</h2>
-${newest.txs.length === 0 ? html`<p class="muted">None.</p>` : table('Newest unconfirmed transactions', html`<tr><th scope="col">Transaction</th><th scope="col">Seen</th><th scope="col" class="num">Size</th><th scope="col" class="num">Fee</th><th scope="col" class="num">Fee rate</th></tr>`,
-  newest.txs.map((t) => html`<tr data-key="${t.txid}"><td>${link(txPath(network.id, t.txid), hash(t.txid))}</td><td>${ago(t.seenAt, now)}</td><td class="num">${count(t.vsize)} vB</td><td class="num">${amount(t.fee, coin)}</td><td class="num">${feeRate(t.vsize > 0 ? Number(t.fee) / t.vsize : 0, coin)}</td></tr>`))}
+${projection.newest.length === 0 ? html`<p class="muted">None.</p>` : table('Newest unconfirmed transactions', html`<tr><th scope="col">Transaction</th><th scope="col">Seen</th><th scope="col" class="num">Size</th><th scope="col" class="num">Fee</th><th scope="col" class="num">Fee rate</th></tr>`,
+  projection.newest.map((t) => html`<tr data-key="${t.txid}"><td>${link(txPath(network.id, t.txid), hash(t.txid))}</td><td>${ago(t.seenAt, now)}</td><td class="num">${count(t.vsize)} vB</td><td class="num">${amount(t.fee, coin)}</td><td class="num">${feeRate(t.vsize > 0 ? Number(t.fee) / t.vsize : 0, coin)}</td></tr>`))}
 </div>`;
   if (request.query.part === 'mempool') return deps.shell.fragment(request, reply, region);
   const body = html`<h1>${title}</h1>

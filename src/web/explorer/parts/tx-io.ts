@@ -1,6 +1,6 @@
 import type { TxInputView, TxOutputView, TxView } from '../../../services/transactions/tx-service.js';
 import { html, type SafeHtml } from '../../shell/html.js';
-import { amount, hash, link } from '../format.js';
+import { amount, hash, link, plural } from '../format.js';
 import { addressPath, txPath } from '../paths.js';
 import { scriptLabel } from './script-labels.js';
 
@@ -30,5 +30,5 @@ export function ioSummary(view: TxView, side: 'in' | 'out'): SafeHtml {
     return html`<li>${payee(view, item.description)} ${amount(item.value, coin)}</li>`;
   });
   const more = items.length - SUMMARY_ITEMS;
-  return html`<ul class="io">${shown}${more > 0 ? html`<li><a href="${txPath(view.network.id, view.record.txid)}#${side === 'in' ? 'inputs' : 'outputs'}">${String(more)} more ${side === 'in' ? 'inputs' : 'outputs'}</a></li>` : ''}</ul>`;
+  return html`<ul class="io">${shown}${more > 0 ? html`<li><a href="${txPath(view.network.id, view.record.txid)}#${side === 'in' ? 'inputs' : 'outputs'}">${plural(more, side === 'in' ? 'more input' : 'more output')}</a></li>` : ''}</ul>`;
 }
