@@ -4,6 +4,7 @@ import { html } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { ago, amount, bytes, count, feeRate, hash, link, table, when } from '../format.js';
+import { feeAdvice, feeEstimatesOf } from '../parts/fee-advice.js';
 import { PROJECTION_SETTLE_MS } from '../parts/network-card.js';
 import { syncBanner } from '../parts/sync-banner.js';
 import { mempoolPath, txPath, blockchainChannel } from '../paths.js';
@@ -20,7 +21,8 @@ export async function mempoolPage(deps: ExplorerDeps, network: NetworkContext, r
   const sync = await syncStateOf(deps, network);
   if (sync.kind === 'syncing') return deps.shell.page(request, reply, { title, body: html`<h1>${title}</h1>${syncBanner(sync)}` });
   // One snapshot per render: the count, the projection and the list all come from the projector's last snapshot.
-  const projection = (await deps.chain.status(network.id)).mempool;
+  const [status, fees] = await Promise.all([deps.chain.status(network.id), feeEstimatesOf(deps, network)]);
+  const projection = status.mempool;
   const blocks = projection.blocks.filter((b) => b.numTxs > 0);
   const now = deps.now();
   const coin = network.params.coin;
@@ -31,6 +33,8 @@ export async function mempoolPage(deps: ExplorerDeps, network: NetworkContext, r
 <dt>Size</dt><dd>${bytes(projection.bytes)}</dd>
 <dt>Projection from</dt><dd>${when(projection.updatedAt, now)}</dd>
 </dl>
+<h2>Fee rates now</h2>
+${feeAdvice(network, fees)}
 <h2>Projected next blocks</h2>
 ${blocks.length === 0 ? html`<p class="muted">The mempool is empty.</p>` : table('Projected next blocks', html`<tr><th scope="col">Block</th><th scope="col" class="num">Txs</th><th scope="col" class="num">Size</th><th scope="col" class="num">Weight</th><th scope="col" class="num">Lowest fee rate</th><th scope="col" class="num">Median</th><th scope="col" class="num">Highest</th><th scope="col" class="num">Needed to enter</th></tr>`,
   blocks.map((b) => html`<tr><td>${b.blockNum === 1 ? 'Next' : `+${b.blockNum}`}</td><td class="num">${count(b.numTxs)}</td><td class="num">${bytes(b.size)}</td><td class="num">${count(b.weight)}</td><td class="num">${feeRate(b.minFeeRate, coin)}</td><td class="num">${feeRate(b.medianFeeRate, coin)}</td><td class="num">${feeRate(b.maxFeeRate, coin)}</td><td class="num">${feeRate(b.minFeeRatePossible, coin)}</td></tr>`))}
@@ -43,6 +47,7 @@ ${projection.newest.length === 0 ? html`<p class="muted">None.</p>` : table('New
 ${region}
 ${apiLinks(deps.publicUrl, [
   { label: `v3 network_info ${network.id}`, path: `/api/v3/network_info/${network.id}`, needsKey: true },
+  { label: `v3 fee_estimates ${network.id}`, path: `/api/v3/fee_estimates/${network.id}`, needsKey: true },
   { label: `v2 get_info ${network.id}`, path: `/api/v2/get_info/${network.id}` },
 ])}`;
   return deps.shell.page(request, reply, { title, body, live: true });

@@ -1,4 +1,5 @@
 import { formatPrice, type PriceQuote } from '../../../core/domain/prices.js';
+import type { FeeEstimates } from '../../../services/fees/fee-service.js';
 import type { BlockSummary, NetworkStatus } from '../../../services/network/chain-summary-service.js';
 import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { html, type SafeHtml } from '../../shell/html.js';
@@ -7,6 +8,7 @@ import { badge, bytes, count, link, when } from '../format.js';
 import { blockchainChannel, blockPath, mempoolPath, networkPath } from '../paths.js';
 import { syncStateOf, type SyncState } from '../sync-state.js';
 import { blocksTable } from './blocks-table.js';
+import { feeAdvice, feeEstimatesOf, feeKey } from './fee-advice.js';
 import { projectedBlocks } from './projected-blocks.js';
 import { syncBanner } from './sync-banner.js';
 
@@ -24,17 +26,20 @@ export type Overview =
       readonly latest: readonly BlockSummary[];
       readonly status: NetworkStatus;
       readonly price: PriceQuote | null;
+      /** The fee service's rates (v3 fee_estimates), null when unavailable. */
+      readonly fees: FeeEstimates | null;
     };
 
 export async function overviewOf(deps: ExplorerDeps, network: NetworkContext): Promise<Overview> {
   const sync = await syncStateOf(deps, network);
   if (sync.kind === 'syncing') return { kind: 'syncing', network, sync };
-  const [latest, status, price] = await Promise.all([
+  const [latest, status, price, fees] = await Promise.all([
     deps.chain.latestBlocks(network.id, sync.tip),
     deps.chain.status(network.id, sync.tip),
     network.params.chain === 'main' ? deps.services.prices.newest(network.params.coin, PRICE_CURRENCY) : Promise.resolve(null),
+    feeEstimatesOf(deps, network),
   ]);
-  return { kind: 'ready', network, latest: latest.blocks.slice(0, CARD_BLOCKS), status, price };
+  return { kind: 'ready', network, latest: latest.blocks.slice(0, CARD_BLOCKS), status, price, fees };
 }
 
 /** Relative times on a cached card are at most this old (the client script rewrites them every 15 s as well). */
@@ -46,9 +51,9 @@ const CARD_TIME_STEP_S = 15;
  */
 export function cachedNetworkCard(cache: Map<string, { key: string; html: SafeHtml }>, overview: Overview, now: number, withBlocks = true): SafeHtml {
   if (overview.kind === 'syncing') return networkCard(overview, now, withBlocks);
-  const { status, price } = overview;
+  const { status, price, fees } = overview;
   const slot = `${overview.network.id}:${withBlocks}`;
-  const key = [status.tip.hash, status.mempool.updatedAt, status.mempool.txCount, status.mempool.bytes, price?.time, price?.price, Math.floor(now / CARD_TIME_STEP_S)].join('|');
+  const key = [status.tip.hash, status.mempool.updatedAt, status.mempool.txCount, status.mempool.bytes, price?.time, price?.price, feeKey(fees), Math.floor(now / CARD_TIME_STEP_S)].join('|');
   const hit = cache.get(slot);
   if (hit?.key === key) return hit.html;
   const html = networkCard(overview, now, withBlocks);
@@ -74,7 +79,7 @@ export function networkCard(overview: Overview, now: number, withBlocks = true):
     return html`<section class="card" id="${id}" aria-label="${network.params.name}" data-live-on="${channel}:block_update" data-live-src="${src}">
 ${title}${syncBanner(overview.sync)}</section>`;
   }
-  const { status, latest, price } = overview;
+  const { status, latest, price, fees } = overview;
   const tipBlock = latest[0]?.block;
   return html`<section class="card" id="${id}" aria-label="${network.params.name}" data-live-on="${channel}:block_update" data-live-src="${src}" data-live-delay-ms="${String(PROJECTION_SETTLE_MS)}">
 ${title}
@@ -86,6 +91,8 @@ ${network.params.chain === 'main' ? html`<dt>Price</dt><dd>${price ? html`<span 
 </dl>
 ${withBlocks ? html`<h3>Latest blocks</h3>
 ${blocksTable(network, latest, now)}` : ''}
+<h3>Fee rates now</h3>
+${feeAdvice(network, fees)}
 <h3>Next blocks (projected from the mempool)</h3>
 ${projectedBlocks(network, status.mempool)}
 </section>`;
