@@ -1,7 +1,9 @@
 /**
  * Fee advice (issue 30, "Missing" 1) on `outpoint serve` over litecoind -regtest: the home card, the network page and
  * the mempool page show next block / ~30 min / ~1 hour / economy / minimum with the very figures
- * `GET /api/v3/fee_estimates/{network}` answers (one service), in both themes without serious axe violations.
+ * `GET /api/v3/fee_estimates/{network}` answers (one service), in both themes without serious axe violations. The
+ * mempool page's graphics (Missing 1): the projected blocks drawn with the figures v3 network_info answers, and the
+ * fee-rate histogram equal to the node's own mempool (getrawmempool's fees and vsizes, banded the same way).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -53,6 +55,49 @@ describe('fee advice', () => {
         assert.deepEqual(shown, [api.fastest, api.half_hour, api.hour, api.economy, api.minimum].map((r) => r.toFixed(2)), path);
         assert.match(await page.locator(`${scope} .fee-advice`).innerText(), /Next block[\s\S]*~30 min[\s\S]*~1 hour[\s\S]*Economy[\s\S]*Minimum/);
       }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("the projected-blocks graphic shows v3 network_info's blocks; the histogram equals the node's mempool", async () => {
+    // More txs at several rates, then the page once the projection has them all.
+    for (const rate of [12, 25, 25, 60]) await chain.node.rpc.call('sendtoaddress', [await chain.node.newAddress('bech32'), 0.01, '', '', false, false, null, 'unset', false, rate]);
+    await chain.synced();
+    const mempool = await chain.node.rpc.call<Record<string, { vsize: number; fees: { modified: number } }>>('getrawmempool', [true]);
+    const { page, problems, context } = await watchedPage(chain.browser);
+    try {
+      type Info = { mempool: { mempool_txs: number; blocks: { block_num: number; num_txs: number; median_fee_rate: number }[] } };
+      const read = async (): Promise<Info> => ((await (await fetch(`${chain.serve.url}/api/v3/network_info/${NET}`, { headers: { 'API-KEY': apiKey } })).json()) as { data: Info }).data;
+      let info = await read();
+      for (let i = 0; i < 40 && info.mempool.mempool_txs !== Object.keys(mempool).length; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        info = await read();
+      }
+      await page.goto(`${chain.serve.url}/${SLUG}/mempool`);
+      const tiles = await page.locator('.proj-chart g.proj-block > title').allTextContents();
+      const withTxs = info.mempool.blocks.filter((b) => b.num_txs > 0);
+      assert.equal(tiles.length, withTxs.length);
+      for (const [i, b] of withTxs.entries()) {
+        assert.match(tiles[i]!, new RegExp(`^${b.block_num === 1 ? 'Next block' : `Block \\+${b.block_num}`}: ${b.num_txs} txs?, median ${b.median_fee_rate.toFixed(2)} `), tiles[i]);
+      }
+      // The node's mempool banded as the page bands it (each tx at its own rate, base units per vbyte).
+      const edges = [0, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100, 125, 150, 200, 300, 500, 1000];
+      const expected = new Map<string, { txs: number; vsize: number }>();
+      for (const e of Object.values(mempool)) {
+        const rate = Math.round(e.fees.modified * 1e8) / e.vsize;
+        let i = edges.length - 1;
+        while (i > 0 && rate < edges[i]!) i--;
+        const label = i === edges.length - 1 ? `${edges[i]}+` : `${edges[i]}–${edges[i + 1]}`;
+        const band = expected.get(label) ?? { txs: 0, vsize: 0 };
+        expected.set(label, { txs: band.txs + 1, vsize: band.vsize + e.vsize });
+      }
+      const rows = await page.locator('table tr[data-band]').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-band'), [...tr.querySelectorAll('td')].map((td) => td.textContent)]));
+      const shown = new Map(rows.map(([label, cells]) => [label as string, { txs: Number((cells as string[])[1]!.replace(/,/g, '')), vsize: Number((cells as string[])[2]!.replace(/,/g, '')) }]));
+      assert.deepEqual(shown, expected);
+      assert.ok(expected.size >= 3, 'several bands');
+      assert.equal(await page.locator('svg g[data-band]').count(), expected.size, 'one bar per band');
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

@@ -103,7 +103,7 @@ export class ChainSummaryService {
     if (syncing) {
       // Still six projected blocks, empty: the array always has six items (docs/api-v3.md).
       const blocks = projectMempoolBlocks([], { maxBlockWeight: resolved.params.maxBlockWeight, blocks: PROJECTED_BLOCKS, minFeeRate: 0 });
-      const mempool = { txCount: 0, bytes: 0, updatedAt: syncing.updatedAt, blocks, minFeeRate: 0, entryRates: [], deep: false, newest: [] };
+      const mempool = { txCount: 0, bytes: 0, updatedAt: syncing.updatedAt, blocks, minFeeRate: 0, entryRates: [], deep: false, newest: [], feeHistogram: [] };
       return { network: resolved, tip: { height: syncing.height ?? 0, hash: '' }, hashrate: 0n, mempool, syncing };
     }
     const { network: ctx, tip } = await this.tipOr(network, at);

@@ -7,6 +7,7 @@ import { projectMempoolBlocks, type ProjectedBlock } from './mempool-projection.
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { StoreMempoolSource } from './store-mempool-source.js';
 import { newestMempoolTxs, type NewestMempoolTx } from './newest-mempool-txs.js';
+import { feeHistogram, type FeeHistogramBand } from './fee-histogram.js';
 
 /** The projection of docs/api-v3.md: the next 6 blocks. */
 export const PROJECTED_BLOCKS = 6;
@@ -46,6 +47,8 @@ export interface MempoolProjection {
   readonly deep: boolean;
   /** The newest txs of the same snapshot (the explorer's mempool page: count, projection and list agree). */
   readonly newest: readonly NewestMempoolTx[];
+  /** The same snapshot by fee rate (the explorer's histogram). */
+  readonly feeHistogram: readonly FeeHistogramBand[];
 }
 
 interface NetworkState {
@@ -151,6 +154,7 @@ export class MempoolProjector {
       minFeeRate: snapshot.minFeeRate,
       entryRates: blocks.filter((b) => b.numTxs > 0).map((b) => b.minFeeRatePossible),
       deep,
+      feeHistogram: feeHistogram(entries),
       newest: newestMempoolTxs(entries, indexed ? new Map(indexed.map((e) => [e.txid, e])) : null, snapshot.takenAt),
     };
     state.computedAtMs = Date.now();

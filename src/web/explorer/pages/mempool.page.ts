@@ -5,6 +5,7 @@ import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { ago, amount, bytes, count, feeRate, hash, link, table, when } from '../format.js';
 import { feeAdvice, feeEstimatesOf } from '../parts/fee-advice.js';
+import { feeHistogramChart, projectedBlocksChart } from '../parts/mempool-charts.js';
 import { PROJECTION_SETTLE_MS } from '../parts/network-card.js';
 import { syncBanner } from '../parts/sync-banner.js';
 import { mempoolPath, txPath, blockchainChannel } from '../paths.js';
@@ -36,8 +37,10 @@ export async function mempoolPage(deps: ExplorerDeps, network: NetworkContext, r
 <h2>Fee rates now</h2>
 ${feeAdvice(network, fees)}
 <h2>Projected next blocks</h2>
-${blocks.length === 0 ? html`<p class="muted">The mempool is empty.</p>` : table('Projected next blocks', html`<tr><th scope="col">Block</th><th scope="col" class="num">Txs</th><th scope="col" class="num">Size</th><th scope="col" class="num">Weight</th><th scope="col" class="num">Lowest fee rate</th><th scope="col" class="num">Median</th><th scope="col" class="num">Highest</th><th scope="col" class="num">Needed to enter</th></tr>`,
-  blocks.map((b) => html`<tr><td>${b.blockNum === 1 ? 'Next' : `+${b.blockNum}`}</td><td class="num">${count(b.numTxs)}</td><td class="num">${bytes(b.size)}</td><td class="num">${count(b.weight)}</td><td class="num">${feeRate(b.minFeeRate, coin)}</td><td class="num">${feeRate(b.medianFeeRate, coin)}</td><td class="num">${feeRate(b.maxFeeRate, coin)}</td><td class="num">${feeRate(b.minFeeRatePossible, coin)}</td></tr>`))}
+${blocks.length === 0 ? html`<p class="muted">The mempool is empty.</p>` : html`${projectedBlocksChart(network, blocks)}${table('Projected next blocks', html`<tr><th scope="col">Block</th><th scope="col" class="num">Txs</th><th scope="col" class="num">Size</th><th scope="col" class="num">Weight</th><th scope="col" class="num">Lowest fee rate</th><th scope="col" class="num">Median</th><th scope="col" class="num">Highest</th><th scope="col" class="num">Needed to enter</th></tr>`,
+  blocks.map((b) => html`<tr><td>${b.blockNum === 1 ? 'Next' : `+${b.blockNum}`}</td><td class="num">${count(b.numTxs)}</td><td class="num">${bytes(b.size)}</td><td class="num">${count(b.weight)}</td><td class="num">${feeRate(b.minFeeRate, coin)}</td><td class="num">${feeRate(b.medianFeeRate, coin)}</td><td class="num">${feeRate(b.maxFeeRate, coin)}</td><td class="num">${feeRate(b.minFeeRatePossible, coin)}</td></tr>`))}`}
+<h2>Fee rates in the mempool</h2>
+${feeHistogramChart(network, projection.feeHistogram)}
 <h2>Newest unconfirmed transactions</h2>
 ${projection.newest.length === 0 ? html`<p class="muted">None.</p>` : table('Newest unconfirmed transactions', html`<tr><th scope="col">Transaction</th><th scope="col">Seen</th><th scope="col" class="num">Size</th><th scope="col" class="num">Fee</th><th scope="col" class="num">Fee rate</th></tr>`,
   projection.newest.map((t) => html`<tr data-key="${t.txid}"><td>${link(txPath(network.id, t.txid), hash(t.txid))}</td><td>${ago(t.seenAt, now)}</td><td class="num">${count(t.vsize)} vB</td><td class="num">${amount(t.fee, coin)}</td><td class="num">${feeRate(t.vsize > 0 ? Number(t.fee) / t.vsize : 0, coin)}</td></tr>`))}
