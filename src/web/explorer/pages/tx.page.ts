@@ -7,6 +7,7 @@ import type { ExplorerDeps } from '../explorer-deps.js';
 import { amount, badge, count, feeRate, hash, link, table, when } from '../format.js';
 import { scriptLabel } from '../parts/script-labels.js';
 import { inputSource, payee } from '../parts/tx-io.js';
+import { signalsReplaceable, txScripts } from '../parts/tx-scripts.js';
 import { txStatus, type TxStatusModel } from '../parts/tx-status.js';
 import { blockPath, inputPath, outputPath, txPath } from '../paths.js';
 
@@ -75,11 +76,13 @@ ${view.blockHash ? html`<dt>Block</dt><dd>${link(blockPath(network.id, view.bloc
 <dt>Outputs</dt><dd>${String(view.outputs.length)} · ${amount(view.sentValue, coin)}</dd>
 <dt>Size</dt><dd>${count(record.size)} bytes · ${count(record.vsize)} vbytes · weight ${count(record.weight)}</dd>
 <dt>Version / locktime</dt><dd>${String(tx.version)} / ${String(tx.locktime)}</dd>
+${tx.isCoinbase ? '' : html`<dt>Replaceable</dt><dd>${signalsReplaceable(view) ? html`${badge('replaceable', 'warn')} <span class="muted">signals BIP125: until it confirms, a version paying a higher fee may replace it</span>` : 'no (does not signal BIP125)'}</dd>`}
 </dl>
 <h2 id="inputs">Inputs</h2>
 ${inputsTable(view)}
 <h2 id="outputs">Outputs</h2>
 ${outputsTable(view)}
+${txScripts(view)}
 <h2 id="raw">Raw transaction</h2>
 ${showHex
   ? html`<div class="copy-line"><pre id="raw-hex">${Buffer.from(view.raw).toString('hex')}</pre><button type="button" class="secondary" data-copy="raw-hex" hidden>Copy</button></div><p><a href="${base}#raw">Hide</a></p>`

@@ -1,0 +1,82 @@
+/**
+ * Transaction detail and unconfirmed-tx insight (issue 30, Missing 2 and 3, the parts built) on `outpoint serve` over
+ * litecoind -regtest: each input's sequence, scriptSig and witness and each output's script as ASM with its type,
+ * collapsed by default, equal to the node's own decoding (getrawtransaction verbose); BIP125 signalling shown as
+ * "replaceable" for a tx the node marks bip125-replaceable, and not for one that does not signal; open at 375 px the
+ * scripts wrap instead of widening the page; axe clean in both themes.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { seriousViolations, watchedPage } from '../helpers/browser.js';
+import { SLUG, startExplorerChain, type ExplorerChain } from './explorer-fixture.js';
+
+let chain: ExplorerChain;
+let replaceable: string;
+let final: string;
+before(async () => {
+  chain = await startExplorerChain();
+  const send = (rbf: boolean): Promise<string> => chain.node.newAddress('bech32').then((a) => chain.node.rpc.call<string>('sendtoaddress', [a, 0.02, '', '', false, rbf]));
+  replaceable = await send(true);
+  final = await send(false);
+  await chain.synced();
+});
+after(async () => chain?.close());
+
+interface NodeTx {
+  vin: { sequence: number; scriptSig?: { asm: string }; txinwitness?: string[]; coinbase?: string }[];
+  vout: { scriptPubKey: { asm: string; type: string } }[];
+}
+
+describe('transaction detail', () => {
+  it("scripts, sequences and witnesses as the node decodes them, collapsed by default", async () => {
+    const { page, problems, context } = await watchedPage(chain.browser);
+    try {
+      for (const txid of [chain.paymentTxid, replaceable]) {
+        const tx = await chain.node.rpc.call<NodeTx>('getrawtransaction', [txid, true]);
+        await page.goto(`${chain.serve.url}/${SLUG}/tx/${txid}`);
+        assert.equal(await page.locator('#scripts').getAttribute('open'), null, 'collapsed by default');
+        await page.click('#scripts summary');
+        for (const [i, vin] of tx.vin.entries()) {
+          const item = page.locator(`section[aria-labelledby="script-in-${i}"]`);
+          assert.match(await item.locator('dt:text-is("Sequence") + dd').innerText(), new RegExp(`^0x${vin.sequence.toString(16).padStart(8, '0')}`));
+          const sig = (await item.locator('dt:text-is("scriptSig") + dd').innerText()).trim();
+          assert.equal(sig, vin.scriptSig?.asm ? vin.scriptSig.asm : '(empty)');
+          const witness = await item.locator('.witness li').allInnerTexts();
+          assert.deepEqual(witness.map((w) => w.trim()), vin.txinwitness ?? []);
+        }
+        for (const [i, vout] of tx.vout.entries()) {
+          const item = page.locator(`section[aria-labelledby="script-out-${i}"]`);
+          assert.equal((await item.locator('dt:text-is("Script") + dd').innerText()).trim(), vout.scriptPubKey.asm);
+        }
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('BIP125 signalling: "replaceable" where the node says bip125-replaceable, "no" where it does not', async () => {
+    for (const [txid, expected] of [[replaceable, 'yes'], [final, 'no']] as const) {
+      const entry = await chain.node.rpc.call<{ 'bip125-replaceable': boolean }>('getmempoolentry', [txid]);
+      assert.equal(entry['bip125-replaceable'], expected === 'yes');
+      const body = await (await fetch(`${chain.serve.url}/${SLUG}/tx/${txid}`)).text();
+      const field = /<dt>Replaceable<\/dt><dd>([\s\S]*?)<\/dd>/.exec(body)![1]!;
+      if (expected === 'yes') assert.match(field, /replaceable<\/span>.*signals BIP125/);
+      else assert.match(field, /^no \(does not signal BIP125\)/);
+    }
+  });
+
+  it('opened at 375 px the scripts wrap; axe clean in both themes', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page, context } = await watchedPage(chain.browser, { colorScheme, viewport: { width: 375, height: 800 } });
+      try {
+        await page.goto(`${chain.serve.url}/${SLUG}/tx/${replaceable}`);
+        await page.click('#scripts summary');
+        assert.ok(await page.evaluate<number>('document.documentElement.scrollWidth') <= 375);
+        assert.deepEqual(await seriousViolations(page), [], colorScheme);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
