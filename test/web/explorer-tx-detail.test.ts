@@ -80,3 +80,18 @@ describe('transaction detail', () => {
     }
   });
 });
+
+describe('unconfirmed-tx insight', () => {
+  it('a mempool tx shows its place in the projection with an ETA, and what its confidence means with the evidence', async () => {
+    const body = await (await fetch(`${chain.serve.url}/${SLUG}/tx/${replaceable}`)).text();
+    const entry = await chain.node.rpc.call<{ fees: { base: number }; vsize: number }>('getmempoolentry', [replaceable]);
+    const rate = (Math.round(entry.fees.base * 1e8) / entry.vsize).toFixed(2);
+    // Regtest blocks take the whole mempool: the next block, one block interval (2.5 min) away.
+    assert.match(body, new RegExp(`At ${rate} lit/vB it is projected into the next block \\(~3 min at one block every 2.5 min\\)`));
+    assert.match(body, /Confidence is our estimate, from 0 to 1, that this transaction will confirm/);
+    assert.ok(body.includes(`href="/api/v2/get_confidence/LTCTEST/${replaceable}"`));
+    // A confirmed tx has neither.
+    const confirmed = await (await fetch(`${chain.serve.url}/${SLUG}/tx/${chain.paymentTxid}`)).text();
+    assert.doesNotMatch(confirmed, /projected into|Confidence is our estimate/);
+  });
+});

@@ -14,11 +14,13 @@ import { blockPath, inputPath, outputPath, txPath } from '../paths.js';
 type Query = { part?: string; hex?: string };
 
 async function statusModel(deps: ExplorerDeps, view: TxView): Promise<TxStatusModel> {
-  const [confidence, conflicts] = await Promise.all([
-    view.record.status === 'mempool' ? deps.services.transactions.confidence.get(view.network.id, view.record.txid) : Promise.resolve(null),
+  const inMempool = view.record.status === 'mempool';
+  const [confidence, conflicts, status] = await Promise.all([
+    inMempool ? deps.services.transactions.confidence.get(view.network.id, view.record.txid) : Promise.resolve(null),
     deps.services.transactions.reads.conflicts(view),
+    inMempool && !view.peerOnly ? deps.chain.status(view.network.id) : Promise.resolve(null),
   ]);
-  return { view, confidence, conflicts };
+  return { view, confidence, conflicts, projection: status?.mempool ?? null };
 }
 
 function inputsTable(view: TxView): SafeHtml {

@@ -1,15 +1,19 @@
+import type { MempoolProjection } from '../../../services/network/mempool-projector.js';
 import type { TxConfidence } from '../../../services/transactions/confidence-service.js';
 import { COINBASE_CONFIRMATIONS } from '../../../services/shared/confirmations.js';
 import type { TxConflict, TxView } from '../../../services/transactions/tx-service.js';
 import { html, type SafeHtml } from '../../shell/html.js';
 import { count, hash, link, when } from '../format.js';
 import { addressChannel, blockchainChannel, blockPath, txPath } from '../paths.js';
+import { confidenceMeaning, txEta } from './tx-eta.js';
 
 export interface TxStatusModel {
   readonly view: TxView;
   /** null for confirmed txs (the API's confidence is 1 then). */
   readonly confidence: TxConfidence | null;
   readonly conflicts: readonly TxConflict[];
+  /** The mempool projection, for a tx in the mempool (its place and ETA); null otherwise. */
+  readonly projection: MempoolProjection | null;
 }
 
 /** Input addresses watched for competing spends: a replacement or double spend spends the same outputs. */
@@ -74,6 +78,6 @@ export function txStatus(model: TxStatusModel, now: number): SafeHtml {
     }
   }
   return html`<div id="tx-status" role="status" data-live-on="${topics.join(' ')}" data-live-src="${txPath(net, view.record.txid)}?part=status">
-${statusBanner(model, now)}${maturity(view)}
+${statusBanner(model, now)}${maturity(view)}${model.projection && view.record.status === 'mempool' && !model.confidence?.isDoubleSpend ? html`${txEta(view, model.projection)}${confidenceMeaning(view)}` : ''}
 </div>`;
 }
