@@ -21,6 +21,8 @@ import { BroadcastService } from './transactions/broadcast-service.js';
 import { ChainSummaryService } from './network/chain-summary-service.js';
 import { ConfidenceService } from './transactions/confidence-service.js';
 import { FeeService } from './fees/fee-service.js';
+import { EffectiveFeeRateService } from './transactions/effective-fee-rate.js';
+import type { MempoolPackageSource } from '../core/sources/mempool-package-source.js';
 import { MempoolProjector } from './network/mempool-projector.js';
 import { NetworkInfoService } from './network/network-info-service.js';
 import { NetworkRegistry, type NetworkMap } from './shared/network-registry.js';
@@ -49,6 +51,8 @@ export interface ServiceDeps {
   readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
   /** Per network, the node's fee estimates; networks without one estimate from the projection and relay fee alone. */
   readonly feeSources?: ReadonlyMap<NetworkId, FeeEstimateSource>;
+  /** Per network: the node's mempool packages (the explorer's effective CPFP fee rates). */
+  readonly packageSources?: ReadonlyMap<NetworkId, MempoolPackageSource>;
   /** Mempool change events (the indexer's bus): projections are recomputed on change; without it by age only. */
   readonly events?: EventBus | null;
   readonly mempoolMaxAgeMs?: number;
@@ -84,6 +88,7 @@ export interface TransactionDomain {
   readonly reads: TxService;
   readonly confidence: ConfidenceService;
   readonly broadcast: BroadcastService;
+  readonly effectiveRates: EffectiveFeeRateService;
 }
 
 /** Blocks: reads and (merge-mined coins) their AuxPoW parents from the node. */
@@ -152,6 +157,7 @@ export function createServices(deps: ServiceDeps): Services {
       reads: new TxService(networks),
       confidence: new ConfidenceService(networks, deps.now),
       broadcast: new BroadcastService(networks, deps.broadcaster),
+      effectiveRates: new EffectiveFeeRateService(networks, deps.packageSources ?? new Map()),
     },
     blocks: { reads: new BlockService(networks), auxpow: new AuxPowParentService(deps.rawBlocks ?? new Map()) },
     network: { info: new NetworkInfoService(networks, prices), chain: new ChainSummaryService(networks, projector), projector },

@@ -87,11 +87,36 @@ describe('unconfirmed-tx insight', () => {
     const entry = await chain.node.rpc.call<{ fees: { base: number }; vsize: number }>('getmempoolentry', [replaceable]);
     const rate = (Math.round(entry.fees.base * 1e8) / entry.vsize).toFixed(2);
     // Regtest blocks take the whole mempool: the next block, one block interval (2.5 min) away.
-    assert.match(body, new RegExp(`At ${rate} lit/vB it is projected into the next block \\(~3 min at one block every 2.5 min\\)`));
+    assert.match(body, new RegExp(`At ${rate} lit/vB \\(effective\\) it is projected into the next block \\(~3 min at one block every 2.5 min\\)`));
     assert.match(body, /Confidence is our estimate, from 0 to 1, that this transaction will confirm/);
     assert.ok(body.includes(`href="/api/v2/get_confidence/LTCTEST/${replaceable}"`));
     // A confirmed tx has neither.
     const confirmed = await (await fetch(`${chain.serve.url}/${SLUG}/tx/${chain.paymentTxid}`)).text();
     assert.doesNotMatch(confirmed, /projected into|Confidence is our estimate/);
+  });
+});
+
+describe('effective fee rate (CPFP)', () => {
+  it("a parent paid for by its child shows the package rate the node's getmempoolentry gives, and the child its ancestor package", async () => {
+    const to = await chain.node.newAddress('bech32');
+    const parent = await chain.node.rpc.call<string>('sendtoaddress', [to, 1, '', '', false, true, null, 'unset', false, 10]);
+    const decoded = await chain.node.rpc.call<{ vout: { n: number; scriptPubKey: { address?: string; addresses?: string[] } }[] }>('getrawtransaction', [parent, true]);
+    const vout = decoded.vout.find((o) => (o.scriptPubKey.address ?? o.scriptPubKey.addresses?.[0]) === to)!.n;
+    const sent = await chain.node.rpc.call<{ txid: string }>('send', [{ [await chain.node.newAddress('bech32')]: 0.5 }, null, 'unset', 200, { inputs: [{ txid: parent, vout }], add_inputs: false }]);
+    await chain.synced();
+    type Entry = { vsize: number; fees: { base: number; ancestor: number; descendant: number }; ancestorsize: number; descendantsize: number };
+    const sats = (coins: number): number => Math.round(coins * 1e8);
+    const parentEntry = await chain.node.rpc.call<Entry>('getmempoolentry', [parent]);
+    const childEntry = await chain.node.rpc.call<Entry>('getmempoolentry', [sent.txid]);
+    const packageRate = (sats(parentEntry.fees.descendant) / parentEntry.descendantsize).toFixed(2);
+    const field = async (txid: string): Promise<string> => {
+      const body = await (await fetch(`${chain.serve.url}/${SLUG}/tx/${txid}`)).text();
+      return /<dt>Effective fee rate<\/dt><dd>([\s\S]*?)<\/dd>/.exec(body)![1]!;
+    };
+    const parentField = await field(parent);
+    assert.match(parentField, new RegExp(`^${packageRate} lit/vB .*with 1 descendant \\(CPFP`));
+    assert.ok(Number(packageRate) > sats(parentEntry.fees.base) / parentEntry.vsize, 'the child raises the parent');
+    const childField = await field(sent.txid);
+    assert.match(childField, new RegExp(`^${(sats(childEntry.fees.ancestor) / childEntry.ancestorsize).toFixed(2)} lit/vB .*with 1 unconfirmed ancestor`));
   });
 });

@@ -3,6 +3,7 @@ import type { TxBroadcaster } from '../../core/sources/broadcaster.js';
 import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from '../../core/limits/concurrency-limiter.js';
 import type { EventBus } from '../../core/domain/events.js';
 import type { FeeEstimateSource } from '../../core/sources/fee-source.js';
+import type { MempoolPackageSource } from '../../core/sources/mempool-package-source.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { MempoolSource } from '../../core/sources/mempool-source.js';
 import type { NetworkId } from '../../core/domain/network.js';
@@ -41,6 +42,7 @@ export interface HttpWiring extends Omit<HttpAppDeps, 'services' | 'limits'> {
   readonly mempoolSources?: ReadonlyMap<NetworkId, MempoolSource>;
   /** Per network, the node's fee estimates (v3 fee_estimates); networks without one use the projection and relay fee. */
   readonly feeSources?: ReadonlyMap<NetworkId, FeeEstimateSource>;
+  readonly packageSources?: ReadonlyMap<NetworkId, MempoolPackageSource>;
   /** The indexer's events: v3 recomputes mempool projections when the mempool changes. */
   readonly events?: EventBus;
   /** v3 requests refused with 401 per client network and minute before it gets 429 (`[accounts] key_failures_per_ip`; 0 = off). */
@@ -64,12 +66,13 @@ export function usageCounter(accounts: AccountStore, redisUrl: string | null, lo
 
 /** Builds the services and counters once and the HTTP app that serves them; closing the app closes them. */
 export async function buildHttpApp(wiring: HttpWiring): Promise<FastifyInstance> {
-  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, events, v3Timing, rawBlocks, keyFailuresPerIp, ...http } = wiring;
+  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, packageSources, events, v3Timing, rawBlocks, keyFailuresPerIp, ...http } = wiring;
   const services = createServices({
     networks, prices, broadcaster, shortLinks, logger: http.logger, events: events ?? null, mempoolSources: mempoolSources ?? new Map(),
     ...(http.now ? { now: http.now } : {}),
     ...(rawBlocks ? { rawBlocks } : {}),
     ...(feeSources ? { feeSources } : {}),
+    ...(packageSources ? { packageSources } : {}),
     ...(v3Timing?.mempoolMaxAgeMs !== undefined ? { mempoolMaxAgeMs: v3Timing.mempoolMaxAgeMs } : {}),
     ...(accounts ? {
       accounts: {

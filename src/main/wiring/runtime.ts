@@ -12,6 +12,7 @@ import { createMarket, type Market } from '../../market/create-market.js';
 import { RpcBroadcaster } from '../../node/rpc-broadcaster.js';
 import { RpcChainSource } from '../../node/rpc-chain-source.js';
 import { RpcFeeSource } from '../../node/rpc-fee-source.js';
+import { RpcMempoolPackageSource } from '../../node/rpc-mempool-package-source.js';
 import { RpcMempoolSource } from '../../node/rpc-mempool-source.js';
 import type { RpcClient } from '../../node/rpc/rpc-client.js';
 import type { NetworkMap } from '../../services/shared/network-registry.js';
@@ -172,6 +173,7 @@ export class Runtime {
       accounts: this.store.accounts(),
       mempoolSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolSource(n.node)])),
       feeSources: new Map(this.networks.map((n) => [n.config.id, new RpcFeeSource(n.node)])),
+      packageSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolPackageSource(n.node)])),
       events: this.bus,
       metrics: this.observability.metrics,
       ops: { health: this.observability.health, metrics: this.observability.apiExposition },

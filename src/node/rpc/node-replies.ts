@@ -131,7 +131,7 @@ export function parseMempoolEntries(reply: unknown): Map<string, MempoolEntry> {
   return out;
 }
 
-function parseMempoolEntry(txid: string, e: Json): MempoolEntry {
+export function parseMempoolEntry(txid: string, e: Json): MempoolEntry {
   const fees = e.fees as Json | undefined;
   const fee = coins(fees?.base ?? e.fee);
   const modifiedFee = coins(fees?.modified ?? e.modifiedfee ?? e.fee);

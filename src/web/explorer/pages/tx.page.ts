@@ -8,6 +8,7 @@ import { amount, badge, count, feeRate, hash, link, table, when } from '../forma
 import { scriptLabel } from '../parts/script-labels.js';
 import { inputSource, payee } from '../parts/tx-io.js';
 import { signalsReplaceable, txScripts } from '../parts/tx-scripts.js';
+import { effectiveRateField } from '../parts/tx-eta.js';
 import { txStatus, type TxStatusModel } from '../parts/tx-status.js';
 import { blockPath, inputPath, outputPath, txPath } from '../paths.js';
 
@@ -15,12 +16,14 @@ type Query = { part?: string; hex?: string };
 
 async function statusModel(deps: ExplorerDeps, view: TxView): Promise<TxStatusModel> {
   const inMempool = view.record.status === 'mempool';
-  const [confidence, conflicts, status] = await Promise.all([
+  const inNodeMempool = inMempool && !view.peerOnly;
+  const [confidence, conflicts, status, effective] = await Promise.all([
     inMempool ? deps.services.transactions.confidence.get(view.network.id, view.record.txid) : Promise.resolve(null),
     deps.services.transactions.reads.conflicts(view),
-    inMempool && !view.peerOnly ? deps.chain.status(view.network.id) : Promise.resolve(null),
+    inNodeMempool ? deps.chain.status(view.network.id) : Promise.resolve(null),
+    inNodeMempool ? deps.services.transactions.effectiveRates.rateOf(view.network.id, view.record.txid) : Promise.resolve(null),
   ]);
-  return { view, confidence, conflicts, projection: status?.mempool ?? null };
+  return { view, confidence, conflicts, projection: status?.mempool ?? null, effective };
 }
 
 function inputsTable(view: TxView): SafeHtml {
@@ -74,6 +77,7 @@ ${txStatus(model, now)}
 <dt>${record.status === 'confirmed' ? 'Block time' : 'First seen'}</dt><dd>${when(record.time, now)}</dd>
 ${view.blockHash ? html`<dt>Block</dt><dd>${link(blockPath(network.id, view.blockHash), `${count(view.blockHeight!)}`)} <span class="muted">position ${String(record.position)}</span></dd>` : ''}
 <dt>Fee</dt><dd>${tx.isCoinbase ? 'none (coinbase)' : html`${amount(view.fee, coin)} · ${feeRate(record.vsize > 0 ? Number(view.fee) / record.vsize : 0, coin)}`}</dd>
+${model.effective ? effectiveRateField(model.effective, coin) : ''}
 <dt>Inputs</dt><dd>${String(view.inputs.length)}${tx.isCoinbase ? '' : html` · ${amount(inputsValue, coin)}`}</dd>
 <dt>Outputs</dt><dd>${String(view.outputs.length)} · ${amount(view.sentValue, coin)}</dd>
 <dt>Size</dt><dd>${count(record.size)} bytes · ${count(record.vsize)} vbytes · weight ${count(record.weight)}</dd>

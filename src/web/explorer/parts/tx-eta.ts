@@ -1,7 +1,9 @@
 import type { MempoolProjection } from '../../../services/network/mempool-projector.js';
 import type { TxView } from '../../../services/transactions/tx-service.js';
 import { html, type SafeHtml } from '../../shell/html.js';
-import { feeRate } from '../format.js';
+import type { CoinId } from '../../../core/domain/network.js';
+import type { EffectiveFeeRate } from '../../../services/transactions/effective-fee-rate.js';
+import { feeRate, plural } from '../format.js';
 import { mempoolPath } from '../paths.js';
 
 /** The tx's own fee rate (base units per vbyte). */
@@ -11,8 +13,8 @@ export function ownFeeRate(view: TxView): number {
 
 /**
  * Which projected block a mempool tx falls in: blocks are filled from the highest rates down, so it is the first block
- * whose lowest rate its own rate reaches (null: beyond the projected blocks). Its own rate, not its package's: a
- * child paying for it (CPFP) can move it earlier than shown.
+ * whose lowest rate its rate reaches (null: beyond the projected blocks); the effective (CPFP) rate where the node
+ * gave it, else its own.
  */
 export function projectedPosition(rate: number, projection: MempoolProjection): number | null {
   const blocks = projection.blocks.filter((b) => b.numTxs > 0);
@@ -25,14 +27,23 @@ function minutes(seconds: number): string {
 }
 
 /** "In the next block (~2 min)" or "beyond the next 6 blocks", with its fee rate; a line under the status banner. */
-export function txEta(view: TxView, projection: MempoolProjection): SafeHtml {
-  const rate = ownFeeRate(view);
+export function txEta(view: TxView, projection: MempoolProjection, effective: EffectiveFeeRate | null): SafeHtml {
+  const rate = effective?.effective ?? ownFeeRate(view);
   const position = projectedPosition(rate, projection);
   const spacing = view.network.params.targetSpacing;
   const where = position === null
     ? html`beyond the ${projection.blocks.length} projected blocks`
     : html`${position === 1 ? 'the next block' : `block +${position}`} (${minutes(position * spacing)} at one block every ${spacing < 120 ? `${spacing} s` : `${spacing / 60} min`})`;
-  return html`<p class="eta">At ${feeRate(rate, view.network.params.coin)} it is projected into ${where}; see the <a href="${mempoolPath(view.network.id)}">mempool</a>.</p>`;
+  return html`<p class="eta">At ${feeRate(rate, view.network.params.coin)}${effective ? ' (effective)' : ''} it is projected into ${where}; see the <a href="${mempoolPath(view.network.id)}">mempool</a>.</p>`;
+}
+
+/** The fee rate mining uses with the tx's unconfirmed relatives, and who they are (a field of the tx page). */
+export function effectiveRateField(effective: EffectiveFeeRate, coin: CoinId): SafeHtml {
+  const relatives = [
+    effective.ancestors > 0 ? plural(effective.ancestors, 'unconfirmed ancestor') : '',
+    effective.descendants > 0 ? plural(effective.descendants, 'descendant') : '',
+  ].filter(Boolean).join(' and ');
+  return html`<dt>Effective fee rate</dt><dd>${feeRate(effective.effective, coin)} <span class="muted">${relatives ? `with ${relatives} (CPFP: mining takes the package together)` : 'no unconfirmed relatives: its own rate'}</span></dd>`;
 }
 
 /** What the confidence figure means, in one line, with the JSON the figure comes from. */

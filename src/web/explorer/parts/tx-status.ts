@@ -1,5 +1,6 @@
 import type { MempoolProjection } from '../../../services/network/mempool-projector.js';
 import type { TxConfidence } from '../../../services/transactions/confidence-service.js';
+import type { EffectiveFeeRate } from '../../../services/transactions/effective-fee-rate.js';
 import { COINBASE_CONFIRMATIONS } from '../../../services/shared/confirmations.js';
 import type { TxConflict, TxView } from '../../../services/transactions/tx-service.js';
 import { html, type SafeHtml } from '../../shell/html.js';
@@ -14,6 +15,8 @@ export interface TxStatusModel {
   readonly conflicts: readonly TxConflict[];
   /** The mempool projection, for a tx in the mempool (its place and ETA); null otherwise. */
   readonly projection: MempoolProjection | null;
+  /** Its fee rate with its in-mempool relatives (CPFP), from the node; null when not known. */
+  readonly effective: EffectiveFeeRate | null;
 }
 
 /** Input addresses watched for competing spends: a replacement or double spend spends the same outputs. */
@@ -78,6 +81,6 @@ export function txStatus(model: TxStatusModel, now: number): SafeHtml {
     }
   }
   return html`<div id="tx-status" role="status" data-live-on="${topics.join(' ')}" data-live-src="${txPath(net, view.record.txid)}?part=status">
-${statusBanner(model, now)}${maturity(view)}${model.projection && view.record.status === 'mempool' && !model.confidence?.isDoubleSpend ? html`${txEta(view, model.projection)}${confidenceMeaning(view)}` : ''}
+${statusBanner(model, now)}${maturity(view)}${model.projection && view.record.status === 'mempool' && !model.confidence?.isDoubleSpend ? html`${txEta(view, model.projection, model.effective)}${confidenceMeaning(view)}` : ''}
 </div>`;
 }
