@@ -6,8 +6,11 @@ import type { Sats } from '../domain/money.js';
  */
 export interface MempoolPackage {
   readonly txid: string;
+  /** The fee mining uses (after prioritisation deltas). */
   readonly fee: Sats;
+  /** Virtual size; plain size on nodes without segwit. */
   readonly vsize: number;
+  /** Counts include the tx itself. */
   readonly ancestorCount: number;
   readonly ancestorSize: number;
   readonly ancestorFee: Sats;

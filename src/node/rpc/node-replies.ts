@@ -7,6 +7,7 @@
  * guess; a field every supported node sends is required, and its absence throws (a reply we cannot read).
  */
 import { parseCoins, type Sats } from '../../core/domain/money.js';
+import type { MempoolPackage } from '../../core/sources/mempool-package-source.js';
 
 export interface BlockchainInfo {
   readonly chain: string;
@@ -42,12 +43,10 @@ export interface BlockHeaderInfo {
   readonly nextBlockHash: string | null;
 }
 
-export interface MempoolEntry {
-  readonly txid: string;
+/** The node's mempool entry: the package figures of core's MempoolPackage (counts include the tx) and more. */
+export interface MempoolEntry extends Omit<MempoolPackage, 'fee'> {
   /** null on nodes without segwit (dogecoind). */
   readonly wtxid: string | null;
-  /** Virtual size; plain size on nodes without segwit. */
-  readonly vsize: number;
   readonly weight: number | null;
   /** Entry time, unix seconds. */
   readonly time: number;
@@ -56,13 +55,6 @@ export interface MempoolEntry {
   readonly fee: Sats;
   /** Fee after prioritisetransaction deltas: what mining uses. */
   readonly modifiedFee: Sats;
-  /** Including this tx. */
-  readonly ancestorCount: number;
-  readonly ancestorSize: number;
-  readonly ancestorFee: Sats;
-  readonly descendantCount: number;
-  readonly descendantSize: number;
-  readonly descendantFee: Sats;
   /** In-mempool parents. */
   readonly depends: readonly string[];
   /** In-mempool children; null when the node does not list them (Dogecoin Core 1.14 has no `spentby`). */
