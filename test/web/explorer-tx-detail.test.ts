@@ -120,3 +120,20 @@ describe('effective fee rate (CPFP)', () => {
     assert.match(childField, new RegExp(`^${(sats(childEntry.fees.ancestor) / childEntry.ancestorsize).toFixed(2)} lit/vB .*with 1 unconfirmed ancestor`));
   });
 });
+
+describe('transaction flow', () => {
+  it("draws every input and output with the values v2 get_tx answers; fits 375 px", async () => {
+    const api = ((await (await fetch(`${chain.serve.url}/api/v2/get_tx/LTCTEST/${chain.paymentTxid}`)).json()) as { data: { inputs: { value: string }[]; outputs: { value: string }[] } }).data;
+    const { page, problems, context } = await watchedPage(chain.browser, { viewport: { width: 375, height: 800 } });
+    try {
+      await page.goto(`${chain.serve.url}/${SLUG}/tx/${chain.paymentTxid}`);
+      const titles = async (side: string): Promise<string[]> => page.locator(`.tx-flow g.flow-item[data-key^="${side}-"] > title`).allTextContents();
+      assert.deepEqual((await titles('in')).map((t) => t.split(': ')[1]), api.inputs.map((i) => `${i.value} LTC`));
+      assert.deepEqual((await titles('out')).map((t) => t.split(': ')[1]), api.outputs.map((o) => `${o.value} LTC`));
+      assert.ok(await page.evaluate<number>('document.documentElement.scrollWidth') <= 375);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -9,6 +9,7 @@ import { scriptLabel } from '../parts/script-labels.js';
 import { inputSource, payee } from '../parts/tx-io.js';
 import { signalsReplaceable, txScripts } from '../parts/tx-scripts.js';
 import { effectiveRateField } from '../parts/tx-eta.js';
+import { txFlow } from '../parts/tx-flow.js';
 import { txStatus, type TxStatusModel } from '../parts/tx-status.js';
 import { blockPath, inputPath, outputPath, txPath } from '../paths.js';
 
@@ -84,6 +85,8 @@ ${model.effective ? effectiveRateField(model.effective, coin) : ''}
 <dt>Version / locktime</dt><dd>${String(tx.version)} / ${String(tx.locktime)}</dd>
 ${tx.isCoinbase ? '' : html`<dt>Replaceable</dt><dd>${signalsReplaceable(view) ? html`${badge('replaceable', 'warn')} <span class="muted">signals BIP125: until it confirms, a version paying a higher fee may replace it</span>` : 'no (does not signal BIP125)'}</dd>`}
 </dl>
+<h2 id="flow">Flow</h2>
+${txFlow(view)}
 <h2 id="inputs">Inputs</h2>
 ${inputsTable(view)}
 <h2 id="outputs">Outputs</h2>
