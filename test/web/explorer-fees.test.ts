@@ -104,11 +104,27 @@ describe('fee advice', () => {
     }
   });
 
+  it("the network page's block chart shows each block's tx count and fees as v2 block answers them", async () => {
+    const { page, problems, context } = await watchedPage(chain.browser);
+    try {
+      await page.goto(`${chain.serve.url}/${SLUG}`);
+      const bars = await page.locator('.blocks-chart g[data-height]').evaluateAll((gs) => gs.map((g) => [g.getAttribute('data-height'), g.querySelector('title')!.textContent]));
+      assert.equal(bars.length, 20);
+      for (const [height, title] of bars) {
+        const block = ((await (await fetch(`${chain.serve.url}/api/v2/block/${NET}/${height}`)).json()) as { data: { fee: string; txs: unknown[] } }).data;
+        assert.equal(title, `Block ${height}: ${block.txs.length} tx${block.txs.length === 1 ? '' : 's'}, fees ${block.fee} LTC`);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('no serious accessibility violations in either theme', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const { page, context } = await watchedPage(chain.browser, { colorScheme });
       try {
-        for (const path of ['/', `/${SLUG}/mempool`]) {
+        for (const path of ['/', `/${SLUG}`, `/${SLUG}/mempool`]) {
           await page.goto(chain.serve.url + path);
           assert.deepEqual(await seriousViolations(page), [], `${path} ${colorScheme}`);
         }

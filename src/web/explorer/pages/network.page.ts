@@ -4,6 +4,7 @@ import { parseHeight } from '../../../services/blocks/block-service.js';
 import { html, withQuery, type SafeHtml } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
+import { blocksChart } from '../parts/blocks-chart.js';
 import { blocksTable } from '../parts/blocks-table.js';
 import { cachedNetworkCard, overviewOf } from '../parts/network-card.js';
 import { syncBanner } from '../parts/sync-banner.js';
@@ -31,7 +32,7 @@ export async function networkPage(deps: ExplorerDeps, network: NetworkContext, r
   const lowest = blocks[blocks.length - 1]?.block.height ?? 0;
   const latestPage = top === tip;
   const base = networkPath(network.id);
-  const content = html`<h2>Blocks ${String(top)} to ${String(lowest)}</h2>${blocksTable(network, blocks, now)}`;
+  const content = html`<h2>Blocks ${String(top)} to ${String(lowest)}</h2>${blocksChart(network, blocks)}${blocksTable(network, blocks, now)}`;
   const section: SafeHtml = latestPage
     ? html`<div id="blocks" data-live-on="${blockchainChannel(network.id)}:block_update" data-live-src="${base}?part=blocks">${content}</div>`
     : html`<div id="blocks">${content}</div>`;
