@@ -17,6 +17,7 @@ import { AddressPagesService } from './addresses/address-pages-service.js';
 import { AddressTimelineService } from './addresses/address-timeline-service.js';
 import { AuxPowParentService, type RawBlockSource } from './blocks/auxpow-parent-service.js';
 import { BlockService } from './blocks/block-service.js';
+import { BlockFeeRateService } from './blocks/block-fee-rates.js';
 import { BroadcastService } from './transactions/broadcast-service.js';
 import { ChainSummaryService } from './network/chain-summary-service.js';
 import { ConfidenceService } from './transactions/confidence-service.js';
@@ -95,6 +96,7 @@ export interface TransactionDomain {
 export interface BlockDomain {
   readonly reads: BlockService;
   readonly auxpow: AuxPowParentService;
+  readonly feeRates: BlockFeeRateService;
 }
 
 /** Each network's state: get_info, network_info with the mempool projection, the projector itself. */
@@ -159,7 +161,7 @@ export function createServices(deps: ServiceDeps): Services {
       broadcast: new BroadcastService(networks, deps.broadcaster),
       effectiveRates: new EffectiveFeeRateService(networks, deps.packageSources ?? new Map()),
     },
-    blocks: { reads: new BlockService(networks), auxpow: new AuxPowParentService(deps.rawBlocks ?? new Map()) },
+    blocks: { reads: new BlockService(networks), auxpow: new AuxPowParentService(deps.rawBlocks ?? new Map()), feeRates: new BlockFeeRateService(networks) },
     network: { info: new NetworkInfoService(networks, prices), chain: new ChainSummaryService(networks, projector), projector },
     prices,
     search: new SearchService(networks, deps.shortLinks),

@@ -120,6 +120,24 @@ describe('fee advice', () => {
     }
   });
 
+  it("the block page's fee-rate span, median and histogram equal the node's figures for the block", async () => {
+    // The node's getblock has no fees here: take them from its mempool just before the block takes it all (regtest).
+    const waiting = await chain.node.rpc.call<Record<string, { vsize: number; fees: { base: number } }>>('getrawmempool', [true]);
+    const [hash] = await chain.node.mine(1);
+    await chain.synced();
+    const mined = new Set((await chain.node.rpc.call<{ tx: string[] }>('getblock', [hash, 1])).tx);
+    const rates = Object.entries(waiting).filter(([txid]) => mined.has(txid)).map(([, e]) => Math.round(e.fees.base * 1e8) / e.vsize).sort((a, b) => a - b);
+    assert.ok(rates.length >= 4, `${rates.length} paying txs`);
+    const mid = Math.floor(rates.length / 2);
+    const median = rates.length % 2 ? rates[mid]! : (rates[mid - 1]! + rates[mid]!) / 2;
+    const body = await (await fetch(`${chain.serve.url}/${SLUG}/block/${hash}`)).text();
+    const field = /<dt>Fee rates<\/dt><dd>([\s\S]*?)<\/dd>/.exec(body)![1]!;
+    assert.match(field, new RegExp(`^${rates[0]!.toFixed(2)} lit/vB – ${rates[rates.length - 1]!.toFixed(2)} lit/vB, median ${median.toFixed(2)} lit/vB <span class="muted">\\(${rates.length} txs paying a fee\\)`));
+    const bands = [...body.matchAll(/<tr data-band="([^"]+)"><td data-label="[^"]*">[^<]*<\/td><td data-label="Txs" class="num">(\d+)<\/td>/g)].map((m) => [m[1], Number(m[2])] as const);
+    assert.equal(bands.reduce((a, [, n]) => a + n, 0), rates.length, 'every paying tx in one band');
+    assert.ok(body.includes('id="block-fee-histogram"'));
+  });
+
   it('no serious accessibility violations in either theme', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const { page, context } = await watchedPage(chain.browser, { colorScheme });

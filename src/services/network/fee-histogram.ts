@@ -1,4 +1,4 @@
-import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
+import type { Sats } from '../../core/domain/money.js';
 
 /** Lower edges of the fee-rate ranges (base units per vbyte); the last range is open. As mempool.space's bands. */
 export const FEE_HISTOGRAM_EDGES: readonly number[] = [0, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 40, 50, 60, 70, 80, 90, 100, 125, 150, 200, 300, 500, 1000];
@@ -13,10 +13,10 @@ export interface FeeHistogramBand {
 }
 
 /**
- * The mempool by fee rate: how many txs and vbytes pay a rate in each band. The rate is each tx's own fee over its
- * vsize (not its package's), as the node lists it; bands without txs are left out.
+ * Txs by fee rate (the mempool's, a block's): how many txs and vbytes pay a rate in each band. The rate is each tx's
+ * own fee over its vsize (not its package's); bands without txs are left out.
  */
-export function feeHistogram(entries: readonly MempoolSourceEntry[]): FeeHistogramBand[] {
+export function feeHistogram(entries: readonly { readonly fee: Sats; readonly vsize: number }[]): FeeHistogramBand[] {
   const txs = new Array<number>(FEE_HISTOGRAM_EDGES.length).fill(0);
   const vsize = new Array<number>(FEE_HISTOGRAM_EDGES.length).fill(0);
   for (const e of entries) {

@@ -3,13 +3,15 @@ import { formatDifficulty } from '../../../chains/block/difficulty.js';
 import { blockMiner } from '../../../chains/parsing.js';
 import { NotFoundError } from '../../../core/domain/errors.js';
 import type { AuxPowParent } from '../../../services/blocks/auxpow-parent-service.js';
+import type { BlockFeeRates } from '../../../services/blocks/block-fee-rates.js';
 import type { BlockView } from '../../../services/blocks/block-service.js';
 import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import type { TxView } from '../../../services/transactions/tx-service.js';
 import { html, withQuery, type SafeHtml } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
-import { amount, badge, bytes, count, hash, link, table, when } from '../format.js';
+import { amount, badge, bytes, count, feeRate, hash, link, plural, table, when } from '../format.js';
+import { feeHistogramChart, type HistogramOf } from '../parts/mempool-charts.js';
 import { minerCell } from '../parts/miner.js';
 import { ioSummary } from '../parts/tx-io.js';
 import { mwebSummary } from '../parts/mweb-summary.js';
@@ -18,6 +20,8 @@ import { blockchainChannel, blockPath, txPath } from '../paths.js';
 import { syncStateOf } from '../sync-state.js';
 
 export const BLOCK_TXS_PAGE = 25;
+
+const BLOCK_HISTOGRAM: HistogramOf = { id: 'block-fee-histogram', what: 'vbytes of this block', table: 'This block by fee rate', empty: 'No tx paid a fee.' };
 
 type Query = { page?: string; part?: string };
 
@@ -41,6 +45,8 @@ interface BlockPageData {
   readonly mainHash: string | null;
   readonly hogex: TxView | null;
   readonly auxpow: AuxPowParent | null;
+  /** Span, median and histogram of the block's fee rates; null when no tx paid a fee. */
+  readonly feeRates: BlockFeeRates | null;
 }
 
 /** The block, then everything else at once: the page's txs, the coinbase, the orphan's replacement, HogEx, AuxPoW. */
@@ -52,14 +58,15 @@ async function loadBlockPage(deps: ExplorerDeps, network: NetworkContext, id: st
   const page = Math.min(pageNumber(pageParam), pages);
   const slice = block.txids.slice((page - 1) * BLOCK_TXS_PAGE, page * BLOCK_TXS_PAGE);
   const last = block.txids[block.txids.length - 1];
-  const [txs, coinbase, mainHash, hogex, auxpow] = await Promise.all([
+  const [txs, coinbase, mainHash, hogex, auxpow, feeRates] = await Promise.all([
     Promise.all(slice.map(tx)),
     block.txids[0] ? tx(block.txids[0]) : null,
     block.isOrphan ? mainChainHashAt(deps, view) : null,
     network.params.features.mweb && last && block.txids.length > 1 ? tx(last) : null,
     deps.services.blocks.auxpow.parentOf(network, block),
+    deps.services.blocks.feeRates.ratesOf(network.id, block),
   ]);
-  return { view, page, pages, txs, coinbase, mainHash, hogex, auxpow };
+  return { view, page, pages, txs, coinbase, mainHash, hogex, auxpow, feeRates };
 }
 
 /** `/{net}/block/{hash|height}`: header fields, reward and fees, miner, MWEB or AuxPoW part, the txs 25 a page. */
@@ -84,6 +91,7 @@ ${block.isOrphan ? orphanBanner(network, block.height, data.mainHash) : ''}
 ${blockFields(network, data, now)}
 ${data.auxpow ? auxpowSection(data.auxpow, now) : ''}
 ${data.hogex?.tx.isHogEx ? mwebSummary(data.hogex) : ''}
+${data.feeRates ? html`<h2 id="fee-rates">Fee rates</h2>${feeHistogramChart(network, data.feeRates.histogram, BLOCK_HISTOGRAM)}` : ''}
 ${txSection(network, data)}
 ${apiLinks(deps.publicUrl, [
   { label: 'v2 block (display data)', path: `/api/v2/block/${network.id}/${block.hash}` },
@@ -144,6 +152,7 @@ function blockFields(network: NetworkContext, data: BlockPageData, now: number):
 <dt>Miner</dt><dd>${minerCell(network.id, coinbase ? blockMiner(network.params, coinbase.tx) : null)}</dd>
 <dt>Reward (subsidy and fees)</dt><dd>${amount(block.reward, coin)}</dd>
 <dt>Fees</dt><dd>${amount(block.fees, coin)}</dd>
+<dt>Fee rates</dt><dd>${data.feeRates ? html`${feeRate(data.feeRates.min, coin)} – ${feeRate(data.feeRates.max, coin)}, median ${feeRate(data.feeRates.median, coin)} <span class="muted">(${plural(data.feeRates.txs, 'tx')} paying a fee)</span>` : html`<span class="muted">no tx paid a fee</span>`}</dd>
 <dt>Value out</dt><dd>${amount(block.valueOut, coin)}</dd>
 <dt>Transactions</dt><dd>${count(block.txCount)}</dd>
 <dt>Size</dt><dd>${bytes(block.size)} (${count(block.size)} bytes; stripped ${count(block.strippedSize)}; weight ${count(block.weight)})</dd>

@@ -52,17 +52,31 @@ function bandLabel(band: FeeHistogramBand): string {
   return band.to === null ? `${band.from}+` : `${band.from}–${band.to}`;
 }
 
-/** The mempool's vbytes per fee-rate band, highest rates on top; the table below has the same figures. */
-export function feeHistogramChart(network: NetworkContext, bands: readonly FeeHistogramBand[]): SafeHtml {
-  if (bands.length === 0) return html`<p class="muted">The mempool is empty.</p>`;
+/** Which txs a histogram shows: names its figure, title and table. */
+export interface HistogramOf {
+  /** Element id prefix (unique on the page). */
+  readonly id: string;
+  /** "Unconfirmed vbytes", "vbytes of this block". */
+  readonly what: string;
+  /** The table's name, "Mempool by fee rate". */
+  readonly table: string;
+  /** Said instead of a chart when there are no txs. */
+  readonly empty: string;
+}
+
+export const MEMPOOL_HISTOGRAM: HistogramOf = { id: 'fee-histogram', what: 'Unconfirmed vbytes', table: 'Mempool by fee rate', empty: 'The mempool is empty.' };
+
+/** vbytes per fee-rate band, highest rates on top; the table below has the same figures. */
+export function feeHistogramChart(network: NetworkContext, bands: readonly FeeHistogramBand[], of: HistogramOf = MEMPOOL_HISTOGRAM): SafeHtml {
+  if (bands.length === 0) return html`<p class="muted">${of.empty}</p>`;
   const unit = feeRate(0, network.params.coin).split(' ')[1]!;
   const rows = [...bands].reverse();
   const max = Math.max(...rows.map((b) => b.vsize), 1);
   const height = rows.length * ROW + 8;
   const barW = CHART_W - LABEL_W - 150;
-  return html`<figure class="chart fee-histogram">
-<svg viewBox="0 0 ${CHART_W} ${height}" role="img" aria-labelledby="fee-histogram-title" focusable="false">
-<title id="fee-histogram-title">Unconfirmed vbytes by fee rate (${unit})</title>
+  return html`<figure class="chart fee-histogram" id="${of.id}">
+<svg viewBox="0 0 ${CHART_W} ${height}" role="img" aria-labelledby="${of.id}-title" focusable="false">
+<title id="${of.id}-title">${of.what} by fee rate (${unit})</title>
 ${rows.map((b, i) => {
   const y = 4 + i * ROW;
   const w = Math.max(1, (b.vsize / max) * barW);
@@ -75,7 +89,7 @@ ${rows.map((b, i) => {
 <figcaption>Fee rate bands in ${unit} (each tx at its own rate), by the virtual bytes waiting in them.</figcaption>
 </figure>
 <details><summary>As a table</summary>
-${table('Mempool by fee rate', html`<tr><th scope="col">Fee rate (${unit})</th><th scope="col" class="num">Txs</th><th scope="col" class="num">vbytes</th></tr>`,
+${table(of.table, html`<tr><th scope="col">Fee rate (${unit})</th><th scope="col" class="num">Txs</th><th scope="col" class="num">vbytes</th></tr>`,
   rows.map((b) => html`<tr data-band="${bandLabel(b)}"><td>${bandLabel(b)}</td><td class="num">${count(b.txs)}</td><td class="num">${count(b.vsize)}</td></tr>`))}
 </details>`;
 }
