@@ -13,7 +13,7 @@ import { txFlow } from '../parts/tx-flow.js';
 import { txStatus, type TxStatusModel } from '../parts/tx-status.js';
 import { blockPath, inputPath, outputPath, txPath } from '../paths.js';
 
-type Query = { part?: string; hex?: string };
+type Query = { part?: string; hex?: string; scripts?: string };
 
 async function statusModel(deps: ExplorerDeps, view: TxView): Promise<TxStatusModel> {
   const inMempool = view.record.status === 'mempool';
@@ -91,7 +91,7 @@ ${txFlow(view)}
 ${inputsTable(view)}
 <h2 id="outputs">Outputs</h2>
 ${outputsTable(view)}
-${txScripts(view)}
+${txScripts(view, request.query.scripts === '1', base)}
 <h2 id="raw">Raw transaction</h2>
 ${showHex
   ? html`<div class="copy-line"><pre id="raw-hex">${Buffer.from(view.raw).toString('hex')}</pre><button type="button" class="secondary" data-copy="raw-hex" hidden>Copy</button></div><p><a href="${base}#raw">Hide</a></p>`
