@@ -25,7 +25,8 @@ export function blockName(block: ProjectedBlock): string {
 export function projectedBlocksChart(network: NetworkContext, blocks: readonly ProjectedBlock[]): SafeHtml {
   const coin = network.params.coin;
   const max = network.params.maxBlockWeight;
-  const width = Math.max(1, blocks.length) * TILE;
+  // Room for the six projected blocks even when fewer hold txs: a lone block stays a tile, not the whole width.
+  const width = Math.max(6, blocks.length) * TILE;
   return html`<figure class="chart proj-chart">
 <svg viewBox="0 0 ${width} 130" role="img" aria-labelledby="proj-chart-title" focusable="false">
 <title id="proj-chart-title">The next ${blocks.length === 1 ? 'block' : `${blocks.length} blocks`} projected from the mempool, each filled to its weight</title>
@@ -86,7 +87,7 @@ ${rows.map((b, i) => {
 <text class="tick" x="${(LABEL_W + w + 6).toFixed(1)}" y="${y + 15}">${count(b.vsize)} vB · ${txCount(b.txs)}</text></g>`;
 })}
 </svg>
-<figcaption>Fee rate bands in ${unit} (each tx at its own rate), by the virtual bytes waiting in them.</figcaption>
+<figcaption>Fee rate bands in ${unit} (each tx at its own rate), by their virtual bytes.</figcaption>
 </figure>
 <details><summary>As a table</summary>
 ${table(of.table, html`<tr><th scope="col">Fee rate (${unit})</th><th scope="col" class="num">Txs</th><th scope="col" class="num">vbytes</th></tr>`,
