@@ -7,6 +7,7 @@ import { chainTables } from '../common/schema/chain-tables.js';
 import { storedRawTxMode, type ChainStoreOptions } from '../common/schema/store-options.js';
 import type { AccountStore } from '../../core/store/account-store.js';
 import type { AuthStore } from '../../core/store/auth-store.js';
+import type { EventLogStore } from '../../core/store/event-log-store.js';
 import type { RawTxModeChange } from '../../core/store/chain-writes.js';
 import type { NetworkStore } from '../../core/store/network-store.js';
 import type { PriceStore } from '../../core/store/price-store.js';
@@ -19,6 +20,7 @@ import { SqlShortAddresses } from '../common/accounts/sql-short-addresses.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresNetworkStore } from './chain/postgres-network-store.js';
+import { PostgresEventLog } from './postgres-event-log.js';
 import { PostgresPrices } from './postgres-prices.js';
 import { PostgresRunner } from './postgres-runner.js';
 import { LOCK_NAMESPACE, one } from './connection/postgres-sql.js';
@@ -44,6 +46,7 @@ export class PostgresStore implements ChainStore {
   private accountStore: PostgresAccounts | null = null;
   private priceStore: PostgresPrices | null = null;
   private authStore: SqlAuthStore | null = null;
+  private eventLog: PostgresEventLog | null = null;
   private readonly replicas: ReplicaSet | null = null;
   private readonly router: ReadRouter | null = null;
 
@@ -156,6 +159,11 @@ export class PostgresStore implements ChainStore {
   accounts(): AccountStore {
     this.accountStore ??= new PostgresAccounts(this.pool);
     return this.accountStore;
+  }
+
+  events(): EventLogStore {
+    this.eventLog ??= new PostgresEventLog(this.pool);
+    return this.eventLog;
   }
 
   auth(): AuthStore {
