@@ -126,7 +126,8 @@ function buildConfig(raw: Raw): OutpointConfig {
     // max_concurrent_per_ip is off by default: single-host benchmarks and clients behind one proxy address must not be throttled.
     http: { host, port, publicUrl, rateLimitPerSecond, maxConcurrentPerIp: http.int('max_concurrent_per_ip'), tls, ...buildHttpLimits(http, section('http')) },
     web: { rateLimitPerSecond: keys('web').int('rate_limit_per_second', rateLimitPerSecond) },
-    realtime: { appKey: realtime.str('app_key'), sendThreads: realtime.int('send_threads', defaultSendThreads()), maxConnectionsPerIp: realtime.int('max_connections_per_ip') },
+    realtime: { appKey: realtime.str('app_key'), sendThreads: realtime.int('send_threads', defaultSendThreads()), maxConnectionsPerIp: realtime.int('max_connections_per_ip'),
+      eventLogHours: realtime.int('event_log_hours'), eventLogMaxEvents: realtime.int('event_log_max_events') },
     redis: { url: keys('redis').optionalStr('url') },
     market: buildMarket(keys('market')),
     ...buildOpsConfig(keys),

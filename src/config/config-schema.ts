@@ -146,6 +146,14 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
       type: 'integer', min: 0, max: 10_000_000, default: 100,
       doc: 'websockets open at once from one client address (`[http] trust_proxy`); more are refused with 4100 (0 = off)',
     },
+    event_log_hours: {
+      type: 'integer', min: 0, max: 8760, default: 24,
+      doc: 'realtime events are kept this long in the store for the catch-up feed (`/api/v2/events`, docs/realtime.md); 0 = no log, no `event_id`',
+    },
+    event_log_max_events: {
+      type: 'integer', min: 1000, max: 1_000_000_000, default: 1_000_000,
+      doc: 'at most this many event ids are kept per network, whatever their age (bounds the table on a busy chain)',
+    },
   },
   redis: {
     url: { type: 'url', default: null, doc: '`redis://host:port`: events, rate limits and quotas shared between processes' },
