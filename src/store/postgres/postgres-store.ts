@@ -8,6 +8,8 @@ import { storedRawTxMode, type ChainStoreOptions } from '../common/schema/store-
 import type { AccountStore } from '../../core/store/account-store.js';
 import type { AuthStore } from '../../core/store/auth-store.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
+import type { WebhookStore } from '../../core/store/webhook-store.js';
+import { SqlWebhookStore } from '../common/webhooks/sql-webhook-store.js';
 import type { RawTxModeChange } from '../../core/store/chain-writes.js';
 import type { NetworkStore } from '../../core/store/network-store.js';
 import type { PriceStore } from '../../core/store/price-store.js';
@@ -46,6 +48,7 @@ export class PostgresStore implements ChainStore {
   private accountStore: PostgresAccounts | null = null;
   private priceStore: PostgresPrices | null = null;
   private authStore: SqlAuthStore | null = null;
+  private hooks: SqlWebhookStore | null = null;
   private eventLog: PostgresEventLog | null = null;
   private readonly replicas: ReplicaSet | null = null;
   private readonly router: ReadRouter | null = null;
@@ -164,6 +167,11 @@ export class PostgresStore implements ChainStore {
   events(): EventLogStore {
     this.eventLog ??= new PostgresEventLog(this.pool);
     return this.eventLog;
+  }
+
+  webhooks(): WebhookStore {
+    this.hooks ??= new SqlWebhookStore(new PostgresRunner(this.pool), 'postgres');
+    return this.hooks;
   }
 
   auth(): AuthStore {

@@ -9,6 +9,8 @@ import { storedRawTxMode, type ChainStoreOptions } from '../common/schema/store-
 import type { AccountStore } from '../../core/store/account-store.js';
 import type { AuthStore } from '../../core/store/auth-store.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
+import type { WebhookStore } from '../../core/store/webhook-store.js';
+import { SqlWebhookStore } from '../common/webhooks/sql-webhook-store.js';
 import type { RawTxModeChange } from '../../core/store/chain-writes.js';
 import type { NetworkStore } from '../../core/store/network-store.js';
 import type { PriceStore } from '../../core/store/price-store.js';
@@ -45,6 +47,7 @@ export class SqliteStore implements ChainStore {
   private accountStore: SqliteAccounts | null = null;
   private priceStore: SqlitePrices | null = null;
   private authStore: SqlAuthStore | null = null;
+  private hooks: SqlWebhookStore | null = null;
   private eventLog: SqliteEventLog | null = null;
   /** Gives free pages back after an initial load or a chain reset (null: read-only or in memory). */
   private readonly pageReturner: PageReturner | null;
@@ -146,6 +149,11 @@ export class SqliteStore implements ChainStore {
   events(): EventLogStore {
     this.eventLog ??= new SqliteEventLog(this.st);
     return this.eventLog;
+  }
+
+  webhooks(): WebhookStore {
+    this.hooks ??= new SqlWebhookStore(new SqliteRunner(this.st), 'sqlite');
+    return this.hooks;
   }
 
   auth(): AuthStore {
