@@ -104,6 +104,14 @@ export interface OutpointConfig {
   /** The explorer (src/web): its own per-IP page limit. */
   readonly web: { readonly rateLimitPerSecond: number };
   /** maxConnectionsPerIp: websockets per client address, 0 = off. */
+  readonly webhooks: {
+    readonly allowPrivateTargets: boolean;
+    readonly maxHooks: number;
+    readonly maxDeliveriesPerDay: number;
+    readonly planLimits: readonly string[];
+    readonly retryHours: number;
+    readonly concurrency: number;
+  };
   readonly realtime: {
     readonly appKey: string;
     readonly sendThreads: number;

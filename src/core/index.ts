@@ -29,4 +29,5 @@ export * from './sources/tx-sightings.js';
 export * from './infrastructure/mailer.js';
 export * from './limits/attempt-counter.js';
 export * from './sources/raw-txs.js';
+export * from './sources/webhook-sender.js';
 export * from './infrastructure/safe-parse.js';
