@@ -81,6 +81,8 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'outpoint-concurrency-'));
   store = new SqliteStore({ path: join(dir, 'store.db') });
   await store.migrate();
+  // An empty index without a status is an initial sync (503 before any read): this one is a caught-up, empty chain.
+  await store.network('LTCTEST').setSyncStatus({ phase: 'ready', height: null, targetHeight: null, etaSeconds: 0, updatedAt: Math.floor(Date.now() / 1000) });
   redis = await startRedis();
 });
 
