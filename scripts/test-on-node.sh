@@ -48,4 +48,6 @@ if [ "$(cat node_modules/.outpoint-stamp 2>/dev/null)" != "$stamp" ]; then
 else
   npm run build:native --silent
 fi
+# The work copy holds sources only (dist/ is not tracked): serving reads the built assets and compiled code.
+npm run build --silent >/dev/null
 exec bash scripts/with-clean-tmp.sh bash scripts/run-tests.sh "$@"

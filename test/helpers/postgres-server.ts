@@ -8,7 +8,7 @@
  * new initdb would make, in a fraction of its time (initdb was most of a start, and some 30 test files start one).
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
@@ -112,6 +112,8 @@ export async function startPostgres(options: PostgresServerOptions = {}): Promis
   try {
     // preserveTimestamps and the owner: a copy is the cluster initdb made (owned by postgres when we are root).
     cpSync(clusterTemplate(bin, asRoot), data, { recursive: true, preserveTimestamps: true });
+    // PostgreSQL refuses a data directory others can read; Node 24's cpSync makes it with the umask's mode (0755).
+    chmodSync(data, 0o700);
     if (asRoot) {
       const { uid, gid } = postgresOwner();
       execFileSync('chown', ['-R', `${uid}:${gid}`, data]);
