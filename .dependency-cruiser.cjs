@@ -24,6 +24,8 @@ const forbidden = [
   { name: 'redis-driver', severity: 'error', from: { path: layer('redis') }, to: { path: '^src/(?!core/|chains/|redis/)' } },
   // This process's counters (no Redis configured): drivers of core's counter interfaces, picked by main like the Redis ones.
   { name: 'counters-driver', severity: 'error', from: { path: layer('counters') }, to: { path: '^src/(?!core/|counters/)' } },
+  // Webhook calls: Node's http(s) with a checked, pinned address; the delivery rules are services/webhooks'.
+  { name: 'webhooks-http-driver', severity: 'error', from: { path: layer('webhooks-http') }, to: { path: '^src/(?!core/|webhooks-http/)' } },
   { name: 'mail-driver', severity: 'error', from: { path: layer('mail') }, to: { path: '^src/(?!core/|mail/)' } },
   { name: 'market-driver', severity: 'error', from: { path: layer('market') }, to: { path: '^src/(?!core/|chains/|market/)' } },
   { name: 'store-driver', severity: 'error', from: { path: layer('store') }, to: { path: '^src/(?!core/|chains/|store/)' } },

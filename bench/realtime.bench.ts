@@ -195,28 +195,37 @@ export async function run(): Promise<void> {
       );
     }
 
-    // Fan-out: tx_accepted events to blockchain_update_ltctest, which every connection holds.
+    // Fan-out: tx_accepted events to blockchain_update_ltctest, which every connection holds. Rounds alternate events
+    // without and with an event_id (issue 32: the event log numbers every event, so the router adds `event_id` to each
+    // payload), so the two are compared in one run under the same load.
     const tx = sampleTx();
     const expected = EVENTS * CONNECTIONS;
-    load.send({ cmd: 'expect', count: expected });
-    await load.next('armed');
-    const before = realtime.stats();
-    const t0 = nowMs();
-    for (let i = 0; i < EVENTS; i++) {
-      bus.publish({ kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: Math.floor(Date.now() / 1000), inputValue: null, deltas: [], mempoolSize: i, prevouts: null });
-      // Let the sockets drain between events, as events arrive in practice.
-      await new Promise((resolve) => setImmediate(resolve));
+    const rates: Record<string, number[]> = { 'without event_id': [], 'with event_id': [] };
+    for (const round of ['without event_id', 'with event_id', 'without event_id', 'with event_id']) {
+      load.send({ cmd: 'expect', count: expected });
+      await load.next('armed');
+      const before = realtime.stats();
+      const t0 = nowMs();
+      for (let i = 0; i < EVENTS; i++) {
+        const eventId = round === 'with event_id' ? { eventId: 1_000_000 + i } : {};
+        bus.publish({ kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: Math.floor(Date.now() / 1000), inputValue: null, deltas: [], mempoolSize: i, prevouts: null, ...eventId });
+        // Let the sockets drain between events, as events arrive in practice.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const serverSeconds = (nowMs() - t0) / 1000;
+      const got = await load.next('received');
+      const after = realtime.stats();
+      const seconds = (Number(got['lastAt']) - t0) / 1000;
+      const frameBytes = channelEventFrame('blockchain_update_ltctest', 'tx_update', txUpdatePayload({ kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: 0, inputValue: null, deltas: [], mempoolSize: 0, prevouts: null }, 0)).bytes.length;
+      rates[round]!.push(Number(got['count']) / seconds);
+      console.log(
+        `  fan-out (${round}): ${got['count']}/${expected} tx_update frames (~${frameBytes} B) delivered in ${seconds.toFixed(2)} s = ` +
+          `${Math.round(Number(got['count']) / seconds)} messages/s delivered; server wrote ${Math.round((after.messagesSent - before.messagesSent) / serverSeconds)} messages/s; ` +
+          `dropped ${after.messagesDropped - before.messagesDropped}, slow consumers closed ${after.slowConsumersClosed - before.slowConsumersClosed}`,
+      );
     }
-    const serverSeconds = (nowMs() - t0) / 1000;
-    const got = await load.next('received');
-    const after = realtime.stats();
-    const seconds = (Number(got['lastAt']) - t0) / 1000;
-    const frameBytes = channelEventFrame('blockchain_update_ltctest', 'tx_update', txUpdatePayload({ kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: 0, inputValue: null, deltas: [], mempoolSize: 0, prevouts: null }, 0)).bytes.length;
-    console.log(
-      `  fan-out: ${got['count']}/${expected} tx_update frames (${frameBytes} B) delivered in ${seconds.toFixed(2)} s = ` +
-        `${Math.round(Number(got['count']) / seconds)} messages/s delivered; server wrote ${Math.round((after.messagesSent - before.messagesSent) / serverSeconds)} messages/s; ` +
-        `dropped ${after.messagesDropped - before.messagesDropped}, slow consumers closed ${after.slowConsumersClosed - before.slowConsumersClosed}`,
-    );
+    const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+    console.log(`  fan-out with event_id / without: ${(mean(rates['with event_id']!) / mean(rates['without event_id']!)).toFixed(3)} (messages/s delivered, mean of 2 rounds each)`);
     console.log(
       `  machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${process.platform} ${process.arch}; ` +
         `load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,

@@ -136,13 +136,22 @@ function buildConfig(raw: Raw): OutpointConfig {
     // max_concurrent_per_ip is off by default: single-host benchmarks and clients behind one proxy address must not be throttled.
     http: { host, port, publicUrl, rateLimitPerSecond, maxConcurrentPerIp: http.int('max_concurrent_per_ip'), tls, ...buildHttpLimits(http, section('http')) },
     web: buildWeb(keys('web'), rateLimitPerSecond),
-    realtime: { appKey: realtime.str('app_key'), sendThreads: realtime.int('send_threads', defaultSendThreads()), maxConnectionsPerIp: realtime.int('max_connections_per_ip') },
+    realtime: { appKey: realtime.str('app_key'), sendThreads: realtime.int('send_threads', defaultSendThreads()), maxConnectionsPerIp: realtime.int('max_connections_per_ip'),
+      eventLogHours: realtime.int('event_log_hours'), eventLogMaxEvents: realtime.int('event_log_max_events') },
+    webhooks: buildWebhooks(keys('webhooks')),
     redis: { url: keys('redis').optionalStr('url') },
     market: buildMarket(keys('market')),
     ...buildOpsConfig(keys),
     accounts: buildAccounts(keys('accounts')),
     smtp: { url: smtp.optionalStr('url'), from: smtp.str('from', `Outpoint <outpoint@${new URL(publicUrl).hostname}>`) },
     networks,
+  };
+}
+
+function buildWebhooks(hooks: KeyReader): OutpointConfig['webhooks'] {
+  return {
+    allowPrivateTargets: hooks.bool('allow_private_targets'), maxHooks: hooks.int('max_hooks'), maxDeliveriesPerDay: hooks.int('max_deliveries_per_day'),
+    planLimits: hooks.list('plan_limits'), retryHours: hooks.int('retry_hours'), concurrency: hooks.int('concurrency'),
   };
 }
 

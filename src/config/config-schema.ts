@@ -150,6 +150,28 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
       type: 'integer', min: 0, max: 10_000_000, default: 100,
       doc: 'websockets open at once from one client address (`[http] trust_proxy`); more are refused with 4100 (0 = off)',
     },
+    event_log_hours: {
+      type: 'integer', min: 0, max: 8760, default: 24,
+      doc: 'realtime events are kept this long in the store for the catch-up feed (`/api/v2/events`, docs/realtime.md); 0 = no log, no `event_id`',
+    },
+    event_log_max_events: {
+      type: 'integer', min: 1000, max: 1_000_000_000, default: 1_000_000,
+      doc: 'at most this many event ids are kept per network, whatever their age (bounds the table on a busy chain)',
+    },
+  },
+  webhooks: {
+    allow_private_targets: {
+      type: 'boolean', default: false,
+      doc: '`true`: webhook URLs may resolve to loopback, private, link-local or metadata addresses (tests, private deployments; docs/webhooks.md)',
+    },
+    max_hooks: { type: 'integer', min: 0, max: 1_000_000, default: 20, doc: 'webhooks an account may hold, for plans not in `plan_limits`' },
+    max_deliveries_per_day: {
+      type: 'integer', min: 0, max: 1_000_000_000, default: 10_000,
+      doc: 'webhook deliveries per account and UTC day, for plans not in `plan_limits` (apart from the API quota; past it deliveries are dropped)',
+    },
+    plan_limits: { type: 'list', default: [], doc: 'per plan `"plan:max_hooks:deliveries_per_day"`, e.g. `["free:3:1000", "pro:500:1000000"]`' },
+    retry_hours: { type: 'integer', min: 1, max: 720, default: 24, doc: 'a delivery not answered with 2xx is retried (backoff up to an hour) this long, then failed' },
+    concurrency: { type: 'integer', min: 1, max: 10_000, default: 64, doc: 'deliveries in flight at once per process' },
   },
   redis: {
     url: { type: 'url', default: null, doc: '`redis://host:port`: events, rate limits and quotas shared between processes' },

@@ -108,7 +108,22 @@ export interface OutpointConfig {
     readonly liveRateLimitPerSecond: number;
   };
   /** maxConnectionsPerIp: websockets per client address, 0 = off. */
-  readonly realtime: { readonly appKey: string; readonly sendThreads: number; readonly maxConnectionsPerIp: number };
+  readonly webhooks: {
+    readonly allowPrivateTargets: boolean;
+    readonly maxHooks: number;
+    readonly maxDeliveriesPerDay: number;
+    readonly planLimits: readonly string[];
+    readonly retryHours: number;
+    readonly concurrency: number;
+  };
+  readonly realtime: {
+    readonly appKey: string;
+    readonly sendThreads: number;
+    readonly maxConnectionsPerIp: number;
+    /** Catch-up log retention (docs/realtime.md): hours (0 = no log) and ids kept per network. */
+    readonly eventLogHours: number;
+    readonly eventLogMaxEvents: number;
+  };
   readonly redis: { readonly url: string | null };
   readonly market: MarketConfig;
   readonly log: {

@@ -25,6 +25,7 @@ import { registerV3, V3_PREFIX } from './v3/register-v3.js';
 import { v3Fail } from './v3/schemas/v3-schema-kit.js';
 import { addressRoutes } from './v2/address.routes.js';
 import { blockRoutes } from './v2/block.routes.js';
+import { eventRoutes } from './v2/events.routes.js';
 import { marketRoutes } from './v2/market.routes.js';
 import { sendTxRoutes } from './v2/send-tx.routes.js';
 import { txRoutes } from './v2/tx.routes.js';
@@ -146,6 +147,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
       sendTxRoutes(v2, context);
       blockRoutes(v2, context);
       marketRoutes(v2, context);
+      eventRoutes(v2, context);
     },
     { prefix: V2_PREFIX },
   );

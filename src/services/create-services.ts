@@ -1,6 +1,7 @@
 import type { AccountStore } from '../core/store/account-store.js';
 import type { TxBroadcaster } from '../core/sources/broadcaster.js';
 import type { EventBus } from '../core/domain/events.js';
+import type { EventLogStore } from '../core/store/event-log-store.js';
 import type { FeeEstimateSource } from '../core/sources/fee-source.js';
 import type { Logger } from '../core/infrastructure/logger.js';
 import type { MempoolSource } from '../core/sources/mempool-source.js';
@@ -21,6 +22,11 @@ import { BlockFeeRateService } from './blocks/block-fee-rates.js';
 import { BroadcastService } from './transactions/broadcast-service.js';
 import { ChainSummaryService } from './network/chain-summary-service.js';
 import { ConfidenceService } from './transactions/confidence-service.js';
+import { EventFeedService } from './events/event-feed-service.js';
+import { WebhookService } from './webhooks/webhook-service.js';
+import type { WebhookLimits } from './webhooks/webhook-limits.js';
+import type { WebhookSender } from '../core/sources/webhook-sender.js';
+import type { WebhookStore } from '../core/store/webhook-store.js';
 import { FeeService } from './fees/fee-service.js';
 import { EffectiveFeeRateService } from './transactions/effective-fee-rate.js';
 import type { MempoolPackageSource } from '../core/sources/mempool-package-source.js';
@@ -58,6 +64,10 @@ export interface ServiceDeps {
   readonly events?: EventBus | null;
   readonly mempoolMaxAgeMs?: number;
   /** Accounts, API keys and their daily usage (v3, dashboard); without them the account domain is absent. */
+  /** The realtime event log (the store's): the catch-up feed reads it; without it there is no feed. */
+  readonly eventLog?: EventLogStore;
+  /** Webhooks (v3, dashboard): the store, the target check of the sender, the plans' limits; without them no webhooks. */
+  readonly webhooks?: { readonly store: WebhookStore; readonly targets: Pick<WebhookSender, 'checkTarget'>; readonly limits: WebhookLimits };
   readonly accounts?: { readonly store: AccountStore; readonly usage: UsageCounter; readonly keyCacheMs?: number; readonly keyFailures?: KeyFailureRule };
 }
 
@@ -126,6 +136,10 @@ export interface Services {
   readonly fees: FeeService;
   /** null when the store's accounts are not served (no v3, no dashboard). */
   readonly accounts: AccountServices | null;
+  /** The realtime catch-up feed (docs/realtime.md); null without an event log. */
+  readonly events: EventFeedService | null;
+  /** Webhook registration and deliveries (docs/webhooks.md); null when not configured. */
+  readonly webhooks: WebhookService | null;
   /** Flushes usage counts and stops the projector's timers and subscriptions. */
   close(): Promise<void>;
 }
@@ -168,6 +182,8 @@ export function createServices(deps: ServiceDeps): Services {
     wallets: new WalletService(networks),
     fees: new FeeService(networks, projector, deps.feeSources ?? new Map(), deps.logger),
     accounts,
+    events: deps.eventLog ? new EventFeedService(networks, deps.eventLog) : null,
+    webhooks: deps.webhooks ? new WebhookService(deps.webhooks.store, networks, deps.webhooks.targets, deps.webhooks.limits) : null,
     async close() {
       projector.close();
       await accounts?.usage.close();

@@ -8,7 +8,7 @@
  * new initdb would make, in a fraction of its time (initdb was most of a start, and some 30 test files start one).
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
@@ -140,15 +140,25 @@ function ownedTempDir(asRoot: boolean): string {
 async function startCluster(bin: string, asRoot: boolean, dir: string, extra: string): Promise<PostgresServer> {
   const data = join(dir, 'data');
   const run = runner(bin, asRoot, dir);
-  const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off${extra}`;
-  const start = (): void => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const log = join(dir, 'server.log');
+  let port = 0;
+  let options = '';
+  const start = (): void => run('pg_ctl', ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start']);
   const kill = (): void => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-  try {
-    start();
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(`could not start PostgreSQL: ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
+  // A free port can be taken by another test's server between the probe and the bind (tests start servers at once on
+  // a busy machine): try again on a new one, and say what the server logged when it gives up.
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off${extra}`;
+    try {
+      start();
+      break;
+    } catch (error) {
+      const logged = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').slice(-5).join('\n') : '(no server log)';
+      if (attempt < 3) continue;
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`could not start PostgreSQL: ${String((error as { stderr?: Buffer }).stderr ?? error)}\nserver log: ${logged}`);
+    }
   }
   const urlFor = (database: string): string => `postgresql://postgres@127.0.0.1:${port}/${database}`;
   return {

@@ -19,7 +19,8 @@ export type ErrorCode =
   | 'INDEX_SYNCING'
   | 'RAW_TX_UNAVAILABLE'
   | 'WRITER_STANDBY'
-  | 'STORE_UNAVAILABLE';
+  | 'STORE_UNAVAILABLE'
+  | 'EVENTS_EXPIRED';
 
 export class OutpointError extends Error {
   readonly code: ErrorCode;
@@ -232,5 +233,16 @@ export class StoreUnavailableError extends OutpointError {
   readonly retryAfterSeconds = 5;
   constructor(detail: string, options?: { cause?: unknown }) {
     super('STORE_UNAVAILABLE', `the store is unavailable: ${detail}`, options);
+  }
+}
+
+/**
+ * A catch-up cursor (`after`) the event log can no longer answer from: older than what is retained, or newer than
+ * any id given (the log was reset). The client must re-read current state instead (HTTP 410; docs/realtime.md).
+ */
+export class EventsExpiredError extends OutpointError {
+  readonly field = 'after';
+  constructor(message: string) {
+    super('EVENTS_EXPIRED', message);
   }
 }

@@ -2,7 +2,15 @@ import type { NetworkId } from './network.js';
 import type { Sats } from './money.js';
 import type { Transaction, Outpoint, PrevoutInfo, ScriptDelta } from './chain-types.js';
 
-export interface BlockConnectedEvent {
+/**
+ * What the publishing process's event log adds to an event that has realtime channel events (docs/realtime.md,
+ * Catch-up): its `event_id`, increasing per network. Absent when no log is kept (tests, a failed log write).
+ */
+export interface LoggedEvent {
+  readonly eventId?: number;
+}
+
+export interface BlockConnectedEvent extends LoggedEvent {
   readonly kind: 'block_connected';
   readonly network: NetworkId;
   readonly height: number;
@@ -27,7 +35,7 @@ export interface BlockDisconnectedEvent {
   readonly hash: string;
 }
 
-export interface TxAcceptedEvent {
+export interface TxAcceptedEvent extends LoggedEvent {
   readonly kind: 'tx_accepted';
   readonly network: NetworkId;
   readonly tx: Transaction;
@@ -48,7 +56,7 @@ export interface TxRemovedEvent {
 }
 
 /** A transaction touched an address: emitted for mempool entry and for txs first seen in a block. */
-export interface AddressTouchedEvent {
+export interface AddressTouchedEvent extends LoggedEvent {
   readonly kind: 'address_touched';
   readonly network: NetworkId;
   readonly txid: string;
@@ -63,7 +71,7 @@ export interface AddressTouchedEvent {
  * Another transaction spends coins this one spends (an extension of the interface: realtime `double_spend`, docs/realtime.md). One event
  * per transaction that lost or may lose its coins; both sides of a plain double spend get one each.
  */
-export interface DoubleSpendEvent {
+export interface DoubleSpendEvent extends LoggedEvent {
   readonly kind: 'double_spend';
   readonly network: NetworkId;
   /** The transaction whose payment may not (or will not) happen. */

@@ -1,5 +1,7 @@
 import type { AccountStore } from './account-store.js';
 import type { AuthStore } from './auth-store.js';
+import type { EventLogStore } from './event-log-store.js';
+import type { WebhookStore } from './webhook-store.js';
 import type { RawTxModeChange } from './chain-writes.js';
 import type { NetworkId } from '../domain/network.js';
 import type { NetworkStore } from './network-store.js';
@@ -31,6 +33,10 @@ export interface ChainStore {
   accounts(): AccountStore;
   /** Dashboard sign-in data: password hashes, second factors, sessions, one-time tokens, invites. */
   auth(): AuthStore;
+  /** The realtime event log: what the catch-up feed answers (docs/realtime.md). */
+  events(): EventLogStore;
+  /** Webhooks: registrations, deliveries (claimed with a lease), watched txs (docs/webhooks.md). */
+  webhooks(): WebhookStore;
   /**
    * Records `[store] raw_txs` (the writer process calls it at start). With "node", every network's stored raw
    * transactions of confirmed txs are deleted and their space given back (a switch from "store"). Resolves the mode

@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import { ConcurrencyExceededError, IndexSyncingError, KeyFailuresLimitedError, OutpointError, QuotaExceededError, RawTxUnavailableError, StoreUnavailableError, TxRejectedError } from '../../core/domain/errors.js';
+import { ConcurrencyExceededError, EventsExpiredError, IndexSyncingError, KeyFailuresLimitedError, OutpointError, QuotaExceededError, RawTxUnavailableError, StoreUnavailableError, TxRejectedError } from '../../core/domain/errors.js';
 
 /**
  * What went wrong with a request, decided once for both API versions; each version's error handler only words it
@@ -18,6 +18,8 @@ export type RequestFailure =
   | { readonly kind: 'unsupported-network'; readonly message: string }
   /** Bad or unknown input (address, hash, height, page…); `field` names the parameter when the error knows it. */
   | { readonly kind: 'client'; readonly message: string; readonly field: string | null }
+  /** A catch-up cursor the event log no longer answers from: the client must resync (410). */
+  | { readonly kind: 'gone'; readonly message: string; readonly field: string }
   /** The network's node does not answer. */
   | { readonly kind: 'node-down' }
   /** The database does not answer (restarting): temporary, with a wait. */
@@ -38,6 +40,7 @@ export function classifyRequestError(error: FastifyError | Error): RequestFailur
   if (error instanceof QuotaExceededError || error instanceof KeyFailuresLimitedError) return { kind: 'quota', message: error.message, retryAfter: error.retryAfter };
   if (error instanceof StoreUnavailableError) return { kind: 'store-down', retryAfter: error.retryAfterSeconds };
   if (error instanceof ConcurrencyExceededError) return { kind: 'concurrency', message: error.message };
+  if (error instanceof EventsExpiredError) return { kind: 'gone', message: error.message, field: error.field };
   if (error instanceof OutpointError) {
     if (error.code === 'UNAUTHORIZED') return { kind: 'unauthorized', message: error.message };
     if (error.code === 'UNSUPPORTED_NETWORK') return { kind: 'unsupported-network', message: error.message };

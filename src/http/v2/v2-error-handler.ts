@@ -49,6 +49,8 @@ function classify(error: FastifyError | Error): Failure {
       return { status: 404, field: 'network', message: failure.message };
     case 'client':
       return { status: 404, field: failure.field, message: failure.message };
+    case 'gone':
+      return { status: 410, field: failure.field, message: failure.message };
     case 'node-down':
       return { status: 503, field: null, message: NODE_DOWN_MESSAGE };
     case 'store-down':

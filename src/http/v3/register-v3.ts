@@ -9,6 +9,7 @@ import { blockRoutes } from './block.routes.js';
 import { networkRoutes } from './network.routes.js';
 import { txRoutes } from './tx.routes.js';
 import { walletRoutes } from './wallet.routes.js';
+import { webhookRoutes } from './webhook.routes.js';
 import type { V3Context } from './v3-context.js';
 import { v3ErrorHandler, v3Failure } from './v3-error-handler.js';
 
@@ -43,6 +44,7 @@ export async function registerV3(
       blockRoutes(v3, context);
       networkRoutes(v3, context);
       walletRoutes(v3, context);
+      webhookRoutes(v3, context);
     },
     { prefix: V3_PREFIX },
   );

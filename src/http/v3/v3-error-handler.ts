@@ -32,6 +32,8 @@ export function v3ErrorHandler(logger: Logger) {
       case 'client':
       case 'unsupported-network':
         return v3Failure(reply, 404, failure.message);
+      case 'gone':
+        return v3Failure(reply, 410, failure.message);
       case 'node-down':
         return v3Failure(reply, 503, NODE_DOWN_MESSAGE);
       case 'store-down':

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TxBroadcaster } from '../../core/sources/broadcaster.js';
 import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from '../../core/limits/concurrency-limiter.js';
 import type { EventBus } from '../../core/domain/events.js';
+import type { EventLogStore } from '../../core/store/event-log-store.js';
 import type { FeeEstimateSource } from '../../core/sources/fee-source.js';
 import type { MempoolPackageSource } from '../../core/sources/mempool-package-source.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
@@ -17,7 +18,7 @@ import { RedisConcurrencyLimiter } from '../../redis/redis-concurrency-limiter.j
 import { RedisRateCounter } from '../../redis/redis-rate-counter.js';
 import { RedisUsageCounter } from '../../redis/redis-usage-counter.js';
 import type { RawBlockSource } from '../../services/blocks/auxpow-parent-service.js';
-import { createServices } from '../../services/create-services.js';
+import { createServices, type ServiceDeps } from '../../services/create-services.js';
 import { DEFAULT_KEY_FAILURES } from '../../services/limits/key-failure-limit.js';
 import { MemoryRateCounter } from '../../counters/memory-rate-counter.js';
 import type { NetworkMap } from '../../services/shared/network-registry.js';
@@ -51,6 +52,10 @@ export interface HttpWiring extends Omit<HttpAppDeps, 'services' | 'limits'> {
   readonly v3Timing?: { readonly keyCacheMs?: number; readonly usageFlushMs?: number; readonly mempoolMaxAgeMs?: number };
   /** Per network, the node's raw blocks: the explorer shows AuxPoW parents from them. */
   readonly rawBlocks?: ReadonlyMap<NetworkId, RawBlockSource>;
+  /** The realtime event log (chainStore.events()): serves the v2 catch-up feed; without it the feed is absent. */
+  readonly eventLog?: EventLogStore;
+  /** Webhook registration (v3): the store, the sender's target check, the plans' limits. */
+  readonly webhooks?: ServiceDeps['webhooks'];
 }
 
 /** Rate-limit windows counted in this process, or in Redis so that N API processes allow the configured rate in total. */
@@ -66,11 +71,13 @@ export function usageCounter(accounts: AccountStore, redisUrl: string | null, lo
 
 /** Builds the services and counters once and the HTTP app that serves them; closing the app closes them. */
 export async function buildHttpApp(wiring: HttpWiring): Promise<FastifyInstance> {
-  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, packageSources, events, v3Timing, rawBlocks, keyFailuresPerIp, ...http } = wiring;
+  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, packageSources, events, v3Timing, rawBlocks, keyFailuresPerIp, eventLog, webhooks, ...http } = wiring;
   const services = createServices({
     networks, prices, broadcaster, shortLinks, logger: http.logger, events: events ?? null, mempoolSources: mempoolSources ?? new Map(),
     ...(http.now ? { now: http.now } : {}),
     ...(rawBlocks ? { rawBlocks } : {}),
+    ...(eventLog ? { eventLog } : {}),
+    ...(webhooks ? { webhooks } : {}),
     ...(feeSources ? { feeSources } : {}),
     ...(packageSources ? { packageSources } : {}),
     ...(v3Timing?.mempoolMaxAgeMs !== undefined ? { mempoolMaxAgeMs: v3Timing.mempoolMaxAgeMs } : {}),

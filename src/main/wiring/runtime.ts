@@ -20,6 +20,15 @@ import { attachRealtime, type RealtimeHandle } from '../../realtime/attach-realt
 import { registerRealtimeMetrics } from '../../realtime/realtime-metrics.js';
 import { registerMarketMetrics } from '../../market/market-metrics.js';
 import { createRedisEventBus } from '../../redis/redis-event-bus.js';
+import { EventLogEntries } from '../../realtime/channels/event-log-entries.js';
+import { EventLogPruner } from '../../services/events/event-log-pruner.js';
+import { LoggedEventBus } from '../../services/events/logged-event-bus.js';
+import { WebhookDispatcher } from '../../services/webhooks/webhook-dispatcher.js';
+import { WebhookIndex } from '../../services/webhooks/webhook-index.js';
+import { WebhookLimits } from '../../services/webhooks/webhook-limits.js';
+import { WebhookMatcher } from '../../services/webhooks/webhook-matcher.js';
+import { tappedBus } from '../../services/webhooks/tapped-bus.js';
+import { WebhookHttpSender } from '../../webhooks-http/webhook-http-sender.js';
 import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
 import { waitForConfiguredNode } from './node-check.js';
 import { applyRawTxMode } from './raw-tx-mode.js';
@@ -51,6 +60,14 @@ export class Runtime {
   private listeningUrl: string | null = null;
   private stopped = false;
   private readonly reloadTls = (): void => this.onSighup();
+  /** What this process's indexers, P2P listeners and market publish on: the event log first, then `bus` (null: no log kept). */
+  private readonly loggedBus: LoggedEventBus | null;
+  private readonly pruner: EventLogPruner | null;
+  /** Webhooks: the sender and dispatcher run in every process (deliveries are claimed), the matcher where events are published. */
+  private readonly webhookSender: WebhookHttpSender;
+  private readonly webhookLimits: WebhookLimits;
+  private readonly dispatcher: WebhookDispatcher;
+  private readonly matcher: WebhookMatcher | null;
 
   private constructor(
     readonly config: OutpointConfig,
@@ -61,10 +78,27 @@ export class Runtime {
     this.store = openStore(config.store.url, { rawTxs: config.store.rawTxs, readUrls: config.store.readUrls, maxReplicaLagMs: config.store.maxReplicaLagMs });
     warnAboutSharedFiles(config, logger);
     this.observability = new Observability(config, this.store, logger);
+    const logsEvents = config.realtime.eventLogHours > 0 && (options.indexers ?? true);
+    const params = new Map(config.networks.map((n) => [n.id, getNetworkParams(n.id, n.chain)] as const));
+    this.loggedBus = logsEvents ? new LoggedEventBus(bus, this.store.events(), new EventLogEntries(params).render, logger) : null;
+    this.pruner = logsEvents
+      ? new EventLogPruner(this.store.events(), [...params.keys()], { hours: config.realtime.eventLogHours, maxEvents: config.realtime.eventLogMaxEvents }, logger)
+      : null;
+    const hooks = config.webhooks;
+    this.webhookLimits = new WebhookLimits({ maxHooks: hooks.maxHooks, deliveriesPerDay: hooks.maxDeliveriesPerDay }, hooks.planLimits);
+    this.webhookSender = new WebhookHttpSender({ allowPrivateTargets: hooks.allowPrivateTargets });
+    this.dispatcher = new WebhookDispatcher(this.store.webhooks(), this.webhookSender, { concurrency: hooks.concurrency, retryHours: hooks.retryHours, leaseMs: 30_000, idleMs: 500 }, logger);
+    const index = new WebhookIndex(this.store.webhooks(), [...params.keys()], 2000);
+    const readers = new Map([...params.keys()].map((id) => [id, this.store.network(id)] as const));
+    this.matcher = (options.indexers ?? true)
+      ? new WebhookMatcher(this.store.webhooks(), index, readers, this.store.accounts(), this.webhookLimits, () => this.dispatcher.poke(), logger)
+      : null;
+    const logged = this.loggedBus ?? bus;
+    const publishBus = this.matcher ? tappedBus(logged, this.matcher.onEvent) : logged;
     this.networks = config.networks.map((n) =>
-      createNetworkRuntime(n, this.store, this.bus, logger, { store: config.store, bulk: options.bulk ?? false, writes: this.observability.storeWrites }),
+      createNetworkRuntime(n, this.store, publishBus, logger, { store: config.store, bulk: options.bulk ?? false, writes: this.observability.storeWrites }),
     );
-    this.market = createMarket(config.market, this.store.prices(), this.bus, logger);
+    this.market = createMarket(config.market, this.store.prices(), publishBus, logger);
     registerMarketMetrics(this.observability.metrics, this.market);
     if (options.indexers ?? true) {
       this.observability.metrics.sampled({
@@ -101,10 +135,12 @@ export class Runtime {
     process.on('SIGHUP', this.reloadTls);
     try {
       await this.observability.start();
+      this.dispatcher.start();
       if (this.options.http !== false) await this.startHttp();
       if (this.options.indexers === false) return;
       // One poller per database, like one indexer per network: API-only replicas read the stored prices.
       this.market.start();
+      this.pruner?.start();
       await Promise.all(this.networks.map((n) => waitForConfiguredNode(n, redact(n.config.rpcUrl), this.logger, { rawTxs: this.config.store.rawTxs })));
       // The writer records [store] raw_txs; a switch to "node" deletes the stored raw txs (raw-tx-mode.ts).
       await applyRawTxMode(this.store, this.config.store.rawTxs, this.logger);
@@ -132,6 +168,10 @@ export class Runtime {
     for (const network of this.networks) await network.p2p.stop();
     for (const network of this.networks) await network.notifier.stop();
     for (const network of this.networks) await network.indexer.stop();
+    await this.pruner?.stop();
+    await this.loggedBus?.drain();
+    await this.matcher?.drain();
+    await this.dispatcher.stop();
     for (const network of this.networks) network.node.rpc.close();
     for (const network of this.networks) network.rawTxNode.rpc.close();
     await this.observability.stop();
@@ -178,6 +218,8 @@ export class Runtime {
       metrics: this.observability.metrics,
       ops: { health: this.observability.health, metrics: this.observability.apiExposition },
       rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
+      ...(this.config.realtime.eventLogHours > 0 ? { eventLog: this.store.events() } : {}),
+      webhooks: { store: this.store.webhooks(), targets: this.webhookSender, limits: this.webhookLimits },
       apiDocuments,
       extensions: [await createWebLayer(this.config, this.store, this.logger, apiDocuments)],
       ...(this.store.readReplicas() ? { readScope: this.store.readReplicas()!.scope } : {}),

@@ -33,7 +33,7 @@ export class EventRouter {
     switch (event.kind) {
       case 'block_connected': {
         const channel = blockchainChannel(event.network);
-        if (this.networks.has(event.network) && this.registry.has(channel)) this.publish(channel, 'block_update', blockUpdatePayload(event));
+        if (this.networks.has(event.network) && this.registry.has(channel)) this.publish(channel, 'block_update', blockUpdatePayload(event), event.eventId);
         return;
       }
       case 'tx_accepted': {
@@ -42,7 +42,7 @@ export class EventRouter {
         const rate = this.rateOf(event.network);
         rate.record(this.nowMs());
         const channel = blockchainChannel(event.network);
-        if (this.registry.has(channel)) this.publish(channel, 'tx_update', txUpdatePayload(event, rate.perMinute(this.nowMs())));
+        if (this.registry.has(channel)) this.publish(channel, 'tx_update', txUpdatePayload(event, rate.perMinute(this.nowMs())), event.eventId);
         return;
       }
       case 'address_touched':
@@ -53,7 +53,7 @@ export class EventRouter {
         return;
       case 'price': {
         const channel = tickerChannel(event.coin, event.base);
-        if (this.registry.has(channel)) this.publish(channel, 'price_update', priceUpdatePayload(event));
+        if (this.registry.has(channel)) this.publish(channel, 'price_update', priceUpdatePayload(event), undefined);
         return;
       }
       default:
@@ -68,7 +68,7 @@ export class EventRouter {
     const summary = txSummary(event.tx, params, event.prevouts);
     for (const channel of channels) {
       const spec = this.registry.spec(channel);
-      if (spec?.kind === 'address') this.publish(channel, 'balance_update', balanceUpdatePayload(spec.address, event, summary));
+      if (spec?.kind === 'address') this.publish(channel, 'balance_update', balanceUpdatePayload(spec.address, event, summary), event.eventId);
     }
   }
 
@@ -76,14 +76,14 @@ export class EventRouter {
   private routeDoubleSpend(event: DoubleSpendEvent): void {
     if (!this.networks.has(event.network)) return;
     const channel = blockchainChannel(event.network);
-    if (this.registry.has(channel)) this.publish(channel, 'double_spend', doubleSpendPayload(event));
+    if (this.registry.has(channel)) this.publish(channel, 'double_spend', doubleSpendPayload(event), event.eventId);
     const done = new Set<string>();
     for (const script of event.scripts) {
       for (const name of this.registry.addressChannels(scriptKey(event.network, script)) ?? []) {
         if (done.has(name)) continue;
         done.add(name);
         const spec = this.registry.spec(name);
-        if (spec?.kind === 'address') this.publish(name, 'double_spend', doubleSpendPayload(event, spec.address));
+        if (spec?.kind === 'address') this.publish(name, 'double_spend', doubleSpendPayload(event, spec.address), event.eventId);
       }
     }
   }
@@ -94,8 +94,10 @@ export class EventRouter {
     return rate;
   }
 
-  private publish(channel: string, eventName: string, payload: unknown): void {
-    const { delivered } = this.registry.publish(channel, channelEventFrame(channel, eventName, payload));
+  /** `eventId`: the event log's id (docs/realtime.md, Catch-up), sent as `event_id` beside `type` and `value`. */
+  private publish(channel: string, eventName: string, payload: object, eventId: number | undefined): void {
+    const data = eventId === undefined ? payload : { ...payload, event_id: eventId };
+    const { delivered } = this.registry.publish(channel, channelEventFrame(channel, eventName, data));
     this.counters.eventsDelivered += delivered;
   }
 }

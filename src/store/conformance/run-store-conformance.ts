@@ -4,6 +4,8 @@ import { accountTests } from './conformance-accounts.js';
 import { addressTests } from './conformance-address.js';
 import { authTests } from './conformance-auth.js';
 import { chainTests } from './conformance-chain.js';
+import { eventLogTests } from './conformance-event-log.js';
+import { webhookTests } from './conformance-webhooks.js';
 import type { StoreHarness } from './harness.js';
 import { mempoolTests } from './conformance-mempool.js';
 import { priceTests } from './conformance-prices.js';
@@ -34,5 +36,7 @@ export function runStoreConformance(name: string, harness: StoreHarness): void {
     void describe('sync status', () => syncStatusTests(harness));
     void describe('account changes', () => accountChangeTests(harness));
     void describe('sign-in data', () => authTests(harness));
+    void describe('realtime event log', () => eventLogTests(harness));
+    void describe('webhooks', () => webhookTests(harness));
   });
 }

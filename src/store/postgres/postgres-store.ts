@@ -7,6 +7,9 @@ import { chainTables } from '../common/schema/chain-tables.js';
 import { storedRawTxMode, type ChainStoreOptions } from '../common/schema/store-options.js';
 import type { AccountStore } from '../../core/store/account-store.js';
 import type { AuthStore } from '../../core/store/auth-store.js';
+import type { EventLogStore } from '../../core/store/event-log-store.js';
+import type { WebhookStore } from '../../core/store/webhook-store.js';
+import { SqlWebhookStore } from '../common/webhooks/sql-webhook-store.js';
 import type { RawTxModeChange } from '../../core/store/chain-writes.js';
 import type { NetworkStore } from '../../core/store/network-store.js';
 import type { PriceStore } from '../../core/store/price-store.js';
@@ -19,6 +22,7 @@ import { SqlShortAddresses } from '../common/accounts/sql-short-addresses.js';
 import { migrationSql } from '../migrations/migration-files.js';
 import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresNetworkStore } from './chain/postgres-network-store.js';
+import { PostgresEventLog } from './postgres-event-log.js';
 import { PostgresPrices } from './postgres-prices.js';
 import { PostgresRunner } from './postgres-runner.js';
 import { LOCK_NAMESPACE, one } from './connection/postgres-sql.js';
@@ -44,6 +48,8 @@ export class PostgresStore implements ChainStore {
   private accountStore: PostgresAccounts | null = null;
   private priceStore: PostgresPrices | null = null;
   private authStore: SqlAuthStore | null = null;
+  private hooks: SqlWebhookStore | null = null;
+  private eventLog: PostgresEventLog | null = null;
   private readonly replicas: ReplicaSet | null = null;
   private readonly router: ReadRouter | null = null;
 
@@ -156,6 +162,16 @@ export class PostgresStore implements ChainStore {
   accounts(): AccountStore {
     this.accountStore ??= new PostgresAccounts(this.pool);
     return this.accountStore;
+  }
+
+  events(): EventLogStore {
+    this.eventLog ??= new PostgresEventLog(this.pool);
+    return this.eventLog;
+  }
+
+  webhooks(): WebhookStore {
+    this.hooks ??= new SqlWebhookStore(new PostgresRunner(this.pool), 'postgres');
+    return this.hooks;
   }
 
   auth(): AuthStore {

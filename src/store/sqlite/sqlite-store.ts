@@ -8,6 +8,9 @@ import { chainTables } from '../common/schema/chain-tables.js';
 import { storedRawTxMode, type ChainStoreOptions } from '../common/schema/store-options.js';
 import type { AccountStore } from '../../core/store/account-store.js';
 import type { AuthStore } from '../../core/store/auth-store.js';
+import type { EventLogStore } from '../../core/store/event-log-store.js';
+import type { WebhookStore } from '../../core/store/webhook-store.js';
+import { SqlWebhookStore } from '../common/webhooks/sql-webhook-store.js';
 import type { RawTxModeChange } from '../../core/store/chain-writes.js';
 import type { NetworkStore } from '../../core/store/network-store.js';
 import type { PriceStore } from '../../core/store/price-store.js';
@@ -20,6 +23,7 @@ import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema/schema-
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteNetworkStore } from './chain/sqlite-network-store.js';
 import { PageReturner } from './connection/sqlite-page-return.js';
+import { SqliteEventLog } from './sqlite-event-log.js';
 import { SqlitePrices } from './sqlite-prices.js';
 import { SqliteRunner } from './sqlite-runner.js';
 import { Statements, type Row } from './connection/sqlite-statements.js';
@@ -43,6 +47,8 @@ export class SqliteStore implements ChainStore {
   private accountStore: SqliteAccounts | null = null;
   private priceStore: SqlitePrices | null = null;
   private authStore: SqlAuthStore | null = null;
+  private hooks: SqlWebhookStore | null = null;
+  private eventLog: SqliteEventLog | null = null;
   /** Gives free pages back after an initial load or a chain reset (null: read-only or in memory). */
   private readonly pageReturner: PageReturner | null;
 
@@ -138,6 +144,16 @@ export class SqliteStore implements ChainStore {
   accounts(): AccountStore {
     this.accountStore ??= new SqliteAccounts(this.st);
     return this.accountStore;
+  }
+
+  events(): EventLogStore {
+    this.eventLog ??= new SqliteEventLog(this.st);
+    return this.eventLog;
+  }
+
+  webhooks(): WebhookStore {
+    this.hooks ??= new SqlWebhookStore(new SqliteRunner(this.st), 'sqlite');
+    return this.hooks;
   }
 
   auth(): AuthStore {

@@ -9,6 +9,9 @@
  *   <span data-live-field="CHANNEL:EVENT:FIELD">                     set to the event's value[FIELD]
  * Rows with a data-key not seen before a replacement are highlighted. The server renders (and escapes) every
  * fragment, so the page looks the same as after a reload. Events only trigger reads: nothing is polled.
+ * After a lost connection the missed events are read from the catch-up feed (/api/v2/events, docs/realtime.md) and
+ * handled as if they had arrived live, so only the regions they concern refresh; a channel the feed cannot answer
+ * for (no event seen yet, a ticker, a cursor too old) refreshes its regions once instead.
  */
 import Pusher from 'pusher-js';
 import { retryDelay } from './retry-delay.js';
@@ -55,14 +58,61 @@ export function startLive(root: Document): void {
     channel.bind('pusher:subscription_succeeded', () => {
       if (--pending === 0) root.documentElement.dataset['live'] = 'ready';
     });
-    for (const event of events) channel.bind(event, (data: unknown) => onEvent(root, states, `${name}:${event}`, data));
+    for (const event of events) {
+      channel.bind(event, (data: unknown) => {
+        const id = eventId(data);
+        if (id !== null) {
+          // A live event the catch-up already handled (pusher-js resubscribes while the feed is read).
+          if (id <= (cursors.get(name) ?? 0)) return;
+          cursors.set(name, id);
+        }
+        onEvent(root, states, `${name}:${event}`, data);
+      });
+    }
   }
-  // After a lost connection, events may have been missed: bring every region up to date once.
   let connectedBefore = false;
   pusher.connection.bind('connected', () => {
-    if (connectedBefore) for (const el of root.querySelectorAll<HTMLElement>('[data-live-src]')) schedule(root, states, el.id);
+    if (connectedBefore) for (const [name, events] of channels) void catchUp(root, states, name, events);
     connectedBefore = true;
   });
+}
+
+/** The last event_id seen per channel: where the catch-up feed starts after a reconnect. */
+const cursors = new Map<string, number>();
+
+function eventId(data: unknown): number | null {
+  const id = (data as { event_id?: unknown } | null)?.event_id;
+  return typeof id === 'number' ? id : null;
+}
+
+/** Most feed pages read after one reconnect; past that, refreshing the regions is cheaper. */
+const MAX_CATCH_UP_PAGES = 5;
+
+async function catchUp(root: Document, states: Map<string, RegionState>, name: string, events: ReadonlySet<string>): Promise<void> {
+  const network = /^(?:blockchain_update_([a-z]+)$|address_([a-z]+)_)/.exec(name);
+  let after = cursors.get(name);
+  if (network && after !== undefined) {
+    try {
+      for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
+        const query = new URLSearchParams({ channel: name, after: String(after) });
+        const response = await fetch(`/api/v2/events/${(network[1] ?? network[2])!.toUpperCase()}?${query.toString()}`);
+        if (!response.ok) break;
+        const { data } = (await response.json()) as { data: { events: { event: string; event_id: number; data: unknown }[]; cursor: number; has_more: boolean } };
+        for (const e of data.events) {
+          if (e.event_id <= (cursors.get(name) ?? 0)) continue;
+          cursors.set(name, e.event_id);
+          if (events.has(e.event)) onEvent(root, states, `${name}:${e.event}`, e.data);
+        }
+        after = data.cursor;
+        if (!data.has_more) return;
+      }
+    } catch {
+      // Unreachable feed: refresh below.
+    }
+  }
+  for (const el of root.querySelectorAll<HTMLElement>('[data-live-on][data-live-src]')) {
+    if (el.id && words(el.dataset['liveOn']).some((t) => t.startsWith(`${name}:`))) schedule(root, states, el.id);
+  }
 }
 
 function words(text: string | undefined): string[] {

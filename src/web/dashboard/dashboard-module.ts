@@ -15,6 +15,7 @@ import { installCsrfGuard } from './csrf-guard.js';
 import type { DashboardContext } from './dashboard-context.js';
 import { headerLinks } from './header-links.js';
 import { keysPages } from './keys.pages.js';
+import { webhookPages } from './webhooks/webhooks.pages.js';
 import { overviewPage } from './overview.page.js';
 import { recoveryPages } from './recovery.pages.js';
 import { secondFactorPages } from './second-factor.pages.js';
@@ -51,6 +52,7 @@ export function dashboardModule(options: DashboardWebOptions): WebModule {
       for (const pages of [signInPages, signUpPages, recoveryPages, overviewPage, keysPages, securityPages, secondFactorPages, adminPages, adminPlanPages]) {
         pages(dash, ctx);
       }
+      if (services.webhooks) webhookPages(dash, ctx, services.webhooks);
     });
   };
 }

@@ -5,11 +5,12 @@ import { relativeTime, utcTime } from '../shared/relative-time.js';
 import { html, type SafeHtml } from '../shell/html.js';
 import type { DashboardContext, SignedIn } from './dashboard-context.js';
 
-export type Section = 'overview' | 'keys' | 'security' | 'admin';
+export type Section = 'overview' | 'keys' | 'webhooks' | 'security' | 'admin';
 
 const SECTIONS: readonly (readonly [Section, string, string])[] = [
   ['overview', 'Overview', DASHBOARD_PATH],
   ['keys', 'API keys', `${DASHBOARD_PATH}/keys`],
+  ['webhooks', 'Webhooks', `${DASHBOARD_PATH}/webhooks`],
   ['security', 'Security', `${DASHBOARD_PATH}/security`],
   ['admin', 'Admin', `${DASHBOARD_PATH}/admin`],
 ];

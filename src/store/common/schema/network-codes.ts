@@ -16,3 +16,10 @@ const CODES: Readonly<Record<NetworkId, number>> = {
 export function networkCode(id: NetworkId): number {
   return CODES[id];
 }
+
+/** The network of a stored code (rows read back). */
+export function networkFromCode(code: number): NetworkId {
+  const found = (Object.keys(CODES) as NetworkId[]).find((id) => CODES[id] === code);
+  if (!found) throw new RangeError(`unknown network code ${code}`);
+  return found;
+}

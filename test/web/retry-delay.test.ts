@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { retryDelay } from './retry-delay.js';
+import { retryDelay } from '../../src/web/client/retry-delay.js';
 
 test('a refused live refresh waits Retry-After or longer, doubling, capped, with jitter of up to as much again', () => {
   assert.equal(retryDelay(1, '1', () => 0), 1000);

@@ -1,0 +1,51 @@
+import { arr, nullable, obj } from '../../shared/schema-kit.js';
+import { int, str, v3Params, v3Route } from './v3-schema-kit.js';
+
+/** A hook as listed: everything but its secret (shown once, at registration). */
+const hook = obj({
+  id: int, network: str, event: str, url: str, address: nullable('string'), txid: nullable('string'), confirmations: nullable('integer'), created_at: int,
+});
+
+export const createWebhookSchema = v3Route({
+  summary: 'Register a webhook: JSON {network, event, url, address | txid, confirmations} (docs/webhooks.md); the secret is shown once',
+  tag: 'webhooks',
+  body: {
+    type: 'object',
+    required: ['network', 'event', 'url'],
+    additionalProperties: false,
+    properties: {
+      network: { type: 'string', minLength: 1, maxLength: 16 },
+      event: { type: 'string', enum: ['address', 'tx_confirmations', 'block', 'double_spend'] },
+      url: { type: 'string', minLength: 1, maxLength: 2000 },
+      address: { type: 'string', minLength: 1, maxLength: 200 },
+      txid: { type: 'string', minLength: 1, maxLength: 100 },
+      confirmations: { type: 'integer', minimum: 1, maximum: 100 },
+    },
+  },
+  data: obj({ ...(hook['properties'] as Record<string, never>), secret: str }),
+});
+
+export const listWebhooksSchema = v3Route({ summary: "The account's webhooks (no secrets)", tag: 'webhooks', data: arr(hook) });
+
+export const deleteWebhookSchema = v3Route({
+  summary: 'Remove a webhook (its pending deliveries go with it)',
+  tag: 'webhooks',
+  params: v3Params({ id: { type: 'string', pattern: '^\\d{1,15}$' } }, ['id']),
+  data: obj({ id: int, deleted: { type: 'boolean' } }),
+});
+
+export const deliveriesSchema = v3Route({
+  summary: "The account's latest deliveries, newest first: state, attempts, last status and error",
+  tag: 'webhooks',
+  data: arr(obj({
+    id: str, webhook_id: int, event: str, state: str, attempts: int, created_at: int, next_attempt_at: nullable('integer'),
+    last_status: nullable('integer'), last_error: nullable('string'),
+  })),
+});
+
+export const resendSchema = v3Route({
+  summary: 'Deliver a finished (delivered or failed) delivery again, with the same id',
+  tag: 'webhooks',
+  params: v3Params({ id: { type: 'string', pattern: '^[0-9a-f]{32}$' } }, ['id']),
+  data: obj({ id: str, state: str }),
+});

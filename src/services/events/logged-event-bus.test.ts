@@ -1,0 +1,66 @@
+/** The writer's bus: events are logged (numbered by the store) before they go out, in order, and still go out when the log fails. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MemoryEventBus, silentLogger, type DomainEvent, type EventLogStore } from '../../core/index.js';
+import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { BLOCKCHAIN_KEY, type EventLogRenderer } from './event-channel-keys.js';
+import { LoggedEventBus } from './logged-event-bus.js';
+
+const removed = (txid: string): DomainEvent => ({ kind: 'tx_removed', network: 'LTC', txid, reason: 'confirmed' });
+const block = (network: 'LTC' | 'BTC', height: number): DomainEvent => ({
+  kind: 'block_connected', network, height, hash: String(height).padStart(64, '0'), prevHash: '', merkleRoot: '', time: 0, bits: 0, size: 1, txCount: 1,
+  minerAddress: null, minerTag: null, receivedAt: 0,
+});
+const render: EventLogRenderer = (e) =>
+  e.kind === 'block_connected' ? { network: e.network, entries: [{ channelKey: BLOCKCHAIN_KEY, event: 'block_update', payload: `{"type":"block","value":{"h":${e.height}}}` }] } : null;
+
+function recorded(inner: MemoryEventBus): DomainEvent[] {
+  const seen: DomainEvent[] = [];
+  inner.subscribe((e) => seen.push(e));
+  return seen;
+}
+
+describe('LoggedEventBus', () => {
+  it('numbers logged events per network from the store, sends them after the log write, keeps the order of every event', async () => {
+    const store = new SqliteStore({ path: ':memory:' });
+    await store.migrate();
+    const inner = new MemoryEventBus();
+    const seen = recorded(inner);
+    const bus = new LoggedEventBus(inner, store.events(), render, silentLogger, () => 1000);
+    bus.publish(removed('a'));
+    assert.equal(seen.length, 1, 'nothing queued: an event without channel events goes out at once');
+    bus.publish(block('LTC', 1));
+    bus.publish(removed('b'));
+    bus.publish(block('BTC', 1));
+    bus.publish(block('LTC', 2));
+    assert.equal(seen.length, 1, 'logged first: nothing more out before the write');
+    await bus.drain();
+    assert.deepEqual(seen.map((e) => [e.kind, 'eventId' in e ? e.eventId : undefined]), [
+      ['tx_removed', undefined], ['block_connected', 1], ['tx_removed', undefined], ['block_connected', 1], ['block_connected', 2],
+    ]);
+    const page = await store.events().read('LTC', BLOCKCHAIN_KEY, 0, 10);
+    assert.deepEqual(page.events.map((e) => [e.eventId, e.time]), [[1, 1000], [2, 1000]]);
+    bus.publish(block('LTC', 3));
+    await bus.drain();
+    assert.equal((seen.at(-1) as { eventId?: number }).eventId, 3, 'the next batch continues the sequence');
+    await store.close();
+  });
+
+  it('a failing log write still sends the events, without ids, and says so once', async () => {
+    const failing: EventLogStore = {
+      append: () => Promise.reject(new Error('database down')),
+      read: () => Promise.reject(new Error('unused')),
+      prune: () => Promise.resolve(0),
+    };
+    const warnings: string[] = [];
+    const inner = new MemoryEventBus();
+    const seen = recorded(inner);
+    const bus = new LoggedEventBus(inner, failing, render, { ...silentLogger, warn: (m) => warnings.push(m) });
+    bus.publish(block('LTC', 1));
+    await bus.drain();
+    bus.publish(block('LTC', 2));
+    await bus.drain();
+    assert.deepEqual(seen.map((e) => ('eventId' in e ? e.eventId : 'none')), ['none', 'none']);
+    assert.equal(warnings.length, 1);
+  });
+});

@@ -1,0 +1,91 @@
+import type { DomainEvent, EventBus } from '../../core/domain/events.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { EventLogStore } from '../../core/store/event-log-store.js';
+import type { EventLogRenderer, RenderedEvent } from './event-channel-keys.js';
+
+interface Pending {
+  readonly event: DomainEvent;
+  readonly rendered: RenderedEvent | null;
+}
+
+/**
+ * The bus the writer process publishes on (docs/realtime.md, Catch-up): each event with channel events is logged in
+ * the store, which gives it its `event_id`, and only then goes out on the real bus with the id. Logging first means a
+ * client that saw event n live can always read everything up to n from the feed; a reconnecting client either gets
+ * an event live or finds it in the feed, never neither.
+ *
+ * Events are batched per turn of the event loop (the indexer publishes a block's events in one loop): one store
+ * transaction per network per batch. Order is kept for every event, logged or not (a `tx_removed` never overtakes
+ * the `tx_accepted` before it). A failed log write publishes the events without ids (realtime must not stop with
+ * the database) and is logged once per outage.
+ */
+export class LoggedEventBus implements EventBus {
+  private queue: Pending[] = [];
+  private flushing: Promise<void> | null = null;
+  private failing = false;
+
+  constructor(
+    private readonly inner: EventBus,
+    private readonly log: EventLogStore,
+    private readonly render: EventLogRenderer,
+    private readonly logger: Logger,
+    private readonly nowS: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
+
+  publish(event: DomainEvent): void {
+    const rendered = this.render(event);
+    if (rendered === null && this.flushing === null) {
+      this.inner.publish(event);
+      return;
+    }
+    this.queue.push({ event, rendered });
+    this.flushing ??= new Promise<void>((resolve) => queueMicrotask(resolve)).then(() => this.flush());
+  }
+
+  subscribe(handler: (event: DomainEvent) => void): () => void {
+    return this.inner.subscribe(handler);
+  }
+
+  /** Resolves once everything published so far has gone out (shutdown). */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      const ids = await this.append(batch);
+      batch.forEach(({ event }, i) => {
+        const eventId = ids[i];
+        this.inner.publish(eventId === undefined ? event : ({ ...event, eventId } as DomainEvent));
+      });
+    }
+    this.flushing = null;
+  }
+
+  /** The id of each pending event (undefined: none), one store append per network in the batch. */
+  private async append(batch: readonly Pending[]): Promise<(number | undefined)[]> {
+    const ids: (number | undefined)[] = new Array<number | undefined>(batch.length);
+    const byNetwork = new Map<RenderedEvent['network'], number[]>();
+    batch.forEach(({ rendered }, i) => {
+      if (!rendered) return;
+      let positions = byNetwork.get(rendered.network);
+      if (!positions) byNetwork.set(rendered.network, (positions = []));
+      positions.push(i);
+    });
+    const time = this.nowS();
+    for (const [network, positions] of byNetwork) {
+      try {
+        const given = await this.log.append(network, positions.map((i) => batch[i]!.rendered!.entries), time);
+        positions.forEach((position, k) => (ids[position] = given[k]));
+        if (this.failing) this.logger.info('event log: writing again');
+        this.failing = false;
+      } catch (error) {
+        if (!this.failing) this.logger.warn('event log: write failed; events go out without event_id until it works again', { network, error: error instanceof Error ? error.message : String(error) });
+        this.failing = true;
+      }
+    }
+    return ids;
+  }
+}

@@ -1,0 +1,162 @@
+import { formatCoins } from '../../core/domain/money.js';
+import type { AddressTouchedEvent, DomainEvent } from '../../core/domain/events.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
+import type { AccountStore } from '../../core/store/account-store.js';
+import type { NewDelivery, TxWatch, Webhook, WebhookStore } from '../../core/store/webhook-store.js';
+import { addressKey } from '../events/event-channel-keys.js';
+import type { WebhookIndex } from './webhook-index.js';
+import type { WebhookLimits } from './webhook-limits.js';
+import { deliveryId } from './webhook-signing.js';
+import { txDepth, watchDecision } from './webhook-watches.js';
+
+/**
+ * Events to deliveries (docs/webhooks.md, Events), in the process that publishes them (one writer per network), in
+ * order. Deliveries are stored before any attempt, with ids derived from hook and event (a replayed event adds
+ * nothing); then the dispatcher is told. Depth (confirmations, reorgs) is judged at each connected or disconnected
+ * block from the store, for every tx a hook watches.
+ */
+export class WebhookMatcher {
+  private queue: DomainEvent[] = [];
+  private running: Promise<void> | null = null;
+  private readonly spent = new Map<number, { day: number; count: number }>();
+
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly index: WebhookIndex,
+    private readonly readers: ReadonlyMap<NetworkId, NetworkReader>,
+    private readonly accounts: AccountStore,
+    private readonly limits: WebhookLimits,
+    private readonly onStored: () => void,
+    private readonly logger: Logger,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  /** Called for every event this process publishes. */
+  readonly onEvent = (event: DomainEvent): void => {
+    if (event.kind === 'price' || event.kind === 'tx_accepted' || !this.readers.has(event.network)) return;
+    this.queue.push(event);
+    this.running ??= this.process();
+  };
+
+  async drain(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async process(): Promise<void> {
+    while (this.queue.length > 0) {
+      const events = this.queue;
+      this.queue = [];
+      try {
+        const index = await this.index.fresh();
+        const deliveries: NewDelivery[] = [];
+        const watches: { watch: TxWatch; network: NetworkId }[] = [];
+        for (const event of events) await this.match(event, index, deliveries, watches);
+        const allowed = await this.withinBudget(deliveries, index);
+        for (const { watch, network } of watches) await this.store.watch(watch, network);
+        if (allowed.length > 0 && (await this.store.enqueue(allowed, this.nowMs())) > 0) this.onStored();
+      } catch (error) {
+        this.logger.error('webhooks: matching events failed; these events make no deliveries', { events: events.length, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    this.running = null;
+  }
+
+  private async match(event: DomainEvent, index: WebhookIndex, out: NewDelivery[], watches: { watch: TxWatch; network: NetworkId }[]): Promise<void> {
+    switch (event.kind) {
+      case 'address_touched':
+        for (const hook of index.forScript(event.network, addressKey(event.delta.script))) {
+          if (hook.event !== 'address') continue;
+          const confirmations = event.confirmed ? await txDepth(this.readers.get(event.network)!, event.txid) : 0;
+          out.push(this.delivery(hook, `${event.txid}:${confirmations}`, addressBody(hook, event, confirmations)));
+          watches.push({ network: event.network, watch: { hookId: hook.id, txid: event.txid, target: 1, delivered: confirmations } });
+        }
+        return;
+      case 'block_connected':
+        for (const hook of index.forBlocks(event.network)) {
+          out.push(this.delivery(hook, event.hash, {
+            event: 'block', network: event.network, blockhash: event.hash, block_no: event.height, previous_blockhash: event.prevHash,
+            time: event.receivedAt, total_txs: event.txCount, size: event.size,
+          }));
+        }
+        await this.judgeWatches(event.network, index, out, event.hash);
+        return;
+      case 'block_disconnected':
+        await this.judgeWatches(event.network, index, out, `-${event.hash}`);
+        return;
+      case 'double_spend': {
+        const hooks = new Set<Webhook>([...event.scripts.flatMap((s) => index.forScript(event.network, addressKey(s))), ...index.forTxid(event.network, event.txid)]);
+        for (const hook of hooks) {
+          if (hook.event !== 'double_spend') continue;
+          out.push(this.delivery(hook, `ds:${event.txid}:${event.reason}:${[...event.conflictingTxids].sort().join(',')}`, {
+            event: 'double_spend', network: event.network, ...(hook.address ? { address: hook.address } : {}), txid: event.txid,
+            conflicting_txids: event.conflictingTxids, reason: event.reason, seen_in: event.seenIn, time: event.time,
+          }));
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Every watched tx of the network against the chain as it now is: deliveries for depths reached or lost. */
+  private async judgeWatches(network: NetworkId, index: WebhookIndex, out: NewDelivery[], tipKey: string): Promise<void> {
+    const reader = this.readers.get(network)!;
+    for (const watch of await this.store.watches(network)) {
+      const hook = index.get(watch.hookId);
+      if (!hook) continue;
+      const depth = await txDepth(reader, watch.txid);
+      const decision = watchDecision(watch, depth);
+      if (decision.deliver) {
+        const body = hook.event === 'tx_confirmations'
+          ? { event: 'tx_confirmations', network, txid: watch.txid, confirmations: Math.max(depth, 0), target: watch.target, reorg: decision.reorg, removed: depth < 0 }
+          : { event: 'address', network, address: hook.address, txid: watch.txid, confirmations: Math.max(depth, 0), reorg: decision.reorg, removed: depth < 0 };
+        out.push(this.delivery(hook, `${watch.txid}:${depth}:${tipKey}`, body));
+      }
+      if (decision.next !== watch.delivered || decision.drop) await this.store.updateWatch(watch.hookId, watch.txid, decision.drop ? null : decision.next);
+    }
+  }
+
+  private delivery(hook: Webhook, what: string, body: Record<string, unknown>): NewDelivery {
+    return { id: deliveryId(hook.id, what), hookId: hook.id, event: hook.event, body: JSON.stringify(body) };
+  }
+
+  /** The plan's deliveries per UTC day; past it the rest are dropped (and logged) until midnight UTC. */
+  private async withinBudget(deliveries: readonly NewDelivery[], index: WebhookIndex): Promise<NewDelivery[]> {
+    const now = this.nowMs();
+    const day = Math.floor(now / 86_400_000);
+    const allowed: NewDelivery[] = [];
+    const plans = new Map<number, number>();
+    for (const d of deliveries) {
+      const accountId = index.get(d.hookId)!.accountId;
+      let spent = this.spent.get(accountId);
+      if (!spent || spent.day !== day) {
+        spent = { day, count: await this.store.countSince(accountId, day * 86_400_000) };
+        this.spent.set(accountId, spent);
+      }
+      let limit = plans.get(accountId);
+      if (limit === undefined) {
+        const account = await this.accounts.getAccount(accountId);
+        limit = account ? this.limits.of(account.plan.name).deliveriesPerDay : 0;
+        plans.set(accountId, limit);
+      }
+      if (spent.count >= limit) {
+        this.logger.warn('webhooks: daily delivery budget spent; delivery dropped', { account: accountId, hook: d.hookId, limit });
+        continue;
+      }
+      spent.count++;
+      allowed.push(d);
+    }
+    return allowed;
+  }
+}
+
+function addressBody(hook: Webhook, event: AddressTouchedEvent, confirmations: number): Record<string, unknown> {
+  const { sent, received } = event.delta;
+  return {
+    event: 'address', network: event.network, address: hook.address, txid: event.txid, confirmations,
+    value_received: formatCoins(received), value_sent: formatCoins(sent), balance_change: formatCoins(received - sent),
+  };
+}

@@ -1,0 +1,85 @@
+import { decodeAddress } from '../../chains/addressing.js';
+import { InvalidArgumentError, NotFoundError } from '../../core/domain/errors.js';
+import type { WebhookSender } from '../../core/sources/webhook-sender.js';
+import type { Delivery, Webhook, WebhookEvent, WebhookStore } from '../../core/store/webhook-store.js';
+import { addressKey } from '../events/event-channel-keys.js';
+import type { NetworkRegistry } from '../shared/network-registry.js';
+import type { WebhookLimits } from './webhook-limits.js';
+import { newSecret } from './webhook-signing.js';
+
+export const WEBHOOK_EVENTS: readonly WebhookEvent[] = ['address', 'tx_confirmations', 'block', 'double_spend'];
+
+export interface NewWebhookRequest {
+  readonly network: string;
+  readonly event: string;
+  readonly url: string;
+  readonly address?: string;
+  readonly txid?: string;
+  readonly confirmations?: number;
+}
+
+const TXID = /^[0-9a-f]{64}$/;
+
+/** Registration, listing and removal of an account's hooks, and its deliveries (v3 routes, dashboard). */
+export class WebhookService {
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly networks: NetworkRegistry,
+    private readonly targets: Pick<WebhookSender, 'checkTarget'>,
+    private readonly limits: WebhookLimits,
+    private readonly nowS: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
+
+  /** The new hook and its secret (shown this once). */
+  async create(accountId: number, plan: string, request: NewWebhookRequest): Promise<{ hook: Webhook; secret: string }> {
+    const ctx = this.networks.resolve(request.network);
+    const event = request.event as WebhookEvent;
+    if (!WEBHOOK_EVENTS.includes(event)) throw new InvalidArgumentError('event', `event must be one of ${WEBHOOK_EVENTS.join(', ')}`);
+    if (typeof request.url !== 'string' || request.url.length > 2000) throw new InvalidArgumentError('url', 'url must be a string of at most 2000 characters');
+    let address: string | null = null;
+    let script: string | null = null;
+    let txid: string | null = null;
+    let confirmations: number | null = null;
+    if (event === 'address' || (event === 'double_spend' && request.address !== undefined)) {
+      if (typeof request.address !== 'string') throw new InvalidArgumentError('address', 'an address hook needs an address');
+      const decoded = decodeAddress(ctx.params, request.address);
+      if (decoded.script === null) throw new InvalidArgumentError('address', 'MWEB stealth addresses have no visible transactions');
+      address = request.address;
+      script = addressKey(decoded.script);
+    }
+    if (event === 'tx_confirmations' || (event === 'double_spend' && request.address === undefined)) {
+      const given = typeof request.txid === 'string' ? request.txid.toLowerCase() : '';
+      if (!TXID.test(given)) throw new InvalidArgumentError('txid', 'txid must be 64 hex characters');
+      txid = given;
+    }
+    if (event === 'tx_confirmations') {
+      const depth = request.confirmations;
+      if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 1 || depth > 100) throw new InvalidArgumentError('confirmations', 'confirmations must be an integer from 1 to 100');
+      confirmations = depth;
+    }
+    const refused = await this.targets.checkTarget(request.url);
+    if (refused) throw new InvalidArgumentError('url', `url refused: ${refused}`);
+    const secret = newSecret();
+    const { maxHooks } = this.limits.of(plan);
+    const hook = await this.store.create({ accountId, network: ctx.id, event, url: request.url, secret, address, script, txid, confirmations }, this.nowS(), maxHooks);
+    if (!hook) throw new InvalidArgumentError('limit', `the plan allows ${maxHooks} webhooks; delete one first`);
+    if (txid !== null && event === 'tx_confirmations') await this.store.watch({ hookId: hook.id, txid, target: confirmations!, delivered: -1 }, ctx.id);
+    return { hook, secret };
+  }
+
+  list(accountId: number): Promise<Webhook[]> {
+    return this.store.list(accountId);
+  }
+
+  async remove(accountId: number, id: number): Promise<void> {
+    if (!(await this.store.remove(accountId, id))) throw new NotFoundError('id', `no webhook ${id} on this account`);
+  }
+
+  recent(accountId: number, limit = 50): Promise<Delivery[]> {
+    return this.store.recent(accountId, limit);
+  }
+
+  async resend(accountId: number, id: string): Promise<void> {
+    if (!(await this.store.resend(accountId, id, Date.now()))) throw new NotFoundError('id', `no finished delivery ${id.slice(0, 64)} on this account`);
+  }
+}

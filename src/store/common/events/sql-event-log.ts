@@ -1,0 +1,77 @@
+/**
+ * The realtime event log's reads and pruning for both engines (over a SqlRunner); each engine adds `append`, which
+ * allocates ids and writes rows in one transaction with a RETURNING the shared runner does not offer.
+ */
+import type { NetworkId } from '../../../core/domain/network.js';
+import type { EventLogPage, EventLogStore, LoggedChannelEvent } from '../../../core/store/event-log-store.js';
+import { networkCode } from '../schema/network-codes.js';
+import type { SqlRunner } from '../sql/sql-runner.js';
+
+/** Allocates `count` ids for a network: the statement both engines run first in an append's transaction (returns the new last id). */
+export const ALLOCATE_IDS_SQL =
+  'INSERT INTO event_log_state (net, last_id) VALUES (?, ?) ON CONFLICT (net) DO UPDATE SET last_id = event_log_state.last_id + excluded.last_id RETURNING last_id';
+
+/** One row per channel event: the ids run from `last - events.length + 1` to `last`, in the order given. */
+export function eventLogRows(network: NetworkId, events: readonly (readonly LoggedChannelEvent[])[], last: number, time: number): EventLogRow[] {
+  const net = networkCode(network);
+  const first = last - events.length + 1;
+  const rows: EventLogRow[] = [];
+  events.forEach((channelEvents, i) => {
+    // A domain event names a channel once; a repeat (two spellings of one script in a double spend) would break the key.
+    const seen = new Set<string>();
+    for (const e of channelEvents) {
+      if (seen.has(e.channelKey)) continue;
+      seen.add(e.channelKey);
+      rows.push({ net, channelKey: e.channelKey, eventId: first + i, event: e.event, payload: e.payload, time });
+    }
+  });
+  return rows;
+}
+
+export interface EventLogRow {
+  readonly net: number;
+  readonly channelKey: string;
+  readonly eventId: number;
+  readonly event: string;
+  readonly payload: string;
+  readonly time: number;
+}
+
+export function idRange(last: number, count: number): number[] {
+  return Array.from({ length: count }, (_, i) => last - count + 1 + i);
+}
+
+export abstract class SqlEventLog implements EventLogStore {
+  constructor(protected readonly db: SqlRunner) {}
+
+  abstract append(network: NetworkId, events: readonly (readonly LoggedChannelEvent[])[], time: number): Promise<number[]>;
+
+  async read(network: NetworkId, channelKey: string, afterId: number, limit: number): Promise<EventLogPage> {
+    const net = networkCode(network);
+    const [state] = await this.db.all('SELECT last_id, pruned_through FROM event_log_state WHERE net = ?', [net]);
+    const rows = await this.db.all(
+      'SELECT event_id, event, payload, created_at FROM event_log WHERE net = ? AND channel_key = ? AND event_id > ? ORDER BY event_id LIMIT ?',
+      [net, channelKey, afterId, limit],
+    );
+    return {
+      events: rows.map((r) => ({ eventId: Number(r.event_id), event: String(r.event), payload: String(r.payload), time: Number(r.created_at) })),
+      prunedThrough: state ? Number(state.pruned_through) : 0,
+      lastEventId: state ? Number(state.last_id) : 0,
+    };
+  }
+
+  async prune(network: NetworkId, before: number, keepLast: number): Promise<number> {
+    const net = networkCode(network);
+    const [state] = await this.db.all('SELECT last_id, pruned_through FROM event_log_state WHERE net = ?', [net]);
+    if (!state) return 0;
+    const last = Number(state.last_id);
+    // Ids grow with time, so the first row young enough bounds what is old; the walk covers only rows about to go.
+    const [fresh] = await this.db.all('SELECT event_id FROM event_log WHERE net = ? AND created_at >= ? ORDER BY event_id LIMIT 1', [net, before]);
+    const byAge = fresh ? Number(fresh.event_id) - 1 : last;
+    const cutoff = Math.max(byAge, last - keepLast);
+    if (cutoff <= Number(state.pruned_through)) return 0;
+    const deleted = await this.db.run('DELETE FROM event_log WHERE net = ? AND event_id <= ?', [net, cutoff]);
+    await this.db.run('UPDATE event_log_state SET pruned_through = ? WHERE net = ? AND pruned_through < ?', [cutoff, net, cutoff]);
+    return deleted;
+  }
+}

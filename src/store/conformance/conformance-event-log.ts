@@ -1,0 +1,55 @@
+/** Conformance: the realtime event log gives consecutive ids per network, reads a channel in order, and prunes by age and count. */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { LoggedChannelEvent } from '../../core/store/event-log-store.js';
+import { withDb } from './conformance-chain.js';
+import type { StoreHarness } from './harness.js';
+
+const T = 1_700_000_000;
+const block = (n: number): LoggedChannelEvent => ({ channelKey: 'blockchain', event: 'block_update', payload: `{"type":"block","value":{"block_no":${n}}}` });
+const paid = (script: string, n: number): LoggedChannelEvent => ({ channelKey: script, event: 'balance_update', payload: `{"type":"address","value":{"n":${n}}}` });
+
+export function eventLogTests(harness: StoreHarness): void {
+  it('gives each domain event the next id of its network; a channel reads its own events oldest first after a cursor', () => withDb(harness, async (db) => {
+    const log = db.store.events();
+    assert.deepEqual(await log.append('LTC', [[block(1)], [paid('aa', 1), block(2)]], T), [1, 2]);
+    assert.deepEqual(await log.append('BTC', [[block(7)]], T), [1], 'ids are per network');
+    assert.deepEqual(await log.append('LTC', [[paid('aa', 2)], [paid('bb', 3)], [paid('aa', 4)]], T + 1), [3, 4, 5]);
+    const aa = await log.read('LTC', 'aa', 0, 100);
+    assert.deepEqual(aa.events.map((e) => [e.eventId, e.event, JSON.parse(e.payload).value.n]), [[2, 'balance_update', 1], [3, 'balance_update', 2], [5, 'balance_update', 4]]);
+    assert.deepEqual([aa.lastEventId, aa.prunedThrough], [5, 0]);
+    assert.deepEqual((await log.read('LTC', 'aa', 3, 100)).events.map((e) => e.eventId), [5], 'after the cursor only');
+    assert.deepEqual((await log.read('LTC', 'aa', 0, 2)).events.map((e) => e.eventId), [2, 3], 'at most the limit');
+    assert.deepEqual((await log.read('LTC', 'blockchain', 0, 100)).events.map((e) => [e.eventId, e.time]), [[1, T], [2, T]]);
+    const none = await log.read('DOGE', 'blockchain', 0, 100);
+    assert.deepEqual([none.events.length, none.lastEventId, none.prunedThrough], [0, 0, 0]);
+  }));
+
+  it('one row per channel of a domain event even when a channel is named twice', () => withDb(harness, async (db) => {
+    const log = db.store.events();
+    await log.append('DOGE', [[paid('cc', 1), paid('cc', 1), block(1)]], T);
+    assert.equal((await log.read('DOGE', 'cc', 0, 10)).events.length, 1);
+  }));
+
+  it('prunes what is older than the cut-off or beyond the count kept, and records how far', () => withDb(harness, async (db) => {
+    const log = db.store.events();
+    for (let i = 0; i < 10; i++) await log.append('LTC', [[block(i)]], T + i);
+    assert.equal(await log.prune('LTC', T + 3, 1000), 3, 'ids 1-3 were logged before T + 3');
+    let page = await log.read('LTC', 'blockchain', 0, 100);
+    assert.deepEqual([page.events[0]!.eventId, page.prunedThrough, page.lastEventId], [4, 3, 10]);
+    assert.equal(await log.prune('LTC', T, 4), 3, 'keeps the last 4 ids');
+    page = await log.read('LTC', 'blockchain', 0, 100);
+    assert.deepEqual([page.events.map((e) => e.eventId), page.prunedThrough], [[7, 8, 9, 10], 6]);
+    assert.equal(await log.prune('LTC', T, 4), 0, 'nothing more to do');
+    assert.equal(await log.prune('LTC', T + 100, 1000), 4, 'all of it once everything is old');
+    assert.deepEqual((await log.append('LTC', [[block(11)]], T + 101)), [11], 'ids keep growing after a prune');
+    assert.equal((await log.read('LTC', 'blockchain', 0, 100)).prunedThrough, 10);
+    assert.equal(await log.prune('BTC', T, 0), 0, 'a network with no log');
+  }));
+
+  it('appends from concurrent callers get distinct ids', () => withDb(harness, async (db) => {
+    const log = db.store.events();
+    const ids = (await Promise.all(Array.from({ length: 8 }, (_, i) => log.append('BTC', [[block(i)], [block(i)]], T)))).flat();
+    assert.deepEqual([...ids].sort((a, b) => a - b), Array.from({ length: 16 }, (_, i) => i + 1));
+  }));
+}
