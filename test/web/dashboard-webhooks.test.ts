@@ -64,6 +64,12 @@ describe('dashboard webhooks page in Chromium', () => {
     await assertAccessible(page, 'webhooks 1280');
     await screenshot(page, 'dashboard-webhooks', 'list-1280');
     await page.setViewportSize({ width: 375, height: 800 });
+    // Rows are cards at phone widths (shell/data-table.ts): the page fits and every cell is on screen.
+    const fit = await page.evaluate<{ page: number; outside: number }>(`({
+      page: document.documentElement.scrollWidth,
+      outside: [...document.querySelectorAll('#hooks td, #deliveries td')].filter((td) => { const r = td.getBoundingClientRect(); return r.width > 1 && (r.left < -0.5 || r.right > 375.5); }).length,
+    })`);
+    assert.deepEqual(fit, { page: 375, outside: 0 }, 'no sideways scroll at 375 px');
     await assertAccessible(page, 'webhooks 375');
     await screenshot(page, 'dashboard-webhooks', 'list-375');
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -26,6 +26,7 @@ const dashboardPages: [name: string, path: string][] = [
   ['dashboard-overview', '/dashboard'],
   ['dashboard-keys', '/dashboard/keys'],
   ['dashboard-security', '/dashboard/security'],
+  ['dashboard-webhooks', '/dashboard/webhooks'],
   ['dashboard-admin-accounts', '/dashboard/admin'],
   ['dashboard-admin-plans', '/dashboard/admin/plans'],
   ['dashboard-admin-invites', '/dashboard/admin/invites'],

@@ -13,6 +13,7 @@ import { requireUser, type DashboardContext, type SignedIn } from '../dashboard-
 import { sendPage, when } from '../dashboard-page.js';
 import { handleForm, type FormError } from '../form-errors.js';
 import { pageQuery, type SchemaTyped } from '../page-query.js';
+import { dataTable } from '../../shell/data-table.js';
 
 export const WEBHOOKS = `${DASHBOARD_PATH}/webhooks`;
 
@@ -79,13 +80,15 @@ function target(h: Webhook) {
 }
 
 function hookTable(list: readonly Webhook[], user: SignedIn, now: number) {
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Your webhooks"><table id="hooks">
-<caption>Your webhooks</caption>
-<thead><tr><th scope="col">#</th><th scope="col">Event</th><th scope="col">Network</th><th scope="col">Watching</th><th scope="col">URL</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${list.map((h) => html`<tr data-hook="${String(h.id)}">
+  // dataTable: below 40rem each row is a card of "heading: value" lines, so nothing scrolls sideways at 375 px.
+  return dataTable({
+    label: 'Your webhooks', caption: 'Your webhooks', id: 'hooks',
+    head: html`<tr><th scope="col">#</th><th scope="col">Event</th><th scope="col">Network</th><th scope="col">Watching</th><th scope="col">URL</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>`,
+    rows: list.map((h) => html`<tr data-hook="${String(h.id)}">
 <td>${String(h.id)}</td><td>${h.event}</td><td>${h.network}</td><td class="wrap">${target(h)}</td><td class="wrap"><code>${h.url}</code></td><td>${when(h.createdAt, now)}</td>
 <td class="actions">${actionButton(`${WEBHOOKS}/${h.id}/delete`, 'Delete', user.csrf, { danger: true })}</td>
-</tr>`)}</tbody></table></div>`;
+</tr>`),
+  });
 }
 
 function state(d: Delivery) {
@@ -95,12 +98,13 @@ function state(d: Delivery) {
 }
 
 function deliveryTable(deliveries: readonly Delivery[], user: SignedIn, now: number) {
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="deliveries-h"><table id="deliveries">
-<caption>The 50 newest deliveries</caption>
-<thead><tr><th scope="col">Delivery</th><th scope="col">Hook</th><th scope="col">Event</th><th scope="col">State</th><th scope="col" class="num">Attempts</th><th scope="col">Last error</th><th scope="col">Made</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${deliveries.map((d) => html`<tr data-delivery="${d.id}">
+  return dataTable({
+    label: 'The 50 newest deliveries', caption: 'The 50 newest deliveries', id: 'deliveries',
+    head: html`<tr><th scope="col">Delivery</th><th scope="col">Hook</th><th scope="col">Event</th><th scope="col">State</th><th scope="col" class="num">Attempts</th><th scope="col">Last error</th><th scope="col">Made</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>`,
+    rows: deliveries.map((d) => html`<tr data-delivery="${d.id}">
 <td><code>${d.id.slice(0, 12)}…</code></td><td>${String(d.hookId)}</td><td>${d.event}</td><td>${state(d)}</td><td class="num">${String(d.attempts)}</td>
 <td class="wrap">${d.state === 'delivered' ? '' : (d.lastError ?? '')}</td><td>${when(Math.floor(d.createdAt / 1000), now)}</td>
 <td class="actions">${d.state !== 'pending' && actionButton(`${WEBHOOKS}/deliveries/${d.id}/resend`, 'Re-send', user.csrf, { secondary: true })}</td>
-</tr>`)}</tbody></table></div>`;
+</tr>`),
+  });
 }
