@@ -5,7 +5,11 @@ import type { LatestPrice, PriceStore } from '../../core/store/price-store.js';
 import { num, one, rows, type Row } from './connection/postgres-sql.js';
 
 export class PostgresPrices implements PriceStore {
-  constructor(private readonly pool: pg.Pool) {}
+  /**
+   * `readPool`: where reads go, the current read scope's database (a replica of `[store] read_urls` inside an API
+   * request, so get_info and prices answer while the primary is down); writes always go to `pool`, the primary.
+   */
+  constructor(private readonly pool: pg.Pool, private readonly readPool: () => pg.Pool = () => pool) {}
 
   async record(quote: PriceQuote): Promise<boolean> {
     const { coin, base, exchange, price, time } = quote;
@@ -45,8 +49,8 @@ export class PostgresPrices implements PriceStore {
 
   async latest(coin: string, base?: string): Promise<LatestPrice[]> {
     const found = base === undefined
-      ? await rows(this.pool, 'SELECT * FROM price_latest WHERE coin = $1 ORDER BY base COLLATE "C", exchange COLLATE "C"', [coin])
-      : await rows(this.pool, 'SELECT * FROM price_latest WHERE coin = $1 AND base = $2 ORDER BY exchange COLLATE "C"', [coin, base]);
+      ? await rows(this.readPool(), 'SELECT * FROM price_latest WHERE coin = $1 ORDER BY base COLLATE "C", exchange COLLATE "C"', [coin])
+      : await rows(this.readPool(), 'SELECT * FROM price_latest WHERE coin = $1 AND base = $2 ORDER BY exchange COLLATE "C"', [coin, base]);
     return found.map((r: Row) => ({
       coin: String(r.coin), base: String(r.base), exchange: String(r.exchange), price: String(r.price),
       time: num(r.time), checkedAt: num(r.checked_at),
@@ -56,7 +60,7 @@ export class PostgresPrices implements PriceStore {
   async at(coin: string, base: string, time: number): Promise<PriceQuote[]> {
     // LATERAL: one backwards primary-key step per exchange instead of scanning the history.
     const found = await rows(
-      this.pool,
+      this.readPool(),
       'SELECT l.exchange, h.price, h.time FROM price_latest l CROSS JOIN LATERAL (' +
         'SELECT price, time FROM price_history h WHERE h.coin = l.coin AND h.base = l.base AND h.exchange = l.exchange ' +
         'AND h.time <= $3 ORDER BY h.time DESC LIMIT 1) h ' +

@@ -155,7 +155,7 @@ export class PostgresStore implements ChainStore {
   }
 
   prices(): PriceStore {
-    this.priceStore ??= new PostgresPrices(this.pool);
+    this.priceStore ??= new PostgresPrices(this.pool, () => this.readPool());
     return this.priceStore;
   }
 
