@@ -16,7 +16,8 @@ const engines = new StoreEngines();
 after(() => engines.close());
 
 /** Rebuilt from the node (or the store's own): never in a backup; the chain tables of a network are in its snapshot. */
-const REBUILT = new Set(['meta', 'tips', 'bulk_loads', 'sync_status']);
+// The realtime event log too: a restored store starts a new one, and a client's older cursor gets 410 (resync).
+const REBUILT = new Set(['meta', 'tips', 'bulk_loads', 'sync_status', 'event_log', 'event_log_state']);
 
 async function liveColumns(engine: 'sqlite' | 'postgres', url: string): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
