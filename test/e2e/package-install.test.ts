@@ -25,7 +25,13 @@ describe('npm pack, npm install --omit=dev, npx outpoint serve', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'outpoint-package-'));
     install = join(dir, 'install');
-    [node, tarball] = await Promise.all([startLitecoind({ funded: true }), packCheckout(dir)]);
+    // Settled, not Promise.all: a failed pack must still leave the node assigned, so after() stops it (a running
+    // litecoind would hold this file's process open until the runner's timeout).
+    const [started, packed] = await Promise.allSettled([startLitecoind({ funded: true }), packCheckout(dir)]);
+    if (started.status === 'fulfilled') node = started.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (packed.status === 'rejected') throw packed.reason;
+    tarball = packed.value;
     await installPackage(tarball, install);
   });
 

@@ -44,8 +44,15 @@ export async function command(program: string, args: readonly string[], cwd: str
 export async function packCheckout(dir: string): Promise<string> {
   const copy = join(dir, 'checkout');
   mkdirSync(copy, { recursive: true });
-  const { stdout } = await command('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], REPO);
-  for (const file of stdout.split('\0').filter((f) => f && existsSync(join(REPO, f)))) cpSync(join(REPO, file), join(copy, file), { preserveTimestamps: true, force: true });
+  if (existsSync(join(REPO, '.git'))) {
+    const { stdout } = await command('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], REPO);
+    for (const file of stdout.split('\0').filter((f) => f && existsSync(join(REPO, f)))) cpSync(join(REPO, file), join(copy, file), { preserveTimestamps: true, force: true });
+  } else {
+    // A copy that is no git checkout (scripts/test-on-node.sh's work copy holds the files git would commit): all of it
+    // but what the build makes and the caches.
+    const skip = new Set(['.git', 'node_modules', 'dist', '.tmp', '.bench-cache'].map((name) => join(REPO, name)));
+    cpSync(REPO, copy, { recursive: true, preserveTimestamps: true, force: true, filter: (source) => !skip.has(source) });
+  }
   cpSync(join(REPO, 'dist'), join(copy, 'dist'), { recursive: true, preserveTimestamps: true });
   symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'));
   await command('npm', ['pack', '--pack-destination', dir, '--loglevel=error'], copy);
