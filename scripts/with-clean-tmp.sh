@@ -11,9 +11,13 @@ chmod 1777 "$dir"
 tsx_cache="tsx-$(id -u)"
 mkdir -p "$base/$tsx_cache"
 ln -s "$base/$tsx_cache" "$dir/$tsx_cache"
+# npm 11 (Node 24's) keeps Node's module compile cache in $TMPDIR/node-compile-cache: the usual one too.
+compile_cache="node-compile-cache"
+mkdir -p "$base/$compile_cache"
+ln -s "$base/$compile_cache" "$dir/$compile_cache"
 TMPDIR="$dir" "$@"
 status=$?
-leftovers="$(cd "$dir" && find . -mindepth 1 -maxdepth 1 ! -name "$tsx_cache" | sort)"
+leftovers="$(cd "$dir" && find . -mindepth 1 -maxdepth 1 ! -name "$tsx_cache" ! -name "$compile_cache" | sort)"
 if [ -n "$leftovers" ]; then
   echo "with-clean-tmp: the run left $(printf '%s\n' "$leftovers" | wc -l) entries in its temp dir (every test must clean up what it creates):"
   printf '%s\n' "$leftovers" | sed 's/^\.\//  /' | head -50
