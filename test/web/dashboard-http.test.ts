@@ -160,7 +160,8 @@ describe('dashboard over HTTP', () => {
     const first = await save({ max: '1000', concurrent: '8' });
     assert.equal(first.statusCode, 200);
     assert.match(first.body, /Plan eight allows 1,000 requests per day and 8 at once/);
-    assert.match(first.body, /<td>eight<\/td><td class="num">1,000<\/td><td class="num">8<\/td>/);
+    // Each cell carries its heading for the phone layout (shell/data-table.ts).
+    assert.match(first.body, /<td data-label="Plan">eight<\/td><td data-label="Requests per UTC day" class="num">1,000<\/td><td data-label="Requests at once" class="num">8<\/td>/);
     assert.match((await save({ max: '2000', concurrent: '' })).body, /Plan eight allows 2,000 requests per day and 8 at once/, 'kept');
     assert.match((await save({ max: '2000', concurrent: '0' })).body, /Plan eight allows 2,000 requests per day and no limit at once/);
     assert.equal((await save({ max: '2000', concurrent: 'x' })).statusCode, 400);
