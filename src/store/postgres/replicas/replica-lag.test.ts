@@ -44,4 +44,13 @@ describe('LagClock', () => {
     assert.equal(clock.lagMs(BigInt(70_000), 70_000), 0);
     assert.equal(clock.lagMs(BigInt(69_000), 70_000), 750);
   });
+
+  it('the primary down: the freshest replica is current even if the primary wrote more before it went; others lag', () => {
+    const clock = new LagClock(10_000);
+    clock.observe(100n, 0);
+    clock.observe(200n, 1_000); // the primary's last position: no replica received it
+    assert.equal(clock.lagMs(150n, 5_000), 4_000, 'with the primary up (no ceiling) the replica misses 200');
+    assert.equal(clock.lagMs(150n, 5_000, 150n), 0, 'primary down, 150 is the freshest reachable: current');
+    assert.equal(clock.lagMs(90n, 5_000, 150n), 5_000, 'a replica behind the freshest still lags from what it misses');
+  });
 });

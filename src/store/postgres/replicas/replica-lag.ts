@@ -6,6 +6,10 @@
  * So an idle primary (no new WAL) makes no lag, unlike `now() - pg_last_xact_replay_timestamp()`, and a replica cut
  * off from its primary (which replays nothing new and so looks caught up on its own) lags from the first change it
  * misses. Accurate to one check interval.
+ *
+ * With the primary down, positions it reported that no replica received (WAL written in its last moments, or since
+ * the last check) are out of reach: `lagMs` takes the freshest replica's replay position as a ceiling, so that replica
+ * counts as current and keeps answering, instead of lagging out after the bound and leaving no server to read.
  */
 
 /** `X/Y`, a pg_lsn as text, as a byte position. */
@@ -31,8 +35,13 @@ export class LagClock {
     while (this.seen.length > 1 && this.seen[1]!.at < at - this.keepMs) this.seen.shift();
   }
 
-  /** Milliseconds a replica that replayed up to `replayed` has been missing a known change, as of `now`. */
-  lagMs(replayed: bigint, now: number): number {
+  /**
+   * Milliseconds a replica that replayed up to `replayed` has been missing a known change, as of `now`. `reachable`
+   * (the primary down: the freshest replica's replay position) is the newest position any server can still serve;
+   * a replica at it misses nothing that can be had.
+   */
+  lagMs(replayed: bigint, now: number, reachable: bigint | null = null): number {
+    if (reachable !== null && replayed >= reachable) return 0;
     for (const s of this.seen) if (s.lsn > replayed) return Math.max(0, now - s.at);
     return 0;
   }

@@ -113,7 +113,15 @@ export class ReplicaSet {
     if (this.closed) return;
     const now = Date.now();
     if (primary) this.clock.observe(parseLsn(primary.lsn), now);
-    for (const r of replicas) if (r.row?.standby && r.row.replay) this.clock.observe(parseLsn(r.row.replay), now);
+    let freshest: bigint | null = null;
+    for (const r of replicas) {
+      if (!r.row?.standby || !r.row.replay) continue;
+      const replay = parseLsn(r.row.replay);
+      this.clock.observe(replay, now);
+      if (freshest === null || replay > freshest) freshest = replay;
+    }
+    // Primary down: what it wrote that no replica received cannot be read anywhere (replica-lag.ts).
+    const reachable = primary ? null : freshest;
     this.replicas.forEach((replica, i) => {
       const { row, error } = replicas[i]!;
       const name = replica.name;
@@ -123,7 +131,7 @@ export class ReplicaSet {
         // A server that is not replaying a primary's WAL may hold anything: never read from it.
         replica.state = { name, up: true, lagMs: null, inUse: false, reason: 'not a hot standby (pg_is_in_recovery() is false)', reasonCode: 'not_standby' };
       } else {
-        const lagMs = this.clock.lagMs(parseLsn(row.replay), now);
+        const lagMs = this.clock.lagMs(parseLsn(row.replay), now, reachable);
         const inUse = lagMs <= this.maxLagMs;
         replica.state = { name, up: true, lagMs, inUse, reason: inUse ? null : `lagging ${lagMs} ms (at most ${this.maxLagMs} allowed)`, reasonCode: inUse ? null : 'lagging' };
       }
