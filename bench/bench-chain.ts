@@ -56,28 +56,39 @@ async function chainDir(): Promise<string> {
   return dir;
 }
 
-export async function benchChain(): Promise<BenchChain> {
+/** litecoind serving the bench chain (made first if missing), answering RPC; `stop` ends it cleanly. */
+export async function chainNode(): Promise<{ rpc: RpcClient; rpcPort: number; stop: () => Promise<void> }> {
   const dir = await chainDir();
   const rpcPort = await freePort();
   const daemon = spawn(LITECOIND, [`-datadir=${dir}`, `-rpcport=${rpcPort}`, '-printtoconsole=0'], { stdio: 'ignore' });
   const rpc = new RpcClient({ url: `http://peer:peerpass@127.0.0.1:${rpcPort}/`, retries: 0, maxSockets: 8 });
-  const store = new SqliteStore({ path: BENCH_INDEX });
-  const close = async (): Promise<void> => {
-    await store.close();
+  const stop = async (): Promise<void> => {
     await rpc.call('stop').catch(() => undefined);
     rpc.close();
     await new Promise((resolve) => daemon.once('exit', resolve));
   };
-  try {
-    for (let i = 0; ; i++) {
-      try {
-        await rpc.call('getblockcount');
-        break;
-      } catch {
-        if (i > 600) throw new Error('litecoind did not start');
-        await delay(100);
+  for (let i = 0; ; i++) {
+    try {
+      await rpc.call('getblockcount');
+      return { rpc, rpcPort, stop };
+    } catch {
+      if (i > 600) {
+        await stop();
+        throw new Error('litecoind did not start');
       }
+      await delay(100);
     }
+  }
+}
+
+export async function benchChain(): Promise<BenchChain> {
+  const { rpc, rpcPort, stop } = await chainNode();
+  const store = new SqliteStore({ path: BENCH_INDEX });
+  const close = async (): Promise<void> => {
+    await store.close();
+    await stop();
+  };
+  try {
     await store.migrate();
     const network = store.network('LTCTEST');
     const indexer = new NetworkIndexer({ params: benchParams, source: new RpcChainSource(new NodeClient(rpc)), store: network, bus: new MemoryEventBus(), logger: silentLogger });

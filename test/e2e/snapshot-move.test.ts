@@ -145,8 +145,29 @@ describe('snapshot export and import', () => {
     db.close();
     const salted = await runCli(['snapshot', 'import', file, '--no-node-check', '--config', config]);
     assert.notEqual(salted.code, 0);
-    assert.match(salted.stderr, /already indexes BTC under another script-key salt/);
+    assert.match(salted.stderr, /already indexes BTC under other script keys \(salt or width\)/);
     assert.ok(chainIsEmpty(other));
+
+    // An empty store made before key widths were recorded (53-bit keys) takes over the snapshot's salt and width.
+    const legacy = configs.path('legacy.db');
+    const legacyConfig = configs.write(`sqlite:${legacy}`, node.rpcUrl);
+    assert.equal((await runCli(['migrate', '--config', legacyConfig])).code, 0);
+    const meta = (path: string): Record<string, string> => {
+      const m = openSqliteDatabase(path, { readonly: true });
+      try {
+        return Object.fromEntries((m.prepare("SELECT key, value FROM meta WHERE key LIKE 'script_key_%'").all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+      } finally {
+        m.close();
+      }
+    };
+    const before = openSqliteDatabase(legacy);
+    before.prepare("DELETE FROM meta WHERE key = 'script_key_bits'").run();
+    before.close();
+    const takeover = await runCli(['snapshot', 'import', file, '--no-node-check', '--config', legacyConfig]);
+    assert.equal(takeover.code, 0, takeover.stderr);
+    const header = (await readManifest(file)).header as { script_key_salt: string; script_key_bits: number };
+    assert.equal(header.script_key_bits, 47, 'a new store exports 47-bit keys');
+    assert.deepEqual(meta(legacy), { script_key_bits: '47', script_key_salt: header.script_key_salt });
 
     const pg = await engines.create('postgres');
     await pg.store.close();

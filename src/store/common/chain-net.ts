@@ -6,7 +6,7 @@
 import { StoreError } from '../../core/domain/errors.js';
 import type { NetworkId } from '../../core/domain/network.js';
 import { ChainReadPlans } from './chain-reads/chain-read-plans.js';
-import { ScriptKeys } from './chain-writes/script-keys.js';
+import { ScriptKeys, storedKeyBits } from './chain-writes/script-keys.js';
 import { chainTables, type ChainTables } from './schema/chain-tables.js';
 import { networkCode } from './schema/network-codes.js';
 import type { ChainStoreOptions } from './schema/store-options.js';
@@ -20,13 +20,14 @@ export abstract class ChainNet {
   readonly storesRaws: boolean;
   /** The reads by txid, block and mempool, as plans (the engine runs them). */
   readonly reads: ChainReadPlans;
-  private readonly scriptKeyBits: number;
+  /** Tests narrow the key space (collisions); otherwise the store's own width (meta.script_key_bits). */
+  private readonly scriptKeyBits: number | undefined;
   private scriptKeys: ScriptKeys | null = null;
 
   constructor(readonly id: NetworkId, readonly dialect: SqlDialect, options: ChainStoreOptions = {}) {
     this.net = networkCode(id);
     this.t = chainTables(id);
-    this.scriptKeyBits = options.scriptKeyBits ?? 53;
+    this.scriptKeyBits = options.scriptKeyBits;
     this.storesRaws = options.rawTxs !== 'node';
     this.reads = new ChainReadPlans(this.t, dialect);
   }
@@ -41,7 +42,8 @@ export abstract class ChainNet {
     if (!this.scriptKeys) {
       const row = yield* first("SELECT value FROM meta WHERE key = 'script_key_salt'");
       if (!row) throw new StoreError('store not migrated: no script key salt');
-      this.scriptKeys = new ScriptKeys(Buffer.from(row.value as string, 'hex'), this.scriptKeyBits);
+      const bits = this.scriptKeyBits ?? storedKeyBits((yield* first("SELECT value FROM meta WHERE key = 'script_key_bits'"))?.value);
+      this.scriptKeys = new ScriptKeys(Buffer.from(row.value as string, 'hex'), bits);
     }
     return this.scriptKeys;
   }

@@ -5,9 +5,39 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { ChainBuilder, p2pkh, spend } from './block-builder.js';
-import type { StoreHarness } from './harness.js';
+import type { StoreHarness, TestDatabase } from './harness.js';
+
+/** The scripts table's keys, as numbers. */
+async function storedKeys(db: TestDatabase, table: string): Promise<number[]> {
+  return ((await db.dump())[table] ?? []).map((row) => Number(row['key']));
+}
 
 export function scriptKeyTests(harness: StoreHarness): void {
+  it('a new store keys scripts in 47 bits (6-byte integers in SQLite); one made before meta.script_key_bits keeps 53', async () => {
+    const scripts = Array.from({ length: 40 }, (_, i) => p2pkh(3000 + i));
+    const chain = new ChainBuilder();
+    for (const script of scripts) chain.add(script, 10n);
+    for (const legacy of [false, true]) {
+      const db = await harness.create();
+      try {
+        await db.store.migrate();
+        // A store of the version before has no row: its keys were, and stay, 53-bit.
+        if (legacy) await db.exec("DELETE FROM meta WHERE key = 'script_key_bits'");
+        await db.store.network('LTC').connectBlocks(chain.blocks);
+        const keys = await storedKeys(db, 'scripts_ltc');
+        assert.equal(keys.length, 40);
+        const wide = keys.filter((k) => k >= 2 ** 47).length;
+        if (legacy) assert.ok(wide > 30, `53-bit keys: ${wide} of 40 at or above 2^47`);
+        else assert.equal(wide, 0, '47-bit keys');
+        // Reopened, the store finds the scripts under the same keys (it reads the width the store records).
+        const reopened = await db.reopen();
+        for (const script of scripts) assert.equal((await reopened.network('LTC').getAddressTotals(script)).confirmedBalance, 10n);
+      } finally {
+        await db.dispose();
+      }
+    }
+  });
+
   it('scripts with colliding keys stay apart (3-bit key space: 24 scripts share 8 base keys)', async () => {
     const db = await harness.create({ scriptKeyBits: 3 });
     try {

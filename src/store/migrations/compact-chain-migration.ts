@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { NETWORK_IDS } from '../../core/domain/network.js';
+import { NEW_STORE_KEY_BITS } from '../common/chain-writes/script-keys.js';
 import { chainTablesSql, type Engine } from '../common/schema/chain-tables.js';
 
 const OLD_TABLES = ['history', 'outputs', 'txs', 'scripts', 'blocks', 'mempool_spends', 'mempool_outputs', 'mempool_txs', 'tips'];
@@ -22,5 +23,6 @@ export function compactChainMigration(engine: Engine): string {
 CREATE TABLE tips (net ${net} PRIMARY KEY, height INTEGER NOT NULL, hash ${blob} NOT NULL, next_tx ${big} NOT NULL);
 CREATE TABLE bulk_loads (net ${net} PRIMARY KEY, step INTEGER NOT NULL, started_at ${big} NOT NULL);
 INSERT INTO meta (key, value) VALUES ('script_key_salt', '${salt}');
+INSERT INTO meta (key, value) VALUES ('script_key_bits', '${NEW_STORE_KEY_BITS}');
 ${NETWORK_IDS.map((id) => chainTablesSql(engine, id)).join('\n')}`;
 }

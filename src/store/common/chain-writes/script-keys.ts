@@ -12,6 +12,25 @@
 
 export const KEY_SPACE = 2 ** 53;
 
+/**
+ * The base keys' width in a store made by this version (meta.script_key_bits): 47 bits, so every key fits SQLite's
+ * 6-byte integer (it stores 2^47 and above in 8). A key is written about 13 times per transaction (history rows,
+ * outputs, the unspent index, the scripts' own key), so this saves ~26 B/tx on disk (docs/benchmarks.md, issue 33).
+ * Collisions among n scripts: ~n^2 / 2^48 pairs, a few thousand among Bitcoin's ~1-2 billion scripts, each settled
+ * by one more probe (above). PostgreSQL's BIGINT is 8 bytes either way; the width is the same on both engines so a
+ * snapshot moves between them.
+ */
+export const NEW_STORE_KEY_BITS = 47;
+/** The width of a store made before meta.script_key_bits existed (the whole 53-bit space). */
+export const LEGACY_KEY_BITS = 53;
+
+/** The width a meta row records (a store without the row predates it: 53). */
+export function storedKeyBits(value: unknown): number {
+  const bits = Number(value ?? LEGACY_KEY_BITS);
+  if (!Number.isInteger(bits) || bits < 1 || bits > LEGACY_KEY_BITS) throw new RangeError(`script_key_bits ${String(value)} is not 1-53`);
+  return bits;
+}
+
 /** The next key of a probe sequence. */
 export function nextKey(key: number): number {
   return key + 1 === KEY_SPACE ? 0 : key + 1;
@@ -105,10 +124,11 @@ export class ScriptKeys {
   private readonly out = new Uint32Array(2);
 
   /**
-   * `salt`: the database's 16-byte secret (hex in meta.script_key_salt). `bits` narrows the key space for tests that
-   * need collisions (default 53: the whole space).
+   * `salt`: the database's 16-byte secret (hex in meta.script_key_salt). `bits`: the base keys' width
+   * (meta.script_key_bits; tests narrow it further to make collisions). Probe sequences may step past 2^bits: those
+   * keys are as valid, only stored wider.
    */
-  constructor(salt: Uint8Array, private readonly bits = 53) {
+  constructor(salt: Uint8Array, private readonly bits: number) {
     this.sip = new SipHash(salt);
   }
 

@@ -8,6 +8,7 @@ import type { NetworkId } from '../../../core/domain/network.js';
 import type { DumpEngine } from './dump-engine.js';
 import type { DumpManifest } from './dump-format.js';
 import { DumpWriter } from './dump-writer.js';
+import { storedKeyBits } from '../chain-writes/script-keys.js';
 import { networkCode } from '../schema/network-codes.js';
 import { snapshotTables } from './snapshot-tables.js';
 
@@ -18,6 +19,8 @@ export interface SnapshotHeader {
   readonly schema_version: number;
   /** The source store's script-key salt: every script key in the snapshot was made with it (docs/schema.md). */
   readonly script_key_salt: string;
+  /** The base keys' width under that salt (meta.script_key_bits); absent in snapshots written before it: 53. */
+  readonly script_key_bits?: number;
   readonly source_engine: string;
   readonly created_at: string;
 }
@@ -45,6 +48,7 @@ export async function exportSnapshot(engine: DumpEngine, id: NetworkId, file: st
       tip: { height: Number(tip.height), hash: Buffer.from(tip.hash as Uint8Array).toString('hex'), next_tx: String(tip.next_tx) },
       schema_version: Number(meta.get('schema_version')),
       script_key_salt: meta.get('script_key_salt') ?? '',
+      script_key_bits: storedKeyBits(meta.get('script_key_bits')),
       source_engine: engine.engine,
       created_at: new Date().toISOString(),
     };

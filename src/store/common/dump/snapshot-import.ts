@@ -8,6 +8,7 @@
 import { StoreError } from '../../../core/domain/errors.js';
 import { NETWORK_IDS } from '../../../core/domain/network.js';
 import { chainTables, deferredIndexes } from '../schema/chain-tables.js';
+import { storedKeyBits } from '../chain-writes/script-keys.js';
 import { any, type DumpEngine, type DumpSink } from './dump-engine.js';
 import { DumpError } from './dump-format.js';
 import { loadTables, type LoadedTable } from './dump-load.js';
@@ -77,18 +78,22 @@ async function checkTarget(sink: DumpSink, header: SnapshotHeader): Promise<void
   const used = (await sink.all(`SELECT net FROM tips WHERE net = ${net}`)).length > 0 || (await sink.all(`SELECT net FROM bulk_loads WHERE net = ${net}`)).length > 0 ||
     (await any(sink, `SELECT 1 FROM ${t.blocks}`)) || (await any(sink, `SELECT 1 FROM ${t.txs}`)) || (await any(sink, `SELECT 1 FROM ${t.scripts}`));
   if (used) throw new StoreError(`the store already has a chain index for ${id}: a snapshot is only imported into an empty one (a new store, or a network never indexed)`);
-  if (meta.get('script_key_salt') === header.script_key_salt) return;
-  // Script keys are a hash under the store's salt: the snapshot's keys are only valid under its own salt. The store
-  // takes it over when no network holds a script key yet; otherwise both would be needed (docs/snapshots.md).
+  const bits = storedKeyBits(header.script_key_bits);
+  if (meta.get('script_key_salt') === header.script_key_salt && storedKeyBits(meta.get('script_key_bits')) === bits) return;
+  // Script keys are a hash under the store's salt, of the store's width: the snapshot's keys are only valid under its
+  // own. The store takes both over when no network holds a script key yet; otherwise both would be needed
+  // (docs/snapshots.md).
   for (const other of NETWORK_IDS) {
     const o = chainTables(other);
     for (const table of [o.scripts, o.mempoolOutputs, o.mempoolSpends]) {
       if (await any(sink, `SELECT 1 FROM ${table}`)) {
-        throw new StoreError(`this store already indexes ${other} under another script-key salt than the snapshot's: import into a new store, ` +
+        throw new StoreError(`this store already indexes ${other} under other script keys (salt or width) than the snapshot's: import into a new store, ` +
           'or import snapshots exported from the same store');
       }
     }
   }
   if ((await sink.all('SELECT net FROM bulk_loads')).length > 0) throw new StoreError('an initial sync is running in this store: import once it is done, or into a new store');
   await sink.exec(`UPDATE meta SET value = '${header.script_key_salt}' WHERE key = 'script_key_salt'`);
+  await sink.exec(`DELETE FROM meta WHERE key = 'script_key_bits'`);
+  await sink.exec(`INSERT INTO meta (key, value) VALUES ('script_key_bits', '${bits}')`);
 }

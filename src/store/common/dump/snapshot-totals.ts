@@ -8,7 +8,7 @@
  * put together as bigints here.
  */
 import type { NetworkId } from '../../../core/domain/network.js';
-import { ScriptKeys } from '../chain-writes/script-keys.js';
+import type { ScriptKeys } from '../chain-writes/script-keys.js';
 import { chainTables } from '../schema/chain-tables.js';
 import type { DumpSource } from './dump-engine.js';
 import type { DumpError } from './dump-format.js';
@@ -23,7 +23,7 @@ const HALF = 4294967296n;
 export async function recomputeTotals(
   source: DumpSource,
   network: NetworkId,
-  salt: string,
+  keys: ScriptKeys,
   verifiedKeys: ReadonlySet<number>,
   refuse: (why: string) => DumpError,
 ): Promise<number> {
@@ -38,7 +38,6 @@ LEFT JOIN (SELECT script, COUNT(*) AS n, SUM(flags & 1) AS r, SUM((flags & 2) / 
     columns: columns('s.key int, s.script blob, s.received total, s.sent total, s.tx_count int, s.received_count int, s.sent_count int, ' +
       'o.rhi int, o.rlo int, o.shi int, o.slo int, o.rtx int, o.stx int, h.n int, h.r int, h.x int'),
   };
-  const keys = new ScriptKeys(Buffer.from(salt, 'hex'));
   let scripts = 0;
   for await (const page of source.rows(totals)) {
     for (const row of page) {

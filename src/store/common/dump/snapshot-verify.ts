@@ -17,7 +17,7 @@ import { merkleRootOfHashes, parseTransaction, serializeBlockHeader } from '../.
 import type { Transaction } from '../../../core/domain/chain-types.js';
 import type { NetworkId } from '../../../core/domain/network.js';
 import { chainTables } from '../schema/chain-tables.js';
-import { ScriptKeys } from '../chain-writes/script-keys.js';
+import { ScriptKeys, storedKeyBits } from '../chain-writes/script-keys.js';
 import type { DumpSource, SqlRow } from './dump-engine.js';
 import { DumpError } from './dump-format.js';
 import { recomputeTotals } from './snapshot-totals.js';
@@ -49,7 +49,7 @@ const flip = (b: Uint8Array): Buffer => Buffer.from(b).reverse();
 export async function verifySnapshot(source: DumpSource, header: SnapshotHeader, file: string): Promise<SnapshotChecks> {
   const walk = new ChainWalk(source, header, file);
   await walk.run();
-  const scripts = await recomputeTotals(source, header.network, header.script_key_salt, walk.verifiedKeys, (why) => walk.refuse(why));
+  const scripts = await recomputeTotals(source, header.network, snapshotKeys(header), walk.verifiedKeys, (why) => walk.refuse(why));
   return { ...walk.counts, scripts };
 }
 
@@ -70,7 +70,7 @@ class ChainWalk {
   ) {
     this.t = chainTables(header.network);
     this.mweb = getNetworkParams(header.network as NetworkId).features.mweb;
-    this.keys = new ScriptKeys(Buffer.from(header.script_key_salt, 'hex'));
+    this.keys = snapshotKeys(header);
   }
 
   refuse(why: string): DumpError {
@@ -238,4 +238,9 @@ class TxPage {
   spendsBy(id: number): Map<number, { txid: string; vout: number }> {
     return this.spends.get(id) ?? new Map();
   }
+}
+
+/** The script keys every key in the snapshot was made with: its salt and width (53 when the header predates widths). */
+function snapshotKeys(header: SnapshotHeader): ScriptKeys {
+  return new ScriptKeys(Buffer.from(header.script_key_salt, 'hex'), storedKeyBits(header.script_key_bits));
 }

@@ -2,7 +2,7 @@
 import { RAW_TX_MODES, type RawTxMode } from '../../../core/sources/raw-txs.js';
 
 export interface ChainStoreOptions {
-  /** Narrows the script key space (tests that need key collisions); default the whole 53 bits. */
+  /** Narrows the script key space (tests that need key collisions); default the store's own (meta.script_key_bits). */
   readonly scriptKeyBits?: number;
   /** `[store] raw_txs`: "node" writes no confirmed tx's raw bytes (tx_raws_n stays empty). Default "store". */
   readonly rawTxs?: RawTxMode;
