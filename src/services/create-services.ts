@@ -27,9 +27,11 @@ import { WebhookService } from './webhooks/webhook-service.js';
 import type { WebhookLimits } from './webhooks/webhook-limits.js';
 import type { WebhookSender } from '../core/sources/webhook-sender.js';
 import type { WebhookStore } from '../core/store/webhook-store.js';
+import type { MempoolSampleStore } from '../core/store/mempool-sample-store.js';
 import { FeeService } from './fees/fee-service.js';
 import { EffectiveFeeRateService } from './transactions/effective-fee-rate.js';
 import type { MempoolPackageSource } from '../core/sources/mempool-package-source.js';
+import { MempoolHistoryService } from './network/mempool-history-service.js';
 import { MempoolProjector } from './network/mempool-projector.js';
 import { NetworkInfoService } from './network/network-info-service.js';
 import { NetworkRegistry, type NetworkMap } from './shared/network-registry.js';
@@ -66,6 +68,8 @@ export interface ServiceDeps {
   /** Accounts, API keys and their daily usage (v3, dashboard); without them the account domain is absent. */
   /** The realtime event log (the store's): the catch-up feed reads it; without it there is no feed. */
   readonly eventLog?: EventLogStore;
+  /** The indexers' mempool samples (the explorer's 24-hour chart); without them the chart is empty. */
+  readonly mempoolSamples?: MempoolSampleStore;
   /** Webhooks (v3, dashboard): the store, the target check of the sender, the plans' limits; without them no webhooks. */
   readonly webhooks?: { readonly store: WebhookStore; readonly targets: Pick<WebhookSender, 'checkTarget'>; readonly limits: WebhookLimits };
   readonly accounts?: { readonly store: AccountStore; readonly usage: UsageCounter; readonly keyCacheMs?: number; readonly keyFailures?: KeyFailureRule };
@@ -114,6 +118,8 @@ export interface NetworkDomain {
   readonly info: NetworkInfoService;
   readonly chain: ChainSummaryService;
   readonly projector: MempoolProjector;
+  /** The mempool's size over the last 24 hours (the indexers' samples). */
+  readonly history: MempoolHistoryService;
 }
 
 /**
@@ -176,7 +182,10 @@ export function createServices(deps: ServiceDeps): Services {
       effectiveRates: new EffectiveFeeRateService(networks, deps.packageSources ?? new Map()),
     },
     blocks: { reads: new BlockService(networks), auxpow: new AuxPowParentService(deps.rawBlocks ?? new Map()), feeRates: new BlockFeeRateService(networks) },
-    network: { info: new NetworkInfoService(networks, prices), chain: new ChainSummaryService(networks, projector), projector },
+    network: {
+      info: new NetworkInfoService(networks, prices), chain: new ChainSummaryService(networks, projector), projector,
+      history: new MempoolHistoryService(networks, deps.mempoolSamples ?? null, now),
+    },
     prices,
     search: new SearchService(networks, deps.shortLinks),
     wallets: new WalletService(networks),
