@@ -15,6 +15,7 @@ import { AddressBalancesService } from './addresses/address-balances-service.js'
 import { AddressDisplayService } from './addresses/address-display-service.js';
 import { AddressOutputsService } from './addresses/address-outputs-service.js';
 import { AddressPagesService } from './addresses/address-pages-service.js';
+import { AddressBalanceHistoryService } from './addresses/address-balance-history-service.js';
 import { AddressTimelineService } from './addresses/address-timeline-service.js';
 import { AuxPowParentService, type RawBlockSource } from './blocks/auxpow-parent-service.js';
 import { BlockService } from './blocks/block-service.js';
@@ -93,6 +94,8 @@ export interface AddressDomain {
   readonly pages: AddressPagesService;
   /** The whole history with stable cursors both ways, and oldest-first chunks for CSV (explorer). */
   readonly timeline: AddressTimelineService;
+  /** The confirmed balance after each block that touched the address, its newest txs (the explorer's chart). */
+  readonly balanceHistory: AddressBalanceHistoryService;
   /** Totals with the latest transactions and their counterparties (v2 address display). */
   readonly display: AddressDisplayService;
   readonly shorts: ShortAddressService;
@@ -172,6 +175,7 @@ export function createServices(deps: ServiceDeps): Services {
       outputs: new AddressOutputsService(networks),
       pages: new AddressPagesService(networks),
       timeline: new AddressTimelineService(networks),
+      balanceHistory: new AddressBalanceHistoryService(networks),
       display: new AddressDisplayService(networks),
       shorts: new ShortAddressService(networks, deps.shortLinks),
     },
