@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MAX_SUGGESTIONS, type SearchHit } from '../../../services/search/search-service.js';
+import { MAX_SUGGESTIONS } from '../../../services/search/search-service.js';
 import { hitLabel, hitPath, searchSuggestions } from '../parts/search-hits.js';
 import { html } from '../../shell/html.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
