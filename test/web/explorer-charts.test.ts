@@ -5,15 +5,20 @@
  *   full mempool and, after a block, an empty one;
  * - the address page's balance over time: the balance after each block equals the running sums of v2
  *   get_tx_received and get_tx_spent, through receipts in several blocks and a spend.
- * axe in both themes, and 375 px without sideways scrolling, on both pages.
+ * axe in both themes, and 375 px without sideways scrolling, on both pages. Screenshots of both charts (figures open)
+ * go to .tmp/test-output/explorer/charts-*.png (or $OUTPOINT_TEST_OUTPUT).
  */
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seriousViolations, watchedPage } from '../helpers/browser.js';
 import { runCli } from '../helpers/outpoint-cli.js';
 import { waitFor } from '../helpers/regtest-node.js';
 import { NET, SLUG, startExplorerChain, type ExplorerChain } from './explorer-fixture.js';
+
+const OUTPUT = process.env['OUTPOINT_TEST_OUTPUT'] ?? new URL('../../.tmp/test-output/explorer', import.meta.url).pathname;
 
 let chain: ExplorerChain;
 let apiKey: string;
@@ -69,7 +74,7 @@ async function sampleRows(page: Page): Promise<SampleRow[]> {
 async function sampleAfter(page: Page, after: number): Promise<{ newest: SampleRow; rows: SampleRow[] }> {
   let rows: SampleRow[] = [];
   await waitFor(async () => {
-    await page.goto(`${chain.serve.url}/${SLUG}/mempool`);
+    await page.goto(`${chain.serve.url}/${SLUG}/mempool?samples=1`);
     rows = await sampleRows(page);
     return rows.length > 0 && rows[0]!.time > after;
   }, 30_000, 'a new mempool sample on the page', 500);
@@ -100,6 +105,13 @@ describe('time charts', () => {
       assert.ok(rows.some((r) => r.time === first.newest.time && r.txs === full.txs), 'the full sample is still listed');
       const times = rows.map((r) => r.time);
       assert.deepEqual(times, [...times].sort((a, b) => b - a), 'newest first');
+      // Without ?samples=1 the table lists the newest sample and the last of each earlier hour, linking to them all.
+      await page.goto(`${chain.serve.url}/${SLUG}/mempool`);
+      const hourly = await sampleRows(page);
+      assert.ok(hourly.length >= 1 && hourly.length <= 25);
+      assert.ok(hourly[0]!.time >= newest.time);
+      for (const [i, r] of hourly.entries()) if (i > 0) assert.notEqual(Math.floor(r.time / 3600), Math.floor(hourly[i - 1]!.time / 3600), 'one row an hour');
+      if (rows.length > hourly.length) assert.equal(await page.locator('#mempool-history a[href$="samples=1#mempool-history"]').count(), 1);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
@@ -154,10 +166,14 @@ describe('time charts', () => {
         assert.deepEqual(shown.map((r) => ({ height: r.height, change: coins(r.cells[2]!), balance: coins(r.cells[3]!) })), [...expected].reverse());
         assert.equal(await page.locator('#balance-history svg polyline.line').count(), 1);
         assert.match(await page.locator('#balance-history figcaption').innerText(), /from all 4 confirmed txs/);
+        await page.locator('#balance-history summary').click();
         assert.deepEqual(await seriousViolations(page), [], `address page ${colorScheme}`);
+        mkdirSync(OUTPUT, { recursive: true });
+        await page.locator('#balance-history').screenshot({ path: join(OUTPUT, `charts-balance-${colorScheme}.png`) });
         await page.goto(`${chain.serve.url}/${SLUG}/mempool`);
         await page.locator('#mempool-history summary').click();
         assert.deepEqual(await seriousViolations(page), [], `mempool page ${colorScheme}`);
+        await page.locator('#mempool-history').screenshot({ path: join(OUTPUT, `charts-mempool-${colorScheme}.png`) });
         // At 375 px neither page is wider than the screen.
         await page.setViewportSize({ width: 375, height: 800 });
         for (const path of [`/${SLUG}/mempool`, `/${SLUG}/address/${address}`]) {

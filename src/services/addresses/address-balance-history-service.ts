@@ -1,6 +1,6 @@
 import type { Sats } from '../../core/domain/money.js';
 import { resolveAddress } from './address-resolution.js';
-import type { NetworkRegistry } from '../shared/network-registry.js';
+import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 
 /** The confirmed balance after one block that touched the address. */
 export interface BalancePoint {
@@ -23,6 +23,8 @@ export interface BalanceHistory {
 
 /** Confirmed txs read for the chart: the newest this many (one history read, however long the address's history). */
 export const BALANCE_HISTORY_TXS = 250;
+/** Answers kept (by address and tip): a popular address's chart is read once per block, not per view. */
+const CACHED_ADDRESSES = 1_000;
 
 /**
  * An address's confirmed balance over time (the explorer's balance chart): the balance after each block that touched
@@ -31,12 +33,27 @@ export const BALANCE_HISTORY_TXS = 250;
  * reading the rest.
  */
 export class AddressBalanceHistoryService {
+  /** Insertion-ordered: the oldest entry goes first when full. Confirmed history changes only with the tip. */
+  private readonly cache = new Map<string, { tip: string; value: BalanceHistory }>();
+
   constructor(private readonly networks: NetworkRegistry) {}
 
   async lastChanges(network: string, address: string, maxTxs = BALANCE_HISTORY_TXS): Promise<BalanceHistory> {
     const ctx = this.networks.resolve(network);
-    const { script } = resolveAddress(ctx, address);
+    const { address: canonical, script } = resolveAddress(ctx, address);
     if (!script) return { points: [], txsRead: 0, capped: false };
+    const key = `${ctx.id}:${canonical}:${maxTxs}`;
+    const tip = (await ctx.reader.getTip())?.hash ?? '';
+    const hit = this.cache.get(key);
+    if (hit?.tip === tip) return hit.value;
+    const value = await this.read(ctx, script, maxTxs);
+    this.cache.delete(key);
+    this.cache.set(key, { tip, value });
+    if (this.cache.size > CACHED_ADDRESSES) this.cache.delete(this.cache.keys().next().value!);
+    return value;
+  }
+
+  private async read(ctx: NetworkContext, script: Uint8Array, maxTxs: number): Promise<BalanceHistory> {
     const [entries, totals] = await Promise.all([
       ctx.reader.getAddressHistory(script, { direction: 'desc', limit: maxTxs + 1, includeMempool: false }),
       ctx.reader.getAddressTotals(script),

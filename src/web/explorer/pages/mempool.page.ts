@@ -15,9 +15,9 @@ import { syncStateOf } from '../sync-state.js';
 /** A busy mempool changes many times a second: the live region refreshes at most this often. */
 const REFRESH_MIN_MS = 5_000;
 
-type Query = { part?: string };
+type Query = { part?: string; samples?: string };
 
-/** `/{net}/mempool`: the projected next blocks and the newest unconfirmed txs; live at most every 5 s. */
+/** `/{net}/mempool`: the projected next blocks and the newest unconfirmed txs (live at most every 5 s), the last 24 hours (`?samples=1`: every drawn sample listed). */
 export async function mempoolPage(deps: ExplorerDeps, network: NetworkContext, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
   const title = `${network.params.name} mempool`;
   const sync = await syncStateOf(deps, network);
@@ -53,7 +53,7 @@ ${projection.newest.length === 0 ? html`<p class="muted">None.</p>` : table('New
   const body = html`<h1>${title}</h1>
 ${region}
 <h2>The last 24 hours</h2>
-${history ? mempoolHistoryChart(network, history, now) : ''}
+${history ? mempoolHistoryChart(network, history, now, request.query.samples === '1') : ''}
 ${apiLinks(deps.publicUrl, [
   { label: `v3 network_info ${network.id}`, path: `/api/v3/network_info/${network.id}`, needsKey: true },
   { label: `v3 fee_estimates ${network.id}`, path: `/api/v3/fee_estimates/${network.id}`, needsKey: true },

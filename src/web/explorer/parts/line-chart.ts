@@ -65,6 +65,6 @@ ${drawn}
 }
 
 /** The chart's figures as a table inside a closed `<details>`: copyable numbers, and the chart's text for screen readers. */
-export function chartFigures(summary: string, body: SafeHtml): SafeHtml {
-  return html`<details class="chart-figures"><summary>${summary}</summary>${body}</details>`;
+export function chartFigures(summary: string, body: SafeHtml, open = false): SafeHtml {
+  return html`<details class="chart-figures"${open ? html` open` : ''}><summary>${summary}</summary>${body}</details>`;
 }
