@@ -61,9 +61,10 @@ export class SearchService {
     const prefixed = HEX_PREFIX.test(q) && !HASH.test(q) ? (await Promise.all(contexts.map((ctx) => this.prefixOn(ctx, q.toLowerCase())))).flat() : [];
     const seen = new Set<string>();
     const out: SearchHit[] = [];
+    // A complete hash is both an exact hit and its own prefix: each page once.
     for (const hit of [...exact, ...prefixed]) {
-      const key = `${hit.kind}:${hit.network.id}:${hit.kind === 'tx' ? hit.txid : hit.kind === 'block' ? hit.hash : ''}`;
-      if (seen.has(key) && hit.kind !== 'address' && hit.kind !== 'short') continue;
+      const key = `${hit.kind}:${hit.network.id}:${hit.kind === 'tx' ? hit.txid : hit.kind === 'block' ? hit.hash : hit.kind === 'wallet' ? hit.wallet : hit.address}`;
+      if (seen.has(key)) continue;
       seen.add(key);
       out.push(hit);
     }
