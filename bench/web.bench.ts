@@ -69,7 +69,12 @@ export async function run(): Promise<void> {
       { publicUrl: 'http://127.0.0.1', realtimeKey: 'bench', rateLimitPerSecond: 0, rateCounters: rateCounters(null), logger: silentLogger, assets: WebAssets.load(DEFAULT_ASSET_DIR) },
       [explorerModule],
     );
-    const app = await buildHttpApp({ ...benchAppDeps(chain), extensions: [web] });
+    // A full day of mempool samples a minute apart (the default rate): the mempool page draws 288 of the 1,440.
+    const samples = chain.store.mempoolSamples();
+    const now = Math.floor(Date.now() / 1000);
+    await samples.prune('LTCTEST', now + 1);
+    for (let i = 0; i < 1_440; i++) await samples.sample('LTCTEST', now - 86_400 + 60 * (i + 1));
+    const app = await buildHttpApp({ ...benchAppDeps(chain), mempoolSamples: samples, extensions: [web] });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       console.log(`web bench: ${NTX} txs, ${CONNECTIONS} connections, ${SECONDS} s each, ${cpus().length} cores (${cpus()[0]?.model ?? '?'})`);
@@ -78,6 +83,7 @@ export async function run(): Promise<void> {
         ['tx page', txids.map((t) => `/ltctest/tx/${t}`), 'v2 tx (display data)', txids.map((t) => `/api/v2/tx/LTCTEST/${t}`)],
         ['block page', blocks.map((b) => `/ltctest/block/${b}`), 'v2 block (display data)', blocks.map((b) => `/api/v2/block/LTCTEST/${b}`)],
         [`address page (${hot.txs} txs)`, [`/ltctest/address/${hot.address}`], 'v2 address (display data)', [`/api/v2/address/LTCTEST/${hot.address}`]],
+        ['mempool page', ['/ltctest/mempool'], 'v2 get_info (its unconfirmed count)', ['/api/v2/get_info/LTCTEST']],
       ];
       if (deep[0]) pairs.push([`address page 1,000 txs deep (cursor)`, [`/ltctest/address/${hot.address}?older=${deep[0].txid}`], 'v2 address (display data)', [`/api/v2/address/LTCTEST/${hot.address}`]]);
       const ratios: string[] = [];

@@ -212,6 +212,8 @@ function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
     syncBatchTxs: keys.int('sync_batch_txs'),
     syncRequests: keys.int('sync_requests'),
     mempoolRemovedKeepHours: keys.int('mempool_removed_keep_hours'),
+    mempoolSampleSeconds: keys.int('mempool_sample_seconds'),
+    mempoolSamplesKeepHours: keys.int('mempool_samples_keep_hours'),
     p2p: buildP2p(keys, chain, `networks.${id}.p2p_peers`),
   };
 }

@@ -228,6 +228,14 @@ export const NETWORK_KEYS: Readonly<Record<string, KeySpec>> = {
     type: 'integer', min: 0, max: 87_600, default: 72,
     doc: 'hours a replaced or double-spent tx stays queryable (status removed) before the indexer forgets it; `0` keeps them forever',
   },
+  mempool_sample_seconds: {
+    type: 'integer', min: 0, max: 3600, default: 60,
+    doc: "seconds between samples of the mempool's size (tx count, vbytes, fees) for the explorer's 24-hour chart; `0` takes none",
+  },
+  mempool_samples_keep_hours: {
+    type: 'integer', min: 24, max: 8760, default: 72,
+    doc: 'hours mempool samples are kept before the indexer deletes them (the chart shows the last 24)',
+  },
   p2p_peers: {
     type: 'list', default: [],
     doc: 'P2P nodes (`host:port`, `[v6]:port`; the port defaults to the network\'s) the listener always connects to, for network confidence and ' +

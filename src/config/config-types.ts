@@ -33,6 +33,9 @@ export interface NetworkConfig {
   readonly syncRequests: number;
   /** Replaced / double-spent mempool txs stay queryable this long after removal; 0 keeps them forever. */
   readonly mempoolRemovedKeepHours: number;
+  /** Seconds between mempool samples (the explorer's 24-hour chart); 0 takes none. */
+  readonly mempoolSampleSeconds: number;
+  readonly mempoolSamplesKeepHours: number;
   readonly p2p: P2pConfig;
 }
 

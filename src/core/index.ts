@@ -15,6 +15,7 @@ export * from './store/account-store.js';
 export * from './store/auth-store.js';
 export * from './store/event-log-store.js';
 export * from './store/webhook-store.js';
+export * from './store/mempool-sample-store.js';
 export * from './store/read-replicas.js';
 export * from './infrastructure/memory-event-bus.js';
 export * from './infrastructure/logger.js';

@@ -4,6 +4,7 @@ import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
 import { runInitialLoad, type InitialLoadOptions } from './initial-load-run.js';
 import { blockEvents, mempoolTxEvents } from './indexer-events.js';
+import { MempoolSampler, type MempoolSamplerOptions } from './mempool-sampler.js';
 import { MempoolSync } from './mempool-sync.js';
 import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
 import { SyncProgress } from './sync-progress.js';
@@ -26,6 +27,8 @@ export interface NetworkIndexerOptions extends InitialLoadOptions {
   readonly bulk?: boolean;
   /** While another process holds the network's writer lock: how often to try to take over (ms, default 1000). */
   readonly standbyPollMs?: number;
+  /** The mempool's size sampled for the explorer's 24-hour chart (mempool-sampler.ts); none without it. */
+  readonly mempoolSamples?: MempoolSamplerOptions;
 }
 
 /**
@@ -38,6 +41,7 @@ export class NetworkIndexer {
   private readonly rawFetcher: BlockFetcher;
   private readonly mempool: MempoolSync;
   private readonly pruner: RemovedMempoolPruner;
+  private readonly sampler: MempoolSampler | null;
   /** The initial-sync status (API processes answer 503 until ready) ... */
   private readonly syncStatus: SyncStatusWriter;
   /** ... and this network's events, unpublished until then. */
@@ -65,6 +69,7 @@ export class NetworkIndexer {
     this.rawFetcher = new BlockFetcher(options.source, options.params.features, { ...fetchOptions, parse: false });
     this.mempool = new MempoolSync(options.source, options.store, options.params.features.mweb, this.now);
     this.pruner = new RemovedMempoolPruner(options.store, options.logger, options.removedMempoolKeepSeconds ?? 72 * 3600);
+    this.sampler = options.mempoolSamples ? new MempoolSampler(options.params.id, options.mempoolSamples, options.logger, this.now) : null;
     this.rebuild = options.bulk ?? false;
     this.syncStatus = new SyncStatusWriter(options.store, { bulk: options.bulk ?? false });
     this.bus = quietWhileSyncing(options.bus, this.syncStatus);
@@ -135,6 +140,7 @@ export class NetworkIndexer {
       this.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason });
     }
     await this.pruner.maybePrune();
+    await this.sampler?.maybeSample();
     return { incomplete: result.incomplete };
   }
 

@@ -15,6 +15,7 @@ import { AddressBalancesService } from './addresses/address-balances-service.js'
 import { AddressDisplayService } from './addresses/address-display-service.js';
 import { AddressOutputsService } from './addresses/address-outputs-service.js';
 import { AddressPagesService } from './addresses/address-pages-service.js';
+import { AddressBalanceHistoryService } from './addresses/address-balance-history-service.js';
 import { AddressTimelineService } from './addresses/address-timeline-service.js';
 import { AuxPowParentService, type RawBlockSource } from './blocks/auxpow-parent-service.js';
 import { BlockService } from './blocks/block-service.js';
@@ -27,9 +28,11 @@ import { WebhookService } from './webhooks/webhook-service.js';
 import type { WebhookLimits } from './webhooks/webhook-limits.js';
 import type { WebhookSender } from '../core/sources/webhook-sender.js';
 import type { WebhookStore } from '../core/store/webhook-store.js';
+import type { MempoolSampleStore } from '../core/store/mempool-sample-store.js';
 import { FeeService } from './fees/fee-service.js';
 import { EffectiveFeeRateService } from './transactions/effective-fee-rate.js';
 import type { MempoolPackageSource } from '../core/sources/mempool-package-source.js';
+import { MempoolHistoryService } from './network/mempool-history-service.js';
 import { MempoolProjector } from './network/mempool-projector.js';
 import { NetworkInfoService } from './network/network-info-service.js';
 import { NetworkRegistry, type NetworkMap } from './shared/network-registry.js';
@@ -66,6 +69,8 @@ export interface ServiceDeps {
   /** Accounts, API keys and their daily usage (v3, dashboard); without them the account domain is absent. */
   /** The realtime event log (the store's): the catch-up feed reads it; without it there is no feed. */
   readonly eventLog?: EventLogStore;
+  /** The indexers' mempool samples (the explorer's 24-hour chart); without them the chart is empty. */
+  readonly mempoolSamples?: MempoolSampleStore;
   /** Webhooks (v3, dashboard): the store, the target check of the sender, the plans' limits; without them no webhooks. */
   readonly webhooks?: { readonly store: WebhookStore; readonly targets: Pick<WebhookSender, 'checkTarget'>; readonly limits: WebhookLimits };
   readonly accounts?: { readonly store: AccountStore; readonly usage: UsageCounter; readonly keyCacheMs?: number; readonly keyFailures?: KeyFailureRule };
@@ -89,6 +94,8 @@ export interface AddressDomain {
   readonly pages: AddressPagesService;
   /** The whole history with stable cursors both ways, and oldest-first chunks for CSV (explorer). */
   readonly timeline: AddressTimelineService;
+  /** The confirmed balance after each block that touched the address, its newest txs (the explorer's chart). */
+  readonly balanceHistory: AddressBalanceHistoryService;
   /** Totals with the latest transactions and their counterparties (v2 address display). */
   readonly display: AddressDisplayService;
   readonly shorts: ShortAddressService;
@@ -114,6 +121,8 @@ export interface NetworkDomain {
   readonly info: NetworkInfoService;
   readonly chain: ChainSummaryService;
   readonly projector: MempoolProjector;
+  /** The mempool's size over the last 24 hours (the indexers' samples). */
+  readonly history: MempoolHistoryService;
 }
 
 /**
@@ -166,6 +175,7 @@ export function createServices(deps: ServiceDeps): Services {
       outputs: new AddressOutputsService(networks),
       pages: new AddressPagesService(networks),
       timeline: new AddressTimelineService(networks),
+      balanceHistory: new AddressBalanceHistoryService(networks),
       display: new AddressDisplayService(networks),
       shorts: new ShortAddressService(networks, deps.shortLinks),
     },
@@ -176,7 +186,10 @@ export function createServices(deps: ServiceDeps): Services {
       effectiveRates: new EffectiveFeeRateService(networks, deps.packageSources ?? new Map()),
     },
     blocks: { reads: new BlockService(networks), auxpow: new AuxPowParentService(deps.rawBlocks ?? new Map()), feeRates: new BlockFeeRateService(networks) },
-    network: { info: new NetworkInfoService(networks, prices), chain: new ChainSummaryService(networks, projector), projector },
+    network: {
+      info: new NetworkInfoService(networks, prices), chain: new ChainSummaryService(networks, projector), projector,
+      history: new MempoolHistoryService(networks, deps.mempoolSamples ?? null, now),
+    },
     prices,
     search: new SearchService(networks, deps.shortLinks),
     wallets: new WalletService(networks),

@@ -128,6 +128,53 @@ describe('explorer services on both engines', () => {
     });
   });
 
+  it('suggestions: txid and block-hash prefixes (4+ digits) by index ranges, heights, complete addresses; capped', async () => {
+    const tipHash = await node.rpc.call<string>('getbestblockhash');
+    const tip = await node.rpc.call<number>('getblockcount');
+    const mempoolTxid = sent[sent.length - 1]!;
+    await onBoth(async (s) => {
+      const suggested = async (q: string): Promise<string[]> => (await s.search.suggest(q)).map((h) => (h.kind === 'tx' ? `tx:${h.txid}` : h.kind === 'block' ? `block:${h.hash}` : `${h.kind}`));
+      for (const txid of [sent[0]!, mempoolTxid]) {
+        for (const length of [4, 9, 17, 63]) assert.ok((await suggested(txid.slice(0, length).toUpperCase())).includes(`tx:${txid}`), `${txid} by ${length} digits`);
+      }
+      assert.ok((await suggested(tipHash.slice(0, 6))).includes(`block:${tipHash}`));
+      // (Three decimal digits would be a height.)
+      const lettered = sent.find((t) => /[a-f]/.test(t.slice(0, 3)))!;
+      assert.deepEqual(await suggested(lettered.slice(0, 3)), [], 'three digits are too few');
+      assert.deepEqual((await suggested(String(tip)))[0], `block:${tipHash}`, 'a height comes first');
+      assert.deepEqual(await suggested(address), ['address']);
+      assert.deepEqual(await suggested(address.slice(0, 20)), [], 'no address prefixes');
+      // Every suggestion is an exact hit (a height) or starts with what was typed; never more than the cap.
+      for (const prefix of ['0000', 'abcd', 'ffff', '1234', sent[1]!.slice(0, 4)]) {
+        const exact = new Set((await s.search.find(prefix)).map((h) => (h.kind === 'block' ? `block:${h.hash}` : h.kind)));
+        const hits = await suggested(prefix);
+        assert.ok(hits.length <= 8);
+        for (const h of hits) assert.ok(exact.has(h) || h.split(':')[1]!.startsWith(prefix), `${prefix}: ${h}`);
+      }
+      return suggested(sent[0]!.slice(0, 5));
+    });
+  });
+
+  it("an address's balance after each block equals its history's running sums; a capped read gives the newest blocks", async () => {
+    await onBoth(async (s) => {
+      const oldestFirst = [];
+      for await (const chunk of s.addresses.timeline.oldestFirst(N, address)) oldestFirst.push(...chunk.entries.filter((e) => e.height !== null));
+      let running = 0n;
+      const expected = new Map<number, bigint>();
+      for (const e of oldestFirst) expected.set(e.height!, (running += e.received - e.sent));
+      const full = await s.addresses.balanceHistory.lastChanges(N, address);
+      assert.equal(full.capped, false);
+      assert.equal(full.txsRead, 16);
+      assert.deepEqual(full.points.map((p) => [p.height, p.balance]), [...expected.entries()]);
+      // Six txs: the newest block's four and two of the one before: both blocks' balances are still exact.
+      const capped = await s.addresses.balanceHistory.lastChanges(N, address, 6);
+      assert.equal(capped.capped, true);
+      assert.equal(capped.txsRead, 6);
+      assert.deepEqual(capped.points.map((p) => [p.height, p.balance]), [...expected.entries()].slice(-2));
+      return full.points.map((p) => `${p.height}:${p.balance}:${p.change}`);
+    });
+  });
+
   it('a tx double-spent by a block names the tx that won', async () => {
     const target = await node.newAddress('bech32');
     env().watched.push(target);

@@ -45,7 +45,8 @@ public_url = "http://explorer.test"
 [web]
 rate_limit_per_second = 0`;
 
-export async function startExplorerChain(options: { readonly defaultLimits?: boolean } = {}): Promise<ExplorerChain> {
+/** `networkKeys`: more lines for the network's table (e.g. `mempool_sample_seconds = 1`). */
+export async function startExplorerChain(options: { readonly defaultLimits?: boolean; readonly networkKeys?: string } = {}): Promise<ExplorerChain> {
   const node = await startLitecoind({ funded: true });
   const dir = mkdtempSync(join(tmpdir(), 'outpoint-explorer-'));
   let serve: ServeProcess | null = null;
@@ -69,6 +70,7 @@ ${options.defaultLimits ? '[http]\npublic_url = "http://explorer.test"' : NO_LIM
 chain = "regtest"
 rpc_url = "${node.rpcUrl}"
 poll_ms = 100
+${options.networkKeys ?? ''}
 `,
     );
     serve = await startServe(config);

@@ -10,6 +10,14 @@ export interface MempoolInfo {
   readonly vbytes: number;
 }
 
+/** Txids and block hashes that start with a hex prefix (the explorer's search suggestions). */
+export interface HashPrefixMatches {
+  /** Confirmed, orphaned or mempool txids, in hex order. */
+  readonly txids: readonly string[];
+  /** Main-chain or orphaned blocks, in hash order. */
+  readonly blocks: readonly { readonly hash: string; readonly height: number; readonly isOrphan: boolean }[];
+}
+
 export interface MempoolTxSummary {
   readonly txid: string;
   readonly fee: Sats;

@@ -1,4 +1,4 @@
-import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from './chain-reads.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HashPrefixMatches, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from './chain-reads.js';
 import type { ChainTip } from '../domain/chain-types.js';
 import type { BlockToConnect, ConnectedBlock, DisconnectedBlock, MempoolAddResult, MempoolEntry, MempoolRemoveReason } from './chain-writes.js';
 import type { NetworkId } from '../domain/network.js';
@@ -29,6 +29,11 @@ export interface NetworkReader {
   /** Live mempool txs (for fee-rate projections). */
   getMempoolEntries(): Promise<MempoolTxSummary[]>;
   getMempoolTxids(): Promise<string[]>;
+  /**
+   * Txids and block hashes starting with `prefix` (lower-case hex, 4 to 64 digits), at most `limit` of each, read by
+   * index range scans (never a table scan, whatever the chain's size).
+   */
+  findHashPrefix(prefix: string, limit: number): Promise<HashPrefixMatches>;
   /** The stored initial-sync status; null: none stored (never bulk-loaded, counts as ready). Needs no chain index. */
   getSyncStatus(): Promise<SyncStatus | null>;
 }

@@ -1,6 +1,7 @@
 import type { AccountStore } from './account-store.js';
 import type { AuthStore } from './auth-store.js';
 import type { EventLogStore } from './event-log-store.js';
+import type { MempoolSampleStore } from './mempool-sample-store.js';
 import type { WebhookStore } from './webhook-store.js';
 import type { RawTxModeChange } from './chain-writes.js';
 import type { NetworkId } from '../domain/network.js';
@@ -37,6 +38,8 @@ export interface ChainStore {
   events(): EventLogStore;
   /** Webhooks: registrations, deliveries (claimed with a lease), watched txs (docs/webhooks.md). */
   webhooks(): WebhookStore;
+  /** The mempool's size sampled by the indexers (the explorer's 24-hour chart); rebuildable telemetry. */
+  mempoolSamples(): MempoolSampleStore;
   /**
    * Records `[store] raw_txs` (the writer process calls it at start). With "node", every network's stored raw
    * transactions of confirmed txs are deleted and their space given back (a switch from "store"). Resolves the mode

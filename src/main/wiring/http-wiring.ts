@@ -3,6 +3,7 @@ import type { TxBroadcaster } from '../../core/sources/broadcaster.js';
 import { MemoryConcurrencyLimiter, type ConcurrencyLimiter } from '../../core/limits/concurrency-limiter.js';
 import type { EventBus } from '../../core/domain/events.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
+import type { MempoolSampleStore } from '../../core/store/mempool-sample-store.js';
 import type { FeeEstimateSource } from '../../core/sources/fee-source.js';
 import type { MempoolPackageSource } from '../../core/sources/mempool-package-source.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
@@ -54,6 +55,8 @@ export interface HttpWiring extends Omit<HttpAppDeps, 'services' | 'limits'> {
   readonly rawBlocks?: ReadonlyMap<NetworkId, RawBlockSource>;
   /** The realtime event log (chainStore.events()): serves the v2 catch-up feed; without it the feed is absent. */
   readonly eventLog?: EventLogStore;
+  /** The indexers' mempool samples: the explorer's 24-hour mempool chart. */
+  readonly mempoolSamples?: MempoolSampleStore;
   /** Webhook registration (v3): the store, the sender's target check, the plans' limits. */
   readonly webhooks?: ServiceDeps['webhooks'];
 }
@@ -71,12 +74,13 @@ export function usageCounter(accounts: AccountStore, redisUrl: string | null, lo
 
 /** Builds the services and counters once and the HTTP app that serves them; closing the app closes them. */
 export async function buildHttpApp(wiring: HttpWiring): Promise<FastifyInstance> {
-  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, packageSources, events, v3Timing, rawBlocks, keyFailuresPerIp, eventLog, webhooks, ...http } = wiring;
+  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, packageSources, events, v3Timing, rawBlocks, keyFailuresPerIp, eventLog, webhooks, mempoolSamples, ...http } = wiring;
   const services = createServices({
     networks, prices, broadcaster, shortLinks, logger: http.logger, events: events ?? null, mempoolSources: mempoolSources ?? new Map(),
     ...(http.now ? { now: http.now } : {}),
     ...(rawBlocks ? { rawBlocks } : {}),
     ...(eventLog ? { eventLog } : {}),
+    ...(mempoolSamples ? { mempoolSamples } : {}),
     ...(webhooks ? { webhooks } : {}),
     ...(feeSources ? { feeSources } : {}),
     ...(packageSources ? { packageSources } : {}),

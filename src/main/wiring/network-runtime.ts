@@ -55,6 +55,7 @@ export function createNetworkRuntime(
     batchTxTarget: config.syncBatchTxs,
     fetchRequests: config.syncRequests,
     removedMempoolKeepSeconds: config.mempoolRemovedKeepHours * 3600,
+    mempoolSamples: { store: store.mempoolSamples(), everySeconds: config.mempoolSampleSeconds, keepSeconds: config.mempoolSamplesKeepHours * 3600 },
     bulk: options.bulk,
     // The bulk build's rare reads of raw txs (colliding script keys), and the cache of recent blocks, in node mode only.
     ...(rawTxMode === 'node' ? { rawTxs } : {}),

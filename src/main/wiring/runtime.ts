@@ -219,6 +219,7 @@ export class Runtime {
       ops: { health: this.observability.health, metrics: this.observability.apiExposition },
       rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
       ...(this.config.realtime.eventLogHours > 0 ? { eventLog: this.store.events() } : {}),
+      mempoolSamples: this.store.mempoolSamples(),
       webhooks: { store: this.store.webhooks(), targets: this.webhookSender, limits: this.webhookLimits },
       apiDocuments,
       extensions: [await createWebLayer(this.config, this.store, this.logger, apiDocuments)],

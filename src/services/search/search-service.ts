@@ -16,6 +16,11 @@ export type SearchHit =
 /** Longer input is not anything we could find (the longest addresses, MWEB stealth, are ~140 characters). */
 export const MAX_QUERY_LENGTH = 200;
 const HASH = /^[0-9a-fA-F]{64}$/;
+/** The shortest hex prefix suggestions look up: 4 digits narrow a 100-million-tx chain to ~1,500 txids, cut to the cap. */
+export const MIN_PREFIX_DIGITS = 4;
+/** At most this many suggestions in all (and per kind and network from the store). */
+export const MAX_SUGGESTIONS = 8;
+const HEX_PREFIX = new RegExp(`^[0-9a-fA-F]{${MIN_PREFIX_DIGITS},64}$`);
 const SHORT = /^[1-9A-HJ-NP-Za-km-z]{3,6}$/;
 /** BIP21 and its cousins: `litecoin:ADDRESS?amount=…` searches for ADDRESS. */
 const PAYMENT_URI = /^(?:bitcoin|litecoin|dogecoin):([^?]+)(?:\?.*)?$/i;
@@ -39,6 +44,39 @@ export class SearchService {
     const contexts = this.networks.ids().map((id) => this.networks.resolve(id));
     const perNetwork = await Promise.all(contexts.map((ctx) => this.findOn(ctx, q)));
     return perNetwork.flat();
+  }
+
+  /**
+   * What the search box may be heading for, as the visitor types (the explorer's suggestions; plain search falls back
+   * to them when nothing matches exactly): exact hits first (a height, a complete address, txid or hash), then txids
+   * and block hashes starting with a hex prefix of at least MIN_PREFIX_DIGITS digits, read by index range scans. No
+   * address prefixes: the store has no index on address text (docs/explorer.md, "Search suggestions"). At most
+   * MAX_SUGGESTIONS, each once.
+   */
+  async suggest(query: string): Promise<SearchHit[]> {
+    const q = normalise(query);
+    if (q === '' || WALLET.test(q)) return [];
+    const contexts = this.networks.ids().map((id) => this.networks.resolve(id));
+    const exact = (await Promise.all(contexts.map((ctx) => this.findOn(ctx, q)))).flat();
+    const prefixed = HEX_PREFIX.test(q) && !HASH.test(q) ? (await Promise.all(contexts.map((ctx) => this.prefixOn(ctx, q.toLowerCase())))).flat() : [];
+    const seen = new Set<string>();
+    const out: SearchHit[] = [];
+    // A complete hash is both an exact hit and its own prefix: each page once.
+    for (const hit of [...exact, ...prefixed]) {
+      const key = `${hit.kind}:${hit.network.id}:${hit.kind === 'tx' ? hit.txid : hit.kind === 'block' ? hit.hash : hit.kind === 'wallet' ? hit.wallet : hit.address}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(hit);
+    }
+    return out.slice(0, MAX_SUGGESTIONS);
+  }
+
+  private async prefixOn(ctx: NetworkContext, prefix: string): Promise<SearchHit[]> {
+    const found = await ctx.reader.findHashPrefix(prefix, MAX_SUGGESTIONS);
+    return [
+      ...found.blocks.map((b): SearchHit => ({ kind: 'block', network: ctx, hash: b.hash, height: b.height, isOrphan: b.isOrphan })),
+      ...found.txids.map((txid): SearchHit => ({ kind: 'tx', network: ctx, txid })),
+    ];
   }
 
   private async findOn(ctx: NetworkContext, q: string): Promise<SearchHit[]> {

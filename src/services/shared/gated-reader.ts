@@ -3,7 +3,7 @@
  * future one) can answer from a half-built index. Reads that need no index (the sync status itself) pass through.
  */
 import type { NetworkId } from '../../core/domain/network.js';
-import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../core/store/chain-reads.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HashPrefixMatches, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../core/store/chain-reads.js';
 import type { ChainTip } from '../../core/domain/chain-types.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
 import type { ScriptSetReader } from '../../core/store/script-set-reads.js';
@@ -89,5 +89,9 @@ export class GatedNetworkReader implements NetworkReader {
 
   getMempoolTxids(): Promise<string[]> {
     return this.read(() => this.inner.getMempoolTxids());
+  }
+
+  findHashPrefix(prefix: string, limit: number): Promise<HashPrefixMatches> {
+    return this.read(() => this.inner.findHashPrefix(prefix, limit));
   }
 }

@@ -46,7 +46,7 @@ export function syncStatusTests(harness: StoreHarness): void {
   it('an index upgraded from the version before the table counts as ready (no row)', () => withDb(harness, async (db) => {
     await db.store.network('LTC').connectBlocks([new ChainBuilder().add(p2pkh(1), 50n)]);
     // Version 8, the one before the table: the later migrations (the event log's too) run again on the way up.
-    for (const table of ['sync_status', 'event_log', 'event_log_state', 'webhook_watches', 'webhook_deliveries', 'webhooks']) await db.exec(`DROP TABLE ${table}`);
+    for (const table of ['sync_status', 'event_log', 'event_log_state', 'webhook_watches', 'webhook_deliveries', 'webhooks', 'mempool_samples']) await db.exec(`DROP TABLE ${table}`);
     await db.setSchemaVersion(8);
     const store = await db.reopen();
     await store.migrate();

@@ -7,7 +7,7 @@ import { chainTests } from './conformance-chain.js';
 import { eventLogTests } from './conformance-event-log.js';
 import { webhookTests } from './conformance-webhooks.js';
 import type { StoreHarness } from './harness.js';
-import { mempoolTests } from './conformance-mempool.js';
+import { mempoolSampleTests, mempoolTests } from './conformance-mempool.js';
 import { priceTests } from './conformance-prices.js';
 import { reorgTests } from './conformance-reorg.js';
 import { shortAddressTests } from './conformance-short-addresses.js';
@@ -38,5 +38,6 @@ export function runStoreConformance(name: string, harness: StoreHarness): void {
     void describe('sign-in data', () => authTests(harness));
     void describe('realtime event log', () => eventLogTests(harness));
     void describe('webhooks', () => webhookTests(harness));
+    void describe('mempool samples', () => mempoolSampleTests(harness));
   });
 }

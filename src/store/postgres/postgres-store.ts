@@ -9,6 +9,8 @@ import type { AccountStore } from '../../core/store/account-store.js';
 import type { AuthStore } from '../../core/store/auth-store.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
 import type { WebhookStore } from '../../core/store/webhook-store.js';
+import type { MempoolSampleStore } from '../../core/store/mempool-sample-store.js';
+import { SqlMempoolSamples } from '../common/mempool-samples/sql-mempool-samples.js';
 import { SqlWebhookStore } from '../common/webhooks/sql-webhook-store.js';
 import type { RawTxModeChange } from '../../core/store/chain-writes.js';
 import type { NetworkStore } from '../../core/store/network-store.js';
@@ -49,6 +51,7 @@ export class PostgresStore implements ChainStore {
   private priceStore: PostgresPrices | null = null;
   private authStore: SqlAuthStore | null = null;
   private hooks: SqlWebhookStore | null = null;
+  private samples: SqlMempoolSamples | null = null;
   private eventLog: PostgresEventLog | null = null;
   private readonly replicas: ReplicaSet | null = null;
   private readonly router: ReadRouter | null = null;
@@ -172,6 +175,11 @@ export class PostgresStore implements ChainStore {
   webhooks(): WebhookStore {
     this.hooks ??= new SqlWebhookStore(new PostgresRunner(this.pool), 'postgres');
     return this.hooks;
+  }
+
+  mempoolSamples(): MempoolSampleStore {
+    this.samples ??= new SqlMempoolSamples(new PostgresRunner(this.pool), 'postgres');
+    return this.samples;
   }
 
   auth(): AuthStore {

@@ -10,6 +10,8 @@ import type { AccountStore } from '../../core/store/account-store.js';
 import type { AuthStore } from '../../core/store/auth-store.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
 import type { WebhookStore } from '../../core/store/webhook-store.js';
+import type { MempoolSampleStore } from '../../core/store/mempool-sample-store.js';
+import { SqlMempoolSamples } from '../common/mempool-samples/sql-mempool-samples.js';
 import { SqlWebhookStore } from '../common/webhooks/sql-webhook-store.js';
 import type { RawTxModeChange } from '../../core/store/chain-writes.js';
 import type { NetworkStore } from '../../core/store/network-store.js';
@@ -48,6 +50,7 @@ export class SqliteStore implements ChainStore {
   private priceStore: SqlitePrices | null = null;
   private authStore: SqlAuthStore | null = null;
   private hooks: SqlWebhookStore | null = null;
+  private samples: SqlMempoolSamples | null = null;
   private eventLog: SqliteEventLog | null = null;
   /** Gives free pages back after an initial load or a chain reset (null: read-only or in memory). */
   private readonly pageReturner: PageReturner | null;
@@ -154,6 +157,11 @@ export class SqliteStore implements ChainStore {
   webhooks(): WebhookStore {
     this.hooks ??= new SqlWebhookStore(new SqliteRunner(this.st), 'sqlite');
     return this.hooks;
+  }
+
+  mempoolSamples(): MempoolSampleStore {
+    this.samples ??= new SqlMempoolSamples(new SqliteRunner(this.st), 'sqlite');
+    return this.samples;
   }
 
   auth(): AuthStore {

@@ -55,7 +55,7 @@ export const explorerModule: WebModule = (app, context) => {
     }),
   );
   app.get('/', (request, reply) => homePage(deps, request, reply));
-  app.get<{ Querystring: { q?: string } }>('/search', (request, reply) => searchPage(deps, request, reply));
+  app.get<{ Querystring: { q?: string; part?: string } }>('/search', (request, reply) => searchPage(deps, request, reply));
   app.get<{ Params: { network: string; short: string } }>('/s/:network/:short', async (request, reply) => {
     const found = await deps.services.addresses.shorts.resolve(request.params.network.toUpperCase(), request.params.short);
     return reply.redirect(addressPath(found.network.id, found.address), 302);

@@ -5,7 +5,7 @@
  * overlap: the newest block starting at or before the id holds it when its range reaches it).
  */
 import type { PrevoutInfo } from '../../../core/domain/chain-types.js';
-import type { BlockRecord, MempoolInfo, MempoolTxSummary, OutputRecord, SpendRef, TxRecord } from '../../../core/store/chain-reads.js';
+import type { BlockRecord, HashPrefixMatches, MempoolInfo, MempoolTxSummary, OutputRecord, SpendRef, TxRecord } from '../../../core/store/chain-reads.js';
 import type { ChainTables } from '../schema/chain-tables.js';
 import { bytesToHex, hexToBytes, unpackPrevouts, type StoredPrevout } from '../schema/codec.js';
 import type { SqlDialect } from '../sql/sql-dialect.js';
@@ -48,6 +48,12 @@ function chainReadSql(t: ChainTables, d: SqlDialect) {
       FROM ${t.mempoolTxs} WHERE removed = ${d.no}`,
     mempoolEntries: `SELECT txid, fee, size, weight, seen_at FROM ${t.mempoolTxs} WHERE removed = ${d.no}`,
     mempoolTxids: `SELECT txid FROM ${t.mempoolTxs} WHERE removed = ${d.no} ORDER BY seen_at, txid`,
+    /** [lo8, hi8, limit]: confirmed (or orphaned) txids by a range of the first-8-bytes index. */
+    txidPrefix: `SELECT txid FROM ${t.txs} WHERE ${d.txidKeyBetween('txid')} LIMIT ? + 0`,
+    /** [lo, hi, limit]: mempool txids by a range of the primary key. */
+    mempoolTxidPrefix: `SELECT txid FROM ${t.mempoolTxs} WHERE txid BETWEEN ? AND ? ORDER BY txid LIMIT ? + 0`,
+    /** [lo, hi, limit]: block hashes (main chain or orphaned) by a range of the primary key. */
+    blockHashPrefix: `SELECT hash, height, is_orphan FROM ${t.blocks} WHERE hash BETWEEN ? AND ? ORDER BY hash LIMIT ? + 0`,
   };
 }
 
@@ -170,5 +176,18 @@ export class ChainReadPlans {
 
   *mempoolTxids(): Plan<string[]> {
     return (yield* rows(this.sql.mempoolTxids)).map((r) => bytesToHex(r.txid as Buffer));
+  }
+
+  /** Index range scans only: the txid key's first 8 bytes, the mempool's and the blocks' primary keys. */
+  *hashPrefix(prefix: string, limit: number): Plan<HashPrefixMatches> {
+    const lo = hexToBytes(prefix.padEnd(64, '0'));
+    const hi = hexToBytes(prefix.padEnd(64, 'f'));
+    const matches = (hex: string): boolean => hex.startsWith(prefix);
+    // The 8-byte key range holds exactly the txids of a prefix of up to 16 digits; a longer prefix is checked on each row.
+    const confirmed = (yield* rows(this.sql.txidPrefix, [lo.subarray(0, 8), hi.subarray(0, 8), limit * 2])).map((r) => bytesToHex(r.txid as Buffer));
+    const mempool = (yield* rows(this.sql.mempoolTxidPrefix, [lo, hi, limit])).map((r) => bytesToHex(r.txid as Buffer));
+    const blocks = (yield* rows(this.sql.blockHashPrefix, [lo, hi, limit])).map((r) => ({ hash: bytesToHex(r.hash as Buffer), height: num(r.height), isOrphan: bool(r.is_orphan) }));
+    const txids = [...new Set([...confirmed, ...mempool])].filter(matches).sort().slice(0, limit);
+    return { txids, blocks };
   }
 }

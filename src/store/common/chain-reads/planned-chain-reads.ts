@@ -6,7 +6,7 @@
 import type { ChainTip } from '../../../core/domain/chain-types.js';
 import type { SyncStatus } from '../../../core/domain/sync-status.js';
 import type {
-  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord,
+  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HashPrefixMatches, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord,
   UnspentOptions, UnspentOutput,
 } from '../../../core/store/chain-reads.js';
 import type { BulkLoadState } from '../../../core/store/network-store.js';
@@ -72,6 +72,10 @@ export abstract class PlannedChainReads {
 
   getMempoolTxids(): Promise<string[]> {
     return this.read(this.plans.mempoolTxids());
+  }
+
+  findHashPrefix(prefix: string, limit: number): Promise<HashPrefixMatches> {
+    return this.read(this.plans.hashPrefix(prefix, limit));
   }
 
   async getAddressTotals(script: Uint8Array, options?: AddressTotalsOptions): Promise<AddressTotals> {

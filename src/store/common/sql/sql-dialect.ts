@@ -17,6 +17,11 @@ export interface SqlDialect {
    * first 8 bytes (declared per engine in chain-tables.ts: `substr` in SQLite, `substring … from … for` in PostgreSQL).
    */
   txidIs(column: string): string;
+  /**
+   * `column` (a txid) has its first 8 bytes between the two 8-byte values bound here: a range of the same index
+   * (prefix search; test/integration/prefix-search-plans.test.ts checks both engines plan it as an index range).
+   */
+  txidKeyBetween(column: string): string;
   /** `column` is one of the values of the list bound at this `?` (SQLite: a JSON array; PostgreSQL: a bigint[]). */
   inList(column: string): string;
   /** The bound value of such a list. */
@@ -33,6 +38,7 @@ export const SQLITE_DIALECT: SqlDialect = {
   no: '0',
   yes: '1',
   txidIs: (column) => `substr(${column}, 1, 8) = substr(?, 1, 8) AND ${column} = ?`,
+  txidKeyBetween: (column) => `substr(${column}, 1, 8) BETWEEN ? AND ?`,
   inList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
   list: (values) => JSON.stringify(values),
   now: "CAST(strftime('%s', 'now') AS INTEGER)",
@@ -43,6 +49,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
   no: 'FALSE',
   yes: 'TRUE',
   txidIs: (column) => `substring(${column} from 1 for 8) = substring(CAST(? AS BYTEA) from 1 for 8) AND ${column} = ?`,
+  txidKeyBetween: (column) => `substring(${column} from 1 for 8) BETWEEN CAST(? AS BYTEA) AND CAST(? AS BYTEA)`,
   inList: (column) => `${column} = ANY(CAST(? AS BIGINT[]))`,
   list: (values) => values,
   now: 'floor(EXTRACT(EPOCH FROM now()))::bigint',

@@ -6,6 +6,7 @@ import { qrCode } from '../../shell/qr-code.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { amount, badge, count, hash, link, table } from '../format.js';
+import { balanceChart } from '../parts/balance-chart.js';
 import { paymentUri } from '../parts/payment-uri.js';
 import { addressPath, addressShortPath, outputPath, shortLinkPath } from '../paths.js';
 import { addressHistory, addressSummary, cursorFrom } from './address-parts.js';
@@ -32,11 +33,12 @@ export async function addressPage(deps: ExplorerDeps, network: NetworkContext, a
   }
   if (part === 'history') return deps.shell.fragment(request, reply, addressHistory(await deps.services.addresses.timeline.page(net, address, cursor, HISTORY_PAGE), cursor, now));
   const utxoAfter = request.query['utxo_after'];
-  const [flows, history, found, unspent] = await Promise.all([
+  const [flows, history, found, unspent, balances] = await Promise.all([
     deps.services.addresses.balances.totals(net, address),
     deps.services.addresses.timeline.page(net, address, cursor, HISTORY_PAGE),
     deps.services.addresses.shorts.existing(net, address),
     deps.services.addresses.outputs.unspent(net, address, { minConfirmations: 0, ...(utxoAfter && TXID.test(utxoAfter) ? { afterTxid: utxoAfter.toLowerCase() } : {}) }),
+    deps.services.addresses.balanceHistory.lastChanges(net, address),
   ]);
   const canonical = flows.address;
   const coin = network.params.coin;
@@ -71,6 +73,7 @@ ${short !== null
 <p class="muted">Payment URI: <span class="hash">${uri}</span></p>
 </section>
 </div>
+${balanceChart(network, balances, now)}
 <h2 id="history">Transactions</h2>
 ${addressHistory(history, cursor, now)}
 <h2 id="unspent">Unspent outputs</h2>

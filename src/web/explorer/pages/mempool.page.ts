@@ -6,6 +6,7 @@ import type { ExplorerDeps } from '../explorer-deps.js';
 import { ago, amount, bytes, count, feeRate, hash, link, table, when } from '../format.js';
 import { feeAdvice, feeEstimatesOf } from '../parts/fee-advice.js';
 import { feeHistogramChart, projectedBlocksChart } from '../parts/mempool-charts.js';
+import { mempoolHistoryChart } from '../parts/mempool-history-chart.js';
 import { PROJECTION_SETTLE_MS } from '../parts/network-card.js';
 import { syncBanner } from '../parts/sync-banner.js';
 import { mempoolPath, txPath, blockchainChannel } from '../paths.js';
@@ -14,15 +15,18 @@ import { syncStateOf } from '../sync-state.js';
 /** A busy mempool changes many times a second: the live region refreshes at most this often. */
 const REFRESH_MIN_MS = 5_000;
 
-type Query = { part?: string };
+type Query = { part?: string; samples?: string };
 
-/** `/{net}/mempool`: the projected next blocks and the newest unconfirmed txs; live at most every 5 s. */
+/** `/{net}/mempool`: the projected next blocks and the newest unconfirmed txs (live at most every 5 s), the last 24 hours (`?samples=1`: every drawn sample listed). */
 export async function mempoolPage(deps: ExplorerDeps, network: NetworkContext, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
   const title = `${network.params.name} mempool`;
   const sync = await syncStateOf(deps, network);
   if (sync.kind === 'syncing') return deps.shell.page(request, reply, { title, body: html`<h1>${title}</h1>${syncBanner(sync)}` });
   // One snapshot per render: the count, the projection and the list all come from the projector's last snapshot.
-  const [status, fees] = await Promise.all([deps.chain.status(network.id), feeEstimatesOf(deps, network)]);
+  const [status, fees, history] = await Promise.all([
+    deps.chain.status(network.id), feeEstimatesOf(deps, network),
+    request.query.part === 'mempool' ? null : deps.services.network.history.lastDay(network.id),
+  ]);
   const projection = status.mempool;
   const blocks = projection.blocks.filter((b) => b.numTxs > 0);
   const now = deps.now();
@@ -48,6 +52,8 @@ ${projection.newest.length === 0 ? html`<p class="muted">None.</p>` : table('New
   if (request.query.part === 'mempool') return deps.shell.fragment(request, reply, region);
   const body = html`<h1>${title}</h1>
 ${region}
+<h2>The last 24 hours</h2>
+${history ? mempoolHistoryChart(network, history, now, request.query.samples === '1') : ''}
 ${apiLinks(deps.publicUrl, [
   { label: `v3 network_info ${network.id}`, path: `/api/v3/network_info/${network.id}`, needsKey: true },
   { label: `v3 fee_estimates ${network.id}`, path: `/api/v3/fee_estimates/${network.id}`, needsKey: true },

@@ -1,56 +1,33 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SearchHit } from '../../../services/search/search-service.js';
+import { MAX_SUGGESTIONS } from '../../../services/search/search-service.js';
+import { hitLabel, hitPath, searchSuggestions } from '../parts/search-hits.js';
 import { html } from '../../shell/html.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
-import { count, hash, link } from '../format.js';
-import { addressPath, blockPath, txPath, walletPath } from '../paths.js';
+import { link } from '../format.js';
 
-function hitPath(hit: SearchHit): string {
-  switch (hit.kind) {
-    case 'address':
-    case 'short':
-      return addressPath(hit.network.id, hit.address);
-    case 'tx':
-      return txPath(hit.network.id, hit.txid);
-    case 'block':
-      return blockPath(hit.network.id, hit.hash);
-    case 'wallet':
-      return walletPath(hit.network.id, hit.wallet);
-  }
-}
-
-function hitLabel(hit: SearchHit) {
-  const on = hit.network.params.name;
-  switch (hit.kind) {
-    case 'address':
-      return html`Address ${hash(hit.address)} on ${on}`;
-    case 'short':
-      return html`Short form ${hit.short}: address ${hash(hit.address)} on ${on}`;
-    case 'tx':
-      return html`Transaction ${hash(hit.txid)} on ${on}`;
-    case 'block':
-      return html`Block ${count(hit.height)}${hit.isOrphan ? ' (orphaned)' : ''} on ${on}`;
-    case 'wallet':
-      return html`Wallet ${hash(hit.wallet)} on ${on}`;
-  }
-}
+type Query = { q?: string; part?: string };
 
 /**
  * `/search?q=`: one hit goes straight to its page (303); several (an address valid on two networks, a height
- * on every network) are offered as a choice; none is a friendly 404 page with the search box.
+ * on every network) are offered as a choice. Nothing exact: the txids and block hashes the text is a prefix of
+ * (the suggestions, so a visitor without JavaScript finds them too), one of them at once; none is a friendly 404 page
+ * with the search box. `?part=suggest` answers the search box's suggestions (parts/search-suggestions.ts).
  */
-export async function searchPage(deps: ExplorerDeps, request: FastifyRequest<{ Querystring: { q?: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+export async function searchPage(deps: ExplorerDeps, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
   const q = typeof request.query.q === 'string' ? request.query.q : '';
+  if (request.query.part === 'suggest') return deps.shell.fragment(request, reply, searchSuggestions(await deps.services.search.suggest(q)));
   if (q.trim() === '') {
     return deps.shell.errorPage(request, reply, 200, 'Search', "Type an address, a short form, a transaction id, a block hash, a block height, or a wallet's extended public key or descriptor.");
   }
-  const hits = await deps.services.search.find(q);
+  const exact = await deps.services.search.find(q);
+  const prefixed = exact.length === 0;
+  const hits = prefixed ? await deps.services.search.suggest(q) : exact;
   if (hits.length === 1) return reply.redirect(hitPath(hits[0]!), 303);
   if (hits.length === 0) {
     return deps.shell.errorPage(request, reply, 404, 'Nothing found', html`Nothing on ${deps.services.networks.ids().length > 1 ? 'the networks served here' : 'this network'} matches “${q.trim().slice(0, 200)}”. Check it and search again:`, q);
   }
   const body = html`<h1>Search results</h1>
-<p>“${q.trim()}” matches ${String(hits.length)} things:</p>
+<p>${prefixed ? html`Nothing matches “${q.trim()}” exactly; these start with it${hits.length === MAX_SUGGESTIONS ? html` (the first ${String(MAX_SUGGESTIONS)}: type more to narrow them down)` : ''}:` : html`“${q.trim()}” matches ${String(hits.length)} things:`}</p>
 <ul>${hits.map((hit) => html`<li>${link(hitPath(hit), hitLabel(hit))}</li>`)}</ul>`;
   return deps.shell.page(request, reply, { title: 'Search results', body, search: q });
 }
