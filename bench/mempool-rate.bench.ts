@@ -1,0 +1,123 @@
+/**
+ * The mempool at mainnet rates (issue 33; not part of CI or `npm run bench`): the real `outpoint serve` on an index
+ * of the scale chain (bench/scale, 2M txs by default) follows the stand-in node's mempool while txs arrive at a steady
+ * 10 tx/s, then a burst of 100 tx/s for a minute, then steady again. The service finds them as in production: the
+ * poll notifier's getbestblockhash + getmempoolinfo batch every poll_ms, then getrawmempool (the whole txid list)
+ * diffed against the store and the new txs fetched with batched getrawtransaction. Prints figures, no pass/fail:
+ * - how far the index is behind the node: per tx, from the node having it to the store's mempool count including
+ *   it (get_info polled every 50 ms), against one poll interval; the count difference sampled each second;
+ * - realtime: a pusher-js client on the blockchain channel (tx_update) and the 64 watched addresses' channels
+ *   (balance_update; every tx pays one), from the node having the tx to the event arriving (target p99 < 250 ms);
+ * - the service's CPU share and RSS, per phase.
+ *
+ *   npm run bench:mempool-rate
+ * Settings (environment): BENCH_MEMPOOL_TXS (2000000: the index), BENCH_MEMPOOL_ENGINE (sqlite | postgres),
+ * BENCH_MEMPOOL_INDEX (a SQLite file: used when it exists, else built there and kept; it must hold the same
+ * BENCH_MEMPOOL_TXS), BENCH_SCALE_KEEP=1 (keep the SQLite index built without BENCH_MEMPOOL_INDEX), BENCH_MEMPOOL_POLL_MS
+ * (100: the service's poll_ms), BENCH_MEMPOOL_RATE (10), BENCH_MEMPOOL_BURST_RATE (100), BENCH_MEMPOOL_STEADY_S (150:
+ * before the burst, and again after it), BENCH_MEMPOOL_BURST_S (60).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { statOf } from './process-cpu.js';
+import { ChainFiles } from './scale/block-files.js';
+import { CACHE_ROOT, ensureChain } from './scale/generate-chain.js';
+import { closeProbes, indexedHeight } from './scale/service-probe.js';
+import { StandInProcess } from './scale/stand-in-process.js';
+import { CountProbe } from './mempool-rate/count-probe.js';
+import { phaseFigures, printFigures, type SecondSample } from './mempool-rate/figures.js';
+import { startIndex, type Engine } from './mempool-rate/rate-index.js';
+import { RealtimeWatch } from './mempool-rate/realtime-watch.js';
+import { drive, scheduled, totalSeconds, type Phase } from './mempool-rate/schedule.js';
+
+const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+const NTX = env('BENCH_MEMPOOL_TXS', 2_000_000);
+const ENGINE = (process.env['BENCH_MEMPOOL_ENGINE'] ?? 'sqlite') as Engine;
+const KEPT = process.env['BENCH_MEMPOOL_INDEX'];
+const POLL_MS = env('BENCH_MEMPOOL_POLL_MS', 100);
+const STEADY_S = env('BENCH_MEMPOOL_STEADY_S', 150);
+const PHASES: Phase[] = [
+  { label: 'steady', rate: env('BENCH_MEMPOOL_RATE', 10), seconds: STEADY_S },
+  { label: 'burst', rate: env('BENCH_MEMPOOL_BURST_RATE', 100), seconds: env('BENCH_MEMPOOL_BURST_S', 60) },
+  { label: 'steady again', rate: env('BENCH_MEMPOOL_RATE', 10), seconds: STEADY_S },
+];
+const NETWORK = 'BTCTEST';
+/** How often the count probe reads get_info: the resolution of the index-lag figure. */
+const PROBE_MS = 50;
+/** The schedule's tick: at 100 tx/s, 2-3 txs per tick. */
+const TICK_MS = 25;
+
+const load = (): string => loadavg().map((l) => l.toFixed(1)).join(' ');
+
+function procSample(pid: number): { cpuSeconds: number; rssBytes: number } {
+  const cpu = statOf(String(pid));
+  let rssBytes = 0;
+  try {
+    rssBytes = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    // exited
+  }
+  return { cpuSeconds: (cpu?.micros ?? 0) / 1e6, rssBytes };
+}
+
+async function waitUntil(what: string, timeoutMs: number, done: () => boolean | Promise<boolean>): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (await done()) return true;
+    await delay(100);
+  }
+  console.log(`  (gave up waiting after ${timeoutMs / 1000} s: ${what})`);
+  return false;
+}
+
+export async function run(): Promise<void> {
+  console.log(`mempool-rate bench: ${ENGINE}, ${NTX.toLocaleString('en-US')}-tx index, poll_ms ${POLL_MS}, schedule ${PHASES.map((p) => `${p.rate} tx/s x ${p.seconds} s`).join(', ')}; ` +
+    `${new Date().toISOString()}, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${load()}`);
+  const dir = ensureChain({ seed: 1, blockTxs: 2000, txs: NTX, extraBlocks: 0 });
+  const chain = ChainFiles.open(dir);
+  const height = chain.heightForTxs(NTX);
+  // A new seed each run: a kept index remembers the last run's txs (evicted at start, as the node no longer has them).
+  const node = await StandInProcess.start(dir, height, Date.now() % 2 ** 31);
+  const workDir = join(CACHE_ROOT, 'mempool-rate-work');
+  mkdirSync(workDir, { recursive: true });
+  const index = await startIndex({ engine: ENGINE, node, height, pollMs: POLL_MS, workDir, keep: process.env['BENCH_SCALE_KEEP'] === '1', ...(KEPT ? { keptFile: KEPT } : {}) });
+  let watch: RealtimeWatch | null = null;
+  try {
+    const { serve } = index;
+    const at = await indexedHeight(serve.baseUrl, NETWORK);
+    if (at !== height) throw new Error(`the index is at height ${at}, the chain's ${NTX}-tx prefix ends at ${height}: BENCH_MEMPOOL_INDEX holds another size`);
+    console.log(`  index: ${chain.txsThrough(height).toLocaleString('en-US')} txs to height ${height}, ${index.reused ? `reused (${KEPT})` : `built in ${Math.round(index.buildSeconds)} s`}; service log ${join(workDir, `${ENGINE}-run`, 'serve.log')}`);
+    const watched = await node.mempoolWatched();
+    const probe = new CountProbe(serve.baseUrl, NETWORK, PROBE_MS);
+    await waitUntil('the index to drop the last run\'s mempool', 120_000, () => probe.samples.length > 0 && probe.samples.at(-1)!.count === 0);
+    probe.samples.length = 0;
+    watch = await RealtimeWatch.open(Number(new URL(serve.baseUrl).port), 'outpoint', NETWORK, watched);
+    console.log(`  pusher-js subscribed to blockchain_update_btctest and ${watched.length} address channels; load average ${load()}`);
+    const seconds: SecondSample[] = [{ second: 0, phase: 0, nodeCount: 0, indexCount: 0, ...procSample(serve.pid) }];
+    const peakBefore = serve.peakRssBytes();
+    const loadStart = load();
+    const added = await drive(PHASES, (count) => node.addMempool(count), TICK_MS, (nodeCount, second) => {
+      seconds.push({ second, phase: scheduled(PHASES, second - 0.5).phase, nodeCount, indexCount: probe.latest, ...procSample(serve.pid) });
+    });
+    const loadEnd = load();
+    await waitUntil('every tx in the index and on realtime', 120_000, () => probe.latest >= added.length && watch!.txUpdates.size >= added.length && watch!.balanceUpdates.size >= added.length);
+    await probe.stop();
+    const figures = phaseFigures(PHASES, added, probe, watch, seconds, POLL_MS);
+    console.log(`  ${added.length} txs added in ${totalSeconds(PHASES)} s; load average at the start ${loadStart}, at the end ${loadEnd}`);
+    printFigures(figures, POLL_MS);
+    console.log(`  peak RSS of outpoint serve: ${Math.round(serve.peakRssBytes() / 2 ** 20)} MiB (${Math.round(peakBefore / 2 ** 20)} MiB before the schedule)`);
+    const out = join(CACHE_ROOT, `mempool-rate-results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    writeFileSync(out, JSON.stringify({ engine: ENGINE, txs: NTX, pollMs: POLL_MS, phases: PHASES, loadStart, loadEnd, figures, seconds, peakRss: serve.peakRssBytes() }, null, 1));
+    console.log(`  figures as JSON: ${out}`);
+  } finally {
+    watch?.close();
+    await index.stop();
+    await node.stop();
+    await chain.close();
+    closeProbes();
+  }
+}
+
+await run();
