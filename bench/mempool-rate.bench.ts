@@ -5,7 +5,7 @@
  * poll notifier's getbestblockhash + getmempoolinfo batch every poll_ms, then getrawmempool (the whole txid list)
  * diffed against the store and the new txs fetched with batched getrawtransaction. Prints figures, no pass/fail:
  * - how far the index is behind the node: per tx, from the node having it to the store's mempool count including
- *   it (get_info polled every 50 ms), against one poll interval; the count difference sampled each second;
+ *   it (read from the store every 50 ms), against one poll interval; the count difference sampled each second;
  * - realtime: a pusher-js client on the blockchain channel (tx_update) and the 64 watched addresses' channels
  *   (balance_update; every tx pays one), from the node having the tx to the event arriving (target p99 < 250 ms);
  * - the service's CPU share and RSS, per phase.
@@ -14,8 +14,10 @@
  * Settings (environment): BENCH_MEMPOOL_TXS (2000000: the index), BENCH_MEMPOOL_ENGINE (sqlite | postgres),
  * BENCH_MEMPOOL_INDEX (a SQLite file: used when it exists, else built there and kept; it must hold the same
  * BENCH_MEMPOOL_TXS), BENCH_SCALE_KEEP=1 (keep the SQLite index built without BENCH_MEMPOOL_INDEX), BENCH_MEMPOOL_POLL_MS
- * (100: the service's poll_ms), BENCH_MEMPOOL_RATE (10), BENCH_MEMPOOL_BURST_RATE (100), BENCH_MEMPOOL_STEADY_S (150:
- * before the burst, and again after it), BENCH_MEMPOOL_BURST_S (60).
+ * (100: the service's poll_ms), BENCH_MEMPOOL_SETTLE_S (1200: the longest wait for the service to give back the free
+ * pages a bulk load left, before the schedule), BENCH_MEMPOOL_RATE (10), BENCH_MEMPOOL_BURST_RATE (100), BENCH_MEMPOOL_STEADY_S (150:
+ * before the burst, and again after it), BENCH_MEMPOOL_BURST_S (60), BENCH_MEMPOOL_IDLE_S (10: no txs first, the CPU baseline), BENCH_MEMPOOL_CPU_PROF (a directory: the measured
+ * service runs with --cpu-prof and writes its profile there on stop).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -26,9 +28,9 @@ import { ChainFiles } from './scale/block-files.js';
 import { CACHE_ROOT, ensureChain } from './scale/generate-chain.js';
 import { closeProbes, indexedHeight } from './scale/service-probe.js';
 import { StandInProcess } from './scale/stand-in-process.js';
-import { CountProbe } from './mempool-rate/count-probe.js';
+import { CountProbe, storeCounter } from './mempool-rate/count-probe.js';
 import { phaseFigures, printFigures, type SecondSample } from './mempool-rate/figures.js';
-import { startIndex, type Engine } from './mempool-rate/rate-index.js';
+import { settle, startIndex, type Engine } from './mempool-rate/rate-index.js';
 import { RealtimeWatch } from './mempool-rate/realtime-watch.js';
 import { drive, scheduled, totalSeconds, type Phase } from './mempool-rate/schedule.js';
 
@@ -39,12 +41,15 @@ const KEPT = process.env['BENCH_MEMPOOL_INDEX'];
 const POLL_MS = env('BENCH_MEMPOOL_POLL_MS', 100);
 const STEADY_S = env('BENCH_MEMPOOL_STEADY_S', 150);
 const PHASES: Phase[] = [
+  // No txs: what following an unchanging mempool costs (the poll every poll_ms), the baseline of the CPU figures.
+  { label: 'idle', rate: 0, seconds: env('BENCH_MEMPOOL_IDLE_S', 10) },
   { label: 'steady', rate: env('BENCH_MEMPOOL_RATE', 10), seconds: STEADY_S },
   { label: 'burst', rate: env('BENCH_MEMPOOL_BURST_RATE', 100), seconds: env('BENCH_MEMPOOL_BURST_S', 60) },
   { label: 'steady again', rate: env('BENCH_MEMPOOL_RATE', 10), seconds: STEADY_S },
 ];
+const CPU_PROF = process.env['BENCH_MEMPOOL_CPU_PROF'];
 const NETWORK = 'BTCTEST';
-/** How often the count probe reads get_info: the resolution of the index-lag figure. */
+/** How often the count probe reads the store: the resolution of the index-lag figure. */
 const PROBE_MS = 50;
 /** The schedule's tick: at 100 tx/s, 2-3 txs per tick. */
 const TICK_MS = 25;
@@ -82,17 +87,21 @@ export async function run(): Promise<void> {
   const node = await StandInProcess.start(dir, height, Date.now() % 2 ** 31);
   const workDir = join(CACHE_ROOT, 'mempool-rate-work');
   mkdirSync(workDir, { recursive: true });
-  const index = await startIndex({ engine: ENGINE, node, height, pollMs: POLL_MS, workDir, keep: process.env['BENCH_SCALE_KEEP'] === '1', ...(KEPT ? { keptFile: KEPT } : {}) });
+  const index = await startIndex({ engine: ENGINE, node, height, pollMs: POLL_MS, workDir, keep: process.env['BENCH_SCALE_KEEP'] === '1',
+    ...(CPU_PROF ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] } : {}), ...(KEPT ? { keptFile: KEPT } : {}) });
   let watch: RealtimeWatch | null = null;
   try {
     const { serve } = index;
     const at = await indexedHeight(serve.baseUrl, NETWORK);
     if (at !== height) throw new Error(`the index is at height ${at}, the chain's ${NTX}-tx prefix ends at ${height}: BENCH_MEMPOOL_INDEX holds another size`);
     console.log(`  index: ${chain.txsThrough(height).toLocaleString('en-US')} txs to height ${height}, ${index.reused ? `reused (${KEPT})` : `built in ${Math.round(index.buildSeconds)} s`}; service log ${join(workDir, `${ENGINE}-run`, 'serve.log')}`);
+    const settled = await settle(index, env('BENCH_MEMPOOL_SETTLE_S', 1200) * 1000);
+    if (settled.before > 0) console.log(`  free pages the bulk load left: ${settled.before} at start, ${settled.after} after waiting ${Math.round(settled.seconds)} s for the service to give them back`);
     const watched = await node.mempoolWatched();
-    const probe = new CountProbe(serve.baseUrl, NETWORK, PROBE_MS);
-    await waitUntil('the index to drop the last run\'s mempool', 120_000, () => probe.samples.length > 0 && probe.samples.at(-1)!.count === 0);
-    probe.samples.length = 0;
+    const counter = await storeCounter(index.storeUrl, NETWORK);
+    // A kept index still holds the last run's mempool until the service finds the node without it.
+    await waitUntil('the index to drop the last run\'s mempool', 120_000, async () => (await counter.count()) === 0);
+    const probe = new CountProbe(counter, PROBE_MS);
     watch = await RealtimeWatch.open(Number(new URL(serve.baseUrl).port), 'outpoint', NETWORK, watched);
     console.log(`  pusher-js subscribed to blockchain_update_btctest and ${watched.length} address channels; load average ${load()}`);
     const seconds: SecondSample[] = [{ second: 0, phase: 0, nodeCount: 0, indexCount: 0, ...procSample(serve.pid) }];

@@ -37,8 +37,9 @@ export interface PhaseFigures {
   /** Node count minus index count, sampled each second: mean and max. */
   readonly behindMean: number;
   readonly behindMax: number;
-  /** Service CPU, share of one core over the phase. */
+  /** Service CPU, share of one core over the phase, and CPU milliseconds per tx that arrived in it. */
   readonly cpuShare: number;
+  readonly cpuMsPerTx: number;
   readonly rssMaxBytes: number;
 }
 
@@ -68,7 +69,8 @@ export function phaseFigures(
     // CPU over the phase: from the sample just before its first second (second 0 is taken before the schedule starts).
     const before = secs.length ? seconds.find((s) => s.second === secs[0]!.second - 1) : undefined;
     const last = secs.at(-1);
-    const cpuShare = before && last ? (last.cpuSeconds - before.cpuSeconds) / (last.second - before.second) : Number.NaN;
+    const cpuSeconds = before && last ? last.cpuSeconds - before.cpuSeconds : Number.NaN;
+    const cpuShare = before && last ? cpuSeconds / (last.second - before.second) : Number.NaN;
     const behind = secs.map((s) => s.nodeCount - s.indexCount);
     return {
       label, txs: txs.length,
@@ -77,7 +79,7 @@ export function phaseFigures(
       balanceUpdate: spread(txs, (tx) => watch.balanceUpdates.get(tx.txid), 250),
       behindMean: behind.length ? behind.reduce((a, b) => a + b, 0) / behind.length : Number.NaN,
       behindMax: behind.length ? Math.max(...behind) : Number.NaN,
-      cpuShare,
+      cpuShare, cpuMsPerTx: txs.length ? (cpuSeconds * 1000) / txs.length : Number.NaN,
       rssMaxBytes: secs.length ? Math.max(...secs.map((s) => s.rssBytes)) : Number.NaN,
     };
   };
@@ -95,6 +97,6 @@ export function printFigures(figures: readonly PhaseFigures[], pollMs: number): 
     console.log(`    node count - index count, each second: mean ${f.behindMean.toFixed(1)}, max ${f.behindMax}`);
     console.log(`    realtime tx_update (blockchain channel): ${spreadText(f.txUpdate, '250 ms')}`);
     console.log(`    realtime balance_update (watched address channels): ${spreadText(f.balanceUpdate, '250 ms')}`);
-    console.log(`    service CPU ${(f.cpuShare * 100).toFixed(0)} % of a core; RSS up to ${Math.round(f.rssMaxBytes / 2 ** 20)} MiB`);
+    console.log(`    service CPU ${(f.cpuShare * 100).toFixed(0)} % of a core${f.txs ? ` (${f.cpuMsPerTx.toFixed(1)} ms per tx)` : ''}; RSS up to ${Math.round(f.rssMaxBytes / 2 ** 20)} MiB`);
   }
 }

@@ -6,6 +6,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { openSqliteDatabase } from '../../src/store/sqlite/connection/sqlite-binding.js';
 import { freePort } from '../../test/helpers/free-port.js';
 import { waitForHeight } from '../scale/incremental.js';
 import { ServeProcess } from '../scale/serve-process.js';
@@ -23,6 +25,8 @@ export interface IndexOptions {
   readonly keptFile?: string;
   /** SQLite without keptFile: keep the built file (BENCH_SCALE_KEEP=1). */
   readonly keep: boolean;
+  /** Node options of the measured process (not the build's): `--cpu-prof --cpu-prof-dir=…` to profile the run. */
+  readonly nodeArgs?: readonly string[];
 }
 
 export interface RunningIndex {
@@ -31,6 +35,8 @@ export interface RunningIndex {
   /** Seconds the initial sync took (0 when a kept index was reused). */
   readonly buildSeconds: number;
   readonly reused: boolean;
+  /** SQLite: the file's free pages now (what the service still has to give back after the bulk load), else 0. */
+  freePages(): number;
   stop(): Promise<number>;
 }
 
@@ -54,10 +60,10 @@ export async function startIndex(options: IndexOptions): Promise<RunningIndex> {
     mkdirSync(dirname(dbPath), { recursive: true });
     storeUrl = `sqlite:${dbPath}`;
   }
-  const serveIn = async (name: string): Promise<ServeProcess> => {
+  const serveIn = async (name: string, nodeArgs: readonly string[] = []): Promise<ServeProcess> => {
     const serve = new ServeProcess({
       configPath: join(dir, `${name}.toml`), storeUrl, dataDir: join(dir, 'data'), httpPort: await freePort(),
-      rpcUrl: options.node.url, pollMs: options.pollMs, logPath: join(dir, `${name}.log`),
+      rpcUrl: options.node.url, pollMs: options.pollMs, logPath: join(dir, `${name}.log`), nodeArgs,
     });
     try {
       await waitForHeight(serve, options.height, 500, 6 * 3_600_000);
@@ -73,9 +79,18 @@ export async function startIndex(options: IndexOptions): Promise<RunningIndex> {
   // so its peak RSS is the mempool run's, not the bulk load's.
   if (!reused) await (await serveIn('build')).stop();
   const buildSeconds = reused ? 0 : (performance.now() - started) / 1000;
-  const serve = await serveIn('serve');
+  const serve = await serveIn('serve', options.nodeArgs);
   return {
     serve, storeUrl, buildSeconds, reused,
+    freePages() {
+      if (!dbPath) return 0;
+      const db = openSqliteDatabase(dbPath, { readonly: true, fileMustExist: true });
+      try {
+        return Number(db.pragma('freelist_count', { simple: true }));
+      } finally {
+        db.close();
+      }
+    },
     async stop() {
       const code = await serve.stop();
       await pg?.stop();
@@ -99,4 +114,20 @@ async function freshDatabase(pg: Pg, name: string): Promise<string> {
     await admin.end();
   }
   return pg.urlFor(name);
+}
+
+/**
+ * Waits (up to `timeoutMs`) until the service has given back the free pages its bulk load left (it does so a chunk at a
+ * time after start, each chunk a write transaction: sqlite-page-return.ts): a service that has run for a while has
+ * none left, so the mempool is measured without them. Returns the free pages at the start and at the end.
+ */
+export async function settle(index: RunningIndex, timeoutMs: number): Promise<{ before: number; after: number; seconds: number }> {
+  const started = performance.now();
+  const before = index.freePages();
+  let after = before;
+  while (after > 0 && performance.now() - started < timeoutMs) {
+    await delay(2000);
+    after = index.freePages();
+  }
+  return { before, after, seconds: (performance.now() - started) / 1000 };
 }

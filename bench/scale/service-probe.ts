@@ -46,13 +46,6 @@ export async function confirmedBalance(baseUrl: string, network: string, address
   return answer?.status === 200 && body?.status === 'success' && typeof body.data?.confirmed_balance === 'string' ? body.data.confirmed_balance : null;
 }
 
-/** The service's mempool count (get_info `unconfirmed_txs`), or null when it does not answer. */
-export async function mempoolCount(baseUrl: string, network: string): Promise<number | null> {
-  const answer = await get(`${baseUrl}/api/v2/get_info/${network}`);
-  const data = (answer?.body as { data?: { unconfirmed_txs?: unknown } } | null)?.data;
-  return answer?.status === 200 && typeof data?.unconfirmed_txs === 'number' ? data.unconfirmed_txs : null;
-}
-
 export function closeProbes(): void {
   agent.destroy();
 }

@@ -5,9 +5,6 @@
  * the chain or of an earlier mempool tx that nothing else spends, and the real NetworkIndexer stores them all.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MemoryEventBus, RpcError, type DomainEvent, type Transaction } from '../../src/core/index.js';
 import { addressToScript } from '../../src/chains/addressing.js';
@@ -15,20 +12,18 @@ import { parseBlock, parseTransaction } from '../../src/chains/parsing.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import { RpcMempoolPackageSource } from '../../src/node/rpc-mempool-package-source.js';
-import { NodeClient } from '../../src/node/rpc/node-client.js';
-import { RpcClient } from '../../src/node/rpc/rpc-client.js';
+import type { NodeClient } from '../../src/node/rpc/node-client.js';
+import type { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { BlockFileWriter, ChainFiles } from '../../bench/scale/block-files.js';
+import type { ChainFiles } from '../../bench/scale/block-files.js';
 import { params } from '../../bench/scale/chain-params.js';
-import { ChainGenerator } from '../../bench/scale/chain-generator.js';
-import { StandInNode } from '../../bench/scale/stand-in-node.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
+import { standInChain, type StandInChain } from '../helpers/stand-in-chain.js';
 
 const BLOCKS = 140;
 const TXS = 400;
-let dir: string;
+let chain: StandInChain;
 let files: ChainFiles;
-let node: StandInNode;
 let rpc: RpcClient;
 let client: NodeClient;
 let txids: string[];
@@ -38,22 +33,12 @@ let watched: string[];
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'outpoint-stand-in-mempool-'));
-  const generator = new ChainGenerator(5, { blockTxs: 200 }, []);
-  const writer = new BlockFileWriter(dir);
-  for (let h = 0; h < BLOCKS; h++) writer.append(generator.next());
-  writer.close({});
-  files = ChainFiles.open(dir);
-  node = new StandInNode({ chain: files, mempoolSeed: 9 });
-  rpc = new RpcClient({ url: await node.listen(), retries: 0 });
-  client = new NodeClient(rpc);
+  chain = await standInChain({ seed: 5, blocks: BLOCKS, blockTxs: 200, node: { mempoolSeed: 9 } });
+  ({ files, rpc, client } = chain);
 });
 
 after(async () => {
-  rpc?.close();
-  await node?.close();
-  await files?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await chain?.close();
 });
 
 describe('stand-in mempool', () => {
