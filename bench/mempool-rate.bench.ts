@@ -16,7 +16,7 @@
  * BENCH_MEMPOOL_TXS), BENCH_SCALE_KEEP=1 (keep the SQLite index built without BENCH_MEMPOOL_INDEX), BENCH_MEMPOOL_POLL_MS
  * (100: the service's poll_ms), BENCH_MEMPOOL_SETTLE_S (1200: the longest wait for the service to give back the free
  * pages a bulk load left, before the schedule), BENCH_MEMPOOL_RATE (10), BENCH_MEMPOOL_BURST_RATE (100), BENCH_MEMPOOL_STEADY_S (150:
- * before the burst, and again after it), BENCH_MEMPOOL_BURST_S (60), BENCH_MEMPOOL_IDLE_S (10: no txs first, the CPU baseline), BENCH_MEMPOOL_CPU_PROF (a directory: the measured
+ * before the burst, and again after it), BENCH_MEMPOOL_BURST_S (60), BENCH_MEMPOOL_IDLE_S (10: no txs first, the CPU baseline), BENCH_MEMPOOL_PREFILL (20000: txs in the mempool before the schedule), BENCH_MEMPOOL_CPU_PROF (a directory: the measured
  * service runs with --cpu-prof and writes its profile there on stop).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,6 +40,7 @@ const ENGINE = (process.env['BENCH_MEMPOOL_ENGINE'] ?? 'sqlite') as Engine;
 const KEPT = process.env['BENCH_MEMPOOL_INDEX'];
 const POLL_MS = env('BENCH_MEMPOOL_POLL_MS', 100);
 const STEADY_S = env('BENCH_MEMPOOL_STEADY_S', 150);
+const PREFILL = env('BENCH_MEMPOOL_PREFILL', 20_000);
 const PHASES: Phase[] = [
   // No txs: what following an unchanging mempool costs (the poll every poll_ms), the baseline of the CPU figures.
   { label: 'idle', rate: 0, seconds: env('BENCH_MEMPOOL_IDLE_S', 10) },
@@ -78,7 +79,7 @@ async function waitUntil(what: string, timeoutMs: number, done: () => boolean | 
 }
 
 export async function run(): Promise<void> {
-  console.log(`mempool-rate bench: ${ENGINE}, ${NTX.toLocaleString('en-US')}-tx index, poll_ms ${POLL_MS}, schedule ${PHASES.map((p) => `${p.rate} tx/s x ${p.seconds} s`).join(', ')}; ` +
+  console.log(`mempool-rate bench: ${ENGINE}, ${NTX.toLocaleString('en-US')}-tx index, poll_ms ${POLL_MS}, ${PREFILL} txs in the mempool before a schedule of ${PHASES.map((p) => `${p.rate} tx/s x ${p.seconds} s`).join(', ')}; ` +
     `${new Date().toISOString()}, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${load()}`);
   const dir = ensureChain({ seed: 1, blockTxs: 2000, txs: NTX, extraBlocks: 0 });
   const chain = ChainFiles.open(dir);
@@ -101,24 +102,30 @@ export async function run(): Promise<void> {
     const counter = await storeCounter(index.storeUrl, NETWORK);
     // A kept index still holds the last run's mempool until the service finds the node without it.
     await waitUntil('the index to drop the last run\'s mempool', 120_000, async () => (await counter.count()) === 0);
+    // A mainnet mempool is rarely empty (tens of thousands of txs most days): every poll's getrawmempool diff reads
+    // the whole txid list, so the schedule runs on a mempool of this size, added (and indexed) before it starts.
+    const prefillStart = performance.now();
+    for (let done = 0; done < PREFILL; done += 1000) await node.addMempool(Math.min(1000, PREFILL - done));
+    await waitUntil('the index to hold the prefilled mempool', 900_000, async () => (await counter.count()) >= PREFILL);
+    if (PREFILL > 0) console.log(`  mempool prefilled with ${PREFILL} txs, in the index ${Math.round((performance.now() - prefillStart) / 1000)} s later`);
     const probe = new CountProbe(counter, PROBE_MS);
     watch = await RealtimeWatch.open(Number(new URL(serve.baseUrl).port), 'outpoint', NETWORK, watched);
     console.log(`  pusher-js subscribed to blockchain_update_btctest and ${watched.length} address channels; load average ${load()}`);
-    const seconds: SecondSample[] = [{ second: 0, phase: 0, nodeCount: 0, indexCount: 0, ...procSample(serve.pid) }];
+    const seconds: SecondSample[] = [{ second: 0, phase: 0, nodeCount: PREFILL, indexCount: PREFILL, ...procSample(serve.pid) }];
     const peakBefore = serve.peakRssBytes();
     const loadStart = load();
     const added = await drive(PHASES, (count) => node.addMempool(count), TICK_MS, (nodeCount, second) => {
-      seconds.push({ second, phase: scheduled(PHASES, second - 0.5).phase, nodeCount, indexCount: probe.latest, ...procSample(serve.pid) });
+      seconds.push({ second, phase: scheduled(PHASES, second - 0.5).phase, nodeCount: PREFILL + nodeCount, indexCount: probe.latest, ...procSample(serve.pid) });
     });
     const loadEnd = load();
-    await waitUntil('every tx in the index and on realtime', 120_000, () => probe.latest >= added.length && watch!.txUpdates.size >= added.length && watch!.balanceUpdates.size >= added.length);
+    await waitUntil('every tx in the index and on realtime', 120_000, () => probe.latest >= PREFILL + added.length && watch!.txUpdates.size >= added.length && watch!.balanceUpdates.size >= added.length);
     await probe.stop();
-    const figures = phaseFigures(PHASES, added, probe, watch, seconds, POLL_MS);
+    const figures = phaseFigures(PHASES, added, probe, watch, seconds, POLL_MS, PREFILL);
     console.log(`  ${added.length} txs added in ${totalSeconds(PHASES)} s; load average at the start ${loadStart}, at the end ${loadEnd}`);
     printFigures(figures, POLL_MS);
     console.log(`  peak RSS of outpoint serve: ${Math.round(serve.peakRssBytes() / 2 ** 20)} MiB (${Math.round(peakBefore / 2 ** 20)} MiB before the schedule)`);
     const out = join(CACHE_ROOT, `mempool-rate-results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(out, JSON.stringify({ engine: ENGINE, txs: NTX, pollMs: POLL_MS, phases: PHASES, loadStart, loadEnd, figures, seconds, peakRss: serve.peakRssBytes() }, null, 1));
+    writeFileSync(out, JSON.stringify({ engine: ENGINE, txs: NTX, pollMs: POLL_MS, prefill: PREFILL, phases: PHASES, loadStart, loadEnd, figures, seconds, peakRss: serve.peakRssBytes() }, null, 1));
     console.log(`  figures as JSON: ${out}`);
   } finally {
     watch?.close();

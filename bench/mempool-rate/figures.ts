@@ -60,8 +60,10 @@ export function spread(added: readonly AddedTx[], arrival: (tx: AddedTx, i: numb
 /** Figures of each phase and of the whole run (label "all"). */
 export function phaseFigures(
   phases: readonly Phase[], added: readonly AddedTx[], probe: CountProbe, watch: RealtimeWatch, seconds: readonly SecondSample[], pollMs: number,
+  /** Txs in the mempool before the schedule. */
+  prefilled: number,
 ): PhaseFigures[] {
-  const indexed = added.map((tx, i) => ({ tx, indexAt: probe.reachedAt(i + 1) }));
+  const indexed = added.map((tx, i) => ({ tx, indexAt: probe.reachedAt(prefilled + i + 1) }));
   const of = (keep: (phase: number) => boolean, label: string): PhaseFigures => {
     const mine = indexed.filter((x) => keep(x.tx.phase));
     const txs = mine.map((x) => x.tx);

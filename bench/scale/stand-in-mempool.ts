@@ -10,8 +10,8 @@ import { params } from './chain-params.js';
 import { MempoolTxMaker, tipUnspent, type MadeTx } from './mempool-txs.js';
 import { coins, json, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RpcFailure, type Result } from './stand-in-rpc.js';
 
-/** Blocks below the tip whose unspent outputs the mempool spends (2,000-tx blocks: ~60k outputs to draw from). */
-const TIP_BLOCKS = 12;
+/** Blocks below the tip whose unspent outputs the mempool spends (2,000-tx blocks: ~150k outputs to draw from). */
+const TIP_BLOCKS = 40;
 
 interface Entry {
   readonly made: MadeTx;
