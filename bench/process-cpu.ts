@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 /** utime + stime of a /proc/<pid>/stat line, in microseconds; also its parent pid. */
-function statOf(pid: string): { ppid: number; micros: number } | null {
+export function statOf(pid: string): { ppid: number; micros: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -24,6 +24,8 @@ export interface ServeOptions {
   readonly network?: string;
   /** `[store] raw_txs` (default the service's: "store"). */
   readonly rawTxs?: 'store' | 'node';
+  /** Node options before the script (e.g. `--cpu-prof`, which NODE_OPTIONS does not allow). */
+  readonly nodeArgs?: readonly string[];
 }
 
 export interface LogLine {
@@ -72,7 +74,7 @@ export class ServeProcess {
     this.baseUrl = `http://127.0.0.1:${options.httpPort}`;
     this.log = createWriteStream(options.logPath);
     this.spawnedAt = performance.now();
-    this.child = spawn(process.execPath, ['bin/outpoint.js', 'serve', '--config', options.configPath], {
+    this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'bin/outpoint.js', 'serve', '--config', options.configPath], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],
     });

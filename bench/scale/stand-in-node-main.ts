@@ -1,6 +1,6 @@
 /**
  * The stand-in node as its own process (so serving takes its own core, as bitcoind would):
- *   node --import tsx bench/scale/stand-in-node-main.ts --dir CHAIN_DIR [--port 0] [--revealed H] [--user U --password P]
+ *   node --import tsx bench/scale/stand-in-node-main.ts --dir CHAIN_DIR [--port 0] [--revealed H] [--user U --password P] [--mempool-seed N]
  * Prints `LISTENING <rpc url>` on stdout once it answers; SIGTERM or SIGINT stops it.
  */
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ const { values } = parseArgs({
     revealed: { type: 'string' },
     user: { type: 'string' },
     password: { type: 'string' },
+    'mempool-seed': { type: 'string' },
   },
 });
 if (!values.dir) throw new Error('--dir CHAIN_DIR is required');
@@ -21,6 +22,7 @@ const chain = ChainFiles.open(values.dir);
 const node = new StandInNode({
   chain,
   ...(values.revealed !== undefined ? { revealed: Number(values.revealed) } : {}),
+  ...(values['mempool-seed'] !== undefined ? { mempoolSeed: Number(values['mempool-seed']) } : {}),
   ...(values.user !== undefined ? { user: values.user, password: values.password ?? '' } : {}),
 });
 const url = await node.listen(Number(values.port));

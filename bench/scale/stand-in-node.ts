@@ -4,33 +4,19 @@
  * what Outpoint's node client calls (src/node: getblockcount, getbestblockhash, getblockhash, getblock raw, batches,
  * getblockchaininfo, getblockheader, getrawmempool, getmempoolinfo, the poll notifier's batch) with Core's reply
  * shapes, error codes and HTTP statuses (JSON-RPC 1.0: 500 for an error, 404 for an unknown method, 200 for any
- * batch); the mempool is always empty. Block bytes stream from the files as hex, never held whole as strings.
+ * batch). Block bytes stream from the files as hex, never held whole as strings. The mempool is empty until
+ * `standin_mempool_add <count>` adds txs (stand-in-mempool.ts); `standin_mempool_watched` names the addresses they pay.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseBlock } from '../../src/chains/parsing.js';
 import { params } from './chain-params.js';
 import type { ChainFiles } from './block-files.js';
-
-const RPC_MISC_ERROR = -1;
-const RPC_INVALID_PARAMETER = -8;
-const RPC_INVALID_ADDRESS_OR_KEY = -5;
-const RPC_METHOD_NOT_FOUND = -32601;
-const RPC_PARSE_ERROR = -32700;
-const RPC_VERIFY_REJECTED = -26;
-
-/** A reply's result: JSON text, or raw bytes to send as a JSON string of hex. */
-type Result = { readonly json: string } | { readonly hex: Buffer };
-type Reply = { readonly result: Result } | { readonly error: { readonly code: number; readonly message: string } };
-
-class RpcFailure extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { StandInMempool } from './stand-in-mempool.js';
+import {
+  json, RPC_INVALID_ADDRESS_OR_KEY, RPC_INVALID_PARAMETER, RPC_METHOD_NOT_FOUND, RPC_MISC_ERROR, RPC_PARSE_ERROR, RPC_VERIFY_REJECTED,
+  RpcFailure, type Reply, type Result,
+} from './stand-in-rpc.js';
 
 export interface StandInNodeOptions {
   readonly chain: ChainFiles;
@@ -39,9 +25,9 @@ export interface StandInNodeOptions {
   /** Basic-auth credentials required when given (as rpcuser/rpcpassword). */
   readonly user?: string;
   readonly password?: string;
+  /** Seed of the mempool's txs (default 1). */
+  readonly mempoolSeed?: number;
 }
-
-const json = (value: unknown): Result => ({ json: JSON.stringify(value) });
 
 export class StandInNode {
   private revealedHeight: number;
@@ -49,9 +35,11 @@ export class StandInNode {
   private readonly startedAt = Date.now();
   /** Requests and block bytes served (for the benchmark's serving-rate figure). */
   readonly served = { requests: 0, calls: 0, blockBytes: 0 };
+  readonly mempool: StandInMempool;
 
   constructor(private readonly options: StandInNodeOptions) {
     this.revealedHeight = Math.min(options.revealed ?? options.chain.tipHeight, options.chain.tipHeight);
+    this.mempool = new StandInMempool({ chain: options.chain, seed: options.mempoolSeed ?? 1 });
     this.server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => void this.handle(req, res));
   }
 
@@ -144,6 +132,8 @@ export class StandInNode {
   private async call(method: string, args: unknown[]): Promise<Result> {
     const chain = this.options.chain;
     const tip = this.revealedHeight;
+    const fromMempool = this.mempool.call(method, args);
+    if (fromMempool) return fromMempool;
     switch (method) {
       case 'getblockcount':
         return json(tip);
@@ -176,13 +166,6 @@ export class StandInNode {
           time: chain.time(tip), mediantime: this.medianTime(tip), verificationprogress: 1, initialblockdownload: false,
           chainwork: chainwork(tip), size_on_disk: 0, pruned: false, warnings: '',
         });
-      case 'getrawmempool':
-        return json(args[0] === true ? {} : []);
-      case 'getmempoolinfo':
-        // Literal decimals, as bitcoind prints amounts (the client reads them exactly).
-        return { json: '{"loaded":true,"size":0,"bytes":0,"usage":0,"total_fee":0.00000000,"maxmempool":300000000,"mempoolminfee":0.00001000,"minrelaytxfee":0.00001000,"incrementalrelayfee":0.00001000,"unbroadcastcount":0,"fullrbf":false}' };
-      case 'getmempoolentry':
-        throw new RpcFailure(RPC_INVALID_ADDRESS_OR_KEY, 'Transaction not in mempool');
       case 'getrawtransaction':
         return this.rawTransaction(args);
       case 'sendrawtransaction':
@@ -200,8 +183,15 @@ export class StandInNode {
         if (typeof height !== 'number' || !Number.isInteger(height)) throw new RpcFailure(RPC_INVALID_PARAMETER, 'height must be an integer');
         return json(this.reveal(height));
       }
+      case 'standin_mempool_add': {
+        const count = args[0];
+        if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) throw new RpcFailure(RPC_INVALID_PARAMETER, 'count must be a non-negative integer');
+        return json(await this.mempool.add(count, tip));
+      }
+      case 'standin_mempool_watched':
+        return json(await this.mempool.watched(tip));
       case 'standin_info':
-        return json({ revealed: tip, tip: chain.tipHeight, served: this.served });
+        return json({ revealed: tip, tip: chain.tipHeight, served: this.served, mempool: this.mempool.size });
       default:
         throw new RpcFailure(RPC_METHOD_NOT_FOUND, 'Method not found');
     }

@@ -12,8 +12,9 @@ export class StandInProcess {
     private readonly rpc: RpcClient,
   ) {}
 
-  static async start(dir: string, revealed: number): Promise<StandInProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--dir', dir, '--revealed', String(revealed), '--user', 'bench', '--password', 'bench'], {
+  static async start(dir: string, revealed: number, mempoolSeed?: number): Promise<StandInProcess> {
+    const seed = mempoolSeed !== undefined ? ['--mempool-seed', String(mempoolSeed)] : [];
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--dir', dir, '--revealed', String(revealed), '--user', 'bench', '--password', 'bench', ...seed], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const url = await new Promise<string>((resolve, reject) => {
@@ -31,6 +32,16 @@ export class StandInProcess {
   /** Makes the chain up to `height` visible; returns the height now served. */
   reveal(height: number): Promise<number> {
     return this.rpc.call<number>('standin_reveal', [height]);
+  }
+
+  /** Adds `count` txs to the node's mempool; `at` is when it had them (ms since the epoch, the node's clock). */
+  addMempool(count: number): Promise<{ at: number; txids: string[] }> {
+    return this.rpc.call('standin_mempool_add', [count]);
+  }
+
+  /** The addresses every mempool tx pays one of. */
+  mempoolWatched(): Promise<string[]> {
+    return this.rpc.call('standin_mempool_watched');
   }
 
   async stop(): Promise<void> {

@@ -5,9 +5,6 @@
  * valid for our store: every prevout found, no double spend) and follows it when it grows.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MemoryEventBus, RpcError, RpcUnavailableError } from '../../src/core/index.js';
 import { BlockFetcher } from '../../src/indexer/block-fetcher.js';
@@ -16,18 +13,18 @@ import { NodeClient } from '../../src/node/rpc/node-client.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { BlockFileWriter, ChainFiles } from '../../bench/scale/block-files.js';
+import type { ChainFiles } from '../../bench/scale/block-files.js';
 import { params } from '../../bench/scale/chain-params.js';
-import { ChainGenerator } from '../../bench/scale/chain-generator.js';
 import type { TrackedAddress } from '../../bench/scale/generator-stats.js';
 import { ByteSink } from '../../bench/scale/byte-sink.js';
 import { writeOutputScript } from '../../bench/scale/script-kinds.js';
-import { StandInNode } from '../../bench/scale/stand-in-node.js';
+import type { StandInNode } from '../../bench/scale/stand-in-node.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
+import { standInChain, type StandInChain } from '../helpers/stand-in-chain.js';
 
 const BLOCKS = 140;
 const FIRST_REVEALED = 120;
-let dir: string;
+let chain: StandInChain;
 let files: ChainFiles;
 let node: StandInNode;
 let url: string;
@@ -36,24 +33,12 @@ let client: NodeClient;
 let tracked: TrackedAddress[];
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'outpoint-stand-in-'));
-  const generator = new ChainGenerator(3, { blockTxs: 200 }, [0, 1]);
-  const writer = new BlockFileWriter(dir);
-  for (let h = 0; h < BLOCKS; h++) writer.append(generator.next());
-  writer.close({});
-  tracked = generator.stats.summary().tracked;
-  files = ChainFiles.open(dir);
-  node = new StandInNode({ chain: files, revealed: FIRST_REVEALED, user: 'bench', password: 'secret' });
-  url = await node.listen();
-  rpc = new RpcClient({ url, retries: 0 });
-  client = new NodeClient(rpc);
+  chain = await standInChain({ seed: 3, blocks: BLOCKS, blockTxs: 200, trackedIds: [0, 1], node: { revealed: FIRST_REVEALED, user: 'bench', password: 'secret' } });
+  ({ files, node, url, rpc, client, tracked } = chain);
 });
 
 after(async () => {
-  rpc?.close();
-  await node?.close();
-  await files?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await chain?.close();
 });
 
 describe('stand-in node', () => {
