@@ -91,7 +91,7 @@ export async function run(): Promise<void> {
         const ratio = await pair(base, [pageLabel, pagePaths], [jsonLabel, jsonPaths]);
         ratios.push(`${pageLabel}: ${(ratio * 100).toFixed(0)} % of its JSON route`);
       }
-      // What browsers get: pages compressed per request (brotli 4), JSON as the API sends it (uncompressed).
+      // What browsers get: pages compressed per request (brotli 2), JSON as the API sends it (uncompressed).
       const compressed = await pair(base, ['tx page, Accept-Encoding: br', pairs[1]![1]], ['v2 tx (display data), same header', pairs[1]![3]], { 'accept-encoding': 'br, gzip' });
       ratios.push(`tx page compressed with brotli: ${(compressed * 100).toFixed(0)} % of its JSON route`);
       for (const line of ratios) console.log(line);

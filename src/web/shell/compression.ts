@@ -7,10 +7,11 @@ export type ContentEncoding = 'br' | 'gzip';
 /** Smaller answers are not worth a compressor (headers dominate). */
 export const COMPRESS_MIN_BYTES = 1024;
 /**
- * Brotli at quality 4 compresses HTML better than gzip's default and several times faster than brotli's default
- * 11, which is for build-time assets (scripts/build-web.ts): pages are compressed per request, off the event loop.
+ * Brotli at quality 2: pages are compressed per request, off the event loop (brotli's default 11 is for build-time
+ * assets, scripts/build-web.ts). On our HTML, quality 2 makes the same size as 4 (within 1 %) and a third smaller than
+ * gzip's default, at about half quality 4's CPU (docs/benchmarks.md, "Explorer (web)": the compressed tx page).
  */
-const BROTLI: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+const BROTLI: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 2 } };
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
