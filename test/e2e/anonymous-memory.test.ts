@@ -69,30 +69,39 @@ function shortRows(): number {
 
 describe('what an anonymous client can make outpoint serve keep', () => {
   it('3,000 distinct 12 KB junk keys are refused before any cache: memory stays put', async () => {
-    const clients = Array.from({ length: 30 }, (_, i) => new FormClient(serve.url, `127.0.1.${i + 1}`));
-    // Warm up the code paths (and the allocator) before the baseline.
-    for (let i = 0; i < 10; i++) await new FormClient(serve.url, '127.0.1.250').raw('/api/v3/account_info', { 'API-KEY': 'x'.repeat(12_000) });
+    /**
+     * One round: 30 client addresses × 100 junk keys of 12 KB (36 MB of keys), 100 per address so that the 20
+     * allowed 401s are followed by 429s (also refused before any lookup).
+     */
+    const round = async (subnet: number): Promise<Record<number, number>> => {
+      const statuses = new Map<number, number>();
+      await Promise.all(Array.from({ length: 30 }, async (_, i) => {
+        const c = new FormClient(serve.url, `127.${subnet}.1.${i + 1}`);
+        for (let n = 0; n < 100; n++) {
+          const junk = `${subnet}-${i}-${n}-`.padEnd(12_000, String.fromCharCode(97 + ((i + n) % 26)));
+          const answer = await c.raw('/api/v3/account_info', { 'API-KEY': junk });
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        }
+      }));
+      return Object.fromEntries(statuses);
+    };
+    // The first round brings the heap to the size this traffic needs in flight (V8's young generation and the
+    // allocator keep what they grew to: on Node 24 that alone is 15-26 MiB of RSS, whatever is kept). What a
+    // second round of 3,000 new keys adds is what the process keeps of them: keys held in a cache would add their
+    // 36 MB again (they used to: ~62 MiB per round). Measured: 0.4-1.1 MiB; with the shape checks removed (the 600
+    // junk keys per round that are not 429'd reach the store and the verdict cache) 10.5 MiB.
+    assert.deepEqual(await round(1), { 401: 30 * 20, 429: 30 * 80 });
     const before = rss(serve.child.pid!);
-    let sent = 0;
-    const statuses = new Map<number, number>();
-    await Promise.all(clients.map(async (c, i) => {
-      // 100 per address: the 20 allowed 401s, then 429s (also refused before any lookup).
-      for (let n = 0; n < 100; n++, sent++) {
-        const junk = `${i}-${n}-`.padEnd(12_000, String.fromCharCode(97 + ((i + n) % 26)));
-        const answer = await c.raw('/api/v3/account_info', { 'API-KEY': junk });
-        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-      }
-    }));
+    assert.deepEqual(await round(2), { 401: 30 * 20, 429: 30 * 80 });
     const grown = rss(serve.child.pid!) - before;
-    assert.equal(sent, 3000);
-    // The keys alone are 36 MB (they used to be cached: ~62 MiB of growth); garbage of a few requests is not.
-    assert.ok(grown < 16 * 1024 * 1024, `RSS grew by ${(grown / 1048576).toFixed(1)} MiB`);
-    assert.deepEqual(Object.fromEntries(statuses), { 401: 30 * 20, 429: 30 * 80 });
+    assert.ok(grown < 5 * 1024 * 1024, `RSS grew by ${(grown / 1048576).toFixed(1)} MiB in the second round`);
     assert.equal((await new FormClient(serve.url, '127.0.1.200').raw('/api/v3/account_info', { 'API-KEY': key })).status, 200);
   });
 
   it('401s count per address: then 429 before any lookup; the address\'s valid key still works, other addresses do not notice', async () => {
     const c = new FormClient(serve.url, '127.0.2.1');
+    // The client's good key is in use before its bad one floods (a key good when last seen is still looked up).
+    assert.equal((await c.raw('/api/v3/account_info', { 'API-KEY': key })).status, 200);
     const unknown = `opk_${'A'.repeat(43)}`;
     const answers = [];
     for (let i = 0; i < 25; i++) answers.push(await c.raw('/api/v3/account_info', { 'API-KEY': i % 2 ? unknown : 'wrong' }));
