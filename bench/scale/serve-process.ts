@@ -24,6 +24,8 @@ export interface ServeOptions {
   readonly network?: string;
   /** `[store] raw_txs` (default the service's: "store"). */
   readonly rawTxs?: 'store' | 'node';
+  /** `[store] sqlite_cache_mb` (default the service's). */
+  readonly sqliteCacheMb?: number;
   /** Node options before the script (e.g. `--cpu-prof`, which NODE_OPTIONS does not allow). */
   readonly nodeArgs?: readonly string[];
 }
@@ -54,6 +56,7 @@ export class ServeProcess {
         '[store]',
         `url = "${options.storeUrl}"`,
         ...(options.rawTxs ? [`raw_txs = "${options.rawTxs}"`] : []),
+        ...(options.sqliteCacheMb ? [`sqlite_cache_mb = ${options.sqliteCacheMb}`] : []),
         // Text lines, which progress-log.ts and index-serve.ts read (off a terminal the default is JSON).
         '[log]',
         'format = "text"',
