@@ -9,7 +9,8 @@
  * Settings (environment): BENCH_FOLLOW_INDEX (required: an index of the scale chain, kept by `BENCH_SCALE_KEEP=1 npm
  * run bench:scale`), BENCH_FOLLOW_CACHE_MB (128: comma-separated rounds), BENCH_FOLLOW_WAIT_FREE=1 (start each
  * round once the bulk load's free pages are given back), BENCH_SCALE_CATCHUP_BLOCKS (200),
- * BENCH_SCALE_FOLLOW_BLOCKS (20), BENCH_SCALE_SMALL_TXS (100000), BENCH_SCALE_SEED (1), BENCH_SCALE_BLOCK_TXS (2000).
+ * BENCH_SCALE_FOLLOW_BLOCKS (20), BENCH_SCALE_SMALL_TXS (100000), BENCH_SCALE_SEED (1), BENCH_SCALE_BLOCK_TXS (2000),
+ * BENCH_SCALE_EVENT_LOG_HOURS (the service's [realtime] event_log_hours; default its own, 24).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -33,6 +34,8 @@ const SMALL_TXS = env('BENCH_SCALE_SMALL_TXS', 100_000);
 const SEED = env('BENCH_SCALE_SEED', 1);
 const BLOCK_TXS = env('BENCH_SCALE_BLOCK_TXS', 2000);
 const WAIT_FREE = process.env['BENCH_FOLLOW_WAIT_FREE'] === '1';
+const EVENT_LOG_HOURS = process.env['BENCH_SCALE_EVENT_LOG_HOURS'] === undefined ? undefined : Number(process.env['BENCH_SCALE_EVENT_LOG_HOURS']);
+const eventLog = EVENT_LOG_HOURS !== undefined ? { eventLogHours: EVENT_LOG_HOURS } : {};
 
 const n = (x: number): string => Math.round(x).toLocaleString('en-US');
 const mib = (bytes: number): string => `${n(bytes / 2 ** 20)} MiB`;
@@ -69,7 +72,7 @@ export async function run(): Promise<void> {
   try {
     const ctx: RunContext = {
       engine: 'sqlite', chain, node, tracked: readMeta(dir)!.tracked, workDir, freePort, catchUpBlocks: CATCHUP, followBlocks: FOLLOW,
-      newDatabase: () => Promise.reject(new Error('SQLite only')),
+      newDatabase: () => Promise.reject(new Error('SQLite only')), ...eventLog,
     };
     const small = await smallIndexRun(ctx, SMALL_TXS);
     console.log(`  reference, a ${n(small.indexTxs)}-tx index (default cache): ${CATCHUP} at once ${describe(small.catchUp)}; ${FOLLOW} one at a time ${describe(small.follow)} (load average ${load()})`);
@@ -79,7 +82,7 @@ export async function run(): Promise<void> {
       await node.reveal(height);
       const serve = new ServeProcess({
         configPath: join(workDir, 'big.toml'), storeUrl: `sqlite:${INDEX}`, dataDir: join(workDir, 'data'), httpPort: await freePort(),
-        rpcUrl: node.url, pollMs: 20, logPath: join(workDir, `big-${cacheMb}.log`), sqliteCacheMb: cacheMb,
+        rpcUrl: node.url, pollMs: 20, logPath: join(workDir, `big-${cacheMb}.log`), sqliteCacheMb: cacheMb, ...eventLog,
       });
       try {
         await waitForHeight(serve, height, 250, 3_600_000);
