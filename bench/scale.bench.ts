@@ -13,7 +13,8 @@
  * (1), BENCH_SCALE_BLOCK_TXS (2000, mean txs per block), BENCH_SCALE_CATCHUP_BLOCKS (200), BENCH_SCALE_FOLLOW_BLOCKS
  * (20), BENCH_SCALE_SMALL_TXS (100000, the reference index), BENCH_SCALE_CEILING_TXS (1000000), BENCH_SCALE_KEEP=1
  * (keep the SQLite index file), BENCH_SCALE_RAW_TXS (store | node: the service's [store] raw_txs), BENCH_SCALE_PG_SETTINGS
- * (the PostgreSQL server's settings, name=value,…; default shared_buffers=1GB,max_wal_size=4GB).
+ * (the PostgreSQL server's settings, name=value,…; default shared_buffers=1GB,max_wal_size=4GB), BENCH_SCALE_EVENT_LOG_HOURS
+ * (the service's [realtime] event_log_hours; default its own, 24).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -38,6 +39,7 @@ const FOLLOW = env('BENCH_SCALE_FOLLOW_BLOCKS', 20);
 const SMALL_TXS = env('BENCH_SCALE_SMALL_TXS', 100_000);
 const CEILING_TXS = env('BENCH_SCALE_CEILING_TXS', 1_000_000);
 const RAW_TXS = process.env['BENCH_SCALE_RAW_TXS'] as 'store' | 'node' | undefined;
+const EVENT_LOG_HOURS = process.env['BENCH_SCALE_EVENT_LOG_HOURS'] === undefined ? undefined : Number(process.env['BENCH_SCALE_EVENT_LOG_HOURS']);
 // A server sized for tens of GB: the helper's defaults (128 MB of shared buffers, 1 GB of WAL between checkpoints)
 // are a test server's.
 const PG_SETTINGS = Object.fromEntries((process.env['BENCH_SCALE_PG_SETTINGS'] ?? 'shared_buffers=1GB,max_wal_size=4GB')
@@ -129,7 +131,7 @@ export async function run(): Promise<void> {
     for (const engine of ENGINES) {
       const ctx: RunContext = {
         engine, chain, node, tracked: readMeta(dir)!.tracked, workDir, freePort, catchUpBlocks: CATCHUP, followBlocks: FOLLOW,
-        ...(RAW_TXS ? { rawTxs: RAW_TXS } : {}),
+        ...(RAW_TXS ? { rawTxs: RAW_TXS } : {}), ...(EVENT_LOG_HOURS !== undefined ? { eventLogHours: EVENT_LOG_HOURS } : {}),
         newDatabase: async (name) => {
           const { default: pgModule } = await import('pg');
           const admin = new pgModule.Client({ connectionString: pg!.url });

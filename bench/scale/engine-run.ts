@@ -30,6 +30,8 @@ export interface RunContext {
   readonly freePort: () => Promise<number>;
   readonly catchUpBlocks: number;
   readonly followBlocks: number;
+  /** `[realtime] event_log_hours` of the service (default its own: 24). */
+  readonly eventLogHours?: number;
   /** `[store] raw_txs` of the service (default "store"). */
   readonly rawTxs?: 'store' | 'node';
 }
@@ -76,7 +78,7 @@ async function startServe(ctx: RunContext, name: string): Promise<{ serve: Serve
   const storeUrl = dbPath ? `sqlite:${dbPath}` : await ctx.newDatabase(name.replace(/\W/g, '_'));
   const serve = new ServeProcess({
     configPath: join(dir, 'outpoint.toml'), storeUrl, dataDir: join(dir, 'data'), httpPort: await ctx.freePort(),
-    rpcUrl: ctx.node.url, pollMs: 20, logPath: join(dir, 'serve.log'), ...(ctx.rawTxs ? { rawTxs: ctx.rawTxs } : {}),
+    rpcUrl: ctx.node.url, pollMs: 20, logPath: join(dir, 'serve.log'), ...(ctx.eventLogHours !== undefined ? { eventLogHours: ctx.eventLogHours } : {}), ...(ctx.rawTxs ? { rawTxs: ctx.rawTxs } : {}),
   });
   return { serve, storeUrl, dbPath, dir };
 }

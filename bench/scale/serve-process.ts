@@ -24,6 +24,10 @@ export interface ServeOptions {
   readonly network?: string;
   /** `[store] raw_txs` (default the service's: "store"). */
   readonly rawTxs?: 'store' | 'node';
+  /** `[realtime] event_log_hours` (default the service's: 24; 0 keeps no event log). */
+  readonly eventLogHours?: number;
+  /** `[store] sqlite_cache_mb` (default the service's). */
+  readonly sqliteCacheMb?: number;
   /** Node options before the script (e.g. `--cpu-prof`, which NODE_OPTIONS does not allow). */
   readonly nodeArgs?: readonly string[];
 }
@@ -54,6 +58,7 @@ export class ServeProcess {
         '[store]',
         `url = "${options.storeUrl}"`,
         ...(options.rawTxs ? [`raw_txs = "${options.rawTxs}"`] : []),
+        ...(options.sqliteCacheMb ? [`sqlite_cache_mb = ${options.sqliteCacheMb}`] : []),
         // Text lines, which progress-log.ts and index-serve.ts read (off a terminal the default is JSON).
         '[log]',
         'format = "text"',
@@ -64,6 +69,7 @@ export class ServeProcess {
         // Benches measure the service, not exchanges this machine cannot reach.
         '[market]',
         'sources = []',
+        ...(options.eventLogHours !== undefined ? ['[realtime]', `event_log_hours = ${options.eventLogHours}`] : []),
         `[networks.${options.network ?? 'BTCTEST'}]`,
         'chain = "regtest"',
         `rpc_url = "${options.rpcUrl}"`,

@@ -90,6 +90,10 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
         'bench chain; needs an unpruned node; raw routes answer 503 while it is down). See docs/indexer.md, "Raw transactions"',
     },
     raw_tx_cache_mb: { type: 'integer', min: 0, max: 65_536, default: 64, doc: "with `raw_txs = \"node\"`: MiB per network of recent blocks' and hot txs' raw bytes kept in memory" },
+    sqlite_cache_mb: {
+      type: 'integer', min: 2, max: 65_536, default: 128,
+      doc: 'SQLite: page cache of the store connection in MiB (a bound, filled as used); more keeps more of a large index\'s B-tree pages between blocks (docs/benchmarks.md, "Following a big index")',
+    },
     read_urls: {
       type: 'list', default: [],
       doc: '`postgres://` URLs of streaming replicas (hot standbys) of `url` that serve the API\'s reads; the indexer and every write use `url` (docs/operations.md, "Read replicas")',

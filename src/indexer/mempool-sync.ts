@@ -16,10 +16,18 @@ export interface MempoolSyncResult {
  * children may arrive together), txids the node dropped are removed. A tx the node dropped that
  * conflicts with one just added was replaced; otherwise it was evicted (expiry, size limit, or
  * confirmation in a block we have not connected yet, which connectBlocks then records as confirmed).
+ *
+ * The stored mempool's txids are read from the store once per tip and then kept here, updated by this class's own
+ * writes: reading them back every poll cost O(mempool) per poll (at 20,000-30,000 txs the largest item of a profile,
+ * docs/benchmarks.md "Mempool at mainnet rates"). Only this class writes the live mempool while the tip stays; a
+ * new tip (blocks confirm and reorgs return txs), a failed pass or a writer handover (forget()) reads it again.
  */
 export class MempoolSync {
   /** Txids whose parse gave another txid: Litecoin MWEB-only txs, whose id comes from their kernel. */
   private readonly confidential = new Set<string>();
+  /** The stored mempool's txids as of `knownTip`'s pass; null: read them from the store next pass. */
+  private known: Set<string> | null = null;
+  private knownTip: string | null = null;
 
   constructor(
     private readonly source: ChainSource,
@@ -35,7 +43,9 @@ export class MempoolSync {
   async sync(tipHash: string | null): Promise<MempoolSyncResult> {
     const nodeTxids = await this.source.getRawMempool();
     const nodeSet = new Set(nodeTxids);
-    const ours = new Set(await this.store.getMempoolTxids());
+    const ours = this.known !== null && this.knownTip === tipHash ? this.known : new Set(await this.store.getMempoolTxids());
+    // Until this pass has finished, what is stored is not known here (a write may fail half-way).
+    this.known = null;
     for (const txid of this.confidential) if (!nodeSet.has(txid)) this.confidential.delete(txid);
     const wanted = nodeTxids.filter((txid) => !ours.has(txid) && !this.confidential.has(txid));
     const added: { tx: Transaction; result: MempoolAddResult; seenAt: number }[] = [];
@@ -64,6 +74,7 @@ export class MempoolSync {
         added.push({ tx: entries[j]!.tx, result, seenAt: entries[j]!.seenAt });
       });
     }
+    for (const { tx } of added) ours.add(tx.txid);
     const tipMoved = tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash;
     if (tipMoved) return { added, removed: [], incomplete: true };
     const gone = [...ours].filter((txid) => !nodeSet.has(txid));
@@ -73,6 +84,17 @@ export class MempoolSync {
       ...(replaced.length > 0 ? await this.store.removeMempoolTxs(replaced, 'replaced') : []).map((txid) => ({ txid, reason: 'replaced' as const })),
       ...(evicted.length > 0 ? await this.store.removeMempoolTxs(evicted, 'evicted') : []).map((txid) => ({ txid, reason: 'evicted' as const })),
     ];
+    // The store also removed descendants of what was asked (they are in `removed`); a tx stored as removed from the
+    // start (it conflicts with a confirmed one) is in `gone` but not in `removed`.
+    for (const txid of gone) ours.delete(txid);
+    for (const { txid } of removed) ours.delete(txid);
+    this.known = ours;
+    this.knownTip = tipHash;
     return { added, removed, incomplete };
+  }
+
+  /** Reads the stored mempool again next pass (another process may have written it: a writer handover). */
+  forget(): void {
+    this.known = null;
   }
 }

@@ -168,6 +168,8 @@ export class NetworkIndexer {
         if (incomplete) delay = 250;
       } catch (err) {
         if (err instanceof WriterStandbyError) {
+          // Another process writes the mempool meanwhile.
+          this.mempool.forget();
           if (!this.standby) this.options.logger.info('standing by: another indexer writes this network; taking over when it stops', { network: this.id });
           this.standby = true;
           if (this.stopped) break;
@@ -225,6 +227,8 @@ export class NetworkIndexer {
   private async rollBack(indexTip: ChainTip | null): Promise<ChainTip | null> {
     const { params } = this.options;
     const { tip, disconnected } = await rollBackToNodeChain(this.options.source, this.options.store, indexTip);
+    // Disconnected blocks' txs return to the stored mempool (even a reorg back to the same tip hash changes it).
+    if (disconnected.length > 0) this.mempool.forget();
     for (const block of disconnected) {
       this.options.logger.warn('reorg: block disconnected', { network: params.id, height: block.height, hash: block.hash });
       this.bus.publish({ kind: 'block_disconnected', network: params.id, height: block.height, hash: block.hash });
@@ -258,6 +262,8 @@ export class NetworkIndexer {
   private async connectBatch(batch: FetchedBatch, nodeHeight: number, progress: SyncProgress | null): Promise<ChainTip> {
     const receivedAt = this.now();
     const writeStarted = performance.now();
+    // Confirmed and conflicting txs leave the stored mempool: MempoolSync reads it again.
+    this.mempool.forget();
     const connected = await this.options.store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
     progress?.wrote(performance.now() - writeStarted);
     for (const [i, c] of connected.entries()) this.announce(batch.blocks[i]!, c, receivedAt);

@@ -12,8 +12,17 @@ export interface LoggedChannelEvent {
   readonly channelKey: string;
   /** The Pusher event name (`balance_update`, `tx_update`, …). */
   readonly event: string;
-  /** The event's `data` as JSON text, without `event_id` and (address channels) without `value.address`: both are added on reading. */
+  /**
+   * The event's `data` as JSON text, without `event_id` and (address channels) without `value.address`: both are added
+   * on reading. A `{"$ref":"KEY"}` in it stands for the body of the shared entry with channel key KEY, put in on reading.
+   */
   readonly payload: string;
+  /**
+   * A body other entries point to with `{"$ref":"KEY"}` (a tx's inputs and outputs, the same in every address event
+   * of that tx): written once per append, with the highest id of the events that carry it, so it is pruned with the
+   * last of them. Without it a tx paying 5,000 addresses logged its 5,000-output summary 5,000 times (gigabytes).
+   */
+  readonly shared?: boolean;
 }
 
 /** A logged channel event read back. */

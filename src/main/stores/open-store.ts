@@ -10,6 +10,8 @@ export interface OpenStoreOptions {
   /** `[store] read_urls` and `max_replica_lag_ms` (PostgreSQL): the API's reads from replicas; admin commands pass none. */
   readonly readUrls?: readonly string[];
   readonly maxReplicaLagMs?: number;
+  /** `[store] sqlite_cache_mb` (SQLite). */
+  readonly sqliteCacheMb?: number;
 }
 
 /** `sqlite:PATH` (the embedded default) or `postgres://…`. */
@@ -18,8 +20,11 @@ export function openStore(url: string, options: OpenStoreOptions = {}): ChainSto
     const path = url.slice('sqlite:'.length);
     // Owner-only: the store holds password hashes and the script-key salt (an existing directory is left as it is).
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    return new SqliteStore({ path, ...(options.rawTxs ? { rawTxs: options.rawTxs } : {}) });
+    return new SqliteStore({ path, ...(options.rawTxs ? { rawTxs: options.rawTxs } : {}), ...(options.sqliteCacheMb ? { cacheMb: options.sqliteCacheMb } : {}) });
   }
-  if (/^postgres(ql)?:\/\//.test(url)) return new PostgresStore({ connectionString: url, ...options });
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const { sqliteCacheMb: _sqliteOnly, ...pgOptions } = options;
+    return new PostgresStore({ connectionString: url, ...pgOptions });
+  }
   throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${url}"`);
 }

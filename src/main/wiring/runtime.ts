@@ -75,7 +75,9 @@ export class Runtime {
     private readonly options: RuntimeOptions,
     readonly bus: EventBus & { close?(): Promise<void> },
   ) {
-    this.store = openStore(config.store.url, { rawTxs: config.store.rawTxs, readUrls: config.store.readUrls, maxReplicaLagMs: config.store.maxReplicaLagMs });
+    this.store = openStore(config.store.url, {
+      rawTxs: config.store.rawTxs, readUrls: config.store.readUrls, maxReplicaLagMs: config.store.maxReplicaLagMs, sqliteCacheMb: config.store.sqliteCacheMb,
+    });
     warnAboutSharedFiles(config, logger);
     this.observability = new Observability(config, this.store, logger);
     const logsEvents = config.realtime.eventLogHours > 0 && (options.indexers ?? true);

@@ -1,6 +1,6 @@
 import type { AddressTouchedEvent, DomainEvent, DoubleSpendEvent, NetworkId } from '../../core/index.js';
 import type { NetworkParams } from '../../chains/addressing.js';
-import { balanceUpdatePayload, txSummary } from '../payloads/balance-update.payload.js';
+import { balanceUpdatePayload, LastTxSummary } from '../payloads/balance-update.payload.js';
 import { blockUpdatePayload } from '../payloads/block-update.payload.js';
 import { doubleSpendPayload } from '../payloads/double-spend.payload.js';
 import { blockchainChannel, scriptKey, tickerChannel } from './channel-names.js';
@@ -21,6 +21,8 @@ export interface FanOutCounters {
  */
 export class EventRouter {
   private readonly rates = new Map<NetworkId, TxRate>();
+  /** A tx's summary is built once for all its address events (balance-update.payload.ts). */
+  private readonly summaries = new LastTxSummary();
 
   constructor(
     private readonly registry: ChannelRegistry,
@@ -65,7 +67,7 @@ export class EventRouter {
     const params = this.networks.get(event.network);
     const channels = params ? this.registry.addressChannels(scriptKey(event.network, event.delta.script)) : undefined;
     if (!params || !channels) return;
-    const summary = txSummary(event.tx, params, event.prevouts);
+    const summary = this.summaries.of(event.tx, params, event.prevouts);
     for (const channel of channels) {
       const spec = this.registry.spec(channel);
       if (spec?.kind === 'address') this.publish(channel, 'balance_update', balanceUpdatePayload(spec.address, event, summary), event.eventId);

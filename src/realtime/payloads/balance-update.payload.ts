@@ -71,6 +71,26 @@ export function txSummary(tx: Transaction, params: NetworkParams, prevouts: read
   };
 }
 
+/**
+ * The summary of the tx asked for last: a tx's address events come one after another (one per address it touches),
+ * and a payout to 5,000 addresses would otherwise build its 5,000-output summary 5,000 times (quadratic: a block with
+ * such a tx ran `outpoint serve` out of memory). Same tx object and prevouts: the same summary object.
+ */
+export class LastTxSummary {
+  private tx: Transaction | null = null;
+  private prevouts: readonly (PrevoutInfo | null)[] | null = null;
+  private summary: TxSummary | null = null;
+
+  of(tx: Transaction, params: NetworkParams, prevouts: readonly (PrevoutInfo | null)[] | null): TxSummary {
+    if (this.summary === null || tx !== this.tx || prevouts !== this.prevouts) {
+      this.summary = txSummary(tx, params, prevouts);
+      this.tx = tx;
+      this.prevouts = prevouts;
+    }
+    return this.summary;
+  }
+}
+
 /** `address` is the channel's spelling (what the subscriber typed), not the canonical one. */
 export function balanceUpdatePayload(address: string, event: AddressTouchedEvent, summary: TxSummary): BalanceUpdatePayload {
   const { sent, received } = event.delta;

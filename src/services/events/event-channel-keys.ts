@@ -13,6 +13,11 @@ export function addressKey(script: Uint8Array): string {
   return Buffer.from(script.buffer, script.byteOffset, script.byteLength).toString('hex');
 }
 
+/** The key of a tx's shared summary in the log (`{"$ref":…}` in its address events' payloads; no channel reads it). */
+export function txSummaryKey(txid: string): string {
+  return `tx:${txid}`;
+}
+
 /** A domain event's channel events as the log keeps them; null for events that have none (disconnected blocks, removals, prices). */
 export interface RenderedEvent {
   readonly network: NetworkId;

@@ -26,6 +26,14 @@ export function projectionDepth(params: NetworkParams): number {
 }
 /** Mempool events arriving within this window cause one recomputation. */
 export const DEFAULT_DEBOUNCE_MS = 500;
+/**
+ * Recomputations triggered by events take at most this share of the process's time: the next one starts no sooner
+ * than (1 / share - 1) × the last one's duration after it ended. A mainnet-sized mempool (20,000-30,000 txs) costs a
+ * pass tens of milliseconds (the node's verbose mempool of over 10 MB of JSON, the projection, the index's sizes);
+ * twice a second at 10 tx/s that was a seventh of the service's CPU (docs/benchmarks.md, "Mempool at mainnet
+ * rates"). A small mempool's pass takes a few milliseconds, so the debounce alone paces it as before.
+ */
+export const MAX_BUSY_SHARE = 0.2;
 /** Without events (an API-only process has no indexer on its bus) the projection is refreshed when older than this. */
 export const DEFAULT_MAX_AGE_MS = 10_000;
 
@@ -54,10 +62,14 @@ export interface MempoolProjection {
 interface NetworkState {
   current: MempoolProjection | null;
   computedAtMs: number;
+  /** How long the last pass took (ms): paces the next event-triggered one (MAX_BUSY_SHARE). */
+  lastPassMs: number;
   /** Until when recomputations follow the mempool deep (fee estimates were asked for). */
   deepUntilMs: number;
   running: Promise<void> | null;
   timer: NodeJS.Timeout | null;
+  /** An event-triggered pass waits for a pass under way to end (then is scheduled with its rest). */
+  waiting: boolean;
 }
 
 export interface MempoolProjectorOptions {
@@ -124,15 +136,26 @@ export class MempoolProjector {
 
   private schedule(id: NetworkId): void {
     const state = this.state(id);
-    if (state.timer || this.closed) return;
+    if (state.timer || state.waiting || this.closed) return;
+    const rest = state.computedAtMs + state.lastPassMs * (1 / MAX_BUSY_SHARE - 1) - Date.now();
     state.timer = setTimeout(() => {
       state.timer = null;
+      if (state.running) {
+        // A pass (a request's or a stale refresh) is under way: the rest counts from its end, so wait and schedule again.
+        state.waiting = true;
+        void state.running.catch(() => undefined).finally(() => {
+          state.waiting = false;
+          this.schedule(id);
+        });
+        return;
+      }
       this.refresh(id).catch(() => undefined);
-    }, this.options.debounceMs ?? DEFAULT_DEBOUNCE_MS);
+    }, Math.max(this.options.debounceMs ?? DEFAULT_DEBOUNCE_MS, rest));
     state.timer.unref();
   }
 
   private async compute(id: NetworkId): Promise<void> {
+    const started = performance.now();
     const ctx = this.options.networks.resolve(id);
     const source = this.options.sources.get(id) ?? new StoreMempoolSource(ctx.reader);
     const snapshot = await source.snapshot();
@@ -158,12 +181,13 @@ export class MempoolProjector {
       newest: newestMempoolTxs(entries, indexed ? new Map(indexed.map((e) => [e.txid, e])) : null, snapshot.takenAt),
     };
     state.computedAtMs = Date.now();
+    state.lastPassMs = performance.now() - started;
   }
 
   private state(id: NetworkId): NetworkState {
     let state = this.states.get(id);
     if (!state) {
-      state = { current: null, computedAtMs: 0, deepUntilMs: 0, running: null, timer: null };
+      state = { current: null, computedAtMs: 0, lastPassMs: 0, deepUntilMs: 0, running: null, timer: null, waiting: false };
       this.states.set(id, state);
     }
     return state;

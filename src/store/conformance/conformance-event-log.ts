@@ -31,6 +31,29 @@ export function eventLogTests(harness: StoreHarness): void {
     assert.equal((await log.read('DOGE', 'cc', 0, 10)).events.length, 1);
   }));
 
+  it('a shared body is written once per append under the last event carrying it, put back into every payload pointing to it, and pruned with the last of them', () => withDb(harness, async (db) => {
+    const log = db.store.events();
+    const body = (txid: string): LoggedChannelEvent => ({ channelKey: `tx:${txid}`, event: 'tx_summary', payload: `{"txid":"${txid}","outputs":[1,2,3]}`, shared: true });
+    const touched = (script: string, txid: string): LoggedChannelEvent[] => [
+      { channelKey: script, event: 'balance_update', payload: `{"type":"address","value":{"balance_change":"1","tx":{"$ref":"tx:${txid}"}}}` }, body(txid),
+    ];
+    // One tx touching three addresses, then a block, in one append; the same tx again later (confirmed).
+    assert.deepEqual(await log.append('LTC', [touched('aa', 'f1'), touched('bb', 'f1'), touched('cc', 'f1'), [block(1)]], T), [1, 2, 3, 4]);
+    assert.deepEqual(await log.append('LTC', [touched('aa', 'f1')], T + 5), [5]);
+    const rows = await db.dump();
+    const bodies = (rows['event_log'] as Record<string, unknown>[]).filter((r) => String(r['channel_key']).startsWith('tx:'));
+    assert.deepEqual(bodies.map((r) => Number(r['event_id'])), [3, 5], 'one row per append, under its last event');
+    for (const key of ['aa', 'bb', 'cc']) {
+      const page = await log.read('LTC', key, 0, 10);
+      assert.deepEqual(page.events.map((e) => JSON.parse(e.payload)), (key === 'aa' ? [1, 5] : [1]).map(() => ({ type: 'address', value: { balance_change: '1', tx: { txid: 'f1', outputs: [1, 2, 3] } } })));
+    }
+    assert.equal(await log.prune('LTC', T, 4), 1, 'keeps the last 4 ids: event 1 goes, the body (id 3) stays');
+    assert.deepEqual(JSON.parse((await log.read('LTC', 'bb', 0, 10)).events[0]!.payload).value.tx.outputs, [1, 2, 3]);
+    // A payload logged before bodies were shared (no $ref) reads as it was written.
+    await log.append('LTC', [[paid('dd', 9)]], T + 6);
+    assert.equal(JSON.parse((await log.read('LTC', 'dd', 0, 10)).events[0]!.payload).value.n, 9);
+  }));
+
   it('prunes what is older than the cut-off or beyond the count kept, and records how far', () => withDb(harness, async (db) => {
     const log = db.store.events();
     for (let i = 0; i < 10; i++) await log.append('LTC', [[block(i)]], T + i);

@@ -30,6 +30,9 @@ import { SqlitePrices } from './sqlite-prices.js';
 import { SqliteRunner } from './sqlite-runner.js';
 import { Statements, type Row } from './connection/sqlite-statements.js';
 
+/** The connection's page cache when not configured (`[store] sqlite_cache_mb`). */
+export const DEFAULT_CACHE_MB = 128;
+
 export interface SqliteStoreOptions extends ChainStoreOptions {
   /** File path, or ':memory:' for tests. */
   readonly path: string;
@@ -39,6 +42,8 @@ export interface SqliteStoreOptions extends ChainStoreOptions {
    * are per process, and a second connection of the same process would be refused them.
    */
   readonly inWriterProcess?: boolean;
+  /** Page cache of the connection in MiB (default 128; `[store] sqlite_cache_mb`). */
+  readonly cacheMb?: number;
 }
 
 export class SqliteStore implements ChainStore {
@@ -69,8 +74,8 @@ export class SqliteStore implements ChainStore {
     // Statement journals (a multi-row INSERT or UPDATE inside a transaction saves each page it changes, so a failing
     // statement can be undone alone) go to memory instead of a temp file: 0.7-1 s of the 100k-tx initial sync.
     this.db.pragma('temp_store = MEMORY');
-    // 128 MiB page cache (a bound, allocated as used): initial sync touches many index pages in every batch.
-    this.db.pragma('cache_size = -131072');
+    // 128 MiB page cache by default (a bound, allocated as used): initial sync touches many index pages in every batch.
+    this.db.pragma(`cache_size = -${Math.round((options.cacheMb ?? DEFAULT_CACHE_MB) * 1024)}`);
     // Every integer comes back as bigint: output values exceed 2^53 and must not be rounded on read.
     this.db.defaultSafeIntegers(true);
     this.st = new Statements(this.db);

@@ -16,17 +16,27 @@ export function eventLogRows(network: NetworkId, events: readonly (readonly Logg
   const net = networkCode(network);
   const first = last - events.length + 1;
   const rows: EventLogRow[] = [];
+  // Shared bodies: one row per key, under the last event that carries it (a later event's id overwrites).
+  const shared = new Map<string, EventLogRow>();
   events.forEach((channelEvents, i) => {
     // A domain event names a channel once; a repeat (two spellings of one script in a double spend) would break the key.
     const seen = new Set<string>();
     for (const e of channelEvents) {
+      const row = { net, channelKey: e.channelKey, eventId: first + i, event: e.event, payload: e.payload, time };
+      if (e.shared) {
+        shared.set(e.channelKey, row);
+        continue;
+      }
       if (seen.has(e.channelKey)) continue;
       seen.add(e.channelKey);
-      rows.push({ net, channelKey: e.channelKey, eventId: first + i, event: e.event, payload: e.payload, time });
+      rows.push(row);
     }
   });
-  return rows;
+  return [...rows, ...shared.values()];
 }
+
+/** `{"$ref":"KEY"}` in a logged payload: the shared body with channel key KEY goes there on reading. */
+const REF = /\{"\$ref":"([^"\\]+)"\}/g;
 
 export interface EventLogRow {
   readonly net: number;
@@ -53,11 +63,30 @@ export abstract class SqlEventLog implements EventLogStore {
       'SELECT event_id, event, payload, created_at FROM event_log WHERE net = ? AND channel_key = ? AND event_id > ? ORDER BY event_id LIMIT ?',
       [net, channelKey, afterId, limit],
     );
+    const bodies = await this.sharedBodies(net, rows.map((r) => String(r.payload)));
     return {
-      events: rows.map((r) => ({ eventId: Number(r.event_id), event: String(r.event), payload: String(r.payload), time: Number(r.created_at) })),
+      events: rows.map((r) => ({
+        eventId: Number(r.event_id), event: String(r.event), time: Number(r.created_at),
+        payload: bodies.size === 0 ? String(r.payload) : String(r.payload).replace(REF, (ref, key: string) => bodies.get(key) ?? ref),
+      })),
       prunedThrough: state ? Number(state.pruned_through) : 0,
       lastEventId: state ? Number(state.last_id) : 0,
     };
+  }
+
+  /**
+   * The bodies the payloads point to, read in one statement. A key may have several rows (a tx logged when it entered
+   * the mempool and again when confirmed): they hold the same text, any will do.
+   */
+  private async sharedBodies(net: number, payloads: readonly string[]): Promise<Map<string, string>> {
+    const keys = new Set<string>();
+    for (const payload of payloads) for (const match of payload.matchAll(REF)) keys.add(match[1]!);
+    const bodies = new Map<string, string>();
+    if (keys.size === 0) return bodies;
+    const list = [...keys];
+    const found = await this.db.all(`SELECT channel_key, payload FROM event_log WHERE net = ? AND channel_key IN (${list.map(() => '?').join(', ')})`, [net, ...list]);
+    for (const row of found) bodies.set(String(row.channel_key), String(row.payload));
+    return bodies;
   }
 
   async prune(network: NetworkId, before: number, keepLast: number): Promise<number> {

@@ -1,0 +1,67 @@
+/** The projector's pacing: event-triggered passes take at most MAX_BUSY_SHARE of the time, however fast events come. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { getNetworkParams } from '../../chains/networks.js';
+import { MemoryEventBus } from '../../core/infrastructure/memory-event-bus.js';
+import { silentLogger } from '../../core/infrastructure/logger.js';
+import type { MempoolSource } from '../../core/sources/mempool-source.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
+import { NetworkRegistry } from '../shared/network-registry.js';
+import { SyncGate } from '../shared/sync-gate.js';
+import { SyncStatusCache } from '../shared/sync-status-cache.js';
+import { MAX_BUSY_SHARE, MempoolProjector } from './mempool-projector.js';
+
+const BTC = getNetworkParams('BTCTEST', 'regtest');
+const ID = 'BTCTEST' as NetworkId;
+
+/** A projector over a source whose snapshot takes `passMs`; counts the passes. */
+function projector(passMs: number, debounceMs: number): { projector: MempoolProjector; bus: MemoryEventBus; passes: () => number } {
+  let passes = 0;
+  const source: MempoolSource = {
+    snapshot: async () => {
+      passes++;
+      await sleep(passMs);
+      return { entries: [{ txid: 'aa'.repeat(32), fee: 1_000n, vsize: 200, weight: 800, size: 250, depends: [] }], minFeeRate: 1, takenAt: 1_700_000_000 };
+    },
+  };
+  const reader = { getTip: async () => ({ height: 1, hash: 'aa' }) } as unknown as NetworkReader;
+  const registry = new NetworkRegistry(new Map([[ID, { params: BTC, reader }]]), new SyncGate(new SyncStatusCache({ syncStatus: async () => null }), () => 0));
+  const bus = new MemoryEventBus();
+  return { projector: new MempoolProjector({ networks: registry, sources: new Map([[ID, source]]), events: bus, logger: silentLogger, debounceMs }), bus, passes: () => passes };
+}
+
+/** Publishes a tx_accepted-like event every 5 ms for `ms`. */
+async function events(bus: MemoryEventBus, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    bus.publish({ kind: 'tx_removed', network: ID, txid: 'bb'.repeat(32), reason: 'evicted' });
+    await sleep(5);
+  }
+}
+
+describe('MempoolProjector pacing', () => {
+  it('a slow pass is followed by a rest in proportion: at most a fifth of the time in passes', async () => {
+    const { projector: p, bus, passes } = projector(60, 10);
+    try {
+      await events(bus, 3_000);
+      // Unpaced: a pass every 60 + 10 ms, ~43 in 3 s. Paced: one per 60 / MAX_BUSY_SHARE = 300 ms, ~10.
+      const limit = Math.ceil(3_000 / (60 / MAX_BUSY_SHARE)) + 2;
+      assert.ok(passes() >= 4 && passes() <= limit, `${passes()} passes in 3 s (at most ${limit})`);
+    } finally {
+      p.close();
+    }
+  });
+
+  it('a fast pass keeps the debounce alone: the projection follows events closely', async () => {
+    const { projector: p, bus, passes } = projector(1, 50);
+    try {
+      await events(bus, 1_000);
+      // One pass per debounce (50 ms) plus the pass itself: ~19 in 1 s; a fifth share would not hold it back.
+      assert.ok(passes() >= 10, `${passes()} passes in 1 s`);
+    } finally {
+      p.close();
+    }
+  });
+});
