@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { openSqliteDatabase } from '../src/store/sqlite/connection/sqlite-binding.js';
 import { freePort } from '../test/helpers/free-port.js';
 import { ChainFiles } from './scale/block-files.js';
-import { smallIndexRun, type RunContext } from './scale/engine-run.js';
+import { eventLogFromEnv, smallIndexRun, type RunContext } from './scale/engine-run.js';
 import { chainDir, CACHE_ROOT, readMeta } from './scale/generate-chain.js';
 import { catchUp, follow, median, waitForHeight, type IncrementalFigure } from './scale/incremental.js';
 import { ServeProcess } from './scale/serve-process.js';
@@ -34,8 +34,7 @@ const SMALL_TXS = env('BENCH_SCALE_SMALL_TXS', 100_000);
 const SEED = env('BENCH_SCALE_SEED', 1);
 const BLOCK_TXS = env('BENCH_SCALE_BLOCK_TXS', 2000);
 const WAIT_FREE = process.env['BENCH_FOLLOW_WAIT_FREE'] === '1';
-const EVENT_LOG_HOURS = process.env['BENCH_SCALE_EVENT_LOG_HOURS'] === undefined ? undefined : Number(process.env['BENCH_SCALE_EVENT_LOG_HOURS']);
-const eventLog = EVENT_LOG_HOURS !== undefined ? { eventLogHours: EVENT_LOG_HOURS } : {};
+const eventLog = eventLogFromEnv();
 
 const n = (x: number): string => Math.round(x).toLocaleString('en-US');
 const mib = (bytes: number): string => `${n(bytes / 2 ** 20)} MiB`;

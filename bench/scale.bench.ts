@@ -21,7 +21,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/helpers/free-port.js';
 import { ChainFiles } from './scale/block-files.js';
-import { bigRun, smallIndexRun, type BigRun, type Engine, type IncrementalPair, type RunContext } from './scale/engine-run.js';
+import { bigRun, eventLogFromEnv, smallIndexRun, type BigRun, type Engine, type IncrementalPair, type RunContext } from './scale/engine-run.js';
 import { fetchParseCeiling, servingRate } from './scale/fetch-rates.js';
 import { CACHE_ROOT, ensureChain, readMeta } from './scale/generate-chain.js';
 import { median } from './scale/incremental.js';
@@ -39,7 +39,6 @@ const FOLLOW = env('BENCH_SCALE_FOLLOW_BLOCKS', 20);
 const SMALL_TXS = env('BENCH_SCALE_SMALL_TXS', 100_000);
 const CEILING_TXS = env('BENCH_SCALE_CEILING_TXS', 1_000_000);
 const RAW_TXS = process.env['BENCH_SCALE_RAW_TXS'] as 'store' | 'node' | undefined;
-const EVENT_LOG_HOURS = process.env['BENCH_SCALE_EVENT_LOG_HOURS'] === undefined ? undefined : Number(process.env['BENCH_SCALE_EVENT_LOG_HOURS']);
 // A server sized for tens of GB: the helper's defaults (128 MB of shared buffers, 1 GB of WAL between checkpoints)
 // are a test server's.
 const PG_SETTINGS = Object.fromEntries((process.env['BENCH_SCALE_PG_SETTINGS'] ?? 'shared_buffers=1GB,max_wal_size=4GB')
@@ -131,7 +130,7 @@ export async function run(): Promise<void> {
     for (const engine of ENGINES) {
       const ctx: RunContext = {
         engine, chain, node, tracked: readMeta(dir)!.tracked, workDir, freePort, catchUpBlocks: CATCHUP, followBlocks: FOLLOW,
-        ...(RAW_TXS ? { rawTxs: RAW_TXS } : {}), ...(EVENT_LOG_HOURS !== undefined ? { eventLogHours: EVENT_LOG_HOURS } : {}),
+        ...(RAW_TXS ? { rawTxs: RAW_TXS } : {}), ...eventLogFromEnv(),
         newDatabase: async (name) => {
           const { default: pgModule } = await import('pg');
           const admin = new pgModule.Client({ connectionString: pg!.url });

@@ -63,6 +63,12 @@ export interface BigRun extends IncrementalPair {
 
 const NETWORK = 'BTCTEST';
 
+/** `BENCH_SCALE_EVENT_LOG_HOURS`: the service's `[realtime] event_log_hours` (unset: the service's default). */
+export function eventLogFromEnv(): { eventLogHours?: number } {
+  const hours = process.env['BENCH_SCALE_EVENT_LOG_HOURS'];
+  return hours === undefined ? {} : { eventLogHours: Number(hours) };
+}
+
 /** The tracked address's expected confirmed balance at a height, as get_address_balance prints it. */
 function expectedBalance(t: TrackedAddressInfo, height: number): string {
   let sats = 0;

@@ -74,7 +74,6 @@ export class MempoolSync {
         added.push({ tx: entries[j]!.tx, result, seenAt: entries[j]!.seenAt });
       });
     }
-    for (const { tx } of added) ours.add(tx.txid);
     const tipMoved = tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash;
     if (tipMoved) return { added, removed: [], incomplete: true };
     const gone = [...ours].filter((txid) => !nodeSet.has(txid));
@@ -84,8 +83,10 @@ export class MempoolSync {
       ...(replaced.length > 0 ? await this.store.removeMempoolTxs(replaced, 'replaced') : []).map((txid) => ({ txid, reason: 'replaced' as const })),
       ...(evicted.length > 0 ? await this.store.removeMempoolTxs(evicted, 'evicted') : []).map((txid) => ({ txid, reason: 'evicted' as const })),
     ];
-    // The store also removed descendants of what was asked (they are in `removed`); a tx stored as removed from the
-    // start (it conflicts with a confirmed one) is in `gone` but not in `removed`.
+    // What this pass added (the node lists it, so it is not in `gone`), less what it removed. The store also removed
+    // descendants of what was asked (they are in `removed`); a tx stored as removed from the start (it conflicts
+    // with a confirmed one) is in `gone` but not in `removed`.
+    for (const { tx } of added) ours.add(tx.txid);
     for (const txid of gone) ours.delete(txid);
     for (const { txid } of removed) ours.delete(txid);
     this.known = ours;

@@ -1,7 +1,7 @@
 import type { DomainEvent, NetworkId } from '../../core/index.js';
 import type { NetworkParams } from '../../chains/addressing.js';
 import { addressKey, BLOCKCHAIN_KEY, txSummaryKey, type RenderedEvent } from '../../services/events/event-channel-keys.js';
-import { balanceUpdatePayload, LastTxSummary, type TxSummary } from '../payloads/balance-update.payload.js';
+import { balanceUpdatePayload, LastTxSummary } from '../payloads/balance-update.payload.js';
 import { blockUpdatePayload } from '../payloads/block-update.payload.js';
 import { doubleSpendPayload } from '../payloads/double-spend.payload.js';
 import { txUpdatePayload } from '../payloads/tx-update.payload.js';
@@ -15,8 +15,6 @@ import { TxRate } from './tx-rate.js';
 export class EventLogEntries {
   private readonly rates = new Map<NetworkId, TxRate>();
   private readonly summaries = new LastTxSummary();
-  /** The last summary's JSON text (a tx's address events share it). */
-  private summaryJson: { readonly summary: TxSummary; readonly json: string } | null = null;
 
   constructor(
     private readonly networks: ReadonlyMap<NetworkId, NetworkParams>,
@@ -38,15 +36,14 @@ export class EventLogEntries {
       case 'address_touched': {
         // The tx's inputs and outputs are logged once per append as a shared body (event-log-store.ts) that each of
         // its address events points to: the feed puts them back, so clients read what they would have live.
-        const summary = this.summaries.of(event.tx, this.networks.get(network)!, event.prevouts);
-        if (this.summaryJson?.summary !== summary) this.summaryJson = { summary, json: JSON.stringify(summary) };
+        const params = this.networks.get(network)!;
         const key = txSummaryKey(event.tx.txid);
-        const { address: _unused, tx: _shared, ...amounts } = balanceUpdatePayload('', event, summary).value;
+        const { address: _unused, tx: _shared, ...amounts } = balanceUpdatePayload('', event, this.summaries.of(event.tx, params, event.prevouts)).value;
         return {
           network,
           entries: [
             { channelKey: addressKey(event.delta.script), event: 'balance_update', payload: JSON.stringify({ type: 'address', value: { ...amounts, tx: { $ref: key } } }) },
-            { channelKey: key, event: 'tx_summary', payload: this.summaryJson.json, shared: true },
+            { channelKey: key, event: 'tx_summary', payload: this.summaries.jsonOf(event.tx, params, event.prevouts), shared: true },
           ],
         };
       }

@@ -80,14 +80,22 @@ export class LastTxSummary {
   private tx: Transaction | null = null;
   private prevouts: readonly (PrevoutInfo | null)[] | null = null;
   private summary: TxSummary | null = null;
+  private text: string | null = null;
 
   of(tx: Transaction, params: NetworkParams, prevouts: readonly (PrevoutInfo | null)[] | null): TxSummary {
     if (this.summary === null || tx !== this.tx || prevouts !== this.prevouts) {
       this.summary = txSummary(tx, params, prevouts);
+      this.text = null;
       this.tx = tx;
       this.prevouts = prevouts;
     }
     return this.summary;
+  }
+
+  /** The same summary as JSON text, stringified once per tx (the event log stores it). */
+  jsonOf(tx: Transaction, params: NetworkParams, prevouts: readonly (PrevoutInfo | null)[] | null): string {
+    const summary = this.of(tx, params, prevouts);
+    return (this.text ??= JSON.stringify(summary));
   }
 }
 
