@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import type { AddressTouchedEvent, DomainEvent, TxAcceptedEvent } from '../core/index.js';
 import { getNetworkParams } from '../chains/addressing.js';
 import { parseBlock } from '../chains/parsing.js';
-import { decodeEvent, encodeEvent } from './event-codec.js';
+import { decodeEvent, decodeEventBatch, encodeEvent, encodeEventBatches } from './event-codec.js';
+import { payoutTx } from '../../test/helpers/payout-tx.js';
 import { toHex } from '../chains/hash.js';
 
 function fixtureBlock(name: string, network: 'LTCTEST' | 'DOGE') {
@@ -42,5 +43,53 @@ describe('event codec (Redis wire form)', () => {
     assert.deepEqual(decodeEvent(encodeEvent(block)), block);
     const price: DomainEvent = { kind: 'price', coin: 'BTC', base: 'USD', exchange: 'kraken', price: '65000.10', time: 3 };
     assert.deepEqual(decodeEvent(encodeEvent(price)), price);
+  });
+});
+
+describe('event batches (Redis wire form of a payout)', () => {
+  const tx = payoutTx(5_000);
+  const prevouts = [{ txid: 'ab'.repeat(32), vout: 3, value: 5_000_000n, script: tx.outputs[0]!.script }];
+  const events: DomainEvent[] = [
+    { kind: 'tx_accepted', network: 'BTCTEST', tx, seenAt: 1, inputValue: 5_000_000n, deltas: [], mempoolSize: 1, prevouts },
+    ...tx.outputs.map((output): AddressTouchedEvent => ({
+      kind: 'address_touched', network: 'BTCTEST', txid: tx.txid, tx, confirmed: false, prevouts,
+      delta: { script: output.script, txid: tx.txid, received: output.value, sent: 0n },
+    })),
+    { kind: 'price', coin: 'BTC', base: 'USD', exchange: 'kraken', price: '1.5', time: 2 },
+  ];
+
+  it('carries a 5,000-output tx once per batch, not once per address, and decodes it once', () => {
+    const rawChars = tx.raw.length * 2;
+    const messages = encodeEventBatches(events);
+    const chars = messages.reduce((sum, m) => sum + m.length, 0);
+    // Encoded one by one, the 5,001 events carry the ~160 KB tx 5,001 times (~1.6 GB).
+    assert.ok(chars < 4 * rawChars + events.length * 300, `${chars} chars for ${events.length} events of a ${tx.raw.length} B tx`);
+    const back = messages.flatMap((m) => decodeEventBatch(m));
+    assert.equal(back.length, events.length);
+    assert.deepEqual(back.map((e) => e.kind), events.map((e) => e.kind));
+    const touched = back.filter((e): e is AddressTouchedEvent => e.kind === 'address_touched');
+    assert.equal(touched[4_321]!.tx.txid, tx.txid);
+    assert.equal(toHex(touched[4_321]!.delta.script), toHex(tx.outputs[4_321]!.script));
+    assert.equal(touched[4_321]!.prevouts![0]!.value, 5_000_000n);
+    // Within a batch the events share one decoded tx and one prevouts array, as the publisher's did.
+    const firstBatch = decodeEventBatch(messages[0]!).filter((e): e is AddressTouchedEvent => e.kind === 'address_touched');
+    assert.ok(firstBatch.length > 1);
+    assert.ok(firstBatch.every((e) => e.tx === firstBatch[0]!.tx && e.prevouts === firstBatch[0]!.prevouts));
+  });
+
+  it('closes a batch past its size bound without splitting an event, and keeps the order', () => {
+    const messages = encodeEventBatches(events, 50_000);
+    assert.ok(messages.length > 1, `${messages.length} batches`);
+    const back = messages.flatMap((m) => decodeEventBatch(m));
+    assert.deepEqual(back.map((e) => (e.kind === 'address_touched' ? toHex(e.delta.script) : e.kind)),
+      events.map((e) => (e.kind === 'address_touched' ? toHex(e.delta.script) : e.kind)));
+  });
+
+  it('accepts a single event (what an earlier version publishes) and refuses references out of range', () => {
+    const price = events[events.length - 1]!;
+    assert.deepEqual(decodeEventBatch(encodeEvent(price)), [price]);
+    const touched = encodeEventBatches([events[1]!])[0]!;
+    assert.throws(() => decodeEventBatch(touched.replace('"shared":[', '"shared":[],"was":[')), SyntaxError);
+    assert.throws(() => decodeEventBatch('{"shared":[],"events":[{"nokind":1}]}'), SyntaxError);
   });
 });

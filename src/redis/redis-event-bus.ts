@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { MemoryEventBus, type DomainEvent, type EventBus, type Logger } from '../core/index.js';
-import { decodeEvent, encodeEvent } from './event-codec.js';
+import { decodeEventBatch, encodeEventBatches } from './event-codec.js';
 
 export interface RedisEventBusOptions {
   /** Pub/sub channel shared by every process of one deployment. */
@@ -36,14 +36,14 @@ export async function createRedisEventBus(
   }
   subscriber.on('message', (_channel: string, message: string) => {
     if (message.startsWith(prefix)) return;
-    let event: DomainEvent;
+    let events: DomainEvent[];
     try {
-      event = decodeEvent(message.slice(message.indexOf('\n') + 1));
+      events = decodeEventBatch(message.slice(message.indexOf('\n') + 1));
     } catch (err) {
       logger.error('redis event bus: undecodable message dropped', { error: err instanceof Error ? err.message : String(err) });
       return;
     }
-    local.publish(event);
+    for (const event of events) local.publish(event);
   });
 
   try {
@@ -55,23 +55,46 @@ export async function createRedisEventBus(
     throw err;
   }
 
+  const send = (message: string): void => {
+    publisher.publish(channel, prefix + message).then(
+      () => {
+        if (publishFailing) logger.info('redis event bus: publishing again');
+        publishFailing = false;
+      },
+      (err: unknown) => {
+        // Logged once per outage: a busy indexer would otherwise log every event.
+        if (!publishFailing) logger.warn('redis event bus: events not shared while Redis is unreachable', { error: err instanceof Error ? err.message : String(err) });
+        publishFailing = true;
+      },
+    );
+  };
+  // Events published in one turn of the event loop (a block's, a mempool pass's) cross Redis as
+  // batches, so the events of one tx carry it once (event-codec.ts). The single publisher
+  // connection keeps the batches in order.
+  let pending: DomainEvent[] = [];
+  const flush = (): void => {
+    const events = pending;
+    pending = [];
+    let messages: string[];
+    try {
+      messages = encodeEventBatches(events);
+    } catch (err) {
+      // Outside any caller's stack (setImmediate): a throw here would end the process.
+      logger.error('redis event bus: events not encodable, not shared', { error: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    for (const message of messages) send(message);
+  };
+
   return {
     publish(event: DomainEvent): void {
       local.publish(event);
-      publisher.publish(channel, prefix + encodeEvent(event)).then(
-        () => {
-          if (publishFailing) logger.info('redis event bus: publishing again');
-          publishFailing = false;
-        },
-        (err: unknown) => {
-          // Logged once per outage: a busy indexer would otherwise log every event.
-          if (!publishFailing) logger.warn('redis event bus: events not shared while Redis is unreachable', { error: err instanceof Error ? err.message : String(err) });
-          publishFailing = true;
-        },
-      );
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(event);
     },
     subscribe: (handler) => local.subscribe(handler),
     async close(): Promise<void> {
+      if (pending.length > 0) flush();
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
     },
   };

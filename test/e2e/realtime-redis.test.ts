@@ -15,6 +15,8 @@ import { parseBlock } from '../../src/chains/parsing.js';
 import { createRedisEventBus } from '../../src/redis/redis-event-bus.js';
 import { connected, pusherClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { payoutTx } from '../helpers/payout-tx.js';
+import { Redis } from 'ioredis';
 
 const KEY = 'outpoint-redis-test';
 const params = getNetworkParams('LTCTEST', 'test');
@@ -127,6 +129,46 @@ describe('realtime over the Redis event bus', () => {
     assert.equal(local.length, events.length, 'the publishing process delivers locally once, not again from the Redis echo');
     for (const p of perProcess) {
       assert.equal(p.blocks.events.length + p.txs.events.length + p.balances.events.length + p.prices.events.length, 4, 'each event once');
+    }
+  });
+
+  it('a payout to 5,000 addresses crosses Redis with its tx once per batch and reaches subscribers of its addresses', async () => {
+    const tx = payoutTx(5_000);
+    const watched = [0, 2_500, 4_999].map((i) => ({ output: tx.outputs[i]!, address: scriptToAddress(params, tx.outputs[i]!.script)! }));
+    const recorders = [];
+    for (const { port } of processes) {
+      const pusher = pusherClient(port, KEY);
+      clients.push(pusher);
+      await connected(pusher);
+      for (const { address } of watched) {
+        recorders.push({ address, balances: new Recorder<{ value: Record<string, unknown> & { tx: { txid: string; outputs: unknown[] } } }>(await subscribed(pusher, `address_ltctest_${address}`), 'balance_update') });
+      }
+    }
+    // What crosses Redis, seen by a plain subscriber of the bus's channel.
+    const tap = new Redis(redis.url);
+    let bytes = 0;
+    let messages = 0;
+    tap.on('message', (_channel: string, message: string) => {
+      bytes += Buffer.byteLength(message);
+      messages += 1;
+    });
+    await tap.subscribe('outpoint:events');
+    try {
+      const prevouts = [null];
+      for (const output of tx.outputs) {
+        bus.publish({ kind: 'address_touched', network: 'LTCTEST', txid: tx.txid, tx, confirmed: false, prevouts, delta: { script: output.script, txid: tx.txid, received: output.value, sent: 0n } });
+      }
+      for (const { address, balances } of recorders) {
+        const balance = await balances.next();
+        assert.equal(balance.value['address'], address);
+        assert.equal(balance.value.tx.txid, tx.txid);
+        assert.equal(balance.value.tx.outputs.length, 5_000);
+        assert.equal(balance.value['value_received'], formatCoins(1_000n));
+      }
+      // One event per message carried the ~160 KB tx 5,000 times (~1.6 GB), past Redis's pub/sub buffer.
+      assert.ok(bytes < 4 * 2 * tx.raw.length + 5_000 * 400, `${bytes} bytes in ${messages} messages for a ${tx.raw.length} B tx`);
+    } finally {
+      tap.disconnect();
     }
   });
 });

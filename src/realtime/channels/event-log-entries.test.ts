@@ -6,32 +6,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { getNetworkParams } from '../../chains/networks.js';
-import { parseTransaction } from '../../chains/parsing.js';
 import type { AddressTouchedEvent } from '../../core/domain/events.js';
 import type { NetworkId } from '../../core/domain/network.js';
 import { EventLogEntries } from './event-log-entries.js';
+import { payoutTx } from '../../../test/helpers/payout-tx.js';
 
 const BTC = getNetworkParams('BTCTEST', 'regtest');
 const OUTPUTS = 5_000;
 
-/** A version-1 tx spending one outpoint into OUTPUTS P2WPKH outputs of 1,000 sats each, each to its own key hash. */
-function payout(): ReturnType<typeof parseTransaction> {
-  const parts: Buffer[] = [Buffer.from([1, 0, 0, 0, 1]), Buffer.alloc(32, 7), Buffer.from([0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff])];
-  parts.push(Buffer.from([0xfd, OUTPUTS & 0xff, OUTPUTS >> 8]));
-  for (let i = 0; i < OUTPUTS; i++) {
-    const value = Buffer.alloc(8);
-    value.writeBigUInt64LE(1_000n);
-    const hash = Buffer.alloc(20);
-    hash.writeUInt32BE(i + 1);
-    parts.push(value, Buffer.from([22, 0x00, 0x14]), hash);
-  }
-  parts.push(Buffer.alloc(4));
-  return parseTransaction(Buffer.concat(parts));
-}
-
 describe('EventLogEntries and a payout to 5,000 addresses', () => {
   it('logs the tx summary once, shared; each address event is a few hundred bytes pointing to it', () => {
-    const tx = payout();
+    const tx = payoutTx(OUTPUTS);
     assert.equal(tx.outputs.length, OUTPUTS);
     const entries = new EventLogEntries(new Map([['BTCTEST' as NetworkId, BTC]]));
     const prevouts = [null];
