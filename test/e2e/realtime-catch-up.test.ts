@@ -104,6 +104,35 @@ describe('realtime catch-up with pusher-js', () => {
     assert.ok(rest.body.data.last_event_id >= block.event_id);
   });
 
+  it('the feed gives what went out live, whole: a mempool payment, a payment first seen in a block and a coinbase', async () => {
+    const address = await node.newAddress('bech32');
+    const channelName = `address_ltctest_${address}`;
+    const live = new Recorder<Live>(await subscribed(pusher, channelName), 'balance_update');
+    const viaMempool = await node.send(address, '0.15');
+    await live.next((e) => e.value.tx?.txid === viaMempool, 20_000);
+    // Signed but never broadcast: the indexer first sees it in the block that generateblock makes. The event log
+    // keeps such a tx as its txid only and the feed rebuilds its inputs and outputs from the index.
+    const raw = await node.rpc.call<string>('createrawtransaction', [[], { [address]: '0.35' }]);
+    const funded = await node.rpc.call<{ hex: string }>('fundrawtransaction', [raw]);
+    const signed = await node.rpc.call<{ hex: string; complete: boolean }>('signrawtransactionwithwallet', [funded.hex]);
+    assert.ok(signed.complete);
+    const inBlock = (await node.rpc.call<{ txid: string }>('decoderawtransaction', [signed.hex])).txid;
+    await node.rpc.call('generateblock', [address, [signed.hex]]);
+    const blockEvents = [await live.next((e) => e.value.tx?.txid === inBlock, 20_000)];
+    blockEvents.push(await live.next((e) => e.value.tx?.txid !== inBlock && e.value.tx?.txid !== viaMempool, 20_000));
+    const sentLive = live.events.filter((e) => e.value.address === address);
+    assert.equal(sentLive.length, 3, 'the mempool payment, the block payment and the coinbase');
+
+    const feed = await httpJson(serve.port, `/api/v2/events/LTCTEST?channel=${channelName}&after=${sentLive[0]!.event_id - 1}`);
+    assert.equal(feed.status, 200, JSON.stringify(feed.body));
+    const fromFeed = (feed.body.data.events as { data: Live }[]).map((e) => e.data);
+    assert.deepEqual(fromFeed, sentLive, 'every field as live, inputs and outputs included');
+    const txOf = (txid: string) => fromFeed.find((e) => e.value.tx?.txid === txid)!.value.tx as unknown as { inputs: { value: string; address: string }[] };
+    assert.equal(txOf(blockEvents[1]!.value.tx!.txid).inputs[0]!.address, 'coinbase');
+    const paid = txOf(inBlock);
+    assert.ok(paid.inputs.every((i) => i.value !== '0.00000000' && i.address.startsWith('rltc')), 'inputs with their spent outputs, from the index');
+  });
+
   it('a cursor the log cannot answer is 410 "resync"; a wrong channel is 404, both in the v2 shape', async () => {
     const gone = await httpJson(serve.port, '/api/v2/events/LTCTEST?channel=blockchain_update_ltctest&after=999999999');
     assert.equal(gone.status, 410);

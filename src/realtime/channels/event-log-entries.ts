@@ -1,7 +1,7 @@
-import type { DomainEvent, NetworkId } from '../../core/index.js';
+import { formatCoins, type DomainEvent, type NetworkId } from '../../core/index.js';
 import type { NetworkParams } from '../../chains/addressing.js';
 import { addressKey, BLOCKCHAIN_KEY, txSummaryKey, type RenderedEvent } from '../../services/events/event-channel-keys.js';
-import { balanceUpdatePayload, LastTxSummary } from '../payloads/balance-update.payload.js';
+import { LastTxSummary } from '../../services/events/tx-summary.js';
 import { blockUpdatePayload } from '../payloads/block-update.payload.js';
 import { doubleSpendPayload } from '../payloads/double-spend.payload.js';
 import { txUpdatePayload } from '../payloads/tx-update.payload.js';
@@ -34,15 +34,23 @@ export class EventLogEntries {
         return { network, entries: [{ channelKey: BLOCKCHAIN_KEY, event: 'tx_update', payload: JSON.stringify(txUpdatePayload(event, rate.perMinute(this.nowMs()))) }] };
       }
       case 'address_touched': {
-        // The tx's inputs and outputs are logged once per append as a shared body (event-log-store.ts) that each of
-        // its address events points to: the feed puts them back, so clients read what they would have live.
+        const { sent, received } = event.delta;
+        const amounts = { value_sent: formatCoins(sent), value_received: formatCoins(received), balance_change: formatCoins(received - sent) };
+        if (event.confirmed) {
+          // A tx first seen in a block is in the index for good (a reorg keeps it as orphaned): the log keeps its txid
+          // and the feed rebuilds its inputs and outputs from the index (services/events/feed-tx-summaries.ts). Logging
+          // the summary cost two fifths of a block's connect time in a catch-up.
+          return { network, entries: [{ channelKey: addressKey(event.delta.script), event: 'balance_update', payload: balancePayload(amounts, { $txid: event.txid }) }] };
+        }
+        // A mempool tx may leave the index (replaced, evicted): its inputs and outputs are logged once per append as
+        // a shared body (event-log-store.ts) that each of its address events points to, so clients read what they
+        // would have live.
         const params = this.networks.get(network)!;
         const key = txSummaryKey(event.tx.txid);
-        const { address: _unused, tx: _shared, ...amounts } = balanceUpdatePayload('', event, this.summaries.of(event.tx, params, event.prevouts)).value;
         return {
           network,
           entries: [
-            { channelKey: addressKey(event.delta.script), event: 'balance_update', payload: JSON.stringify({ type: 'address', value: { ...amounts, tx: { $ref: key } } }) },
+            { channelKey: addressKey(event.delta.script), event: 'balance_update', payload: balancePayload(amounts, { $ref: key }) },
             { channelKey: key, event: 'tx_summary', payload: this.summaries.jsonOf(event.tx, params, event.prevouts), shared: true },
           ],
         };
@@ -58,4 +66,9 @@ export class EventLogEntries {
         return null;
     }
   };
+}
+
+/** A balance_update as logged: no `address` (the feed puts in the channel's spelling), `tx` a reference. */
+function balancePayload(amounts: Record<string, string>, tx: Record<string, string>): string {
+  return JSON.stringify({ type: 'address', value: { ...amounts, tx } });
 }

@@ -1,6 +1,7 @@
 import type { AddressTouchedEvent, DomainEvent, DoubleSpendEvent, NetworkId } from '../../core/index.js';
 import type { NetworkParams } from '../../chains/addressing.js';
-import { balanceUpdatePayload, LastTxSummary } from '../payloads/balance-update.payload.js';
+import { balanceUpdatePayload } from '../payloads/balance-update.payload.js';
+import { LastTxSummary } from '../../services/events/tx-summary.js';
 import { blockUpdatePayload } from '../payloads/block-update.payload.js';
 import { doubleSpendPayload } from '../payloads/double-spend.payload.js';
 import { blockchainChannel, scriptKey, tickerChannel } from './channel-names.js';
@@ -21,7 +22,7 @@ export interface FanOutCounters {
  */
 export class EventRouter {
   private readonly rates = new Map<NetworkId, TxRate>();
-  /** A tx's summary is built once for all its address events (balance-update.payload.ts). */
+  /** A tx's summary is built once for all its address events (services/events/tx-summary.ts). */
   private readonly summaries = new LastTxSummary();
 
   constructor(

@@ -46,4 +46,15 @@ describe('EventFeedService', () => {
     await assert.rejects(service.after('LTCTEST', 'address_btc_1abc', 0), InvalidArgumentError);
     await store.close();
   });
+
+  it('a logged txid the index does not know (a store rebuilt since) keeps the shape: its txid, no inputs or outputs', async () => {
+    const { store, service } = await feed();
+    const key = addressKey(addressToScript(params, ADDRESS));
+    const txid = 'cd'.repeat(32);
+    await store.network('LTCTEST').setSyncStatus({ phase: 'ready', height: null, targetHeight: null, etaSeconds: 0, updatedAt: 1 });
+    await store.events().append('LTCTEST', [[{ channelKey: key, event: 'balance_update', payload: JSON.stringify({ type: 'address', value: { value_received: '1.00000000', tx: { $txid: txid } } }) }]], 100);
+    const page = await service.after('LTCTEST', `address_ltctest_${ADDRESS}`, 0);
+    assert.deepEqual(page.events[0]!.data.value, { address: ADDRESS, value_received: '1.00000000', tx: { txid, inputs: [], outputs: [] } });
+    await store.close();
+  });
 });

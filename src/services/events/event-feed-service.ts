@@ -4,6 +4,7 @@ import type { NetworkId } from '../../core/domain/network.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
 import type { NetworkRegistry } from '../shared/network-registry.js';
 import { addressKey, BLOCKCHAIN_KEY } from './event-channel-keys.js';
+import { feedTxSummaries, loggedTxid } from './feed-tx-summaries.js';
 
 /** Most events one call answers (the issue's page size); a client pages with the returned cursor. */
 export const MAX_FEED_EVENTS = 1000;
@@ -57,9 +58,13 @@ export class EventFeedService {
       throw new EventsExpiredError(`no event ${after} was ever given on ${ctx.id} (the newest is ${page.lastEventId}; the log was reset); resync: re-read current state over REST`);
     }
     const take = Math.min(limit, MAX_FEED_EVENTS);
-    const events = page.events.slice(0, take).map((e): FeedEvent => {
-      const data = JSON.parse(e.payload) as { type: string; value: Record<string, unknown> };
+    const parsed = page.events.slice(0, take).map((e) => ({ e, data: JSON.parse(e.payload) as { type: string; value: Record<string, unknown> } }));
+    const txids = [...new Set(parsed.map(({ data }) => loggedTxid(data.value['tx'])).filter((id): id is string => id !== null))];
+    const summaries = txids.length > 0 ? await feedTxSummaries(ctx, txids) : null;
+    const events = parsed.map(({ e, data }): FeedEvent => {
       let value = data.value;
+      const txid = loggedTxid(value['tx']);
+      if (txid !== null) value = { ...value, tx: summaries!.get(txid) };
       if (target.address !== null) {
         const { address: _unused, ...rest } = value;
         value = { address: target.address, ...rest };

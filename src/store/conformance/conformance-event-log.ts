@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { LoggedChannelEvent } from '../../core/store/event-log-store.js';
 import { withDb } from './conformance-chain.js';
+import { BUCKET_IDS } from '../common/events/sql-event-log.js';
+import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import type { StoreHarness } from './harness.js';
 
 const T = 1_700_000_000;
@@ -74,5 +76,47 @@ export function eventLogTests(harness: StoreHarness): void {
     const log = db.store.events();
     const ids = (await Promise.all(Array.from({ length: 8 }, (_, i) => log.append('BTC', [[block(i)], [block(i)]], T)))).flat();
     assert.deepEqual([...ids].sort((a, b) => a - b), Array.from({ length: 16 }, (_, i) => i + 1));
+  }));
+
+  it('a channel reads in order across id buckets and across the groups of buckets one statement seeks', () => withDb(harness, async (db) => {
+    const log = db.store.events();
+    // Ids jump by skipping them in the allocator: the channel's events land 73 and 74 buckets apart, past a group of 64.
+    const skip = (ids: number) => db.exec(`UPDATE event_log_state SET last_id = last_id + ${ids}`);
+    assert.deepEqual(await log.append('LTC', [[paid('aa', 1)], [block(1)]], T), [1, 2]);
+    await skip(BUCKET_IDS * 73);
+    const [second] = await log.append('LTC', [[paid('aa', 2), block(2)], [paid('bb', 3)]], T);
+    await skip(BUCKET_IDS + 7);
+    const [third] = await log.append('LTC', [[paid('aa', 4)]], T);
+    const ids = (after: number, limit: number) => log.read('LTC', 'aa', after, limit).then((p) => p.events.map((e) => e.eventId));
+    assert.deepEqual(await ids(0, 100), [1, second, third]);
+    assert.deepEqual(await ids(0, 2), [1, second], 'the limit holds across groups');
+    assert.deepEqual(await ids(1, 1), [second]);
+    assert.deepEqual(await ids(second!, 100), [third]);
+    assert.deepEqual(await ids(third!, 100), []);
+    assert.deepEqual((await log.read('LTC', 'blockchain', 0, 100)).events.map((e) => e.eventId), [2, second]);
+    const rows = (await db.dump())['event_log'] as Record<string, unknown>[];
+    assert.ok(rows.every((r) => Number(r['bucket']) === Math.floor(Number(r['event_id']) / BUCKET_IDS)), 'bucket = event_id / BUCKET_IDS');
+  }));
+
+  it('an event log written before id buckets (schema 12) reads the same after the upgrade', () => withDb(harness, async (db) => {
+    await db.store.events().append('LTC', [[paid('aa', 1)]], T);
+    // Schema 12's table, with a row of each kind: an address event pointing to a shared body, the body, a block.
+    await db.exec('DROP TABLE event_log');
+    await db.exec(`CREATE TABLE event_log (net ${db.engine === 'postgres' ? 'SMALLINT' : 'INTEGER'} NOT NULL, channel_key TEXT NOT NULL, event_id BIGINT NOT NULL, event TEXT NOT NULL, payload TEXT NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (net, channel_key, event_id))`);
+    await db.exec('CREATE INDEX event_log_by_id ON event_log (net, event_id)');
+    const net = `(SELECT net FROM event_log_state)`;
+    await db.exec(`INSERT INTO event_log (net, channel_key, event_id, event, payload, created_at) VALUES
+      (${net}, 'aa', 5000, 'balance_update', '{"type":"address","value":{"tx":{"$ref":"tx:f1"}}}', ${T}),
+      (${net}, 'tx:f1', 5000, 'tx_summary', '{"txid":"f1"}', ${T}),
+      (${net}, 'blockchain', 5001, 'block_update', '{"n":1}', ${T})`);
+    await db.exec(`UPDATE event_log_state SET last_id = 5001`);
+    await db.setSchemaVersion(SCHEMA_VERSION - 1);
+    const store = await db.reopen();
+    await store.migrate();
+    assert.equal(await store.schemaVersion(), SCHEMA_VERSION);
+    const log = store.events();
+    assert.deepEqual((await log.read('LTC', 'aa', 0, 10)).events.map((e) => [e.eventId, JSON.parse(e.payload).value.tx]), [[5000, { txid: 'f1' }]]);
+    assert.deepEqual((await log.read('LTC', 'blockchain', 0, 10)).events.map((e) => e.eventId), [5001]);
+    assert.deepEqual(await log.append('LTC', [[paid('aa', 2)]], T), [5002], 'ids go on');
   }));
 }

@@ -11,8 +11,8 @@ import { numbered } from '../common/sql/sql-runner.js';
 import { PostgresRunner } from './postgres-runner.js';
 
 const INSERT =
-  'INSERT INTO event_log (net, channel_key, event_id, event, payload, created_at) ' +
-  'SELECT * FROM unnest($1::smallint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::bigint[])';
+  'INSERT INTO event_log (net, bucket, channel_key, event_id, event, payload, created_at) ' +
+  'SELECT * FROM unnest($1::smallint[], $2::integer[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::bigint[])';
 
 export class PostgresEventLog extends SqlEventLog {
   constructor(private readonly pool: pg.Pool) {
@@ -28,7 +28,7 @@ export class PostgresEventLog extends SqlEventLog {
       const last = Number((allocated.rows[0] as { last_id: string }).last_id);
       const rows = eventLogRows(network, events, last, time);
       await client.query(INSERT, [
-        rows.map((r) => r.net), rows.map((r) => r.channelKey), rows.map((r) => r.eventId),
+        rows.map((r) => r.net), rows.map((r) => r.bucket), rows.map((r) => r.channelKey), rows.map((r) => r.eventId),
         rows.map((r) => r.event), rows.map((r) => r.payload), rows.map((r) => r.time),
       ]);
       await client.query('COMMIT');

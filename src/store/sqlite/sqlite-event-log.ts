@@ -6,7 +6,7 @@ import { ALLOCATE_IDS_SQL, eventLogRows, idRange, SqlEventLog } from '../common/
 import type { Statements } from './connection/sqlite-statements.js';
 import { SqliteRunner } from './sqlite-runner.js';
 
-const INSERT = 'INSERT INTO event_log (net, channel_key, event_id, event, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)';
+const INSERT = 'INSERT INTO event_log (net, bucket, channel_key, event_id, event, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
 
 export class SqliteEventLog extends SqlEventLog {
   constructor(private readonly st: Statements) {
@@ -18,7 +18,7 @@ export class SqliteEventLog extends SqlEventLog {
     return this.st.db.transaction((): number[] => {
       const { last_id: last } = this.st.get(ALLOCATE_IDS_SQL).get(networkCode(network), events.length) as { last_id: bigint | number };
       const insert = this.st.get(INSERT);
-      for (const r of eventLogRows(network, events, Number(last), time)) insert.run(r.net, r.channelKey, r.eventId, r.event, r.payload, r.time);
+      for (const r of eventLogRows(network, events, Number(last), time)) insert.run(r.net, r.bucket, r.channelKey, r.eventId, r.event, r.payload, r.time);
       return idRange(Number(last), events.length);
     }).immediate();
   }

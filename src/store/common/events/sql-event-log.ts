@@ -7,6 +7,21 @@ import type { EventLogPage, EventLogStore, LoggedChannelEvent } from '../../../c
 import { networkCode } from '../schema/network-codes.js';
 import type { SqlRunner } from '../sql/sql-runner.js';
 
+/**
+ * Rows are keyed by (net, bucket, channel_key, event_id) with bucket = event_id / BUCKET_IDS (schema version 13), so an
+ * append writes into the newest bucket instead of thousands of random places of the whole log. Fixed by the schema:
+ * changing it needs a migration that re-buckets every row.
+ */
+export const BUCKET_IDS = 4096;
+/** The bucket of shared bodies (`tx:<txid>`): found by key, pruned with the id they carry. */
+export const SHARED_BUCKET = -1;
+/** Buckets one read statement seeks (each an index seek for the channel): a 24-hour log of a busy chain has hundreds. */
+const BUCKETS_PER_READ = 64;
+
+export function bucketOf(eventId: number): number {
+  return Math.floor(eventId / BUCKET_IDS);
+}
+
 /** Allocates `count` ids for a network: the statement both engines run first in an append's transaction (returns the new last id). */
 export const ALLOCATE_IDS_SQL =
   'INSERT INTO event_log_state (net, last_id) VALUES (?, ?) ON CONFLICT (net) DO UPDATE SET last_id = event_log_state.last_id + excluded.last_id RETURNING last_id';
@@ -22,11 +37,12 @@ export function eventLogRows(network: NetworkId, events: readonly (readonly Logg
     // A domain event names a channel once; a repeat (two spellings of one script in a double spend) would break the key.
     const seen = new Set<string>();
     for (const e of channelEvents) {
-      const row = { net, channelKey: e.channelKey, eventId: first + i, event: e.event, payload: e.payload, time };
+      const eventId = first + i;
       if (e.shared) {
-        shared.set(e.channelKey, row);
+        shared.set(e.channelKey, { net, bucket: SHARED_BUCKET, channelKey: e.channelKey, eventId, event: e.event, payload: e.payload, time });
         continue;
       }
+      const row = { net, bucket: bucketOf(eventId), channelKey: e.channelKey, eventId, event: e.event, payload: e.payload, time };
       if (seen.has(e.channelKey)) continue;
       seen.add(e.channelKey);
       rows.push(row);
@@ -40,6 +56,7 @@ const REF = /\{"\$ref":"([^"\\]+)"\}/g;
 
 export interface EventLogRow {
   readonly net: number;
+  readonly bucket: number;
   readonly channelKey: string;
   readonly eventId: number;
   readonly event: string;
@@ -59,18 +76,28 @@ export abstract class SqlEventLog implements EventLogStore {
   async read(network: NetworkId, channelKey: string, afterId: number, limit: number): Promise<EventLogPage> {
     const net = networkCode(network);
     const [state] = await this.db.all('SELECT last_id, pruned_through FROM event_log_state WHERE net = ?', [net]);
-    const rows = await this.db.all(
-      'SELECT event_id, event, payload, created_at FROM event_log WHERE net = ? AND channel_key = ? AND event_id > ? ORDER BY event_id LIMIT ?',
-      [net, channelKey, afterId, limit],
-    );
+    const lastId = state ? Number(state.last_id) : 0;
+    const prunedThrough = state ? Number(state.pruned_through) : 0;
+    // The channel's rows sit in every bucket from the cursor's (or the oldest kept) to the newest: seek it in each, a
+    // group of buckets per statement, oldest first, until the page is full. Ordering by bucket first (ids grow with
+    // buckets) lets SQLite walk the index in order and stop at the limit instead of sorting a busy channel's rows.
+    const rows: Record<string, unknown>[] = [];
+    const lastBucket = bucketOf(lastId);
+    for (let bucket = bucketOf(Math.max(afterId, prunedThrough) + 1); bucket <= lastBucket && rows.length < limit; bucket += BUCKETS_PER_READ) {
+      const buckets = Array.from({ length: Math.min(BUCKETS_PER_READ, lastBucket - bucket + 1) }, (_, i) => bucket + i);
+      rows.push(...(await this.db.all(
+        `SELECT event_id, event, payload, created_at FROM event_log WHERE net = ? AND bucket IN (${buckets.map(() => '?').join(', ')}) AND channel_key = ? AND event_id > ? ORDER BY bucket, event_id LIMIT ?`,
+        [net, ...buckets, channelKey, afterId, limit - rows.length],
+      )));
+    }
     const bodies = await this.sharedBodies(net, rows.map((r) => String(r.payload)));
     return {
       events: rows.map((r) => ({
         eventId: Number(r.event_id), event: String(r.event), time: Number(r.created_at),
         payload: bodies.size === 0 ? String(r.payload) : String(r.payload).replace(REF, (ref, key: string) => bodies.get(key) ?? ref),
       })),
-      prunedThrough: state ? Number(state.pruned_through) : 0,
-      lastEventId: state ? Number(state.last_id) : 0,
+      prunedThrough,
+      lastEventId: lastId,
     };
   }
 
@@ -84,7 +111,10 @@ export abstract class SqlEventLog implements EventLogStore {
     const bodies = new Map<string, string>();
     if (keys.size === 0) return bodies;
     const list = [...keys];
-    const found = await this.db.all(`SELECT channel_key, payload FROM event_log WHERE net = ? AND channel_key IN (${list.map(() => '?').join(', ')})`, [net, ...list]);
+    const found = await this.db.all(
+      `SELECT channel_key, payload FROM event_log WHERE net = ? AND bucket = ? AND channel_key IN (${list.map(() => '?').join(', ')})`,
+      [net, SHARED_BUCKET, ...list],
+    );
     for (const row of found) bodies.set(String(row.channel_key), String(row.payload));
     return bodies;
   }
