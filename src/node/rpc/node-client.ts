@@ -5,6 +5,7 @@ import {
   parseBlockchainInfo,
   parseBlockHeaderInfo,
   parseMempoolEntries,
+  parseMempoolEntry,
   parseMempoolInfo,
   parseNetworkInfo,
   type BlockchainInfo,
@@ -67,6 +68,18 @@ export class NodeClient {
   /** Every mempool entry with fees as bigint base units (decimals parsed from the JSON text). */
   async getRawMempoolVerbose(): Promise<Map<string, MempoolEntry>> {
     return parseMempoolEntries(await this.rpc.call('getrawmempool', [true], { exactDecimals: true }));
+  }
+
+  /** Batched `getmempoolentry`; a tx no longer in the mempool (-5) gives null, any other error throws. */
+  async getMempoolEntries(txids: readonly string[]): Promise<Array<MempoolEntry | null>> {
+    const replies = await this.rpc.batch<unknown>(txids.map((txid) => ({ method: 'getmempoolentry', params: [txid] })), { exactDecimals: true });
+    return replies.map((reply, i) => {
+      if (reply instanceof RpcError) {
+        if (reply.rpcCode === RPC_INVALID_ADDRESS_OR_KEY) return null;
+        throw reply;
+      }
+      return parseMempoolEntry(txids[i]!, reply as Record<string, unknown>);
+    });
   }
 
   async getMempoolInfo(): Promise<MempoolInfo> {
