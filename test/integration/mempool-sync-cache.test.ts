@@ -7,13 +7,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getNetworkParams } from '../../src/chains/networks.js';
-import { MemoryEventBus, silentLogger, type NetworkStore } from '../../src/core/index.js';
+import { MemoryEventBus, silentLogger } from '../../src/core/index.js';
 import { NetworkIndexer } from '../../src/indexer/network-indexer.js';
 import { RpcChainSource } from '../../src/node/rpc-chain-source.js';
 import type { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { assertTipAndMempoolMatchNode } from '../helpers/node-oracle.js';
 import { startBitcoind, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines, testEngines } from '../helpers/store-engines.js';
+import { countingCalls } from '../helpers/counting-proxy.js';
 
 const params = getNetworkParams('BTCTEST', 'regtest');
 const engines = new StoreEngines();
@@ -27,31 +28,13 @@ after(async () => {
   await engines.close();
 });
 
-/** The store with its getMempoolTxids calls counted. */
-function counting(store: NetworkStore): { store: NetworkStore; reads: () => number } {
-  let reads = 0;
-  const proxy = new Proxy(store, {
-    get(target, property) {
-      if (property === 'getMempoolTxids') {
-        return () => {
-          reads++;
-          return target.getMempoolTxids();
-        };
-      }
-      const value = Reflect.get(target, property) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { store: proxy, reads: () => reads };
-}
-
 for (const engine of testEngines()) {
   describe(`stored mempool txids kept in memory (${engine})`, () => {
     it('reads them once per tip and stays equal to the node through new txs, a replacement and a block', async () => {
       const test = await engines.create(engine);
       const store = test.store.network(params.id);
-      const counted = counting(store);
-      const indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store: counted.store, bus: new MemoryEventBus(), logger: silentLogger });
+      const counted = countingCalls(store, 'getMempoolTxids');
+      const indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store: counted.proxy, bus: new MemoryEventBus(), logger: silentLogger });
       const walker: RpcClient = await node.createWallet(`walker-${engine}`);
       const child: RpcClient = await node.createWallet(`child-${engine}`);
       await node.send(await walker.call<string>('getnewaddress', ['', 'bech32']), '2.5');
@@ -61,7 +44,7 @@ for (const engine of testEngines()) {
         await assertTipAndMempoolMatchNode(node, store, `${engine}: ${label}`);
       };
       await pass('at the tip');
-      const atTip = counted.reads();
+      const atTip = counted.calls();
 
       for (let i = 0; i < 3; i++) await node.send(await node.newAddress('bech32'), '0.0123');
       await pass('three new txs');
@@ -81,13 +64,13 @@ for (const engine of testEngines()) {
       const after = await node.rpc.call<string[]>('getrawmempool');
       assert.ok(after.includes(replacement) && !after.includes(parent) && !after.includes(spend.txid), 'the node dropped the parent and its child');
       await pass('the replacement');
-      assert.equal(counted.reads(), atTip, 'no store read of the mempool while the tip stayed');
+      assert.equal(counted.calls(), atTip, 'no store read of the mempool while the tip stayed');
 
       await node.mine(1);
       await pass('a block');
-      assert.equal(counted.reads(), atTip + 1, 'one read for the new tip');
+      assert.equal(counted.calls(), atTip + 1, 'one read for the new tip');
       await pass('after the block');
-      assert.equal(counted.reads(), atTip + 1);
+      assert.equal(counted.calls(), atTip + 1);
     });
   });
 }

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { MempoolSourceEntry } from '../../src/core/sources/mempool-source.js';
 import { FULL_REFRESH_MS, RpcMempoolSource } from '../../src/node/rpc-mempool-source.js';
-import type { NodeClient } from '../../src/node/rpc/node-client.js';
 import type { RpcClient } from '../../src/node/rpc/rpc-client.js';
 import { startBitcoind, type RegtestNode } from '../helpers/regtest-node.js';
+import { countingCalls } from '../helpers/counting-proxy.js';
 
 let node: RegtestNode;
 
@@ -22,32 +22,14 @@ after(async () => {
   await node?.stop();
 });
 
-/** The node client with its whole-mempool reads counted. */
-function counting(client: NodeClient): { client: NodeClient; verboseReads: () => number } {
-  let reads = 0;
-  const proxy = new Proxy(client, {
-    get(target, property) {
-      if (property === 'getRawMempoolVerbose') {
-        return () => {
-          reads++;
-          return target.getRawMempoolVerbose();
-        };
-      }
-      const value = Reflect.get(target, property) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { client: proxy, verboseReads: () => reads };
-}
-
 const byTxid = (entries: readonly MempoolSourceEntry[]) =>
   [...entries].sort((a, b) => (a.txid < b.txid ? -1 : 1)).map((e) => ({ ...e, depends: [...e.depends].sort() }));
 
 describe('RpcMempoolSource against bitcoind', () => {
   it('stays equal to a whole verbose read through new txs, a child, a partial block and a replacement; refreshes whole every FULL_REFRESH_MS', async () => {
     let now = 1_700_000_000_000;
-    const counted = counting(node.node);
-    const source = new RpcMempoolSource(counted.client, () => now);
+    const counted = countingCalls(node.node, 'getRawMempoolVerbose');
+    const source = new RpcMempoolSource(counted.proxy, () => now);
     const check = async (label: string): Promise<void> => {
       now += 1_000;
       const [ours, whole] = [await source.snapshot(), await new RpcMempoolSource(node.node).snapshot()];
@@ -88,7 +70,7 @@ describe('RpcMempoolSource against bitcoind', () => {
     await check('a replacement');
     const txids = (await source.snapshot()).entries.map((e) => e.txid);
     assert.ok(txids.includes(replacement) && !txids.includes(second.txid));
-    assert.equal(counted.verboseReads(), 1, 'the whole verbose mempool was read once');
+    assert.equal(counted.calls(), 1, 'the whole verbose mempool was read once');
 
     // A fee delta changes no txid: only the periodic whole read sees it.
     await node.rpc.call('prioritisetransaction', [replacement, 0, 1_000_000]);
@@ -96,7 +78,7 @@ describe('RpcMempoolSource against bitcoind', () => {
     now += FULL_REFRESH_MS;
     const afterRefresh = (await source.snapshot()).entries.find((e) => e.txid === replacement)!.fee;
     assert.equal(afterRefresh - before, 1_000_000n);
-    assert.equal(counted.verboseReads(), 2);
+    assert.equal(counted.calls(), 2);
     await check('after the whole read');
   });
 });

@@ -1,0 +1,17 @@
+/** An object with the calls of one of its methods counted (tests that assert a read happens once, or not at all). */
+export function countingCalls<T extends object>(target: T, method: keyof T & string): { proxy: T; calls: () => number } {
+  let calls = 0;
+  const proxy = new Proxy(target, {
+    get(object, property) {
+      const value = Reflect.get(object, property) as unknown;
+      if (typeof value !== 'function') return value;
+      const bound = (value as (...args: unknown[]) => unknown).bind(object);
+      if (property !== method) return bound;
+      return (...args: unknown[]) => {
+        calls++;
+        return bound(...args);
+      };
+    },
+  });
+  return { proxy, calls: () => calls };
+}
