@@ -15,6 +15,7 @@ export interface LoggedChannelEvent {
   /**
    * The event's `data` as JSON text, without `event_id` and (address channels) without `value.address`: both are added
    * on reading. A `{"$ref":"KEY"}` in it stands for the body of the shared entry with channel key KEY, put in on reading.
+   * A `{"$txid":"…"}` is left as it is: the catch-up feed puts the tx's inputs and outputs there from the index.
    */
   readonly payload: string;
   /**

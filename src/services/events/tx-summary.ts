@@ -90,4 +90,3 @@ export class LastTxSummary {
     return (this.text ??= JSON.stringify(summary));
   }
 }
-
