@@ -23,14 +23,16 @@ describe('event codec (Redis wire form)', () => {
         { kind: 'tx_accepted', network: 'LTCTEST', tx, seenAt: 1700000000, inputValue: null, deltas: [delta], mempoolSize: 3, prevouts: null },
       ];
       for (const event of events) {
-        const back = decodeEvent(encodeEvent(event)) as AddressTouchedEvent | TxAcceptedEvent;
-        assert.equal(back.tx.txid, tx.txid);
-        assert.equal(back.tx.wtxid, tx.wtxid);
-        assert.equal(toHex(back.tx.raw), toHex(tx.raw));
-        assert.equal(back.tx.outputs.length, tx.outputs.length);
-        const backDelta = back.kind === 'address_touched' ? back.delta : back.deltas[0]!;
-        assert.equal(backDelta.received, 2n ** 70n);
-        assert.equal(toHex(backDelta.script), toHex(delta.script));
+        // The single-event form of earlier versions and the batch form the bus sends.
+        for (const back of [decodeEvent(encodeEvent(event)), ...decodeEventBatch(encodeEventBatches([event])[0]!)] as (AddressTouchedEvent | TxAcceptedEvent)[]) {
+          assert.equal(back.tx.txid, tx.txid);
+          assert.equal(back.tx.wtxid, tx.wtxid);
+          assert.equal(toHex(back.tx.raw), toHex(tx.raw));
+          assert.equal(back.tx.outputs.length, tx.outputs.length);
+          const backDelta = back.kind === 'address_touched' ? back.delta : back.deltas[0]!;
+          assert.equal(backDelta.received, 2n ** 70n);
+          assert.equal(toHex(backDelta.script), toHex(delta.script));
+        }
       }
     }
   });
@@ -41,8 +43,10 @@ describe('event codec (Redis wire form)', () => {
       size: 200, txCount: 1, minerAddress: 'DHE6HfE8Ckv9e4AhUcJV8JTgxAw4mCmYVH', minerTag: '/pool/', receivedAt: 2,
     };
     assert.deepEqual(decodeEvent(encodeEvent(block)), block);
+    assert.deepEqual(decodeEventBatch(encodeEventBatches([block])[0]!), [block]);
     const price: DomainEvent = { kind: 'price', coin: 'BTC', base: 'USD', exchange: 'kraken', price: '65000.10', time: 3 };
     assert.deepEqual(decodeEvent(encodeEvent(price)), price);
+    assert.deepEqual(decodeEventBatch(encodeEventBatches([price])[0]!), [price]);
   });
 });
 

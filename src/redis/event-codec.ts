@@ -64,7 +64,7 @@ function checkedEvent(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** One event on its own (a batch of one is the same events with nothing shared). */
+/** The single-event form earlier versions publish (the bus now sends batches); decodeEventBatch still reads it. */
 export function encodeEvent(event: DomainEvent): string {
   return encodeValue(event);
 }

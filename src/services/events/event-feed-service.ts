@@ -58,12 +58,14 @@ export class EventFeedService {
       throw new EventsExpiredError(`no event ${after} was ever given on ${ctx.id} (the newest is ${page.lastEventId}; the log was reset); resync: re-read current state over REST`);
     }
     const take = Math.min(limit, MAX_FEED_EVENTS);
-    const parsed = page.events.slice(0, take).map((e) => ({ e, data: JSON.parse(e.payload) as { type: string; value: Record<string, unknown> } }));
-    const txids = [...new Set(parsed.map(({ data }) => loggedTxid(data.value['tx'])).filter((id): id is string => id !== null))];
+    const parsed = page.events.slice(0, take).map((e) => {
+      const data = JSON.parse(e.payload) as { type: string; value: Record<string, unknown> };
+      return { e, data, txid: loggedTxid(data.value['tx']) };
+    });
+    const txids = [...new Set(parsed.map(({ txid }) => txid).filter((id): id is string => id !== null))];
     const summaries = txids.length > 0 ? await feedTxSummaries(ctx, txids) : null;
-    const events = parsed.map(({ e, data }): FeedEvent => {
+    const events = parsed.map(({ e, data, txid }): FeedEvent => {
       let value = data.value;
-      const txid = loggedTxid(value['tx']);
       if (txid !== null) value = { ...value, tx: summaries!.get(txid) };
       if (target.address !== null) {
         const { address: _unused, ...rest } = value;
