@@ -7,7 +7,7 @@
  *
  *   BENCH_FOLLOW_INDEX=.bench-cache/scale-work/sqlite-big/index.db BENCH_FOLLOW_CACHE_MB=128,1024 npm run bench:follow
  * Settings (environment): BENCH_FOLLOW_INDEX (required: an index of the scale chain, kept by `BENCH_SCALE_KEEP=1 npm
- * run bench:scale`), BENCH_FOLLOW_CACHE_MB (128: comma-separated rounds), BENCH_FOLLOW_WAIT_FREE=1 (start each
+ * run bench:scale`), BENCH_FOLLOW_CACHE_MB (auto: comma-separated rounds, each `auto` or MiB), BENCH_FOLLOW_WAIT_FREE=1 (start each
  * round once the bulk load's free pages are given back), BENCH_SCALE_CATCHUP_BLOCKS (200),
  * BENCH_SCALE_FOLLOW_BLOCKS (20), BENCH_SCALE_SMALL_TXS (100000), BENCH_SCALE_SEED (1), BENCH_SCALE_BLOCK_TXS (2000),
  * BENCH_SCALE_EVENT_LOG_HOURS (the service's [realtime] event_log_hours; default its own, 24).
@@ -27,7 +27,8 @@ import { StandInProcess } from './scale/stand-in-process.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const INDEX = process.env['BENCH_FOLLOW_INDEX'];
-const CACHES = (process.env['BENCH_FOLLOW_CACHE_MB'] ?? '128').split(',').filter(Boolean).map(Number);
+/** Rounds: a size in MiB, or `auto` (the service's own, sized to the index). */
+const CACHES = (process.env['BENCH_FOLLOW_CACHE_MB'] ?? 'auto').split(',').filter(Boolean);
 const CATCHUP = env('BENCH_SCALE_CATCHUP_BLOCKS', 200);
 const FOLLOW = env('BENCH_SCALE_FOLLOW_BLOCKS', 20);
 const SMALL_TXS = env('BENCH_SCALE_SMALL_TXS', 100_000);
@@ -81,7 +82,7 @@ export async function run(): Promise<void> {
       await node.reveal(height);
       const serve = new ServeProcess({
         configPath: join(workDir, 'big.toml'), storeUrl: `sqlite:${INDEX}`, dataDir: join(workDir, 'data'), httpPort: await freePort(),
-        rpcUrl: node.url, pollMs: 20, logPath: join(workDir, `big-${cacheMb}.log`), sqliteCacheMb: cacheMb, ...eventLog,
+        rpcUrl: node.url, pollMs: 20, logPath: join(workDir, `big-${cacheMb}.log`), ...(cacheMb === 'auto' ? {} : { sqliteCacheMb: Number(cacheMb) }), ...eventLog,
       });
       try {
         await waitForHeight(serve, height, 250, 3_600_000);

@@ -165,7 +165,7 @@ function buildStore(store: KeyReader, dataDir: string): OutpointConfig['store'] 
   if (readUrls.length > 0 && !url.startsWith('postgres')) throw new ConfigError('store.read_urls needs a PostgreSQL store.url: replicas are PostgreSQL standbys of it');
   return {
     url, rawTxs: store.str('raw_txs') as RawTxMode, rawTxCacheBytes: store.int('raw_tx_cache_mb') * 1024 * 1024,
-    sqliteCacheMb: store.int('sqlite_cache_mb'),
+    sqliteCacheMb: store.optionalInt('sqlite_cache_mb'),
     readUrls, maxReplicaLagMs: store.int('max_replica_lag_ms'),
   };
 }

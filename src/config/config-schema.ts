@@ -91,8 +91,8 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     },
     raw_tx_cache_mb: { type: 'integer', min: 0, max: 65_536, default: 64, doc: "with `raw_txs = \"node\"`: MiB per network of recent blocks' and hot txs' raw bytes kept in memory" },
     sqlite_cache_mb: {
-      type: 'integer', min: 2, max: 65_536, default: 128,
-      doc: 'SQLite: page cache of the store connection in MiB (a bound, filled as used); more keeps more of a large index\'s B-tree pages between blocks (docs/benchmarks.md, "Following a big index")',
+      type: 'integer', min: 2, max: 65_536, default: derived('sized to the index: 1 MiB per 16 MiB of it, at least 128, at most 1024 and an eighth of RAM'),
+      doc: 'SQLite: page cache of the store connection in MiB (a bound, filled as used); more keeps more of a large index\'s B-tree pages between blocks (docs/operations.md, "A big SQLite index: the page cache")',
     },
     read_urls: {
       type: 'list', default: [],

@@ -90,8 +90,8 @@ export interface OutpointConfig {
     readonly url: string;
     readonly rawTxs: RawTxMode;
     readonly rawTxCacheBytes: number;
-    /** `[store] sqlite_cache_mb`: the SQLite connection's page cache. */
-    readonly sqliteCacheMb: number;
+    /** `[store] sqlite_cache_mb`: the SQLite connection's page cache; null: sized to the index. */
+    readonly sqliteCacheMb: number | null;
     /** `[store] read_urls` (PostgreSQL hot standbys serving the API's reads) and `max_replica_lag_ms`. */
     readonly readUrls: readonly string[];
     readonly maxReplicaLagMs: number;

@@ -10,8 +10,8 @@ export interface OpenStoreOptions {
   /** `[store] read_urls` and `max_replica_lag_ms` (PostgreSQL): the API's reads from replicas; admin commands pass none. */
   readonly readUrls?: readonly string[];
   readonly maxReplicaLagMs?: number;
-  /** `[store] sqlite_cache_mb` (SQLite). */
-  readonly sqliteCacheMb?: number;
+  /** `[store] sqlite_cache_mb` (SQLite); absent or null: sized to the index. */
+  readonly sqliteCacheMb?: number | null;
 }
 
 /** `sqlite:PATH` (the embedded default) or `postgres://…`. */

@@ -9,6 +9,7 @@ import type { RawTxMode } from '../../core/sources/raw-txs.js';
 import { getNetworkParams } from '../../chains/networks.js';
 import { parseBlock } from '../../chains/parsing.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { AUTO_CACHE_MIN_MB } from '../../store/sqlite/connection/sqlite-cache-size.js';
 
 export interface LoadWorkerData {
   readonly path: string;
@@ -29,7 +30,9 @@ export interface LoadRequest {
 const port = parentPort!;
 const { path, network, chain, rawTxs } = workerData as LoadWorkerData;
 // The indexer's thread claimed the network's writer lock for this process before starting the worker.
-const store = new SqliteStore({ path, inWriterProcess: true, ...(rawTxs ? { rawTxs } : {}) });
+// The bulk load's batches were tuned with the small cache, and its peak RSS is bounded whatever the chain's length: the
+// automatic size, which grows with the file, is for following the tip (sqlite-cache-size.ts).
+const store = new SqliteStore({ path, inWriterProcess: true, cacheMb: AUTO_CACHE_MIN_MB, ...(rawTxs ? { rawTxs } : {}) });
 const net = store.network(network);
 const { features } = getNetworkParams(network, chain);
 

@@ -25,13 +25,11 @@ import { assertSupportedVersion, SCHEMA_VERSION } from '../common/schema/schema-
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteNetworkStore } from './chain/sqlite-network-store.js';
 import { PageReturner } from './connection/sqlite-page-return.js';
+import { CacheSizer } from './connection/sqlite-cache-size.js';
 import { SqliteEventLog } from './sqlite-event-log.js';
 import { SqlitePrices } from './sqlite-prices.js';
 import { SqliteRunner } from './sqlite-runner.js';
 import { Statements, type Row } from './connection/sqlite-statements.js';
-
-/** The connection's page cache when not configured (`[store] sqlite_cache_mb`). */
-export const DEFAULT_CACHE_MB = 128;
 
 export interface SqliteStoreOptions extends ChainStoreOptions {
   /** File path, or ':memory:' for tests. */
@@ -42,7 +40,7 @@ export interface SqliteStoreOptions extends ChainStoreOptions {
    * are per process, and a second connection of the same process would be refused them.
    */
   readonly inWriterProcess?: boolean;
-  /** Page cache of the connection in MiB (default 128; `[store] sqlite_cache_mb`). */
+  /** Page cache of the connection in MiB (`[store] sqlite_cache_mb`); absent: sized to the index (sqlite-cache-size.ts). */
   readonly cacheMb?: number;
 }
 
@@ -59,6 +57,7 @@ export class SqliteStore implements ChainStore {
   private eventLog: SqliteEventLog | null = null;
   /** Gives free pages back after an initial load or a chain reset (null: read-only or in memory). */
   private readonly pageReturner: PageReturner | null;
+  private readonly cacheSizer: CacheSizer;
 
   constructor(private readonly options: SqliteStoreOptions) {
     this.db = openSqliteDatabase(options.path, { readonly: options.readonly ?? false });
@@ -74,8 +73,9 @@ export class SqliteStore implements ChainStore {
     // Statement journals (a multi-row INSERT or UPDATE inside a transaction saves each page it changes, so a failing
     // statement can be undone alone) go to memory instead of a temp file: 0.7-1 s of the 100k-tx initial sync.
     this.db.pragma('temp_store = MEMORY');
-    // 128 MiB page cache by default (a bound, allocated as used): initial sync touches many index pages in every batch.
-    this.db.pragma(`cache_size = -${Math.round((options.cacheMb ?? DEFAULT_CACHE_MB) * 1024)}`);
+    // A bound, allocated as used: 128 MiB on a small index, more as a big one grows (sqlite-cache-size.ts).
+    this.cacheSizer = new CacheSizer(this.db, options.cacheMb ?? null);
+    this.cacheSizer.start();
     // Every integer comes back as bigint: output values exceed 2^53 and must not be rounded on read.
     this.db.defaultSafeIntegers(true);
     this.st = new Statements(this.db);
@@ -181,6 +181,7 @@ export class SqliteStore implements ChainStore {
 
   async close(): Promise<void> {
     this.pageReturner?.finish();
+    this.cacheSizer.stop();
     for (const network of this.networks.values()) network.releaseWriter();
     this.db.close();
   }
