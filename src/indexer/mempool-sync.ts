@@ -9,6 +9,8 @@ export interface MempoolSyncResult {
   readonly removed: readonly { readonly txid: string; readonly reason: 'replaced' | 'evicted' }[];
   /** Some txs waited for a parent that was not stored yet: run again. */
   readonly incomplete: boolean;
+  /** Txs in the stored mempool after the pass (null: not known here, the node's tip moved meanwhile). */
+  readonly count: number | null;
 }
 
 /**
@@ -42,12 +44,21 @@ export class MempoolSync {
    */
   async sync(tipHash: string | null): Promise<MempoolSyncResult> {
     const nodeTxids = await this.source.getRawMempool();
-    const nodeSet = new Set(nodeTxids);
     const ours = this.known !== null && this.knownTip === tipHash ? this.known : new Set(await this.store.getMempoolTxids());
     // Until this pass has finished, what is stored is not known here (a write may fail half-way).
     this.known = null;
-    for (const txid of this.confidential) if (!nodeSet.has(txid)) this.confidential.delete(txid);
-    const wanted = nodeTxids.filter((txid) => !ours.has(txid) && !this.confidential.has(txid));
+    // One walk of the node's list. Most passes only add (a few txs arrived): when every stored txid is still listed,
+    // no set of the node's 20,000-30,000 txids is built and ours is not walked (on a mainnet-sized mempool those were
+    // the largest part of a pass's CPU; docs/benchmarks.md, "Mempool at mainnet rates").
+    const wanted: string[] = [];
+    let listed = 0;
+    for (const txid of nodeTxids) {
+      if (ours.has(txid)) listed++;
+      else if (!this.confidential.has(txid)) wanted.push(txid);
+    }
+    let nodeSet: Set<string> | null = null;
+    const nodeHas = (txid: string): boolean => (nodeSet ??= new Set(nodeTxids)).has(txid);
+    for (const txid of this.confidential) if (!nodeHas(txid)) this.confidential.delete(txid);
     const added: { tx: Transaction; result: MempoolAddResult; seenAt: number }[] = [];
     const conflicting = new Set<string>();
     let incomplete = false;
@@ -75,13 +86,13 @@ export class MempoolSync {
       });
     }
     const tipMoved = tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash;
-    if (tipMoved) return { added, removed: [], incomplete: true };
-    const gone = [...ours].filter((txid) => !nodeSet.has(txid));
+    if (tipMoved) return { added, removed: [], incomplete: true, count: null };
+    const gone = listed === ours.size ? [] : [...ours].filter((txid) => !nodeHas(txid));
     const replaced = gone.filter((txid) => conflicting.has(txid));
     const evicted = gone.filter((txid) => !conflicting.has(txid));
     const removed = [
-      ...(replaced.length > 0 ? await this.store.removeMempoolTxs(replaced, 'replaced') : []).map((txid) => ({ txid, reason: 'replaced' as const })),
-      ...(evicted.length > 0 ? await this.store.removeMempoolTxs(evicted, 'evicted') : []).map((txid) => ({ txid, reason: 'evicted' as const })),
+      ...(await this.remove(replaced, 'replaced')).map((txid) => ({ txid, reason: 'replaced' as const })),
+      ...(await this.remove(evicted, 'evicted')).map((txid) => ({ txid, reason: 'evicted' as const })),
     ];
     // What this pass added (the node lists it, so it is not in `gone`), less what it removed. The store also removed
     // descendants of what was asked (they are in `removed`); a tx stored as removed from the start (it conflicts
@@ -91,7 +102,20 @@ export class MempoolSync {
     for (const { txid } of removed) ours.delete(txid);
     this.known = ours;
     this.knownTip = tipHash;
-    return { added, removed, incomplete };
+    return { added, removed, incomplete, count: ours.size };
+  }
+
+  /**
+   * Removes in writes of FETCH_CHUNK txs with a turn of the event loop between them: a write runs synchronously on
+   * SQLite, and a whole mempool leaving at once (a node restarted empty: 20,000 txs) held the loop for 4.3 s in one.
+   */
+  private async remove(txids: readonly string[], reason: 'replaced' | 'evicted'): Promise<string[]> {
+    const removed: string[] = [];
+    for (let i = 0; i < txids.length; i += FETCH_CHUNK) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      removed.push(...(await this.store.removeMempoolTxs(txids.slice(i, i + FETCH_CHUNK), reason)));
+    }
+    return removed;
   }
 
   /** Reads the stored mempool again next pass (another process may have written it: a writer handover). */

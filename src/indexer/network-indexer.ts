@@ -10,6 +10,9 @@ import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
 import { SyncProgress } from './sync-progress.js';
 import { quietWhileSyncing, SyncStatusWriter } from './sync-status-writer.js';
 
+/** Mempool txs announced per turn of the event loop (their events rendered, logged and sent: ~1 ms each). */
+const PUBLISH_SLICE = 250;
+
 export interface NetworkIndexerOptions extends InitialLoadOptions {
   readonly bus: EventBus;
   /** Resync even without a notification this often (ms): a safety net for missed notifications. */
@@ -129,10 +132,14 @@ export class NetworkIndexer {
     if (await this.options.store.getBulkLoad()) return { incomplete: false };
     const tip = await this.syncBlocks();
     const result = await this.mempool.sync(tip?.hash ?? null);
-    const info = result.added.length > 0 ? await this.options.store.getMempoolInfo() : null;
-    for (const { tx, result: added, seenAt } of result.added) {
+    // The pass knows the count it left; reading it from the store scanned the whole mempool table at every pass.
+    const count = result.added.length === 0 ? 0 : result.count ?? (await this.options.store.getMempoolInfo()).count;
+    for (const [i, { tx, result: added, seenAt }] of result.added.entries()) {
+      // A whole mempool found at start (20,000 txs) is announced with turns of the event loop between slices: rendering
+      // and logging its events held the loop for seconds.
+      if (i > 0 && i % PUBLISH_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
       // Subscribers see each input's address and value (balance_update): the write result carries them.
-      for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, info?.count ?? 0, added.deltas.length > 0 ? added.prevouts : null)) {
+      for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, count, added.deltas.length > 0 ? added.prevouts : null)) {
         this.bus.publish(event);
       }
     }

@@ -34,14 +34,23 @@ for (const engine of testEngines()) {
       const test = await engines.create(engine);
       const store = test.store.network(params.id);
       const counted = countingCalls(store, 'getMempoolTxids');
-      const indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store: counted.proxy, bus: new MemoryEventBus(), logger: silentLogger });
+      const infoReads = countingCalls(counted.proxy, 'getMempoolInfo');
+      const bus = new MemoryEventBus();
+      // Each tx_update carries the mempool's size after its pass, counted by the pass rather than read from the store.
+      const sizes: number[] = [];
+      bus.subscribe((event) => {
+        if (event.kind === 'tx_accepted') sizes.push(event.mempoolSize);
+      });
+      const indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store: infoReads.proxy, bus, logger: silentLogger });
       const walker: RpcClient = await node.createWallet(`walker-${engine}`);
       const child: RpcClient = await node.createWallet(`child-${engine}`);
       await node.send(await walker.call<string>('getnewaddress', ['', 'bech32']), '2.5');
       await node.mine(1);
       const pass = async (label: string): Promise<void> => {
+        sizes.length = 0;
         for (let i = 0; i < 5 && (await indexer.syncOnce()).incomplete; i++);
         await assertTipAndMempoolMatchNode(node, store, `${engine}: ${label}`);
+        if (sizes.length > 0) assert.equal(sizes.at(-1), (await store.getMempoolInfo()).count, `${engine}: ${label}: the size in tx_update`);
       };
       await pass('at the tip');
       const atTip = counted.calls();
@@ -65,6 +74,7 @@ for (const engine of testEngines()) {
       assert.ok(after.includes(replacement) && !after.includes(parent) && !after.includes(spend.txid), 'the node dropped the parent and its child');
       await pass('the replacement');
       assert.equal(counted.calls(), atTip, 'no store read of the mempool while the tip stayed');
+      assert.equal(infoReads.calls(), 0, 'tx_update sizes come from the pass');
 
       await node.mine(1);
       await pass('a block');

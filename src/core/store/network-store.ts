@@ -28,6 +28,8 @@ export interface NetworkReader {
   getMempoolInfo(): Promise<MempoolInfo>;
   /** Live mempool txs (for fee-rate projections). */
   getMempoolEntries(): Promise<MempoolTxSummary[]>;
+  /** Those of `txids` that are live in the mempool, in no particular order (a projection's new txs). */
+  getMempoolEntriesOf(txids: readonly string[]): Promise<MempoolTxSummary[]>;
   getMempoolTxids(): Promise<string[]>;
   /**
    * Txids and block hashes starting with `prefix` (lower-case hex, 4 to 64 digits), at most `limit` of each, read by

@@ -1,11 +1,15 @@
-/** The projector's pacing: event-triggered passes take at most MAX_BUSY_SHARE of the time, however fast events come. */
+/**
+ * The projector's pacing: event-triggered passes take at most MAX_BUSY_SHARE of the time, however fast events come.
+ * Its reads of the index: only the txs new to a pass.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getNetworkParams } from '../../chains/networks.js';
 import { MemoryEventBus } from '../../core/infrastructure/memory-event-bus.js';
 import { silentLogger } from '../../core/infrastructure/logger.js';
-import type { MempoolSource } from '../../core/sources/mempool-source.js';
+import type { MempoolSource, MempoolSourceEntry } from '../../core/sources/mempool-source.js';
+import type { MempoolTxSummary } from '../../core/store/chain-reads.js';
 import type { NetworkId } from '../../core/domain/network.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
 import { NetworkRegistry } from '../shared/network-registry.js';
@@ -61,6 +65,44 @@ describe('MempoolProjector pacing', () => {
       // One pass per debounce (50 ms) plus the pass itself: ~38 in 2 s (a 1 ms pass's rest, 4 ms, is within the
       // debounce). The bound leaves room for timers late by 100 ms on a loaded machine.
       assert.ok(passes() >= 8, `${passes()} passes in 2 s`);
+    } finally {
+      p.close();
+    }
+  });
+});
+
+describe('MempoolProjector reads of the index', () => {
+  it("asks the index only for the txs new to a pass, and takes sizes, fees and times from what it keeps", async () => {
+    const txid = (n: number): string => n.toString(16).padStart(64, '0');
+    // The node's verbose mempool has no serialized size: the index's is used.
+    const nodeEntry = (n: number): MempoolSourceEntry => ({ txid: txid(n), fee: 900n, vsize: 100, weight: 400, size: null, depends: [] });
+    const indexed = (n: number): MempoolTxSummary => ({ txid: txid(n), fee: 1_000n + BigInt(n), size: 150 + n, vsize: 100, weight: 400, seenAt: 1_700_000_000 + n });
+    let snapshot: MempoolSourceEntry[] = [nodeEntry(1), nodeEntry(2)];
+    const asked: string[][] = [];
+    const source: MempoolSource = { snapshot: async () => ({ entries: snapshot, minFeeRate: 1, takenAt: 1_700_000_100 }) };
+    const reader = {
+      getTip: async () => ({ height: 1, hash: 'aa' }),
+      // Tx 4 is not in the index yet (the indexer has not stored it): asked again at every pass until it is.
+      getMempoolEntriesOf: async (txids: readonly string[]) => {
+        asked.push([...txids]);
+        return txids.filter((t) => t !== txid(4)).map((t) => indexed(parseInt(t, 16)));
+      },
+    } as unknown as NetworkReader;
+    const registry = new NetworkRegistry(new Map([[ID, { params: BTC, reader }]]), new SyncGate(new SyncStatusCache({ syncStatus: async () => null }), () => 0));
+    const p = new MempoolProjector({ networks: registry, sources: new Map([[ID, source]]), events: null, logger: silentLogger });
+    try {
+      const ctx = registry.resolve(ID);
+      await p.refresh(ID);
+      snapshot = [nodeEntry(2), nodeEntry(3), nodeEntry(4)];
+      await p.refresh(ID);
+      await p.refresh(ID);
+      assert.deepEqual(asked, [[txid(1), txid(2)], [txid(3), txid(4)], [txid(4)]]);
+      const projection = await p.current(ctx);
+      assert.equal(projection.bytes, 152 + 153 + 100, "the index's sizes, the vsize for a tx it lacks");
+      // Newest first: tx 4 has no index facts (the node's fee, the snapshot's time), the others the index's.
+      assert.deepEqual(projection.newest.map((t) => [t.txid, t.fee, t.seenAt]), [
+        [txid(4), 900n, 1_700_000_100], [txid(3), 1_003n, 1_700_000_003], [txid(2), 1_002n, 1_700_000_002],
+      ]);
     } finally {
       p.close();
     }

@@ -1,6 +1,7 @@
 import type { EventBus } from '../../core/domain/events.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
-import type { MempoolSource } from '../../core/sources/mempool-source.js';
+import type { MempoolSource, MempoolSourceEntry } from '../../core/sources/mempool-source.js';
+import type { MempoolTxSummary } from '../../core/store/chain-reads.js';
 import type { NetworkParams } from '../../chains/network-params.js';
 import type { NetworkId } from '../../core/domain/network.js';
 import { projectMempoolBlocks, type ProjectedBlock } from './mempool-projection.js';
@@ -70,6 +71,8 @@ interface NetworkState {
   timer: NodeJS.Timeout | null;
   /** An event-triggered pass waits for a pass under way to end (then is scheduled with its rest). */
   waiting: boolean;
+  /** The index's facts (serialized size, fee, first seen) of the last pass's txs, by txid: a pass reads only new ones. */
+  indexed: Map<string, MempoolTxSummary>;
 }
 
 export interface MempoolProjectorOptions {
@@ -161,10 +164,9 @@ export class MempoolProjector {
     const snapshot = await source.snapshot();
     // The node's verbose mempool has no serialized sizes: take them from the index where it has the tx.
     const needSizes = snapshot.entries.some((e) => e.size === null);
-    const indexed = needSizes ? await ctx.reader.getMempoolEntries() : null;
-    const sizes = indexed ? new Map(indexed.map((e) => [e.txid, e.size])) : null;
-    const entries = sizes ? snapshot.entries.map((e) => (e.size === null ? { ...e, size: sizes.get(e.txid) ?? e.vsize } : e)) : snapshot.entries;
     const state = this.state(id);
+    const indexed = needSizes ? await this.indexedFacts(state, ctx, snapshot.entries) : null;
+    const entries = indexed ? snapshot.entries.map((e) => (e.size === null ? { ...e, size: indexed.get(e.txid)?.size ?? e.vsize } : e)) : snapshot.entries;
     // One pass serves both the spec's next blocks and, while fees are asked for, the fee service's entry rates.
     const deep = Date.now() < state.deepUntilMs;
     const depth = deep ? Math.max(PROJECTED_BLOCKS, projectionDepth(ctx.params)) : PROJECTED_BLOCKS;
@@ -178,16 +180,35 @@ export class MempoolProjector {
       entryRates: blocks.filter((b) => b.numTxs > 0).map((b) => b.minFeeRatePossible),
       deep,
       feeHistogram: feeHistogram(entries),
-      newest: newestMempoolTxs(entries, indexed ? new Map(indexed.map((e) => [e.txid, e])) : null, snapshot.takenAt),
+      newest: newestMempoolTxs(entries, indexed, snapshot.takenAt),
     };
     state.computedAtMs = Date.now();
     state.lastPassMs = performance.now() - started;
   }
 
+  /**
+   * The index's facts of the snapshot's txs. Those of the last pass are kept and only txs new to this pass are read,
+   * by txid: reading the whole stored mempool at every pass scanned its table (raw txs included), an eighth of the
+   * service's CPU with a 20,000-tx mempool (docs/benchmarks.md, "Mempool at mainnet rates"). A tx's facts never
+   * change while its txid is in the mempool; one the index does not hold yet is asked for again next pass.
+   */
+  private async indexedFacts(state: NetworkState, ctx: NetworkContext, entries: readonly MempoolSourceEntry[]): Promise<Map<string, MempoolTxSummary>> {
+    const next = new Map<string, MempoolTxSummary>();
+    const missing: string[] = [];
+    for (const e of entries) {
+      const known = state.indexed.get(e.txid);
+      if (known) next.set(e.txid, known);
+      else missing.push(e.txid);
+    }
+    if (missing.length > 0) for (const facts of await ctx.reader.getMempoolEntriesOf(missing)) next.set(facts.txid, facts);
+    state.indexed = next;
+    return next;
+  }
+
   private state(id: NetworkId): NetworkState {
     let state = this.states.get(id);
     if (!state) {
-      state = { current: null, computedAtMs: 0, lastPassMs: 0, deepUntilMs: 0, running: null, timer: null, waiting: false };
+      state = { current: null, computedAtMs: 0, lastPassMs: 0, deepUntilMs: 0, running: null, timer: null, waiting: false, indexed: new Map() };
       this.states.set(id, state);
     }
     return state;

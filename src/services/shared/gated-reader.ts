@@ -87,6 +87,10 @@ export class GatedNetworkReader implements NetworkReader {
     return this.read(() => this.inner.getMempoolEntries());
   }
 
+  getMempoolEntriesOf(txids: readonly string[]): Promise<MempoolTxSummary[]> {
+    return this.read(() => this.inner.getMempoolEntriesOf(txids));
+  }
+
   getMempoolTxids(): Promise<string[]> {
     return this.read(() => this.inner.getMempoolTxids());
   }

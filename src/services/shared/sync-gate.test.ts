@@ -134,7 +134,7 @@ describe('storeSyncStatusSource', () => {
 describe('GatedNetworkReader', () => {
   const chainMethods = [
     'getTip', 'getMainChainHash', 'getAddressTotals', 'getAddressHistory', 'getUnspent', 'getTransaction', 'getOutputs',
-    'getBlockByHash', 'getBlockByHeight', 'getMempoolInfo', 'getMempoolEntries', 'getMempoolTxids',
+    'getBlockByHash', 'getBlockByHeight', 'getMempoolInfo', 'getMempoolEntries', 'getMempoolEntriesOf', 'getMempoolTxids',
   ] as const;
   const inner = Object.fromEntries([...chainMethods, 'getSyncStatus'].map((m) => [m, async () => m])) as unknown as NetworkReader;
   const call = (reader: NetworkReader, method: (typeof chainMethods)[number]) =>

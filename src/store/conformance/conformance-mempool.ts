@@ -34,6 +34,12 @@ export function mempoolTests(harness: StoreHarness): void {
     const info = await net.getMempoolInfo();
     assert.equal(info.count, 2);
     assert.equal(info.bytes, parent.size + child.size);
+    // By txid: the listed live ones, as the whole read gives them; unknown txids are left out.
+    const byTxid = async (txids: string[]) => (await net.getMempoolEntriesOf(txids)).sort((a, b) => a.txid.localeCompare(b.txid));
+    const whole = (await net.getMempoolEntries()).sort((a, b) => a.txid.localeCompare(b.txid));
+    assert.deepEqual(await byTxid([child.txid, 'ab'.repeat(32), parent.txid]), whole);
+    assert.deepEqual((await net.getMempoolEntriesOf([child.txid])).map((e) => [e.txid, e.size, e.seenAt]), [[child.txid, child.size, 1000]]);
+    assert.deepEqual(await net.getMempoolEntriesOf([]), []);
     const bobTotals = await net.getAddressTotals(bob);
     assert.equal(bobTotals.unconfirmedReceived, 60n);
     assert.equal(bobTotals.unconfirmedSent, 60n);
@@ -51,8 +57,10 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.equal((await net.getAddressTotals(bob)).confirmedReceived, 60n);
     assert.equal((await net.getAddressTotals(bob)).unconfirmedSent, 60n);
     assert.deepEqual((await net.getOutputs(parent.txid))?.[0]?.spentBy, { txid: child.txid, vin: 0, confirmed: false });
+    assert.deepEqual(await net.getMempoolEntriesOf([parent.txid]), [], 'a confirmed tx is not in the mempool');
     assert.deepEqual(await net.removeMempoolTxs([child.txid], 'evicted'), [child.txid]);
     assert.equal((await net.getMempoolInfo()).count, 0);
+    assert.deepEqual(await net.getMempoolEntriesOf([child.txid]), [], 'nor is an evicted one');
     assert.equal(await net.getTransaction(child.txid), null);
     assert.equal((await net.getAddressTotals(bob)).unconfirmedSent, 0n);
   }));

@@ -47,6 +47,8 @@ function chainReadSql(t: ChainTables, d: SqlDialect) {
     mempoolInfo: `SELECT COUNT(*) AS c, COALESCE(SUM(size), 0) AS b, COALESCE(SUM((weight + 3) / 4), 0) AS v
       FROM ${t.mempoolTxs} WHERE removed = ${d.no}`,
     mempoolEntries: `SELECT txid, fee, size, weight, seen_at FROM ${t.mempoolTxs} WHERE removed = ${d.no}`,
+    /** [hashList]: those of the listed txids that are live in the mempool, by the txid key. */
+    mempoolEntriesOf: `SELECT txid, fee, size, weight, seen_at FROM ${t.mempoolTxs} WHERE ${d.inHashList('txid')} AND removed = ${d.no}`,
     mempoolTxids: `SELECT txid FROM ${t.mempoolTxs} WHERE removed = ${d.no} ORDER BY seen_at, txid`,
     /** [lo8, hi8, limit]: confirmed (or orphaned) txids by a range of the first-8-bytes index. */
     txidPrefix: `SELECT txid FROM ${t.txs} WHERE ${d.txidKeyBetween('txid')} LIMIT ? + 0`,
@@ -58,6 +60,13 @@ function chainReadSql(t: ChainTables, d: SqlDialect) {
 }
 
 type ChainReadSql = ReturnType<typeof chainReadSql>;
+
+/** Hashes bound to one statement: a mempool's worth (tens of thousands) in a few statements of bounded size. */
+const HASHES_PER_STATEMENT = 5_000;
+
+function mempoolSummary(r: Row): MempoolTxSummary {
+  return { txid: bytesToHex(r.txid as Buffer), fee: big(r.fee), size: num(r.size), vsize: Math.ceil(num(r.weight) / 4), weight: num(r.weight), seenAt: num(r.seen_at) };
+}
 type ChainRow = { row: Row; block: BlockOfTx };
 
 export class ChainReadPlans {
@@ -169,9 +178,15 @@ export class ChainReadPlans {
   }
 
   *mempoolEntries(): Plan<MempoolTxSummary[]> {
-    return (yield* rows(this.sql.mempoolEntries)).map((r) => ({
-      txid: bytesToHex(r.txid as Buffer), fee: big(r.fee), size: num(r.size), vsize: Math.ceil(num(r.weight) / 4), weight: num(r.weight), seenAt: num(r.seen_at),
-    }));
+    return (yield* rows(this.sql.mempoolEntries)).map(mempoolSummary);
+  }
+
+  *mempoolEntriesOf(txids: readonly string[]): Plan<MempoolTxSummary[]> {
+    const found: MempoolTxSummary[] = [];
+    for (let at = 0; at < txids.length; at += HASHES_PER_STATEMENT) {
+      for (const r of yield* rows(this.sql.mempoolEntriesOf, [this.d.hashList(txids.slice(at, at + HASHES_PER_STATEMENT))])) found.push(mempoolSummary(r));
+    }
+    return found;
   }
 
   *mempoolTxids(): Plan<string[]> {

@@ -70,6 +70,10 @@ export abstract class PlannedChainReads {
     return this.read(this.plans.mempoolEntries());
   }
 
+  getMempoolEntriesOf(txids: readonly string[]): Promise<MempoolTxSummary[]> {
+    return this.read(this.plans.mempoolEntriesOf(txids));
+  }
+
   getMempoolTxids(): Promise<string[]> {
     return this.read(this.plans.mempoolTxids());
   }

@@ -27,6 +27,13 @@ export interface SqlDialect {
   /** The bound value of such a list. */
   list(values: readonly number[]): unknown;
   /**
+   * `column` (a 32-byte hash) is one of the hashes bound at this `?` (SQLite: a JSON array of hex, each `unhex`ed;
+   * PostgreSQL: a bytea[]), looked up by the column's index, one probe per hash.
+   */
+  inHashList(column: string): string;
+  /** The bound value of such a list (lower-case hex hashes). */
+  hashList(hexes: readonly string[]): unknown;
+  /**
    * The database's clock in whole unix seconds, rounded down as SQLite's strftime('%s') (PostgreSQL's bare cast to
    * bigint would round half up): the mempool removal paths are not given the indexer's clock.
    */
@@ -41,6 +48,8 @@ export const SQLITE_DIALECT: SqlDialect = {
   txidKeyBetween: (column) => `substr(${column}, 1, 8) BETWEEN ? AND ?`,
   inList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
   list: (values) => JSON.stringify(values),
+  inHashList: (column) => `${column} IN (SELECT unhex(value) FROM json_each(?))`,
+  hashList: (hexes) => JSON.stringify(hexes),
   now: "CAST(strftime('%s', 'now') AS INTEGER)",
 };
 
@@ -52,5 +61,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
   txidKeyBetween: (column) => `substring(${column} from 1 for 8) BETWEEN CAST(? AS BYTEA) AND CAST(? AS BYTEA)`,
   inList: (column) => `${column} = ANY(CAST(? AS BIGINT[]))`,
   list: (values) => values,
+  inHashList: (column) => `${column} = ANY(CAST(? AS BYTEA[]))`,
+  hashList: (hexes) => hexes.map((hex) => Buffer.from(hex, 'hex')),
   now: 'floor(EXTRACT(EPOCH FROM now()))::bigint',
 };
