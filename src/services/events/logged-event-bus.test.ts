@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { MemoryEventBus, silentLogger, type DomainEvent, type EventLogStore } from '../../core/index.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { BLOCKCHAIN_KEY, type EventLogRenderer } from './event-channel-keys.js';
-import { LoggedEventBus } from './logged-event-bus.js';
+import { EVENTS_PER_APPEND, LoggedEventBus } from './logged-event-bus.js';
 
 const removed = (txid: string): DomainEvent => ({ kind: 'tx_removed', network: 'LTC', txid, reason: 'confirmed' });
 const block = (network: 'LTC' | 'BTC', height: number): DomainEvent => ({
@@ -43,6 +43,31 @@ describe('LoggedEventBus', () => {
     bus.publish(block('LTC', 3));
     await bus.drain();
     assert.equal((seen.at(-1) as { eventId?: number }).eventId, 3, 'the next batch continues the sequence');
+    await store.close();
+  });
+
+  it('a large batch is logged in writes of at most EVENTS_PER_APPEND, the event loop turning between them, in order', async () => {
+    const store = new SqliteStore({ path: ':memory:' });
+    await store.migrate();
+    const appended: number[] = [];
+    const log = store.events();
+    const counting: EventLogStore = { ...log, read: log.read.bind(log), prune: log.prune.bind(log), append: (network, events, time) => {
+      appended.push(events.length);
+      return log.append(network, events, time);
+    } };
+    const inner = new MemoryEventBus();
+    const seen = recorded(inner);
+    const bus = new LoggedEventBus(inner, counting, render, silentLogger, () => 1000);
+    const total = EVENTS_PER_APPEND * 3 + 10;
+    for (let h = 1; h <= total; h++) bus.publish(block('LTC', h));
+    // A turn of the event loop (a request, a poll) gets in after the first write, before the last.
+    let turned = -1;
+    setImmediate(() => (turned = appended.length));
+    await bus.drain();
+    assert.deepEqual(appended, [EVENTS_PER_APPEND, EVENTS_PER_APPEND, EVENTS_PER_APPEND, 10]);
+    assert.ok(turned >= 1 && turned < appended.length, `the event loop turned after write ${turned}`);
+    assert.deepEqual(seen.map((e) => (e as { eventId?: number }).eventId), Array.from({ length: total }, (_, i) => i + 1));
+    assert.deepEqual(seen.map((e) => (e.kind === 'block_connected' ? e.height : 0)), Array.from({ length: total }, (_, i) => i + 1));
     await store.close();
   });
 

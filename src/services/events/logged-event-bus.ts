@@ -3,6 +3,15 @@ import type { Logger } from '../../core/infrastructure/logger.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
 import type { EventLogRenderer, RenderedEvent } from './event-channel-keys.js';
 
+/**
+ * Events logged per store transaction. A batch runs synchronously on SQLite and holds the event loop while it does: the
+ * 20,000-tx mempool that a service finds at start (or after a node outage) logged in one transaction took 14.6 s, when
+ * no request was answered and pusher-js clients could not connect (docs/benchmarks.md, "Mempool at mainnet rates"). At
+ * about 0.7 ms per mempool tx's events, 1,000 keep each write under a second with a turn of the event loop between
+ * writes, and a block's events (a few thousand) take a few writes, not dozens.
+ */
+export const EVENTS_PER_APPEND = 1_000;
+
 interface Pending {
   readonly event: DomainEvent;
   readonly rendered: RenderedEvent | null;
@@ -15,7 +24,7 @@ interface Pending {
  * an event live or finds it in the feed, never neither.
  *
  * Events are batched per turn of the event loop (the indexer publishes a block's events in one loop): one store
- * transaction per network per batch. Order is kept for every event, logged or not (a `tx_removed` never overtakes
+ * transaction per network per batch of at most EVENTS_PER_APPEND, the event loop turning between them. Order is kept for every event, logged or not (a `tx_removed` never overtakes
  * the `tx_accepted` before it). A failed log write publishes the events without ids (realtime must not stop with
  * the database) and is logged once per outage.
  */
@@ -53,13 +62,15 @@ export class LoggedEventBus implements EventBus {
 
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
+      const batch = this.queue.length <= EVENTS_PER_APPEND ? this.queue : this.queue.slice(0, EVENTS_PER_APPEND);
+      this.queue = batch === this.queue ? [] : this.queue.slice(EVENTS_PER_APPEND);
       const ids = await this.append(batch);
       batch.forEach(({ event }, i) => {
         const eventId = ids[i];
         this.inner.publish(eventId === undefined ? event : ({ ...event, eventId } as DomainEvent));
       });
+      // Requests, connections and the next poll go first; what was published meanwhile queues behind (order kept).
+      if (this.queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
     }
     this.flushing = null;
   }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { LoggedChannelEvent } from '../../core/store/event-log-store.js';
 import { withDb } from './conformance-chain.js';
-import { BUCKET_IDS } from '../common/events/sql-event-log.js';
+import { BUCKET_IDS, PRUNE_IDS_PER_STATEMENT } from '../common/events/sql-event-log.js';
 import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import type { StoreHarness } from './harness.js';
 
@@ -54,6 +54,20 @@ export function eventLogTests(harness: StoreHarness): void {
     // A payload logged before bodies were shared (no $ref) reads as it was written.
     await log.append('LTC', [[paid('dd', 9)]], T + 6);
     assert.equal(JSON.parse((await log.read('LTC', 'dd', 0, 10)).events[0]!.payload).value.n, 9);
+  }));
+
+  it('prunes a long stretch of ids a range at a time, letting the event loop turn between ranges', () => withDb(harness, async (db) => {
+    const log = db.store.events();
+    const total = PRUNE_IDS_PER_STATEMENT * 2 + 500;
+    await log.append('LTC', Array.from({ length: total }, (_, i) => [paid(`s${i % 7}`, i), ...(i % 3 === 0 ? [block(i)] : [])]), T);
+    let turned = false;
+    setImmediate(() => (turned = true));
+    assert.equal(await log.prune('LTC', T, 100), (total - 100) + Math.ceil((total - 100) / 3), 'every row of the ids that go, across ranges');
+    assert.ok(turned, 'the event loop turned while it pruned');
+    const page = await log.read('LTC', 's3', 0, 1000);
+    assert.equal(page.prunedThrough, total - 100);
+    assert.ok(page.events.length > 0 && page.events.every((e) => e.eventId > total - 100));
+    assert.equal((await log.read('LTC', 'blockchain', 0, 1000)).events[0]!.eventId, total - 99 + ((3 - ((total - 100) % 3)) % 3));
   }));
 
   it('prunes what is older than the cut-off or beyond the count kept, and records how far', () => withDb(harness, async (db) => {

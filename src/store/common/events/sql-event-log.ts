@@ -15,6 +15,8 @@ import type { SqlRunner } from '../sql/sql-runner.js';
 export const BUCKET_IDS = 4096;
 /** The bucket of shared bodies (`tx:<txid>`): found by key, pruned with the id they carry. */
 export const SHARED_BUCKET = -1;
+/** Ids deleted per prune statement: a few thousand rows, tens of milliseconds. */
+export const PRUNE_IDS_PER_STATEMENT = 2_000;
 /** Buckets one read statement seeks (each an index seek for the channel): a 24-hour log of a busy chain has hundreds. */
 const BUCKETS_PER_READ = 64;
 
@@ -128,9 +130,18 @@ export abstract class SqlEventLog implements EventLogStore {
     const [fresh] = await this.db.all('SELECT event_id FROM event_log WHERE net = ? AND created_at >= ? ORDER BY event_id LIMIT 1', [net, before]);
     const byAge = fresh ? Number(fresh.event_id) - 1 : last;
     const cutoff = Math.max(byAge, last - keepLast);
-    if (cutoff <= Number(state.pruned_through)) return 0;
-    const deleted = await this.db.run('DELETE FROM event_log WHERE net = ? AND event_id <= ?', [net, cutoff]);
-    await this.db.run('UPDATE event_log_state SET pruned_through = ? WHERE net = ? AND pruned_through < ?', [cutoff, net, cutoff]);
+    let through = Number(state.pruned_through);
+    let deleted = 0;
+    // A range of ids per statement, the event loop turning between them: a SQLite statement holds it while it runs,
+    // and a whole 20,000-tx mempool's events leaving in one DELETE held it for 5.4 s (docs/benchmarks.md, "Mempool at
+    // mainnet rates"). The state moves with each range, so the feed's 410 is right at every step.
+    while (through < cutoff) {
+      if (deleted > 0) await new Promise((resolve) => setImmediate(resolve));
+      const upTo = Math.min(cutoff, through + PRUNE_IDS_PER_STATEMENT);
+      deleted += await this.db.run('DELETE FROM event_log WHERE net = ? AND event_id > ? AND event_id <= ?', [net, through, upTo]);
+      await this.db.run('UPDATE event_log_state SET pruned_through = ? WHERE net = ? AND pruned_through < ?', [upTo, net, upTo]);
+      through = upTo;
+    }
     return deleted;
   }
 }
