@@ -48,8 +48,8 @@ test('[store] raw_txs: "store" by default with a 64 MiB node cache; "node" from 
   assert.equal(loadConfig({ env: { OUTPOINT_STORE_RAW_TXS: 'node' } }).store.rawTxs, 'node');
 });
 
-test('[store] sqlite_cache_mb: 128 by default, from the file, at least 2', () => {
-  assert.equal(loadConfig({ env: {} }).store.sqliteCacheMb, 128);
+test('[store] sqlite_cache_mb: sized to the index by default (null), from the file, at least 2', () => {
+  assert.equal(loadConfig({ env: {} }).store.sqliteCacheMb, null);
   assert.equal(loadConfig({ file: configFile('[store]\nsqlite_cache_mb = 1024\n'), env: {} }).store.sqliteCacheMb, 1024);
   assert.throws(() => loadConfig({ file: configFile('[store]\nsqlite_cache_mb = 1\n'), env: {} }), /sqlite_cache_mb/);
 });
