@@ -12,8 +12,10 @@
  *   FULCRUM_BIN=/path/to/Fulcrum npm run bench:fulcrum
  * Settings (environment): FULCRUM_BIN (required), BENCH_SECONDS (10 per measurement), FULCRUM_BENCH_ROUNDS (2),
  * FULCRUM_BENCH_WARMUP (3: seconds per operation and server before the rounds, not counted), FULCRUM_BENCH_CONNECTIONS
- * (32), FULCRUM_DATA_PARENT (where Fulcrum's throwaway datadir is made; default the temp dir).
+ * (32), FULCRUM_DATA_PARENT (where Fulcrum's throwaway datadir is made; default the temp dir), FULCRUM_BENCH_VERBOSE=1
+ * (the end of Fulcrum's log, with its own timings of the sync).
  */
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { addressToScript } from '../src/chains/addressing.js';
@@ -31,6 +33,7 @@ const CONNECTIONS = Number(process.env['FULCRUM_BENCH_CONNECTIONS'] ?? 32);
 const ROUNDS = Number(process.env['FULCRUM_BENCH_ROUNDS'] ?? 2);
 const WARMUP = Number(process.env['FULCRUM_BENCH_WARMUP'] ?? 3);
 const FULCRUM_BIN = process.env['FULCRUM_BIN'];
+const VERBOSE = process.env['FULCRUM_BENCH_VERBOSE'] === '1';
 
 /** Our v2 route and the Electrum method that answers the same question. */
 const PAIRS = [
@@ -47,7 +50,7 @@ const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 function line(label: string, r: Measured, extra = ''): string {
   return `  ${label.padEnd(42)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(5)} ms  p99 ${String(r.p99).padStart(6)} ms  cpu ${
-    r.cpuMicrosPerRequest.toFixed(0).padStart(4)} µs/req  ${r.failed} errors${extra}`;
+    r.cpuMicrosPerRequest.toFixed(0).padStart(4)} µs/req (client ${(r.clientCpuMicros / Math.max(1, r.total)).toFixed(0)})  ${r.failed} errors${extra}`;
 }
 
 async function measureFulcrum(fulcrum: FulcrumProcess, scripthashes: readonly string[], seconds: number, tag = ''): Promise<Measured[]> {
@@ -150,11 +153,13 @@ export async function run(): Promise<void> {
       if (code !== 0) console.log(`Fulcrum exited with ${code}; log: ${fulcrum.logPath}`);
     }
     const disk = diskUsage(fulcrum.dataDir);
+    if (VERBOSE) for (const l of readFileSync(fulcrum.logPath, 'utf8').split('\n').slice(-40)) console.log(`    fulcrum: ${l}`);
     fulcrum.remove();
 
     console.log(`\nFulcrum (${synced.version}) on ${txcount} txs: index ${synced.seconds.toFixed(1)} s; datadir ${disk.allocated} bytes by du (${
       (disk.allocated / txcount).toFixed(0)} B/tx; apparent ${disk.apparent}, ${(disk.apparent / txcount).toFixed(0)} B/tx); peak RSS ${
       mib(indexRss)} at the tip, ${mib(fulcrum.peakRssBytes())} after the load`);
+    console.log(`  datadir by kind of file: ${[...disk.byKind].sort((x, y) => y[1] - x[1]).slice(0, 8).map(([k, b]) => `${k} ${b}`).join(', ')}`);
     console.log('req/s at c=32, 500 sample addresses: Outpoint SQLite / Fulcrum per round');
     PAIRS.forEach(({ route, method }, j) => {
       const cells = rounds.map((r) => `${r.outpoint[j]!.rps.toFixed(0)} / ${r.fulcrum[j]!.rps.toFixed(0)} = ${(r.outpoint[j]!.rps / r.fulcrum[j]!.rps).toFixed(2)}×`);

@@ -20,17 +20,24 @@ export interface FulcrumOptions {
   readonly parentDir?: string;
 }
 
-/** Disk use of a directory tree as `du` counts it (allocated 512-byte blocks), and the files' apparent size. */
-export function diskUsage(dir: string): { allocated: number; apparent: number } {
+/**
+ * Disk use of a directory tree as `du` counts it (allocated 512-byte blocks), the files' apparent size, and the
+ * allocated bytes per kind of file (its name with digits as #: RocksDB's `#.sst` tables, `#.log` write-ahead logs,
+ * `LOG` info logs...), to tell the index from what a small database carries at any size.
+ */
+export function diskUsage(dir: string): { allocated: number; apparent: number; byKind: Map<string, number> } {
   let allocated = 0;
   let apparent = 0;
+  const byKind = new Map<string, number>();
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const stat = statSync(join(entry.parentPath, entry.name));
     allocated += stat.blocks * 512;
     apparent += stat.size;
+    const kind = entry.name.replace(/\d+/g, '#');
+    byKind.set(kind, (byKind.get(kind) ?? 0) + stat.blocks * 512);
   }
-  return { allocated, apparent };
+  return { allocated, apparent, byKind };
 }
 
 export class FulcrumProcess {
