@@ -13,7 +13,7 @@
  * Settings (environment): FULCRUM_BIN (required), BENCH_SECONDS (10 per measurement), FULCRUM_BENCH_ROUNDS (2),
  * FULCRUM_BENCH_WARMUP (3: seconds per operation and server before the rounds, not counted), FULCRUM_BENCH_CONNECTIONS
  * (32), FULCRUM_DATA_PARENT (where Fulcrum's throwaway datadir is made; default the temp dir), FULCRUM_BENCH_VERBOSE=1
- * (the end of Fulcrum's log, with its own timings of the sync).
+ * (Fulcrum's log of its sync, with its own timestamps).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -153,7 +153,10 @@ export async function run(): Promise<void> {
       if (code !== 0) console.log(`Fulcrum exited with ${code}; log: ${fulcrum.logPath}`);
     }
     const disk = diskUsage(fulcrum.dataDir);
-    if (VERBOSE) for (const l of readFileSync(fulcrum.logPath, 'utf8').split('\n').slice(-40)) console.log(`    fulcrum: ${l}`);
+    if (VERBOSE) {
+      // Its sync and shutdown; the bench's client connections are left out (one line each).
+      for (const l of readFileSync(fulcrum.logPath, 'utf8').split('\n').filter((l) => !/Client\.\d+/.test(l)).slice(0, 80)) console.log(`    fulcrum: ${l}`);
+    }
     fulcrum.remove();
 
     console.log(`\nFulcrum (${synced.version}) on ${txcount} txs: index ${synced.seconds.toFixed(1)} s; datadir ${disk.allocated} bytes by du (${
