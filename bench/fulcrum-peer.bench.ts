@@ -26,7 +26,7 @@ import { ElectrumClient, electrumScripthash } from './electrum-client.js';
 import { measureElectrumInChild } from './electrum-load.js';
 import { FulcrumProcess, diskUsage } from './fulcrum-process.js';
 import { measureInChild, type LoadResult } from './load-client.js';
-import { ownCpuMicros, statOf } from './process-cpu.js';
+import { ownCpuMicros } from './process-cpu.js';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const CONNECTIONS = Number(process.env['FULCRUM_BENCH_CONNECTIONS'] ?? 32);
@@ -56,11 +56,11 @@ function line(label: string, r: Measured, extra = ''): string {
 async function measureFulcrum(fulcrum: FulcrumProcess, scripthashes: readonly string[], seconds: number, tag = ''): Promise<Measured[]> {
   const out: Measured[] = [];
   for (const { method } of PAIRS) {
-    const cpu = statOf(String(fulcrum.pid))!.micros;
+    const cpu = fulcrum.cpuMicros();
     const r = await measureElectrumInChild({
       host: fulcrum.host, port: fulcrum.options.tcpPort, method, paramsList: scripthashes.map((s) => [s]), connections: CONNECTIONS, seconds,
     });
-    const m = { ...r, cpuMicrosPerRequest: (statOf(String(fulcrum.pid))!.micros - cpu) / Math.max(1, r.total) };
+    const m = { ...r, cpuMicrosPerRequest: (fulcrum.cpuMicros() - cpu) / Math.max(1, r.total) };
     console.log(line(`${tag}Fulcrum ${method}`, m));
     out.push(m);
   }

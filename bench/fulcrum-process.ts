@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ElectrumClient } from './electrum-client.js';
+import { statOf } from './process-cpu.js';
 
 export interface FulcrumOptions {
   readonly bin: string;
@@ -85,6 +86,13 @@ export class FulcrumProcess {
   /** Seconds since spawn. */
   elapsed(): number {
     return (performance.now() - this.spawnedAt) / 1000;
+  }
+
+  /** CPU time of all its threads so far (utime + stime of /proc/<pid>/stat), microseconds. */
+  cpuMicros(): number {
+    const stat = statOf(String(this.pid));
+    if (!stat) throw new Error(`Fulcrum is not running; log: ${this.logPath}`);
+    return stat.micros;
   }
 
   /** VmHWM of the process (its own peak resident set; it is one process with threads). */
