@@ -57,10 +57,10 @@ async function chainDir(): Promise<string> {
 }
 
 /** litecoind serving the bench chain (made first if missing), answering RPC; `stop` ends it cleanly. */
-export async function chainNode(): Promise<{ rpc: RpcClient; rpcPort: number; stop: () => Promise<void> }> {
+export async function chainNode(extraArgs: readonly string[] = []): Promise<{ rpc: RpcClient; rpcPort: number; stop: () => Promise<void> }> {
   const dir = await chainDir();
   const rpcPort = await freePort();
-  const daemon = spawn(LITECOIND, [`-datadir=${dir}`, `-rpcport=${rpcPort}`, '-printtoconsole=0'], { stdio: 'ignore' });
+  const daemon = spawn(LITECOIND, [`-datadir=${dir}`, `-rpcport=${rpcPort}`, '-printtoconsole=0', ...extraArgs], { stdio: 'ignore' });
   const rpc = new RpcClient({ url: `http://peer:peerpass@127.0.0.1:${rpcPort}/`, retries: 0, maxSockets: 8 });
   const stop = async (): Promise<void> => {
     await rpc.call('stop').catch(() => undefined);
@@ -81,8 +81,9 @@ export async function chainNode(): Promise<{ rpc: RpcClient; rpcPort: number; st
   }
 }
 
-export async function benchChain(): Promise<BenchChain> {
-  const { rpc, rpcPort, stop } = await chainNode();
+/** `nodeArgs`: more litecoind options (the Fulcrum bench's -maxtipage). */
+export async function benchChain(nodeArgs: readonly string[] = []): Promise<BenchChain> {
+  const { rpc, rpcPort, stop } = await chainNode(nodeArgs);
   const store = new SqliteStore({ path: BENCH_INDEX });
   const close = async (): Promise<void> => {
     await store.close();
