@@ -5,9 +5,9 @@
  *
  *   measureElectrumInChild({ host, port, method, paramsList, connections, seconds }) → req/s, p50, p99, failures
  */
-import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { measureInChildScript } from './child-measure.js';
 import { ElectrumClient } from './electrum-client.js';
 import type { LoadResult } from './load-client.js';
 
@@ -25,18 +25,7 @@ const SELF = fileURLToPath(import.meta.url);
 const DRAIN_MS = 10_000;
 
 export function measureElectrumInChild(request: ElectrumLoadRequest): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, SELF, '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('RESULT '));
-      if (code !== 0 || !line) reject(new Error(`electrum load client exited with ${code}: ${out.slice(-300)}`));
-      else resolve(JSON.parse(line.slice(7)) as LoadResult);
-    });
-    child.stdin.end(JSON.stringify(request));
-  });
+  return measureInChildScript<LoadResult>(SELF, request, 'electrum load client');
 }
 
 /** The q-quantile of sorted latencies, in ms rounded to 0.01. */

@@ -5,8 +5,8 @@
  *
  *   measureInChild({ url, paths, connections, seconds }) → req/s, p50, p99, failures
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { measureInChildScript } from './child-measure.js';
 
 export interface LoadRequest {
   readonly url: string;
@@ -29,18 +29,7 @@ export interface LoadResult {
 const SELF = fileURLToPath(import.meta.url);
 
 export function measureInChild(request: LoadRequest): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, SELF, '--child'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('RESULT '));
-      if (code !== 0 || !line) reject(new Error(`load client exited with ${code}: ${out.slice(-300)}`));
-      else resolve(JSON.parse(line.slice(7)) as LoadResult);
-    });
-    child.stdin.end(JSON.stringify(request));
-  });
+  return measureInChildScript<LoadResult>(SELF, request, 'load client');
 }
 
 async function childMain(): Promise<void> {
