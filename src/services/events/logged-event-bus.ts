@@ -24,9 +24,9 @@ interface Pending {
  * an event live or finds it in the feed, never neither.
  *
  * Events are batched per turn of the event loop (the indexer publishes a block's events in one loop): one store
- * transaction per network per batch of at most EVENTS_PER_APPEND, the event loop turning between them. Order is kept for every event, logged or not (a `tx_removed` never overtakes
- * the `tx_accepted` before it). A failed log write publishes the events without ids (realtime must not stop with
- * the database) and is logged once per outage.
+ * transaction per network per batch of at most EVENTS_PER_APPEND, the event loop turning between them. Order is kept
+ * for every event, logged or not (a `tx_removed` never overtakes the `tx_accepted` before it). A failed log write
+ * publishes the events without ids (realtime must not stop with the database) and is logged once per outage.
  */
 export class LoggedEventBus implements EventBus {
   private queue: Pending[] = [];
