@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ChainSource, MempoolAddResult, MempoolEntry, NetworkStore, Transaction } from '../core/index.js';
 import { parseTransaction } from '../chains/parsing.js';
 
@@ -112,7 +113,7 @@ export class MempoolSync {
   private async remove(txids: readonly string[], reason: 'replaced' | 'evicted'): Promise<string[]> {
     const removed: string[] = [];
     for (let i = 0; i < txids.length; i += FETCH_CHUNK) {
-      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (i > 0) await yieldToEventLoop();
       removed.push(...(await this.store.removeMempoolTxs(txids.slice(i, i + FETCH_CHUNK), reason)));
     }
     return removed;

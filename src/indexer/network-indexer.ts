@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { WriterStandbyError, type Block, type ChainTip, type ConnectedBlock, type EventBus } from '../core/index.js';
 import { runBatchPipeline } from './batch-pipeline.js';
 import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
@@ -137,7 +138,7 @@ export class NetworkIndexer {
     for (const [i, { tx, result: added, seenAt }] of result.added.entries()) {
       // A whole mempool found at start (20,000 txs) is announced with turns of the event loop between slices: rendering
       // and logging its events held the loop for seconds.
-      if (i > 0 && i % PUBLISH_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (i > 0 && i % PUBLISH_SLICE === 0) await yieldToEventLoop();
       // Subscribers see each input's address and value (balance_update): the write result carries them.
       for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, count, added.deltas.length > 0 ? added.prevouts : null)) {
         this.bus.publish(event);

@@ -6,6 +6,7 @@
  * Conflicting pairs are judged with BIP125 (bip125.ts) and recorded in the ConflictBook; notices go out through the
  * DoubleSpendNotifier.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { NetworkReader, OutputRecord, PrevoutInfo, Sats, Transaction } from '../../core/index.js';
 import { parseTransaction } from '../../chains/parsing.js';
 import { relationOf, type FeeFacts } from './bip125.js';
@@ -76,7 +77,7 @@ export class ConflictDetector {
     const txids = this.pool.txids();
     for (let i = 0; i < txids.length; i += RECHECK_CHUNK) {
       for (const txid of txids.slice(i, i + RECHECK_CHUNK)) await this.recheck(txid);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await yieldToEventLoop();
     }
   }
 

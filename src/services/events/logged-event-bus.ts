@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { DomainEvent, EventBus } from '../../core/domain/events.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
@@ -70,7 +71,7 @@ export class LoggedEventBus implements EventBus {
         this.inner.publish(eventId === undefined ? event : ({ ...event, eventId } as DomainEvent));
       });
       // Requests, connections and the next poll go first; what was published meanwhile queues behind (order kept).
-      if (this.queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (this.queue.length > 0) await yieldToEventLoop();
     }
     this.flushing = null;
   }

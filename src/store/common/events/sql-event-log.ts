@@ -2,6 +2,7 @@
  * The realtime event log's reads and pruning for both engines (over a SqlRunner); each engine adds `append`, which
  * allocates ids and writes rows in one transaction with a RETURNING the shared runner does not offer.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { NetworkId } from '../../../core/domain/network.js';
 import type { EventLogPage, EventLogStore, LoggedChannelEvent } from '../../../core/store/event-log-store.js';
 import { networkCode } from '../schema/network-codes.js';
@@ -136,7 +137,7 @@ export abstract class SqlEventLog implements EventLogStore {
     // and a whole 20,000-tx mempool's events leaving in one DELETE held it for 5.4 s (docs/benchmarks.md, "Mempool at
     // mainnet rates"). The state moves with each range, so the feed's 410 is right at every step.
     while (through < cutoff) {
-      if (deleted > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (deleted > 0) await yieldToEventLoop();
       const upTo = Math.min(cutoff, through + PRUNE_IDS_PER_STATEMENT);
       deleted += await this.db.run('DELETE FROM event_log WHERE net = ? AND event_id > ? AND event_id <= ?', [net, through, upTo]);
       await this.db.run('UPDATE event_log_state SET pruned_through = ? WHERE net = ? AND pruned_through < ?', [upTo, net, upTo]);
