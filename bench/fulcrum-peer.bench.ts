@@ -42,6 +42,13 @@ const PAIRS = [
   { route: 'get_tx_unspent', method: 'blockchain.scripthash.listunspent' },
 ] as const;
 
+/**
+ * Each server's floor: a request that reads nothing (Electrum's `server.ping`, a trivial HTTP route on Outpoint's app
+ * with all its hooks). What a server spends here it spends on every answer; the address routes' figures above it are
+ * what their reads and answers cost.
+ */
+const FLOOR = { route: 'ping (trivial route)', method: 'server.ping' } as const;
+
 /** A load result with the CPU the server spent per request meanwhile (Fulcrum: all its threads, from /proc). */
 type Measured = LoadResult & { cpuMicrosPerRequest: number };
 
@@ -55,11 +62,10 @@ function line(label: string, r: Measured, extra = ''): string {
 
 async function measureFulcrum(fulcrum: FulcrumProcess, scripthashes: readonly string[], seconds: number, tag = ''): Promise<Measured[]> {
   const out: Measured[] = [];
-  for (const { method } of PAIRS) {
+  for (const method of [FLOOR.method, ...PAIRS.map((p) => p.method)]) {
     const cpu = fulcrum.cpuMicros();
-    const r = await measureElectrumInChild({
-      host: fulcrum.host, port: fulcrum.options.tcpPort, method, paramsList: scripthashes.map((s) => [s]), connections: CONNECTIONS, seconds,
-    });
+    const paramsList = method === FLOOR.method ? [[]] : scripthashes.map((s) => [s]);
+    const r = await measureElectrumInChild({ host: fulcrum.host, port: fulcrum.options.tcpPort, method, paramsList, connections: CONNECTIONS, seconds });
     const m = { ...r, cpuMicrosPerRequest: (fulcrum.cpuMicros() - cpu) / Math.max(1, r.total) };
     console.log(line(`${tag}Fulcrum ${method}`, m));
     out.push(m);
@@ -70,12 +76,14 @@ async function measureFulcrum(fulcrum: FulcrumProcess, scripthashes: readonly st
 /** Outpoint's v2 app on the cached SQLite index, as bench/address-lists.bench.ts serves it. */
 async function measureOutpoint(chain: BenchChain, samples: readonly string[], seconds: number, tag = ''): Promise<Measured[]> {
   const app = await buildHttpApp(benchAppDeps({ store: chain.store, network: chain.network, rpc: chain.rpc }));
+  app.get('/ping', async () => ({ ok: true }));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const out: Measured[] = [];
   try {
-    for (const { route } of PAIRS) {
+    for (const route of [FLOOR.route, ...PAIRS.map((p) => p.route)]) {
       const cpu = ownCpuMicros();
-      const r = await measureInChild({ url, paths: samples.map((a) => `/api/v2/${route}/LTCTEST/${a}`), connections: CONNECTIONS, seconds });
+      const paths = route === FLOOR.route ? ['/ping'] : samples.map((a) => `/api/v2/${route}/LTCTEST/${a}`);
+      const r = await measureInChild({ url, paths, connections: CONNECTIONS, seconds });
       const m = { ...r, cpuMicrosPerRequest: (ownCpuMicros() - cpu) / Math.max(1, r.total) };
       console.log(line(`${tag}Outpoint SQLite ${route}`, m));
       out.push(m);
@@ -164,9 +172,9 @@ export async function run(): Promise<void> {
       mib(indexRss)} at the tip, ${mib(fulcrum.peakRssBytes())} after the load`);
     console.log(`  datadir by kind of file: ${[...disk.byKind].sort((x, y) => y[1] - x[1]).slice(0, 8).map(([k, b]) => `${k} ${b}`).join(', ')}`);
     console.log('req/s at c=32, 500 sample addresses: Outpoint SQLite / Fulcrum per round');
-    PAIRS.forEach(({ route, method }, j) => {
+    [FLOOR, ...PAIRS].forEach(({ route, method }, j) => {
       const cells = rounds.map((r) => `${r.outpoint[j]!.rps.toFixed(0)} / ${r.fulcrum[j]!.rps.toFixed(0)} = ${(r.outpoint[j]!.rps / r.fulcrum[j]!.rps).toFixed(2)}×`);
-      console.log(`  ${route} / ${method.slice('blockchain.scripthash.'.length)}: ${cells.join('   ')}`);
+      console.log(`  ${route} / ${method.replace('blockchain.scripthash.', '')}: ${cells.join('   ')}`);
     });
     const errors = rounds.flatMap((r) => [...r.fulcrum, ...r.outpoint]).reduce((n, m) => n + m.failed, 0);
     if (errors > 0) throw new Error(`${errors} requests failed`);

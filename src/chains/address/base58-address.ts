@@ -1,13 +1,9 @@
-import { createBase58check } from '@scure/base';
-import { sha256 } from '../hash.js';
 import { OP_CHECKSIG, OP_DUP, OP_EQUAL, OP_EQUALVERIFY, OP_HASH160 } from '../script/opcodes.js';
+import { decodeBase58Check, encodeBase58Check } from './base58.js';
 
 /*
- * Base58Check addresses (P2PKH, P2SH): one version byte + a 20-byte hash + 4-byte sha256d checksum.
- * The checksum codec comes from @scure/base with node:crypto's sha256 behind it.
+ * Base58Check addresses (P2PKH, P2SH): one version byte + a 20-byte hash + 4-byte sha256d checksum (base58.ts).
  */
-
-const base58check = createBase58check(sha256);
 
 /** Payload length of an address: version byte + hash160. */
 const PAYLOAD_LENGTH = 21;
@@ -23,7 +19,7 @@ export function encodeBase58Address(version: number, hash: Uint8Array): string {
   const payload = new Uint8Array(PAYLOAD_LENGTH);
   payload[0] = version;
   payload.set(hash, 1);
-  return base58check.encode(payload);
+  return encodeBase58Check(payload);
 }
 
 /**
@@ -31,12 +27,8 @@ export function encodeBase58Address(version: number, hash: Uint8Array): string {
  * DecodeBase58, surrounding whitespace is not skipped: API input must be the address itself.
  */
 export function decodeBase58Address(address: string): Base58Payload | { readonly error: string } {
-  let payload: Uint8Array;
-  try {
-    payload = base58check.decode(address);
-  } catch {
-    return { error: 'not a valid base58check string (bad character or checksum)' };
-  }
+  const payload = decodeBase58Check(address);
+  if (payload === null) return { error: 'not a valid base58check string (bad character or checksum)' };
   if (payload.length !== PAYLOAD_LENGTH) return { error: `base58 payload is ${payload.length} bytes, expected 21` };
   return { version: payload[0] as number, hash: payload.slice(1) };
 }

@@ -3,15 +3,13 @@
  * (extended-key-versions.ts), private keys are refused (a server never needs them), and the key itself is checked by
  * @scure/bip32 (BIP32 test vector 5: depth, fingerprint, index and point rules).
  */
-import { createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { InvalidArgumentError } from '../../core/domain/errors.js';
-import { sha256 } from '../hash.js';
+import { decodeBase58Check } from '../address/base58.js';
 import type { NetworkParams } from '../network-params.js';
 import { ALL_NETWORK_PARAMS } from '../networks.js';
 import { ALL_KEY_VERSIONS, type ExtendedKeyVersion } from './extended-key-versions.js';
 
-const base58check = createBase58check(sha256);
 /** version(4) depth(1) parent fingerprint(4) index(4) chain code(32) key(33). */
 const SERIALIZED_LENGTH = 78;
 
@@ -39,12 +37,8 @@ function expected(params: NetworkParams): string {
 
 /** Reads `text` as an extended public key of `params`' network; InvalidArgumentError (field `xpub`) saying why not. */
 export function decodeExtendedKey(params: NetworkParams, text: string): ExtendedPublicKey {
-  let bytes: Uint8Array;
-  try {
-    bytes = base58check.decode(text);
-  } catch {
-    throw invalidWallet('not a valid extended key: a character outside base58 or a wrong base58 checksum');
-  }
+  const bytes = decodeBase58Check(text);
+  if (bytes === null) throw invalidWallet('not a valid extended key: a character outside base58 or a wrong base58 checksum');
   if (bytes.length !== SERIALIZED_LENGTH) throw invalidWallet(`not a valid extended key: ${bytes.length} bytes, expected ${SERIALIZED_LENGTH}`);
   const version = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, false);
   const own = params.extendedKeys.find((v) => v.public === version);

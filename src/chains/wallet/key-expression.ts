@@ -4,13 +4,11 @@
  * `<receive;change>`, and a final `*`. Everything else a KEY may be (single public keys, private keys, hardened steps
  * after the key, hardened wildcards) is refused with the reason: those cannot describe a watch-only wallet.
  */
-import { createBase58check } from '@scure/base';
-import { sha256 } from '../hash.js';
+import { decodeBase58Check } from '../address/base58.js';
 import type { NetworkParams } from '../network-params.js';
 import { decodeExtendedKey, invalidWallet, type ExtendedPublicKey } from './extended-key.js';
 
 const HARDENED = 0x80000000;
-const base58check = createBase58check(sha256);
 
 export interface KeyOrigin {
   /** 8 lower-case hex digits. */
@@ -62,11 +60,10 @@ function notExtended(text: string): Error | null {
     return invalidWallet('a single public key is one address, not a wallet: give an extended public key with a ranged path (…/*)');
   }
   if (text.length >= 50 && text.length <= 52) {
-    try {
-      const bytes = base58check.decode(text);
-      if (bytes.length === 33 || bytes.length === 34) return invalidWallet('this is a private key (WIF): private keys are never accepted; give an extended public key');
-    } catch {
-      // not base58check: decodeExtendedKey says why
+    // Not base58check (null): decodeExtendedKey says why.
+    const bytes = decodeBase58Check(text);
+    if (bytes !== null && (bytes.length === 33 || bytes.length === 34)) {
+      return invalidWallet('this is a private key (WIF): private keys are never accepted; give an extended public key');
     }
   }
   return null;
