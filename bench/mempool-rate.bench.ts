@@ -147,7 +147,10 @@ export async function run(): Promise<void> {
     printFigures(figures, POLL_MS);
     console.log(`  peak RSS of outpoint serve: ${Math.round(serve.peakRssBytes() / 2 ** 20)} MiB (${Math.round(peakBefore / 2 ** 20)} MiB before the schedule)`);
     const out = join(CACHE_ROOT, `mempool-rate-results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(out, JSON.stringify({ engine: ENGINE, txs: NTX, pollMs: POLL_MS, prefill: PREFILL, phases: PHASES, loadStart, loadEnd, figures, seconds, peakRss: serve.peakRssBytes() }, null, 1));
+    // Per tx (node time, index time, tx_update and balance_update arrivals; ms since the epoch): the late ones can then
+    // be matched against the service's CPU profile (BENCH_MEMPOOL_CPU_PROF), whose timestamps are the same clock's.
+    const perTx = added.map((tx, i) => [tx.at, probe.reachedAt(PREFILL + i + 1), watch!.txUpdates.get(tx.txid) ?? null, watch!.balanceUpdates.get(tx.txid) ?? null]);
+    writeFileSync(out, JSON.stringify({ engine: ENGINE, txs: NTX, pollMs: POLL_MS, prefill: PREFILL, phases: PHASES, loadStart, loadEnd, figures, seconds, peakRss: serve.peakRssBytes(), perTxColumns: ['nodeAt', 'indexAt', 'txUpdateAt', 'balanceUpdateAt'], perTx }));
     console.log(`  figures as JSON: ${out}`);
   } finally {
     watch?.close();

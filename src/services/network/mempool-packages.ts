@@ -5,6 +5,10 @@
  * 50,000-tx mempool touches these millions of times.
  */
 import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
+import type { Steps } from './time-sliced.js';
+
+/** Txs handled between pause points of a pass (time-sliced.ts): a few hundred microseconds of work. */
+export const PAUSE_EVERY = 256;
 
 export class TxGraph {
   readonly count: number;
@@ -17,8 +21,7 @@ export class TxGraph {
   readonly parents: number[][];
   readonly children: number[][];
 
-  constructor(entries: readonly MempoolSourceEntry[]) {
-    const n = entries.length;
+  private constructor(n: number) {
     this.count = n;
     this.fee = new Float64Array(n);
     this.vsize = new Float64Array(n);
@@ -26,23 +29,34 @@ export class TxGraph {
     this.size = new Float64Array(n);
     this.parents = new Array<number[]>(n);
     this.children = Array.from({ length: n }, () => []);
+  }
+
+  /** The graph of `entries`, pausing every PAUSE_EVERY txs. */
+  static *build(entries: readonly MempoolSourceEntry[]): Steps<TxGraph> {
+    const n = entries.length;
+    const g = new TxGraph(n);
     const index = new Map<string, number>();
-    entries.forEach((e, i) => index.set(e.txid, i));
     for (let i = 0; i < n; i++) {
+      index.set(entries[i]!.txid, i);
+      if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield;
+    }
+    for (let i = 0; i < n; i++) {
+      if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield;
       const e = entries[i]!;
-      this.fee[i] = Number(e.fee);
-      this.vsize[i] = e.vsize;
-      this.weight[i] = e.weight;
-      this.size[i] = e.size ?? e.vsize;
-      this.parents[i] = [];
+      g.fee[i] = Number(e.fee);
+      g.vsize[i] = e.vsize;
+      g.weight[i] = e.weight;
+      g.size[i] = e.size ?? e.vsize;
+      g.parents[i] = [];
       for (const d of e.depends) {
         const p = index.get(d);
         if (p !== undefined && p !== i) {
-          this.parents[i]!.push(p);
-          this.children[p]!.push(i);
+          g.parents[i]!.push(p);
+          g.children[p]!.push(i);
         }
       }
     }
+    return g;
   }
 }
 
@@ -58,7 +72,7 @@ export class Packages {
   private readonly stamp: Int32Array;
   private stampNo = 0;
 
-  constructor(private readonly g: TxGraph) {
+  private constructor(private readonly g: TxGraph) {
     const n = g.count;
     this.fee = new Float64Array(n);
     this.vsize = new Float64Array(n);
@@ -66,13 +80,20 @@ export class Packages {
     this.included = new Uint8Array(n);
     this.version = new Int32Array(n);
     this.stamp = new Int32Array(n).fill(-1);
-    for (let i = 0; i < n; i++) {
-      for (const t of this.members(i)) {
-        this.fee[i] = this.fee[i]! + g.fee[t]!;
-        this.vsize[i] = this.vsize[i]! + g.vsize[t]!;
-        this.weight[i] = this.weight[i]! + g.weight[t]!;
+  }
+
+  /** Every tx's package figures, pausing every PAUSE_EVERY txs. */
+  static *build(g: TxGraph): Steps<Packages> {
+    const p = new Packages(g);
+    for (let i = 0; i < g.count; i++) {
+      if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield;
+      for (const t of p.members(i)) {
+        p.fee[i] = p.fee[i]! + g.fee[t]!;
+        p.vsize[i] = p.vsize[i]! + g.vsize[t]!;
+        p.weight[i] = p.weight[i]! + g.weight[t]!;
       }
     }
+    return p;
   }
 
   /** The package's fee rate (base units per vbyte). */

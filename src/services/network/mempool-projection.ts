@@ -1,6 +1,7 @@
 import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
-import { Packages, TxGraph } from './mempool-packages.js';
-import { PackageHeap, rankByTxid } from './package-heap.js';
+import { PAUSE_EVERY, Packages, TxGraph } from './mempool-packages.js';
+import { PackageHeap } from './package-heap.js';
+import { runSliced, runToEnd, type Steps } from './time-sliced.js';
 
 /** Core's default leaves this much weight of every block for the coinbase (DEFAULT_BLOCK_MAX_WEIGHT = limit - 4000). */
 export const COINBASE_RESERVED_WEIGHT = 4_000;
@@ -45,13 +46,15 @@ interface BlockFill {
  * lowers the package figures of its descendants, which are queued again. Like Core's miner, once the block is nearly
  * full it gives up after MAX_FAILURES packages that did not fit.
  */
-function fillBlock(g: TxGraph, packages: Packages, heap: PackageHeap, budget: number): BlockFill {
+function* fillBlock(g: TxGraph, packages: Packages, heap: PackageHeap, budget: number): Steps<BlockFill> {
   let weight = 0;
   let size = 0;
   const rates: number[] = [];
   const deferred: { tx: number; version: number }[] = [];
   let failures = 0;
+  let popped = 0;
   while (heap.size > 0) {
+    if (++popped % PAUSE_EVERY === 0) yield;
     const top = heap.pop();
     const i = top.tx;
     if (packages.included[i] || packages.version[i] !== top.version) continue;
@@ -98,14 +101,30 @@ function blockFigures(blockNum: number, fill: BlockFill, budget: number, mempool
  * deterministic.
  */
 export function projectMempoolBlocks(entries: readonly MempoolSourceEntry[], options: ProjectionOptions): ProjectedBlock[] {
-  const graph = new TxGraph(entries);
-  const packages = new Packages(graph);
-  const heap = new PackageHeap(rankByTxid(entries));
-  for (let i = 0; i < graph.count; i++) heap.push(packages.rate(i), i, 0);
+  return runToEnd(projectionSteps(entries, options));
+}
+
+/**
+ * The same projection in slices of the event loop's time (time-sliced.ts): the service's passes on a mainnet-sized
+ * mempool took 250-500 ms in one piece, and the indexer's poll and realtime's events waited behind them. `entries`
+ * must not change meanwhile (a snapshot); `busyMs` is the time spent in the slices.
+ */
+export function projectMempoolBlocksSliced(entries: readonly MempoolSourceEntry[], options: ProjectionOptions, sliceMs?: number): Promise<{ value: ProjectedBlock[]; busyMs: number }> {
+  return runSliced(projectionSteps(entries, options), sliceMs);
+}
+
+function* projectionSteps(entries: readonly MempoolSourceEntry[], options: ProjectionOptions): Steps<ProjectedBlock[]> {
+  const graph = yield* TxGraph.build(entries);
+  const packages = yield* Packages.build(graph);
+  const heap = new PackageHeap(entries.map((e) => e.txid));
+  for (let i = 0; i < graph.count; i++) {
+    if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield;
+    heap.push(packages.rate(i), i, 0);
+  }
   const budget = options.maxBlockWeight - COINBASE_RESERVED_WEIGHT;
   const blocks: ProjectedBlock[] = [];
   for (let blockNum = 1; blockNum <= options.blocks && heap.size > 0; blockNum++) {
-    const fill = fillBlock(graph, packages, heap, budget);
+    const fill = yield* fillBlock(graph, packages, heap, budget);
     if (fill.rates.length === 0) break; // nothing left that fits: the rest are empty blocks
     blocks.push(blockFigures(blockNum, fill, budget, options.minFeeRate));
   }

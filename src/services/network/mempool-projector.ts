@@ -4,7 +4,8 @@ import type { MempoolSource, MempoolSourceEntry } from '../../core/sources/mempo
 import type { MempoolTxSummary } from '../../core/store/chain-reads.js';
 import type { NetworkParams } from '../../chains/network-params.js';
 import type { NetworkId } from '../../core/domain/network.js';
-import { projectMempoolBlocks, type ProjectedBlock } from './mempool-projection.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { projectMempoolBlocksSliced, type ProjectedBlock } from './mempool-projection.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { StoreMempoolSource } from './store-mempool-source.js';
 import { newestMempoolTxs, type NewestMempoolTx } from './newest-mempool-txs.js';
@@ -35,6 +36,8 @@ export const DEFAULT_DEBOUNCE_MS = 500;
  * rates"). A small mempool's pass takes a few milliseconds, so the debounce alone paces it as before.
  */
 export const MAX_BUSY_SHARE = 0.2;
+/** Snapshot txs looked up in the kept index facts per turn of the event loop (indexedFacts). */
+const FACTS_PER_TURN = 5_000;
 /** Without events (an API-only process has no indexer on its bus) the projection is refreshed when older than this. */
 export const DEFAULT_MAX_AGE_MS = 10_000;
 
@@ -63,7 +66,12 @@ export interface MempoolProjection {
 interface NetworkState {
   current: MempoolProjection | null;
   computedAtMs: number;
-  /** How long the last pass took (ms): paces the next event-triggered one (MAX_BUSY_SHARE). */
+  /**
+   * How long the last pass took (ms), from its start to its end: paces the next event-triggered one (MAX_BUSY_SHARE).
+   * The projection runs in slices with other work between them (time-sliced.ts). Counting only the slices went with
+   * more frequent passes in the mempool-rate bench (0.59 to 1.0 per second, the projector's CPU from 17 to 24 % of
+   * a core): the whole pass counts, as before the slices, so the rests are at least as long as they were.
+   */
   lastPassMs: number;
   /** Until when recomputations follow the mempool deep (fee estimates were asked for). */
   deepUntilMs: number;
@@ -170,7 +178,11 @@ export class MempoolProjector {
     // One pass serves both the spec's next blocks and, while fees are asked for, the fee service's entry rates.
     const deep = Date.now() < state.deepUntilMs;
     const depth = deep ? Math.max(PROJECTED_BLOCKS, projectionDepth(ctx.params)) : PROJECTED_BLOCKS;
-    const blocks = projectMempoolBlocks(entries, { maxBlockWeight: ctx.params.maxBlockWeight, blocks: depth, minFeeRate: snapshot.minFeeRate });
+    // In slices: in one piece it held the event loop for 250-500 ms on a 20,000-30,000-tx mempool, and the txs the
+    // node announced meanwhile reached realtime clients that much later (docs/benchmarks.md, "Mempool at mainnet rates").
+    const projected = await projectMempoolBlocksSliced(entries, { maxBlockWeight: ctx.params.maxBlockWeight, blocks: depth, minFeeRate: snapshot.minFeeRate });
+    await yieldToEventLoop();
+    const blocks = projected.value;
     state.current = {
       txCount: entries.length,
       bytes: entries.reduce((sum, e) => sum + (e.size ?? e.vsize), 0),
@@ -195,7 +207,9 @@ export class MempoolProjector {
   private async indexedFacts(state: NetworkState, ctx: NetworkContext, entries: readonly MempoolSourceEntry[]): Promise<Map<string, MempoolTxSummary>> {
     const next = new Map<string, MempoolTxSummary>();
     const missing: string[] = [];
-    for (const e of entries) {
+    for (const [i, e] of entries.entries()) {
+      // A turn of the event loop every FACTS_PER_TURN txs: the walk of a 30,000-tx snapshot took ~25 ms in one piece.
+      if (i > 0 && i % FACTS_PER_TURN === 0) await yieldToEventLoop();
       const known = state.indexed.get(e.txid);
       if (known) next.set(e.txid, known);
       else missing.push(e.txid);

@@ -70,6 +70,24 @@ export function eventLogTests(harness: StoreHarness): void {
     assert.equal((await log.read('LTC', 'blockchain', 0, 1000)).events[0]!.eventId, total - 99 + ((3 - ((total - 100) % 3)) % 3));
   }));
 
+  it('a prune statement takes at most a hundred ids: 1,500 ids go in 15 statements with the event loop turning between', () => withDb(harness, async (db) => {
+    const log = db.store.events();
+    await log.append('LTC', Array.from({ length: 1_600 }, (_, i) => [paid(`s${i % 7}`, i), paid(`t${i % 5}`, i), block(i)]), T);
+    // A statement of 2,000 ids (5-10 rows each for a mempool tx) held the event loop for 400-900 ms on a big index.
+    let turns = 0;
+    let pruning = true;
+    const tick = (): void => {
+      if (!pruning) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    assert.equal(await log.prune('LTC', T, 100), 1_500 * 3);
+    pruning = false;
+    assert.ok(turns >= 14, `the event loop turned ${turns} times while 1,500 ids were pruned`);
+    assert.equal((await log.read('LTC', 'blockchain', 0, 1000)).prunedThrough, 1_500);
+  }));
+
   it('prunes what is older than the cut-off or beyond the count kept, and records how far', () => withDb(harness, async (db) => {
     const log = db.store.events();
     for (let i = 0; i < 10; i++) await log.append('LTC', [[block(i)]], T + i);

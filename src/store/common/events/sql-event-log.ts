@@ -16,8 +16,14 @@ import type { SqlRunner } from '../sql/sql-runner.js';
 export const BUCKET_IDS = 4096;
 /** The bucket of shared bodies (`tx:<txid>`): found by key, pruned with the id they carry. */
 export const SHARED_BUCKET = -1;
-/** Ids deleted per prune statement: a few thousand rows, tens of milliseconds. */
-export const PRUNE_IDS_PER_STATEMENT = 2_000;
+/**
+ * Ids deleted per prune statement, the event loop turning between statements. A mempool tx's event has a row per
+ * channel it names plus its shared body: on the 2M-tx bench index a statement of 2,000 ids took 400-900 ms and held
+ * the event loop that long once a minute, which made realtime's p99 (docs/benchmarks.md, "Mempool at mainnet rates").
+ * 100 ids keep a statement to tens of milliseconds; the log's growth (~20 ids a second at 10 tx/s) is far from that
+ * rate of deletion.
+ */
+export const PRUNE_IDS_PER_STATEMENT = 100;
 /** Buckets one read statement seeks (each an index seek for the channel): a 24-hour log of a busy chain has hundreds. */
 const BUCKETS_PER_READ = 64;
 
