@@ -90,9 +90,8 @@ void test('the sliced projection gives the same blocks, with turns of the event 
     const sliced = await projectMempoolBlocksSliced(entries, options, 2);
     ticking = false;
     await ticker;
-    assert.deepEqual(sliced.value, projectMempoolBlocks(entries, options), `${blocks} blocks`);
+    assert.deepEqual(sliced, projectMempoolBlocks(entries, options), `${blocks} blocks`);
     // In one piece it would let the loop turn once at most; 2 ms slices of a pass of tens of ms give many turns.
     assert.ok(turns >= 5, `${turns} turns of the event loop during the pass`);
-    assert.ok(sliced.busyMs > 0);
   }
 });

@@ -107,9 +107,9 @@ export function projectMempoolBlocks(entries: readonly MempoolSourceEntry[], opt
 /**
  * The same projection in slices of the event loop's time (time-sliced.ts): the service's passes on a mainnet-sized
  * mempool took 250-500 ms in one piece, and the indexer's poll and realtime's events waited behind them. `entries`
- * must not change meanwhile (a snapshot); `busyMs` is the time spent in the slices.
+ * must not change meanwhile (a snapshot).
  */
-export function projectMempoolBlocksSliced(entries: readonly MempoolSourceEntry[], options: ProjectionOptions, sliceMs?: number): Promise<{ value: ProjectedBlock[]; busyMs: number }> {
+export function projectMempoolBlocksSliced(entries: readonly MempoolSourceEntry[], options: ProjectionOptions, sliceMs?: number): Promise<ProjectedBlock[]> {
   return runSliced(projectionSteps(entries, options), sliceMs);
 }
 

@@ -20,18 +20,13 @@ export function runToEnd<T>(steps: Steps<T>): T {
   }
 }
 
-/**
- * Runs `steps` in slices of about `sliceMs`, the event loop turning between them; resolves with its value and the
- * time spent in it (the slices only, not what ran between them).
- */
-export async function runSliced<T>(steps: Steps<T>, sliceMs = DEFAULT_SLICE_MS): Promise<{ value: T; busyMs: number }> {
-  let busyMs = 0;
+/** Runs `steps` in slices of about `sliceMs`, the event loop turning between them; resolves with its value. */
+export async function runSliced<T>(steps: Steps<T>, sliceMs = DEFAULT_SLICE_MS): Promise<T> {
   for (;;) {
     const started = performance.now();
     let next = steps.next();
     while (!next.done && performance.now() - started < sliceMs) next = steps.next();
-    busyMs += performance.now() - started;
-    if (next.done) return { value: next.value, busyMs };
+    if (next.done) return next.value;
     await yieldToEventLoop();
   }
 }
