@@ -10,7 +10,9 @@
  * Settings (environment): INDEX_BENCH_TXS (100000), INDEX_BENCH_ENGINES (sqlite,postgres), INDEX_BENCH_RUNS (1),
  * INDEX_BENCH_BATCH_TXS (indexer batchTxTarget, default the indexer's own), INDEX_BENCH_REQUESTS (getblock requests in
  * flight, the `sync_requests` setting; default the fetcher's own), INDEX_BENCH_PROF (a directory: CPU profiles
- * of the child processes).
+ * of the child processes), INDEX_BENCH_PG_SETTINGS (more PostgreSQL server settings, name=value,…: e.g.
+ * `shared_preload_libraries=auto_explain,auto_explain.log_min_duration=200ms,auto_explain.log_analyze=on,
+ * logging_collector=on,log_directory=/some/dir` logs each slow statement's plan into a directory the server can write).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
@@ -233,7 +235,9 @@ export async function run(): Promise<void> {
     };
     if (engines.includes('postgres')) {
       const { startPostgres } = await import('../test/helpers/postgres-server.js');
-      pgServer = await startPostgres();
+      const settings = Object.fromEntries((process.env['INDEX_BENCH_PG_SETTINGS'] ?? '').split(',').filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+      pgServer = await startPostgres({ settings });
     }
     for (let i = 0; i < runs; i++) {
       const ceiling = await runChild('ceiling', node.url, '');
