@@ -1,0 +1,134 @@
+/**
+ * What one random insert into a B-tree far larger than the page cache costs, by SQLite page size: the mechanism that
+ * bounds following a big index (docs/benchmarks.md, "Following the 20M index": ~130 KB written per tx, each of a tx's
+ * ~16 random index entries dirtying its own page, written to the WAL and again at the checkpoint).
+ *
+ * One table shaped like `history` (script key, tx id, flags; WITHOUT ROWID), filled in key order to PAGE_BENCH_ROWS
+ * rows (default 100M: ~2 GB at 4 KB pages, 16x the 128 MiB cache, about the 20M index's ratio to a 1 GiB cache), then
+ * rows at random script keys with new tx ids, as blocks of 12,800 rows (a 2,000-tx block's history rows), committed
+ * one block at a time and then 32 blocks per transaction (the catch-up's batch). Same WAL mode, synchronous NORMAL
+ * and automatic checkpoint as the store. Printed per page size: µs per row, bytes written per row (this process's
+ * `write_bytes`: WAL and checkpoint), and the file's size.
+ *   npm run bench:btree-pages        (= node --import tsx bench/btree-page-size.bench.ts)
+ * Settings: PAGE_BENCH_SIZES (4096,2048,1024), PAGE_BENCH_ROWS (100000000), PAGE_BENCH_CACHE_MB (128),
+ * PAGE_BENCH_BLOCKS (40 per round), PAGE_BENCH_MMAP_MB (0), PAGE_BENCH_DIR (a directory on the disk to measure; default the OS temp dir).
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { openSqliteDatabase } from '../src/store/sqlite/connection/sqlite-binding.js';
+
+const SIZES = (process.env['PAGE_BENCH_SIZES'] ?? '4096,2048,1024').split(',').map(Number);
+const ROWS = Number(process.env['PAGE_BENCH_ROWS'] ?? 100_000_000);
+const CACHE_MB = Number(process.env['PAGE_BENCH_CACHE_MB'] ?? 128);
+const BLOCKS = Number(process.env['PAGE_BENCH_BLOCKS'] ?? 40);
+/** SQLite's memory-mapped reads (`mmap_size`), 0: off as in the store. */
+const MMAP_MB = Number(process.env['PAGE_BENCH_MMAP_MB'] ?? 0);
+const ROWS_PER_BLOCK = 12_800;
+const CATCHUP_BLOCKS = 32;
+/** 47-bit script keys, as a new store's (meta.script_key_bits). */
+const KEY_SPACE = 2 ** 47;
+/** Rows per script while filling: the scale chain's history has ~6 rows per script. */
+const ROWS_PER_SCRIPT = 6;
+const FILL_TX_ROWS = 1_000_000;
+
+/** A small fast PRNG so every page size gets the same rows in the same order. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function writeBytes(): number {
+  const line = readFileSync('/proc/self/io', 'utf8').split('\n').find((l) => l.startsWith('write_bytes:'));
+  return Number(line?.split(/\s+/)[1] ?? 0);
+}
+
+function fill(db: Database.Database): void {
+  const insert = db.prepare('INSERT INTO history (script, id, flags) VALUES (?, ?, ?)');
+  const random = rng(1);
+  const scripts = Math.ceil(ROWS / ROWS_PER_SCRIPT);
+  const step = KEY_SPACE / scripts;
+  const txs = ROWS / 6.4;
+  let written = 0;
+  db.exec('BEGIN');
+  for (let s = 0; s < scripts && written < ROWS; s++) {
+    const key = Math.floor(s * step + random() * (step - 1));
+    const ids: number[] = [];
+    for (let r = 0; r < ROWS_PER_SCRIPT; r++) ids.push(Math.floor(random() * txs));
+    ids.sort((a, b) => a - b);
+    let last = -1;
+    for (const id of ids) {
+      if (id === last) continue;
+      last = id;
+      insert.run(key, id, 1);
+      if (++written % FILL_TX_ROWS === 0) db.exec('COMMIT; BEGIN');
+    }
+  }
+  db.exec('COMMIT');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}
+
+interface Round {
+  readonly usPerRow: number;
+  readonly bytesPerRow: number;
+}
+
+function round(db: Database.Database, blocksPerTx: number, firstId: number, seed: number): Round {
+  const insert = db.prepare('INSERT OR IGNORE INTO history (script, id, flags) VALUES (?, ?, ?)');
+  const random = rng(seed);
+  const rows = BLOCKS * ROWS_PER_BLOCK;
+  const keys = Array.from({ length: rows }, () => Math.floor(random() * KEY_SPACE));
+  const before = writeBytes();
+  const started = process.hrtime.bigint();
+  let id = firstId;
+  for (let b = 0; b < BLOCKS; b += blocksPerTx) {
+    db.exec('BEGIN');
+    for (let k = b * ROWS_PER_BLOCK; k < Math.min(BLOCKS, b + blocksPerTx) * ROWS_PER_BLOCK; k++) {
+      if (k % 6 === 0) id++;
+      insert.run(keys[k], id, 2);
+    }
+    db.exec('COMMIT');
+  }
+  const ns = Number(process.hrtime.bigint() - started);
+  return { usPerRow: ns / 1000 / rows, bytesPerRow: (writeBytes() - before) / rows };
+}
+
+const parent = mkdtempSync(join(process.env['PAGE_BENCH_DIR'] ?? tmpdir(), 'page-bench-'));
+console.log(`btree page-size bench: ${ROWS} rows filled, cache ${CACHE_MB} MiB, mmap ${MMAP_MB} MiB, rounds of ${BLOCKS} blocks x ${ROWS_PER_BLOCK} random rows, node ${process.version}`);
+try {
+  for (const size of SIZES) {
+    const file = join(parent, `history-${size}.db`);
+    const db = openSqliteDatabase(file);
+    db.pragma(`page_size = ${size}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma(`cache_size = -${CACHE_MB * 1024}`);
+    if (MMAP_MB > 0) db.pragma(`mmap_size = ${MMAP_MB * 1024 * 1024}`);
+    db.exec('CREATE TABLE history (script INTEGER NOT NULL, id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (script, id)) WITHOUT ROWID');
+    const filledAt = Date.now();
+    fill(db);
+    const fillS = (Date.now() - filledAt) / 1000;
+    const mib = statSync(file).size / 1024 / 1024;
+    const idBase = Math.ceil(ROWS / 6.4) + 1;
+    const single = round(db, 1, idBase, 2);
+    const batched = round(db, CATCHUP_BLOCKS, idBase + BLOCKS * ROWS_PER_BLOCK, 3);
+    console.log(
+      `  page ${String(size).padStart(5)}: file ${mib.toFixed(0)} MiB (filled in ${fillS.toFixed(0)} s); ` +
+      `one block per tx ${single.usPerRow.toFixed(2)} µs/row, ${(single.bytesPerRow / 1024).toFixed(1)} KiB written/row; ` +
+      `${CATCHUP_BLOCKS} blocks per tx ${batched.usPerRow.toFixed(2)} µs/row, ${(batched.bytesPerRow / 1024).toFixed(1)} KiB written/row`,
+    );
+    db.close();
+    rmSync(file, { force: true });
+    rmSync(`${file}-wal`, { force: true });
+    rmSync(`${file}-shm`, { force: true });
+  }
+} finally {
+  rmSync(parent, { recursive: true, force: true });
+}
