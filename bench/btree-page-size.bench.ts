@@ -11,7 +11,8 @@
  * `write_bytes`: WAL and checkpoint), and the file's size.
  *   npm run bench:btree-pages        (= node --import tsx bench/btree-page-size.bench.ts)
  * Settings: PAGE_BENCH_SIZES (4096,2048,1024), PAGE_BENCH_ROWS (100000000), PAGE_BENCH_CACHE_MB (128),
- * PAGE_BENCH_BLOCKS (40 per round), PAGE_BENCH_MMAP_MB (0), PAGE_BENCH_DIR (a directory on the disk to measure; default the OS temp dir).
+ * PAGE_BENCH_BLOCKS (40 per round), PAGE_BENCH_MMAP_MB (0), PAGE_BENCH_DELTA_BLOCKS (0: no delta round; N: N blocks'
+ * rows through a small recent table, then one sorted merge into the big one: the log-structured alternative), PAGE_BENCH_DIR (a directory on the disk to measure; default the OS temp dir).
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,8 @@ const BLOCKS = Number(process.env['PAGE_BENCH_BLOCKS'] ?? 40);
 /** SQLite's memory-mapped reads (`mmap_size`), 0: off as in the store. */
 const MMAP_MB = Number(process.env['PAGE_BENCH_MMAP_MB'] ?? 0);
 const ROWS_PER_BLOCK = 12_800;
+/** Blocks of the delta round: the rows a recent table gathers before one sorted merge into the big one. */
+const DELTA_BLOCKS = Number(process.env['PAGE_BENCH_DELTA_BLOCKS'] ?? 0);
 const CATCHUP_BLOCKS = 32;
 /** 47-bit script keys, as a new store's (meta.script_key_bits). */
 const KEY_SPACE = 2 ** 47;
@@ -100,6 +103,39 @@ function round(db: Database.Database, blocksPerTx: number, firstId: number, seed
   return { usPerRow: ns / 1000 / rows, bytesPerRow: (writeBytes() - before) / rows };
 }
 
+/**
+ * The log-structured alternative: the same random rows go first into a small `recent` table (it stays in the cache,
+ * so each block's inserts are cheap), then into the big table in one sorted merge, which dirties each of the big
+ * table's pages once for all the rows that land on it. Returns the insert and merge costs per row separately.
+ */
+function deltaRound(db: Database.Database, firstId: number, seed: number): { insert: Round; merge: Round } {
+  db.exec('CREATE TABLE IF NOT EXISTS recent (script INTEGER NOT NULL, id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (script, id)) WITHOUT ROWID');
+  const insert = db.prepare('INSERT OR IGNORE INTO recent (script, id, flags) VALUES (?, ?, ?)');
+  const random = rng(seed);
+  const rows = DELTA_BLOCKS * ROWS_PER_BLOCK;
+  let before = writeBytes();
+  let started = process.hrtime.bigint();
+  let id = firstId;
+  for (let b = 0; b < DELTA_BLOCKS; b++) {
+    db.exec('BEGIN');
+    for (let k = 0; k < ROWS_PER_BLOCK; k++) {
+      if (k % 6 === 0) id++;
+      insert.run(Math.floor(random() * KEY_SPACE), id, 2);
+    }
+    db.exec('COMMIT');
+  }
+  const inserted = { usPerRow: Number(process.hrtime.bigint() - started) / 1000 / rows, bytesPerRow: (writeBytes() - before) / rows };
+  before = writeBytes();
+  started = process.hrtime.bigint();
+  db.exec('BEGIN');
+  // `recent` is a WITHOUT ROWID table keyed like `history`: its scan is already in key order.
+  db.exec('INSERT OR IGNORE INTO history (script, id, flags) SELECT script, id, flags FROM recent');
+  db.exec('DELETE FROM recent');
+  db.exec('COMMIT');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  return { insert: inserted, merge: { usPerRow: Number(process.hrtime.bigint() - started) / 1000 / rows, bytesPerRow: (writeBytes() - before) / rows } };
+}
+
 const parent = mkdtempSync(join(process.env['PAGE_BENCH_DIR'] ?? tmpdir(), 'page-bench-'));
 console.log(`btree page-size bench: ${ROWS} rows filled, cache ${CACHE_MB} MiB, mmap ${MMAP_MB} MiB, rounds of ${BLOCKS} blocks x ${ROWS_PER_BLOCK} random rows, node ${process.version}`);
 try {
@@ -124,6 +160,14 @@ try {
       `one block per tx ${single.usPerRow.toFixed(2)} µs/row, ${(single.bytesPerRow / 1024).toFixed(1)} KiB written/row; ` +
       `${CATCHUP_BLOCKS} blocks per tx ${batched.usPerRow.toFixed(2)} µs/row, ${(batched.bytesPerRow / 1024).toFixed(1)} KiB written/row`,
     );
+    if (DELTA_BLOCKS > 0) {
+      const { insert, merge } = deltaRound(db, idBase + 2 * BLOCKS * ROWS_PER_BLOCK, 4);
+      console.log(
+        `             through a recent table, ${DELTA_BLOCKS} blocks then one sorted merge: insert ${insert.usPerRow.toFixed(2)} µs/row ` +
+        `(${(insert.bytesPerRow / 1024).toFixed(1)} KiB), merge ${merge.usPerRow.toFixed(2)} µs/row (${(merge.bytesPerRow / 1024).toFixed(1)} KiB), ` +
+        `together ${(insert.usPerRow + merge.usPerRow).toFixed(2)} µs/row`,
+      );
+    }
     db.close();
     rmSync(file, { force: true });
     rmSync(`${file}-wal`, { force: true });
