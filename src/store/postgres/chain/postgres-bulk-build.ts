@@ -11,12 +11,14 @@ import { fetchBulkRaws } from '../../common/chain-writes/bulk-raw-txs.js';
 import { deferredIndexes } from '../../common/schema/chain-tables.js';
 import { affectedOutputs, locateTx, moveCollidingScripts, rekeyOutputs } from '../../common/chain-writes/bulk-script-keys.js';
 import type { PgNet } from './postgres-net.js';
+import { scriptSumsSql, scriptSumsTable, stageScriptSums, type SideSession } from './postgres-bulk-sums.js';
 import { runPostgres } from '../connection/postgres-plans.js';
 import { num, one, rows } from '../connection/postgres-sql.js';
 
 interface Step {
   readonly name: string;
-  run(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource | undefined): Promise<void>;
+  /** `side`: a second session for work beside the step's own statements (postgres-bulk-sums.ts says what it may do). */
+  run(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource | undefined, side: SideSession): Promise<void>;
 }
 
 async function createIndexes(db: pg.ClientBase, n: PgNet, ...names: string[]): Promise<void> {
@@ -28,41 +30,54 @@ async function createIndexes(db: pg.ClientBase, n: PgNet, ...names: string[]): P
 }
 
 /**
- * Resolves the pending spends (txids through the new txid index; of a BIP30 duplicate the newest copy), writes the
- * outputs table again with every spend in place (one pass: updating most rows in place would leave a dead version of
- * each), and completes the blocks' fees from the spends' values summed per spending block (staged with each spend).
+ * Resolves the pending spends (txids by a hash join on the txids; of a BIP30 duplicate the newest copy), checks them and
+ * sums their values per spending block from the outputs as they are, then writes the outputs table again with every
+ * spend in place (one pass: updating most rows in place would leave a dead version of each), and completes the blocks'
+ * fees with those sums.
  */
 async function resolvePending(db: pg.ClientBase, n: PgNet): Promise<void> {
   const { t } = n;
   const resolved = `${t.bulkPending}_resolved`;
   await db.query(`DROP TABLE IF EXISTS ${resolved}`);
   // Made and dropped inside this step's transaction: unlogged (no WAL), a crash rolls the step back anyway. A spend staged
-  // by an older version has no spender_block: looked up then.
+  // by an older version has no spender_block: looked up then. A left join, so a missing prevout is a row without
+  // prev_id; no DISTINCT ON (its sort of every spend cost more than the join): a txid that two txs have (BIP30) gives
+  // a spend one row per copy, found by the count below and thinned to the newest copy only then.
+  await db.query('SET LOCAL enable_mergejoin = off');
   await db.query(`CREATE UNLOGGED TABLE ${resolved} AS
-    SELECT DISTINCT ON (p.spender, p.vin) p.spender, p.vin, x.id AS prev_id, p.prev_vout, p.prev_txid,
+    SELECT p.spender, p.vin, x.id AS prev_id, p.prev_vout, p.prev_txid,
       coalesce(p.spender_block, (SELECT max(first_tx) FROM ${t.blocks} WHERE first_tx <= p.spender)) AS spender_block
-    FROM ${t.bulkPending} p JOIN ${t.txs} x ON substring(x.txid from 1 for 8) = substring(p.prev_txid from 1 for 8) AND x.txid = p.prev_txid
-    ORDER BY p.spender, p.vin, x.id DESC`);
+    FROM ${t.bulkPending} p LEFT JOIN ${t.txs} x ON x.txid = p.prev_txid`);
+  await db.query('SET LOCAL enable_mergejoin = on');
   const pending = num((await one(db, `SELECT count(*) AS c FROM ${t.bulkPending}`))!.c);
-  const found = num((await one(db, `SELECT count(*) AS c FROM ${resolved}`))!.c);
-  if (found !== pending) {
-    const missing = await one(db, `SELECT p.prev_txid, p.prev_vout FROM ${t.bulkPending} p
-      WHERE NOT EXISTS (SELECT 1 FROM ${resolved} r WHERE r.spender = p.spender AND r.vin = p.vin) LIMIT 1`);
+  const found = await one(db, `SELECT count(*) AS c, count(*) FILTER (WHERE prev_id IS NULL) AS missing FROM ${resolved}`);
+  if (num(found!.missing) > 0) {
+    const missing = await one(db, `SELECT prev_txid, prev_vout FROM ${resolved} WHERE prev_id IS NULL LIMIT 1`);
     throw new StoreError(`bulk load: missing prevout ${missing ? `${(missing.prev_txid as Buffer).toString('hex')}:${num(missing.prev_vout)}` : ''}`);
   }
-  const fresh = `${t.outputs}_bulk`;
-  await db.query(`DROP TABLE IF EXISTS ${fresh}`);
-  await db.query(`CREATE TABLE ${fresh} (LIKE ${t.outputs} INCLUDING ALL)`);
-  await db.query(`INSERT INTO ${fresh} (id, vout, value, script, spent_by, spent_vin)
-    SELECT o.id, o.vout, o.value, o.script, coalesce(o.spent_by, r.spender), coalesce(o.spent_vin, r.vin)
-    FROM ${t.outputs} o LEFT JOIN ${resolved} r ON r.prev_id = o.id AND r.prev_vout = o.vout
-    ORDER BY o.id, o.vout`);
-  // One join checks every spend found its output (and no output was spent twice) and sums the inputs per block.
+  if (num(found!.c) !== pending) {
+    await db.query(`DELETE FROM ${resolved} r USING ${resolved} newer
+      WHERE newer.spender = r.spender AND newer.vin = r.vin AND newer.prev_id > r.prev_id`);
+  }
+  // One join checks every spend found its output (unspent, or already marked by this very input) and sums the inputs
+  // per block: a hash join on the outputs before their rewrite (the old merge join re-read the rewritten table).
   const sums = await rows(db, `SELECT r.spender_block, count(*) AS n, sum(o.value) AS inputs
-    FROM ${resolved} r JOIN ${fresh} o ON o.id = r.prev_id AND o.vout = r.prev_vout AND o.spent_by = r.spender AND o.spent_vin = r.vin
+    FROM ${resolved} r JOIN ${t.outputs} o ON o.id = r.prev_id AND o.vout = r.prev_vout
+      AND (o.spent_by IS NULL OR (o.spent_by = r.spender AND o.spent_vin = r.vin))
     GROUP BY r.spender_block`);
   const marked = sums.reduce((total, r) => total + num(r.n), 0);
   if (marked !== pending) throw new StoreError(`bulk load: ${pending - marked} pending spends name outputs that do not exist or were spent twice`);
+  const fresh = `${t.outputs}_bulk`;
+  await db.query(`DROP TABLE IF EXISTS ${fresh}`);
+  // CREATE TABLE AS writes through the bulk-insert path (an INSERT … SELECT into a new table took ~1.5x as long) and
+  // can scan in parallel; rows come in the old table's order (the spends are the hash side), near enough key order.
+  // Its columns are the outputs' (same names, types and order); NOT NULL is set again (id and vout by the key).
+  await db.query('SET LOCAL enable_mergejoin = off');
+  await db.query(`CREATE TABLE ${fresh} AS
+    SELECT o.id, o.vout, o.value, o.script, coalesce(o.spent_by, r.spender) AS spent_by, coalesce(o.spent_vin, r.vin) AS spent_vin
+    FROM ${t.outputs} o LEFT JOIN ${resolved} r ON r.prev_id = o.id AND r.prev_vout = o.vout`);
+  await db.query('SET LOCAL enable_mergejoin = on');
+  await db.query(`ALTER TABLE ${fresh} ALTER COLUMN value SET NOT NULL, ALTER COLUMN script SET NOT NULL`);
   await db.query(`DROP TABLE ${t.outputs}`);
   await db.query(`ALTER TABLE ${fresh} RENAME TO ${t.outputs}`);
   await createIndexes(db, n, `${t.outputs}_pkey`);
@@ -79,7 +94,11 @@ async function settleScriptKeys(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource
   const distinct = `${t.bulkScripts}_distinct`;
   await db.query(`DROP TABLE IF EXISTS ${distinct}`);
   await db.query(`CREATE TABLE ${distinct} AS SELECT key, script, min(first_id) AS first_id FROM ${t.bulkScripts} GROUP BY key, script`);
+  // The colliding-keys query aggregates the whole distinct table (to find nothing, mostly): in one process it took
+  // about half the time of the parallel plan, whose gather merge of every key cost more than the aggregate.
+  await db.query('SET LOCAL max_parallel_workers_per_gather = 0');
   const moved = await runPostgres(db, moveCollidingScripts(t));
+  await db.query('RESET max_parallel_workers_per_gather');
   if (moved.size === 0) return;
   const affected = await runPostgres(db, affectedOutputs(t, n.dialect, moved));
   const fetched = await fetchBulkRaws(affected.filter((o) => o.raw === null).map((o) => o.id), (id) => runPostgres(db, locateTx(t, id)), rawTxs);
@@ -88,35 +107,50 @@ async function settleScriptKeys(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource
 
 /**
  * History: one row per (script, tx) pair with its flags (1: the tx pays the script, 2: spends from it), from every
- * output and every spent output, aggregated and written in key order in one statement (no staging table).
+ * output and every spent output, aggregated and written in key order in one statement (no staging table). Meanwhile,
+ * on a second session, the outputs' amounts per script for the totals step (postgres-bulk-sums.ts).
  */
-async function buildHistory(db: pg.ClientBase, n: PgNet): Promise<void> {
+async function buildHistory(db: pg.ClientBase, n: PgNet, _rawTxs: RawTxSource | undefined, side: SideSession): Promise<void> {
   const { t } = n;
-  // A sorted aggregate: its groups come out in key order, which the insert needs anyway (no second sort).
-  await db.query('SET LOCAL enable_hashagg = off');
-  await db.query(`INSERT INTO ${t.history} (script, id, flags)
-    SELECT script, id, bit_or(f) FROM (SELECT script, id, 1 AS f FROM ${t.outputs}
-      UNION ALL SELECT script, spent_by, 2 FROM ${t.outputs} WHERE spent_by IS NOT NULL) io
-    GROUP BY script, id ORDER BY script, id`);
-  await db.query('SET LOCAL enable_hashagg = on');
-  await createIndexes(db, n, `${t.history}_pkey`);
+  const staged = stageScriptSums(side, n);
+  try {
+    // A sorted aggregate: its groups come out in key order, which the insert needs anyway (no second sort).
+    await db.query('SET LOCAL enable_hashagg = off');
+    await db.query(`INSERT INTO ${t.history} (script, id, flags)
+      SELECT script, id, bit_or(f) FROM (SELECT script, id, 1 AS f FROM ${t.outputs}
+        UNION ALL SELECT script, spent_by, 2 FROM ${t.outputs} WHERE spent_by IS NOT NULL) io
+      GROUP BY script, id ORDER BY script, id`);
+    await db.query('SET LOCAL enable_hashagg = on');
+    await createIndexes(db, n, `${t.history}_pkey`);
+  } finally {
+    // Settled before this step ends either way: no side session is left running into the next step.
+    await staged;
+  }
+  // A staging failure fails the step (before its commit), which runs again on the next start.
+  const failed = await staged;
+  if (failed) throw failed;
 }
 
 /**
- * Script rows with exact totals (NUMERIC sums): amounts from the outputs, counts from the history just built; then the
- * staging tables go and the load ends. Rows go in join order: scripts are read by key through the index, so sorting the
- * heap by key first (1.5 s of 5 on the 100k chain under load) bought nothing.
+ * Script rows with exact totals (NUMERIC sums): amounts from the outputs (staged by the history step, or summed here
+ * after a load whose history step an older version ran), counts from the history just built; then the staging tables
+ * go and the load ends. Sorted aggregates: the history's groups come in key order from its new key (hash aggregates
+ * of 200k groups with NUMERIC states took ~25% longer). Rows go in join order: scripts are read by key through the
+ * index, so sorting the heap by key first (1.5 s of 5 on the 100k chain under load) bought nothing.
  */
 async function buildScripts(db: pg.ClientBase, n: PgNet): Promise<void> {
   const { t } = n;
+  const staged = (await one(db, 'SELECT to_regclass($1) AS r', [scriptSumsTable(n)]))!.r !== null;
+  const amounts = staged ? scriptSumsTable(n) : `(${scriptSumsSql(n)})`;
+  await db.query('SET LOCAL enable_hashagg = off');
   await db.query(`INSERT INTO ${t.scripts} (key, script, received, sent, tx_count, received_count, sent_count)
     SELECT d.key, d.script, coalesce(o.received, 0), coalesce(o.sent, 0), h.c, h.rc, h.sc
     FROM ${t.bulkScripts}_distinct d
     JOIN (SELECT script, count(*) AS c, sum(flags & 1) AS rc, sum(flags >> 1) AS sc FROM ${t.history} GROUP BY script) h ON h.script = d.key
-    LEFT JOIN (SELECT script, sum(value) AS received, sum(value) FILTER (WHERE spent_by IS NOT NULL) AS sent FROM ${t.outputs} GROUP BY script) o
-      ON o.script = d.key`);
+    LEFT JOIN ${amounts} o ON o.script = d.key`);
+  await db.query('SET LOCAL enable_hashagg = on');
   await createIndexes(db, n, `${t.scripts}_pkey`);
-  await db.query(`DROP TABLE IF EXISTS ${t.bulkPending}, ${t.bulkScripts}, ${t.bulkScripts}_distinct, ${t.bulkScripts}_pairs`);
+  await db.query(`DROP TABLE IF EXISTS ${t.bulkPending}, ${t.bulkScripts}, ${t.bulkScripts}_distinct, ${t.bulkScripts}_pairs, ${scriptSumsTable(n)}`);
   await db.query('DELETE FROM bulk_loads WHERE net = $1', [n.net]);
 }
 

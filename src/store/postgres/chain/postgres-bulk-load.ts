@@ -99,7 +99,7 @@ async function writeBulkRows(db: pg.ClientBase, n: PgNet, rows: BulkRows, firstI
 export async function resetChainTx(db: pg.ClientBase, n: PgNet): Promise<void> {
   const { t } = n;
   await db.query(`TRUNCATE ${[t.blocks, t.txs, t.txRaws, t.outputs, t.history, t.scripts, t.mempoolTxs, t.mempoolOutputs, t.mempoolSpends].join(', ')}`);
-  await db.query(`DROP TABLE IF EXISTS ${t.bulkPending}, ${t.bulkScripts}, ${t.bulkScripts}_distinct, ${t.bulkScripts}_pairs, ${t.bulkPending}_resolved, ${t.outputs}_bulk`);
+  await db.query(`DROP TABLE IF EXISTS ${t.bulkPending}, ${t.bulkScripts}, ${t.bulkScripts}_distinct, ${t.bulkScripts}_pairs, ${t.bulkPending}_resolved, ${t.outputs}_bulk, ${t.bulkScripts}_sums`);
   for (const index of deferredIndexes('postgres', n.id)) {
     await db.query(index.drop);
     await db.query(index.create);

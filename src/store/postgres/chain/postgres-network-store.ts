@@ -17,6 +17,7 @@ import { RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import { ScriptCache } from '../../common/chain-writes/script-cache.js';
 import type { ChainStoreOptions } from '../../common/schema/store-options.js';
 import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
+import { poolSideSession } from './postgres-bulk-sums.js';
 import { beginBulkLoadTx, loadBlocksTx, resetChainTx } from './postgres-bulk-load.js';
 import { PlannedChainReads } from '../../common/chain-reads/planned-chain-reads.js';
 import type { ChainReadPlans } from '../../common/chain-reads/chain-read-plans.js';
@@ -193,7 +194,7 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
       await onStep?.({ step: i + 1, steps: BUILD_STEPS.length, name: step.name });
       await this.write(async (db) => {
         await db.query(BUILD_SETTINGS);
-        await step.run(db, this.n, rawTxs);
+        await step.run(db, this.n, rawTxs, poolSideSession(this.pool));
         await db.query('UPDATE bulk_loads SET step = $1 WHERE net = $2', [i + 1, this.n.net]);
       });
     }
