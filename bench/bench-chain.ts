@@ -61,7 +61,9 @@ export async function chainNode(extraArgs: readonly string[] = []): Promise<{ rp
   const dir = await chainDir();
   const rpcPort = await freePort();
   const daemon = spawn(LITECOIND, [`-datadir=${dir}`, `-rpcport=${rpcPort}`, '-printtoconsole=0', ...extraArgs], { stdio: 'ignore' });
-  const rpc = new RpcClient({ url: `http://peer:peerpass@127.0.0.1:${rpcPort}/`, retries: 0, maxSockets: 8 });
+  // Retries as in production: litecoind closes a keep-alive socket idle for its -rpcservertimeout (30 s), and the
+  // first request after a long index build (1M txs: minutes) can meet one closed under it (ECONNRESET).
+  const rpc = new RpcClient({ url: `http://peer:peerpass@127.0.0.1:${rpcPort}/`, retries: 2, backoffMs: 50, maxSockets: 8 });
   const stop = async (): Promise<void> => {
     await rpc.call('stop').catch(() => undefined);
     rpc.close();
