@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openSqliteDatabase } from '../src/store/sqlite/connection/sqlite-binding.js';
+import { seededRandom as rng } from '../test/helpers/seeded-random.js';
 
 const SIZES = (process.env['PAGE_BENCH_SIZES'] ?? '4096,2048,1024').split(',').map(Number);
 const ROWS = Number(process.env['PAGE_BENCH_ROWS'] ?? 100_000_000);
@@ -35,18 +36,6 @@ const KEY_SPACE = 2 ** 47;
 /** Rows per script while filling: the scale chain's history has ~6 rows per script. */
 const ROWS_PER_SCRIPT = 6;
 const FILL_TX_ROWS = 1_000_000;
-
-/** A small fast PRNG so every page size gets the same rows in the same order. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function writeBytes(): number {
   const line = readFileSync('/proc/self/io', 'utf8').split('\n').find((l) => l.startsWith('write_bytes:'));
