@@ -1,5 +1,7 @@
 import { RpcError } from '../../core/domain/errors.js';
 import type { RpcClient } from './rpc-client.js';
+import { txidListOf, type TxidList } from '../../core/domain/txid-set.js';
+import { readTxidListReply } from './txid-list-reply.js';
 import type { Sats } from '../../core/domain/money.js';
 import {
   parseBlockchainInfo,
@@ -63,6 +65,11 @@ export class NodeClient {
 
   getRawMempool(): Promise<string[]> {
     return this.rpc.call<string[]>('getrawmempool', [false]);
+  }
+
+  /** The same list read where it lies in the reply (txid-list-reply.ts): what a poll diffs against what it has. */
+  getMempoolTxidList(): Promise<TxidList> {
+    return this.rpc.callReading('getrawmempool', [false], readTxidListReply, (result) => txidListOf(result as string[]));
   }
 
   /** Every mempool entry with fees as bigint base units (decimals parsed from the JSON text). */
