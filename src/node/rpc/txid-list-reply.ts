@@ -110,17 +110,17 @@ class ByteTxidList implements TxidList {
       return k;
     }
     if (max <= 0 || !this.sameBytes(i, other, j, 1)) return 0;
-    // Galloping, then halving: O(log run) compares of byte ranges.
+    // Galloping, then halving: O(log run) compares, each of the txids past those already known equal.
     let equal = 1;
     let step = 2;
-    while (step <= max && this.sameBytes(i, other, j, step)) {
+    while (step <= max && this.sameBytes(i + equal, other, j + equal, step - equal)) {
       equal = step;
       step *= 2;
     }
     let unequal = Math.min(step, max + 1);
     while (unequal - equal > 1) {
       const mid = (equal + unequal) >>> 1;
-      if (this.sameBytes(i, other, j, mid)) equal = mid;
+      if (this.sameBytes(i + equal, other, j + equal, mid - equal)) equal = mid;
       else unequal = mid;
     }
     return equal;

@@ -221,7 +221,15 @@ export class MempoolProjector {
       const present = new Set(entries.map((e) => e.txid));
       for (const txid of indexed.keys()) if (!present.has(txid)) indexed.delete(txid);
     }
-    if (missing.length > 0) for (const facts of await ctx.reader.getMempoolEntriesOf(missing)) indexed.set(facts.txid, facts);
+    if (missing.length > 0) {
+      const found = new Map((await ctx.reader.getMempoolEntriesOf(missing)).map((facts) => [facts.txid, facts]));
+      // Keyed by the snapshot's own txid strings: a lookup then finds its key by identity, without comparing 64
+      // characters of two copies (the strings from the index are other objects).
+      for (const txid of missing) {
+        const facts = found.get(txid);
+        if (facts) indexed.set(txid, facts);
+      }
+    }
     return indexed;
   }
 
