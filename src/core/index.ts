@@ -2,6 +2,7 @@ export * from './domain/errors.js';
 export * from './domain/network.js';
 export * from './domain/money.js';
 export * from './domain/chain-types.js';
+export * from './domain/txid-set.js';
 export * from './sources/chain-source.js';
 export * from './domain/events.js';
 export * from './store/store.js';

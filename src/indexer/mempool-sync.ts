@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ChainSource, MempoolAddResult, MempoolEntry, NetworkStore, Transaction } from '../core/index.js';
+import { TxidSet, txidListOf, txidsOf, type ChainSource, type MempoolAddResult, type MempoolEntry, type NetworkStore, type Transaction, type TxidList } from '../core/index.js';
 import { parseTransaction } from '../chains/parsing.js';
+import { storedFlags, type ListedTxids } from './listed-txids.js';
 
 const FETCH_CHUNK = 500;
 
@@ -29,8 +30,10 @@ export class MempoolSync {
   /** Txids whose parse gave another txid: Litecoin MWEB-only txs, whose id comes from their kernel. */
   private readonly confidential = new Set<string>();
   /** The stored mempool's txids as of `knownTip`'s pass; null: read them from the store next pass. */
-  private known: Set<string> | null = null;
+  private known: TxidSet | null = null;
   private knownTip: string | null = null;
+  /** The node's list of the pass that left `known`, and which of its txids were stored then (listed-txids.ts). */
+  private listed: ListedTxids | null = null;
 
   constructor(
     private readonly source: ChainSource,
@@ -44,21 +47,34 @@ export class MempoolSync {
    * from its mempool may just have been confirmed, so removals wait for the next round.
    */
   async sync(tipHash: string | null): Promise<MempoolSyncResult> {
-    const nodeTxids = await this.source.getRawMempool();
-    const ours = this.known !== null && this.knownTip === tipHash ? this.known : new Set(await this.store.getMempoolTxids());
+    const nodeTxids = await this.nodeTxids();
+    const kept = this.known !== null && this.knownTip === tipHash;
+    const ours = kept ? this.known! : new TxidSet(await this.store.getMempoolTxids());
+    const previous = kept ? this.listed : null;
     // Until this pass has finished, what is stored is not known here (a write may fail half-way).
     this.known = null;
+    this.listed = null;
     // One walk of the node's list. Most passes only add (a few txs arrived): when every stored txid is still listed,
     // no set of the node's 20,000-30,000 txids is built and ours is not walked (on a mainnet-sized mempool those were
-    // the largest part of a pass's CPU; docs/benchmarks.md, "Mempool at mainnet rates").
+    // the largest part of a pass's CPU; docs/benchmarks.md, "Mempool at mainnet rates"). A listed txid is looked up by
+    // its place in the node's reply (txid-set.ts), and where the last pass's list had it, answered from there
+    // (listed-txids.ts): only the txids not stored become strings.
+    const stored = storedFlags(nodeTxids, ours, previous);
     const wanted: string[] = [];
+    /** Where each wanted txid is in the node's list. */
+    const wantedAt: number[] = [];
     let listed = 0;
-    for (const txid of nodeTxids) {
-      if (ours.has(txid)) listed++;
-      else if (!this.confidential.has(txid)) wanted.push(txid);
+    for (let i = 0; i < nodeTxids.length; i++) {
+      if (stored[i] === 1) listed++;
+      else {
+        const txid = nodeTxids.txid(i);
+        if (this.confidential.has(txid)) continue;
+        wanted.push(txid);
+        wantedAt.push(i);
+      }
     }
     let nodeSet: Set<string> | null = null;
-    const nodeHas = (txid: string): boolean => (nodeSet ??= new Set(nodeTxids)).has(txid);
+    const nodeHas = (txid: string): boolean => (nodeSet ??= new Set(txidsOf(nodeTxids))).has(txid);
     for (const txid of this.confidential) if (!nodeHas(txid)) this.confidential.delete(txid);
     const added: { tx: Transaction; result: MempoolAddResult; seenAt: number }[] = [];
     const conflicting = new Set<string>();
@@ -103,7 +119,20 @@ export class MempoolSync {
     for (const { txid } of removed) ours.delete(txid);
     this.known = ours;
     this.knownTip = tipHash;
+    // The list's flags as `ours` is now: what this pass added is stored. A pass that removed anything (rare: blocks
+    // come with a new tip) leaves none, and the next pass looks every txid up.
+    if (gone.length === 0 && removed.length === 0) {
+      const addedIds = new Set(added.map(({ tx }) => tx.txid));
+      wanted.forEach((txid, k) => {
+        if (addedIds.has(txid)) stored[wantedAt[k]!] = 1;
+      });
+      this.listed = { list: nodeTxids, stored };
+    }
     return { added, removed, incomplete, count: ours.size };
+  }
+
+  private async nodeTxids(): Promise<TxidList> {
+    return this.source.getMempoolTxidList ? this.source.getMempoolTxidList() : txidListOf(await this.source.getRawMempool());
   }
 
   /**
@@ -122,5 +151,6 @@ export class MempoolSync {
   /** Reads the stored mempool again next pass (another process may have written it: a writer handover). */
   forget(): void {
     this.known = null;
+    this.listed = null;
   }
 }

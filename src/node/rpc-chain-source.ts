@@ -1,4 +1,4 @@
-import { RpcError, type ChainSource } from '../core/index.js';
+import { RpcError, type ChainSource, type TxidList } from '../core/index.js';
 import type { NodeClient } from './rpc/node-client.js';
 
 /** Core's RPC_INVALID_PARAMETER: "Block height out of range". */
@@ -40,6 +40,10 @@ export class RpcChainSource implements ChainSource {
 
   getRawMempool(): Promise<string[]> {
     return this.node.getRawMempool();
+  }
+
+  getMempoolTxidList(): Promise<TxidList> {
+    return this.node.getMempoolTxidList();
   }
 
   getRawTransactions(txids: readonly string[]): Promise<(Uint8Array | null)[]> {

@@ -1,5 +1,6 @@
 import type { MempoolSnapshot, MempoolSource, MempoolSourceEntry } from '../core/sources/mempool-source.js';
 import type { MempoolEntry, NodeClient } from './rpc/node-client.js';
+import { TxidSet, txidsOf } from '../core/domain/txid-set.js';
 
 /** A whole verbose mempool at least this often: catches what diffs cannot see (`prioritisetransaction` fee deltas). */
 export const FULL_REFRESH_MS = 5 * 60_000;
@@ -30,6 +31,8 @@ function sourceEntry(e: MempoolEntry): MempoolSourceEntry {
  */
 export class RpcMempoolSource implements MempoolSource {
   private entries: Map<string, MempoolSourceEntry> | null = null;
+  /** The txids of `entries`, looked up by their place in the node's list. */
+  private ids = new TxidSet();
   private fullAtMs = 0;
 
   constructor(
@@ -48,24 +51,40 @@ export class RpcMempoolSource implements MempoolSource {
     if (this.entries === null || this.nowMs() - this.fullAtMs >= FULL_REFRESH_MS) {
       this.fullAtMs = this.nowMs();
       this.entries = new Map([...(await this.node.getRawMempoolVerbose()).values()].map((e) => [e.txid, sourceEntry(e)]));
+      this.ids = new TxidSet(this.entries.keys());
       return this.entries;
     }
     // A failed update leaves no half-updated map behind: the next snapshot starts over from the whole mempool.
     const entries = this.entries;
+    const ids = this.ids;
     this.entries = null;
-    const txids = await this.node.getRawMempool();
-    const present = new Set(txids);
+    // The list read where it lies in the reply and looked up by place (txid-set.ts), not decoded into 20,000-30,000
+    // strings each hashed into a Set at every pass; the node's set is built only when an entry is no longer listed.
+    const list = await this.node.getMempoolTxidList();
+    const added: string[] = [];
+    let listed = 0;
+    for (let i = 0; i < list.length; i++) {
+      if (ids.hasAt(list, i)) listed++;
+      else added.push(list.txid(i));
+    }
     let removed = false;
-    for (const txid of entries.keys()) {
-      if (!present.has(txid)) {
-        entries.delete(txid);
-        removed = true;
+    if (listed !== entries.size) {
+      const present = new Set(txidsOf(list));
+      for (const txid of entries.keys()) {
+        if (!present.has(txid)) {
+          entries.delete(txid);
+          ids.delete(txid);
+          removed = true;
+        }
       }
     }
-    const added = txids.filter((txid) => !entries.has(txid));
     for (let at = 0; at < added.length; at += ENTRIES_PER_REQUEST) {
       // A tx gone between the list and its entry (null) is simply not there.
-      for (const e of await this.node.getMempoolEntries(added.slice(at, at + ENTRIES_PER_REQUEST))) if (e) entries.set(e.txid, sourceEntry(e));
+      for (const e of await this.node.getMempoolEntries(added.slice(at, at + ENTRIES_PER_REQUEST))) {
+        if (!e) continue;
+        entries.set(e.txid, sourceEntry(e));
+        ids.add(e.txid);
+      }
     }
     if (removed) {
       // A parent that left was confirmed (its children now need nothing) or replaced (its children left with it).

@@ -1,5 +1,8 @@
 import { RpcError } from '../../core/domain/errors.js';
 import type { RpcClient } from './rpc-client.js';
+import { txidListOf, type TxidList } from '../../core/domain/txid-set.js';
+import { readTxidListReply } from './txid-list-reply.js';
+import { VerboseMempoolDecoder } from './verbose-mempool-decoder.js';
 import type { Sats } from '../../core/domain/money.js';
 import {
   parseBlockchainInfo,
@@ -29,6 +32,9 @@ const RPC_INVALID_ADDRESS_OR_KEY = -5;
  * newer than Bitcoin Core 0.14 (`getzmqnotifications`, `testmempoolaccept`, `scantxoutset`).
  */
 export class NodeClient {
+  /** Started at the first verbose mempool read; its idle worker does not keep the process alive. */
+  #verbose: VerboseMempoolDecoder | null = null;
+
   constructor(readonly rpc: RpcClient) {}
 
   async getBlockchainInfo(): Promise<BlockchainInfo> {
@@ -65,9 +71,20 @@ export class NodeClient {
     return this.rpc.call<string[]>('getrawmempool', [false]);
   }
 
-  /** Every mempool entry with fees as bigint base units (decimals parsed from the JSON text). */
+  /** The same list read where it lies in the reply (txid-list-reply.ts): what a poll diffs against what it has. */
+  getMempoolTxidList(): Promise<TxidList> {
+    return this.rpc.callReading('getrawmempool', [false], readTxidListReply, (result) => txidListOf(result as string[]));
+  }
+
+  /**
+   * Every mempool entry with fees as bigint base units (decimals parsed from the JSON text), decoded on a worker thread
+   * (verbose-mempool-decoder.ts: over 10 MB of JSON on a mainnet-sized mempool); a reply the worker does not take
+   * (an error) is decoded here.
+   */
   async getRawMempoolVerbose(): Promise<Map<string, MempoolEntry>> {
-    return parseMempoolEntries(await this.rpc.call('getrawmempool', [true], { exactDecimals: true }));
+    this.#verbose ??= new VerboseMempoolDecoder();
+    const decoder = this.#verbose;
+    return this.rpc.callReading('getrawmempool', [true], (body) => decoder.decode(body), parseMempoolEntries, { exactDecimals: true });
   }
 
   /** Batched `getmempoolentry`; a tx no longer in the mempool (-5) gives null, any other error throws. */

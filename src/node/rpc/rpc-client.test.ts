@@ -7,6 +7,9 @@ import { RpcError, RpcUnavailableError } from '../../core/domain/errors.js';
 import { startLitecoind, type RegtestNode } from '../../../test/helpers/regtest-node.js';
 import { parseJsonExactDecimals } from './exact-json.js';
 import { RpcClient } from './rpc-client.js';
+import { txidsOf } from '../../core/domain/txid-set.js';
+import { NodeClient } from './node-client.js';
+import { readTxidListReply } from './txid-list-reply.js';
 
 async function listen(server: net.Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,6 +69,21 @@ describe('RpcClient against litecoind -regtest', () => {
     const info = await node.rpc.call<Record<string, unknown>>('getmempoolinfo', [], { exactDecimals: true });
     assert.equal(info.minrelaytxfee, '0.00001000');
     assert.equal(info.size, 0);
+  });
+
+  test('callReading: a reply read from its bytes, anything else decoded as call() does (same result, same errors)', async () => {
+    const asCall = await node.rpc.call<string[]>('getrawmempool', [false]);
+    const read = (body: Buffer): string[] | null => {
+      const list = readTxidListReply(body);
+      return list && txidsOf(list);
+    };
+    assert.deepEqual(await node.rpc.callReading('getrawmempool', [false], read, (r) => ['from json', ...(r as string[])]), asCall);
+    // Not a reply `read` knows: the result as call() gives it.
+    assert.deepEqual(await node.rpc.callReading('getrawmempool', [false], () => null, (r) => ['from json', ...(r as string[])]), ['from json', ...asCall]);
+    await assert.rejects(node.rpc.callReading('getblockhash', [-1], read, (r) => r as string[]), (err: unknown) => err instanceof RpcError && err.rpcCode === -8);
+    const client = new NodeClient(node.rpc);
+    assert.deepEqual(txidsOf(await client.getMempoolTxidList()), asCall);
+    assert.deepEqual(await client.getRawMempoolVerbose(), new Map());
   });
 
   test('cookie auth, re-read after the node restarts and rewrites the cookie', async () => {

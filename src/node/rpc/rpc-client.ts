@@ -38,7 +38,8 @@ class TransientError extends Error {}
 
 interface HttpAnswer {
   readonly status: number;
-  readonly body: string;
+  /** The body's bytes: text only where it is decoded as JSON (a reader of the bytes themselves skips that). */
+  readonly bytes: Buffer;
 }
 
 interface JsonRpcReply {
@@ -73,6 +74,26 @@ export class RpcClient {
       const answer = await this.#post(body);
       const reply = this.#decode(method, answer, options) as JsonRpcReply;
       return unwrap(method, reply) as T;
+    });
+  }
+
+  /**
+   * A call whose successful reply `read` takes from the body's bytes; a body it does not know (null) is decoded as
+   * call() does and its result given to `fromResult` (errors throw as from call()). For replies so large that decoding
+   * them as JSON on the event loop matters: the node's txid list at every poll, its verbose mempool (on a worker).
+   */
+  async callReading<T>(
+    method: string, params: readonly unknown[], read: (body: Buffer) => T | null | Promise<T | null>, fromResult: (result: unknown) => T, options: CallOptions = {},
+  ): Promise<T> {
+    const body = JSON.stringify({ jsonrpc: '1.0', id: this.#nextId++, method, params });
+    return this.#withRetries(method, async () => {
+      const answer = await this.#post(body);
+      if (answer.status === 200) {
+        const value = await read(answer.bytes);
+        if (value !== null) return value;
+      }
+      // Errors, warm-up and anything unexpected take the ordinary path: the same errors as call().
+      return fromResult(unwrap(method, this.#decode(method, answer, options) as JsonRpcReply));
     });
   }
 
@@ -138,10 +159,11 @@ export class RpcClient {
       throw new RpcUnavailableError(`${label}: RPC authentication failed (HTTP 401)`);
     }
     let parsed: unknown;
+    const text = answer.bytes.toString('utf8');
     try {
-      parsed = options.exactDecimals ? parseJsonExactDecimals(answer.body) : JSON.parse(answer.body);
+      parsed = options.exactDecimals ? parseJsonExactDecimals(text) : JSON.parse(text);
     } catch {
-      const excerpt = answer.body.slice(0, 120).trim();
+      const excerpt = text.slice(0, 120).trim();
       // Core answers "Work queue depth exceeded" and similar overloads as 5xx plain text
       if (answer.status >= 500) throw new TransientError(`HTTP ${answer.status} ${excerpt}`);
       throw new RpcUnavailableError(`${label}: HTTP ${answer.status} without a JSON-RPC body: ${excerpt}`);
@@ -207,7 +229,7 @@ export class RpcClient {
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             clearTimeout(timer);
-            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+            resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks) });
           });
           res.on('error', (err) => fail(err));
           res.on('close', () => {

@@ -103,6 +103,11 @@ describe('MempoolProjector reads of the index', () => {
       assert.deepEqual(projection.newest.map((t) => [t.txid, t.fee, t.seenAt]), [
         [txid(4), 900n, 1_700_000_100], [txid(3), 1_003n, 1_700_000_003], [txid(2), 1_002n, 1_700_000_002],
       ]);
+      // The facts of a tx that left are not kept (they are kept in place): tx 1 back in the mempool is asked for again.
+      snapshot = [nodeEntry(1), nodeEntry(2)];
+      await p.refresh(ID);
+      assert.deepEqual(asked.at(-1), [txid(1)]);
+      assert.equal((await p.current(ctx)).bytes, 151 + 152);
     } finally {
       p.close();
     }
