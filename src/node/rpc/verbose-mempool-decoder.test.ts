@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
-import { setImmediate as turn } from 'node:timers/promises';
+import { withLoopTurns } from '../../../test/helpers/loop-turns.js';
 import { parseJsonExactDecimals } from './exact-json.js';
 import { parseMempoolEntries } from './node-replies.js';
 import { ENTRIES_PER_PIECE, VerboseMempoolDecoder } from './verbose-mempool-decoder.js';
@@ -39,17 +39,7 @@ describe('VerboseMempoolDecoder', () => {
 
   it('hands back in pieces, the event loop turning while they arrive', async () => {
     const body = verboseReply(5 * ENTRIES_PER_PIECE);
-    let turns = 0;
-    let decoding = true;
-    const counting = (async () => {
-      while (decoding) {
-        await turn();
-        turns++;
-      }
-    })();
-    const entries = await decoder.decode(body);
-    decoding = false;
-    await counting;
+    const { result: entries, turns } = await withLoopTurns(() => decoder.decode(body));
     assert.equal(entries?.size, 5 * ENTRIES_PER_PIECE);
     assert.ok(turns >= 5, `the event loop turned ${turns} times`);
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
 import { naiveProjection } from '../../../test/helpers/naive-projection.js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { withLoopTurns } from '../../../test/helpers/loop-turns.js';
 import { projectMempoolBlocks, projectMempoolBlocksSliced } from './mempool-projection.js';
 
 const id = (n: number) => n.toString(16).padStart(64, '0');
@@ -79,17 +79,7 @@ void test('the sliced projection gives the same blocks, with turns of the event 
   for (let i = 1; i <= 30_000; i++) entries.push(tx(i, 200 + ((i * 7919) % 20_000), 140 + (i % 300), i % 4 === 0 ? [i - 1] : i % 7 === 0 ? [i - 3, i - 5] : []));
   for (const blocks of [6, 144]) {
     const options = { maxBlockWeight: 4_000_000, blocks, minFeeRate: 1 };
-    let turns = 0;
-    let ticking = true;
-    const ticker = (async () => {
-      while (ticking) {
-        await nextTurn();
-        turns++;
-      }
-    })();
-    const sliced = await projectMempoolBlocksSliced(entries, options, 2);
-    ticking = false;
-    await ticker;
+    const { result: sliced, turns } = await withLoopTurns(() => projectMempoolBlocksSliced(entries, options, 2));
     assert.deepEqual(sliced, projectMempoolBlocks(entries, options), `${blocks} blocks`);
     // In one piece it would let the loop turn once at most; 2 ms slices of a pass of tens of ms give many turns.
     assert.ok(turns >= 5, `${turns} turns of the event loop during the pass`);
