@@ -15,6 +15,7 @@ import { assertTipAndMempoolMatchNode } from '../helpers/node-oracle.js';
 import { startBitcoind, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines, testEngines } from '../helpers/store-engines.js';
 import { countingCalls } from '../helpers/counting-proxy.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const params = getNetworkParams('BTCTEST', 'regtest');
 const engines = new StoreEngines();
@@ -61,6 +62,9 @@ for (const engine of testEngines()) {
       // A tx of the walker pays the child wallet, which spends that output at once: its child in the mempool.
       const [coin] = await walker.call<{ txid: string; vout: number }[]>('listunspent');
       const parent = await walker.call<string>('sendtoaddress', [await child.call<string>('getnewaddress', ['', 'bech32']), '1.0']);
+      // The child wallet learns of the payment from the node's mempool asynchronously: spending before it has would
+      // fail with "Insufficient funds" (seen on a loaded machine).
+      await waitFor(async () => (await child.call<{ mine: { untrusted_pending: number } }>('getbalances')).mine.untrusted_pending >= 1, 10_000, 'the child wallet to see its payment');
       const spend = await child.call<{ txid: string }>('send', [{ [await node.newAddress('bech32')]: '0.5' }, null, 'unset', null, { include_unsafe: true }]);
       await pass('a parent and its child');
       const mempool = await node.rpc.call<string[]>('getrawmempool');
