@@ -15,7 +15,8 @@ import { useIndexedRegtest } from '../helpers/indexer-harness.js';
 import { startBitcoind, startLitecoind, type AddressType, type RegtestNode } from '../helpers/regtest-node.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
-const DEFAULT_SEED = 20261123;
+// The wallets' coin selection is not seeded, so a seed's walk can vary a little; this one replaced in every run tried.
+const DEFAULT_SEED = 20261127;
 const DEFAULT_STEPS = 24;
 const SEED = Number(process.env['OUTPOINT_WALK_SEED'] ?? DEFAULT_SEED);
 const STEPS = Number(process.env['OUTPOINT_WALK_STEPS'] ?? DEFAULT_STEPS);
@@ -33,6 +34,27 @@ const COINS: readonly Coin[] = [
   { name: 'litecoind', params: getNetworkParams('LTCTEST', 'regtest'), start: () => startLitecoind({ funded: true }), types: ['legacy', 'p2sh-segwit', 'bech32'], rbf: false },
   { name: 'bitcoind', params: getNetworkParams('BTCTEST', 'regtest'), start: () => startBitcoind({ funded: true }), types: ['legacy', 'p2sh-segwit', 'bech32', 'bech32m'], rbf: true },
 ];
+
+/**
+ * Sends the wallet's unconfirmed txs that are in no mempool back to the node, as a wallet does: coinbases and replaced
+ * txs stay out; passes repeat while one gets in, since a child listed before its parent (same second) is refused
+ * until the parent is back. A tx the node refuses for good (e.g. its parent was replaced) stays out, as it would.
+ */
+async function resubmitDropped(wallet: RpcClient, rpc: RpcClient): Promise<void> {
+  const inMempool = new Set(await rpc.call<string[]>('getrawmempool'));
+  const entries = await wallet.call<{ txid: string; confirmations: number; generated?: boolean; replaced_by_txid?: string }[]>('listtransactions', ['*', 1000]);
+  let pending = [...new Set(entries.filter((t) => t.confirmations === 0 && !t.generated && !t.replaced_by_txid && !inMempool.has(t.txid)).map((t) => t.txid))];
+  for (let accepted = true; accepted && pending.length > 0;) {
+    accepted = false;
+    const refused: string[] = [];
+    for (const txid of pending) {
+      const { hex } = await wallet.call<{ hex: string }>('gettransaction', [txid]);
+      if (await rpc.call('sendrawtransaction', [hex]).then(() => true, () => false)) accepted = true;
+      else refused.push(txid);
+    }
+    pending = refused;
+  }
+}
 
 for (const coin of COINS) {
   const env = useIndexedRegtest(coin.params, coin.start);
@@ -91,6 +113,10 @@ for (const coin of COINS) {
           const height = await node.rpc.call<number>('getblockcount');
           await node.rpc.call('invalidateblock', [await node.rpc.call<string>('getblockhash', [height - depth + 1])]);
           await node.mine(depth + 1, await node.newAddress('legacy'));
+          // A reorg across the coinbase maturity boundary evicts spends of coinbases that became immature, and the
+          // node does not take them back. A wallet resubmits them later; without that the node's own wallet could be
+          // left with nothing trusted to pay from ('Insufficient funds', depending on which coins it picked).
+          for (const wallet of [node.wallet, walker]) await resubmitDropped(wallet, node.rpc);
           steps.push(`reorg ${depth}`);
         }
         const label = `seed ${SEED}, step ${step + 1} (${steps.join(', ')})`;
