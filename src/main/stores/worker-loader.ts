@@ -3,7 +3,7 @@
  * parses and appends each batch while this thread fetches the next one. Batches cross as one transferred buffer (no
  * copy on the other side); a load is atomic in the store as on this thread.
  */
-import { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../core/infrastructure/module-worker.js';
 import type { ChainTip } from '../../core/index.js';
 import { StoreError } from '../../core/domain/errors.js';
 import type { RawBlockLoader } from '../../indexer/initial-load.js';
@@ -15,19 +15,8 @@ interface Reply {
   readonly error?: string;
 }
 
-/**
- * Run as TypeScript through tsx, a worker does not get tsx's loader for its entry (Node 20), so the entry is loaded
- * with tsx's own import; compiled, it is a plain module.
- */
-function startWorker(data: LoadWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sqlite-load-worker.js', import.meta.url), { workerData: data });
-  const entry = new URL('./sqlite-load-worker.ts', import.meta.url).href;
-  const code = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}));`;
-  return new Worker(code, { eval: true, workerData: data });
-}
-
 export function sqliteWorkerLoader(data: LoadWorkerData): RawBlockLoader {
-  const worker = startWorker(data);
+  const worker = startModuleWorker(import.meta.url, 'sqlite-load-worker', { workerData: data });
   const waiting = new Map<number, { resolve: (tip: ChainTip) => void; reject: (err: Error) => void }>();
   let nextId = 0;
   let failed: Error | null = null;

@@ -5,7 +5,8 @@
  * (docs/benchmarks.md, "Mempool at mainnet rates"). The worker sends the entries back in pieces of ENTRIES_PER_PIECE,
  * each received as its own task: the event loop turns between them.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../core/infrastructure/module-worker.js';
 import type { MempoolEntry } from './node-replies.js';
 import type { DecodeReply, DecodeRequest } from './verbose-mempool-worker.js';
 
@@ -16,17 +17,6 @@ interface Waiting {
   readonly entries: Map<string, MempoolEntry>;
   readonly resolve: (entries: Map<string, MempoolEntry> | null) => void;
   readonly reject: (error: Error) => void;
-}
-
-/**
- * Run as TypeScript through tsx, a worker does not get tsx's loader for its entry (Node 20), so the entry is loaded
- * with tsx's own import; compiled, it is a plain module (as main/stores/worker-loader.ts does).
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./verbose-mempool-worker.js', import.meta.url));
-  const entry = new URL('./verbose-mempool-worker.ts', import.meta.url).href;
-  const code = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}));`;
-  return new Worker(code, { eval: true });
 }
 
 export class VerboseMempoolDecoder {
@@ -61,7 +51,7 @@ export class VerboseMempoolDecoder {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker();
+    const worker = startModuleWorker(import.meta.url, 'verbose-mempool-worker');
     worker.unref();
     worker.on('message', (reply: DecodeReply) => this.received(reply));
     const failAll = (error: Error): void => {
