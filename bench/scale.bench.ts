@@ -89,7 +89,7 @@ function printEngine(engine: Engine, small: IncrementalPair, big: BigRun): void 
   incrementalLine(`${small.follow.blocks} blocks one at a time`, big.follow, small.follow, big.indexTxs, small.indexTxs);
   const at = big.peakRssAt;
   console.log(`    peak RSS of outpoint serve: ${mib(big.peakRssLoad)} by the end of the initial sync (highest sample ${n(at.seconds)} s after start` +
-    `${at.height !== null ? `, after height ${n(at.height)} was logged` : ', before the first progress line'}), ${mib(big.peakRss)} in all (target < 2 GiB)`);
+    `${at.height !== null ? `, after height ${n(at.height)} was logged` : ', before the first progress line'}), ${mib(big.peakRssCatchUp)} by the end of the blocks added at once, ${mib(big.peakRss)} in all (target < 2 GiB)`);
   if (big.cluster) {
     const c = big.cluster;
     console.log(`    PostgreSQL server: peak RSS ${mib(c.rssBytes)} (private memory of every process + shared buffers once, ${n(c.rssAt)} s after start); ` +

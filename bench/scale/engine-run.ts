@@ -51,6 +51,8 @@ export interface BigRun extends IncrementalPair {
   readonly balanceMismatches: string[];
   readonly peakRssLoad: number;
   readonly peakRss: number;
+  /** The high-water mark after the blocks added at once (before the ones added one by one). */
+  readonly peakRssCatchUp: number;
   /** When the once-a-second RSS sampling saw its highest value (s since spawn) and the height logged by then. */
   readonly peakRssAt: { seconds: number; height: number | null };
   readonly exitCode: number;
@@ -137,6 +139,7 @@ export async function bigRun(ctx: RunContext, txs: number): Promise<BigRun> {
     const peakSample = serve.rssPeakSample.at;
     const peakRssAt = { seconds: peakSample / 1000, height: log.samples.filter((x) => x.at <= peakSample).pop()?.height ?? null };
     const caught = await catchUp(serve, ctx.node, ctx.chain, height, ctx.catchUpBlocks);
+    const peakRssCatchUp = serve.peakRssBytes();
     const followed = await follow(serve, ctx.node, ctx.chain, height + ctx.catchUpBlocks, ctx.followBlocks);
     const peakRss = serve.peakRssBytes();
     exitCode = await serve.stop();
@@ -144,7 +147,7 @@ export async function bigRun(ctx: RunContext, txs: number): Promise<BigRun> {
     const diskBytes = dbPath ? [dbPath, `${dbPath}-wal`, `${dbPath}-shm`].reduce((sum, p) => sum + (existsSync(p) ? statSync(p).size : 0), 0) : sizes.reduce((s, r) => s + r.bytes, 0);
     return {
       indexTxs: tipTxs, catchUp: caught, follow: followed, readySeconds: readyAt / 1000, curve, phases: log.phases,
-      finished: log.finished, errors: log.errors, balanceMismatches, peakRssLoad, peakRss, peakRssAt, exitCode, diskBytes, sizes,
+      finished: log.finished, errors: log.errors, balanceMismatches, peakRssLoad, peakRssCatchUp, peakRss, peakRssAt, exitCode, diskBytes, sizes,
       logPath: join(dir, 'serve.log'), cluster: cluster?.stop() ?? null,
     };
   } finally {
