@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
@@ -54,6 +56,20 @@ describe('ProjectionThread', () => {
       await thread.project(entries, OPTIONS);
       const used = performance.eventLoopUtilization(before);
       assert.ok(used.utilization < 0.5, `the event loop was busy ${(used.utilization * 100).toFixed(0)} % of a ${(performance.now() - started).toFixed(0)} ms pass`);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it("runs at the lowest priority, its own thread only (Linux: a thread's nice value is its own)", async () => {
+    const thread = new ProjectionThread();
+    try {
+      await thread.project(mempool(10, 3), OPTIONS);
+      const nice = (task: string): number => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      // The process's own priority, whatever the test runner was started with (a nice 19 run cannot tell the two apart).
+      const base = getPriority();
+      assert.equal(nice(String(process.pid)), base, 'the event loop keeps the process\'s priority');
+      if (base < 19) assert.equal(readdirSync('/proc/self/task').filter((t) => nice(t) === 19).length, 1, 'one thread at nice 19: the worker');
     } finally {
       await thread.close();
     }
