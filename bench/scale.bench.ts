@@ -14,7 +14,8 @@
  * (20), BENCH_SCALE_SMALL_TXS (100000, the reference index), BENCH_SCALE_CEILING_TXS (1000000), BENCH_SCALE_KEEP=1
  * (keep the SQLite index file), BENCH_SCALE_RAW_TXS (store | node: the service's [store] raw_txs), BENCH_SCALE_PG_SETTINGS
  * (the PostgreSQL server's settings, name=value,…; default shared_buffers=1GB,max_wal_size=4GB), BENCH_SCALE_EVENT_LOG_HOURS
- * (the service's [realtime] event_log_hours; default its own, 24).
+ * (the service's [realtime] event_log_hours; default its own, 24), BENCH_SCALE_NODE_ARGS (Node.js options of the service,
+ * space-separated: e.g. --trace-gc, whose lines go to its serve.log).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -131,6 +132,7 @@ export async function run(): Promise<void> {
       const ctx: RunContext = {
         engine, chain, node, tracked: readMeta(dir)!.tracked, workDir, freePort, catchUpBlocks: CATCHUP, followBlocks: FOLLOW,
         ...(RAW_TXS ? { rawTxs: RAW_TXS } : {}), ...eventLogFromEnv(),
+        ...(process.env['BENCH_SCALE_NODE_ARGS'] ? { nodeArgs: process.env['BENCH_SCALE_NODE_ARGS'].split(' ').filter(Boolean) } : {}),
         newDatabase: async (name) => {
           const { default: pgModule } = await import('pg');
           const admin = new pgModule.Client({ connectionString: pg!.url });

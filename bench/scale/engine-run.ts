@@ -34,6 +34,8 @@ export interface RunContext {
   readonly eventLogHours?: number;
   /** `[store] raw_txs` of the service (default "store"). */
   readonly rawTxs?: 'store' | 'node';
+  /** Node.js options of the service's process (BENCH_SCALE_NODE_ARGS, e.g. `--trace-gc`: its lines go to serve.log). */
+  readonly nodeArgs?: readonly string[];
 }
 
 export interface IncrementalPair {
@@ -87,6 +89,7 @@ async function startServe(ctx: RunContext, name: string): Promise<{ serve: Serve
   const serve = new ServeProcess({
     configPath: join(dir, 'outpoint.toml'), storeUrl, dataDir: join(dir, 'data'), httpPort: await ctx.freePort(),
     rpcUrl: ctx.node.url, pollMs: 20, logPath: join(dir, 'serve.log'), ...(ctx.eventLogHours !== undefined ? { eventLogHours: ctx.eventLogHours } : {}), ...(ctx.rawTxs ? { rawTxs: ctx.rawTxs } : {}),
+    ...(ctx.nodeArgs ? { nodeArgs: ctx.nodeArgs } : {}),
   });
   return { serve, storeUrl, dbPath, dir };
 }

@@ -4,7 +4,7 @@
  * not the PostgreSQL server's), and a clean stop (SIGTERM, as an operator would).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync, createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync, createWriteStream, type WriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -80,10 +80,13 @@ export class ServeProcess {
     this.baseUrl = `http://127.0.0.1:${options.httpPort}`;
     this.log = createWriteStream(options.logPath);
     this.spawnedAt = performance.now();
+    // Its stdout is Node's own (e.g. --trace-gc lines: the service logs to stderr), kept beside the log.
+    const stdout = openSync(`${options.logPath}.stdout`, 'w');
     this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'bin/outpoint.js', 'serve', '--config', options.configPath], {
       cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', stdout, 'pipe'],
     });
+    closeSync(stdout);
     let partial = '';
     this.child.stderr!.on('data', (chunk: Buffer) => {
       const at = performance.now() - this.spawnedAt;
