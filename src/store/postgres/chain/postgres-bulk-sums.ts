@@ -1,34 +1,16 @@
 /**
- * The outputs' amounts per script for the bulk build's totals step, staged while the history step runs: on a second
- * session (the build's own statements leave one core idle: INSERT … SELECT never runs in parallel), so the two
- * biggest aggregates of the build overlap.
+ * The outputs' amounts per script for the bulk build's totals step (`bulk_scripts_n_sums`), made ahead of it: by the
+ * spender-index step beside the history it starts (postgres-bulk-build.ts), or on a side session beside a history
+ * step that builds the history itself (a load whose earlier steps an older version ran).
  *
- * Crash safety without the step's transaction: the staged table is derived from the outputs alone, which are final
- * once the script keys step has committed, and the side session commits it on its own (a logged table: it must
- * survive a server crash between the steps). The history step awaits it before committing, and a history step run
- * again re-stages it from scratch (dropped and made in one transaction), so a kill at any point leaves either no table,
- * or one that is complete and right. The totals step reads it if it is there and sums the outputs itself otherwise
- * (a load whose history step an older version ran); it is dropped with the other staging tables.
+ * The table is derived from the outputs alone, which are final once the script keys step has committed; it is
+ * dropped and made again in the one transaction that makes it, so it is either absent, or complete and right (a
+ * logged table: it must survive a server crash between the steps). The totals step reads it if it is there and sums
+ * the outputs itself otherwise; it is dropped with the other staging tables.
  */
 import type pg from 'pg';
 import type { PgNet } from './postgres-net.js';
-
-/** Runs `fn` on a session of its own, beside the step's transaction (what it commits, it commits by itself). */
-export type SideSession = (fn: (db: pg.ClientBase) => Promise<void>) => Promise<void>;
-
-/** A side session from a pool: a client whose work failed is discarded, not returned mid-transaction. */
-export function poolSideSession(pool: pg.Pool): SideSession {
-  return async (fn) => {
-    const client = await pool.connect();
-    try {
-      await fn(client);
-      client.release();
-    } catch (e) {
-      client.release(e instanceof Error ? e : new Error(String(e)));
-      throw e;
-    }
-  };
-}
+import { sideTransaction, type SideSession } from './postgres-bulk-side.js';
 
 export function scriptSumsTable(n: PgNet): string {
   return `${n.t.bulkScripts}_sums`;
@@ -40,16 +22,18 @@ export function scriptSumsSql(n: PgNet): string {
 }
 
 /**
- * Stages the sums on the side session. A sorted aggregate: a hash aggregate keeps a NUMERIC state per script in
- * memory and took longer; never rejects before the caller can await it (the result says whether it failed).
+ * Makes the table in the caller's transaction. A sorted aggregate: a hash aggregate keeps a NUMERIC state per script
+ * in memory and took longer.
  */
-export function stageScriptSums(side: SideSession, n: PgNet): Promise<unknown> {
+export async function makeScriptSums(db: pg.ClientBase, n: PgNet): Promise<void> {
   const table = scriptSumsTable(n);
-  return side(async (db) => {
-    await db.query('BEGIN');
-    await db.query("SET LOCAL work_mem = '256MB'; SET LOCAL enable_hashagg = off; SET LOCAL synchronous_commit = off");
-    await db.query(`DROP TABLE IF EXISTS ${table}`);
-    await db.query(`CREATE TABLE ${table} AS ${scriptSumsSql(n)}`);
-    await db.query('COMMIT');
-  }).then(() => null, (e: unknown) => e ?? new Error('staging the script sums failed'));
+  await db.query('SET LOCAL enable_hashagg = off');
+  await db.query(`DROP TABLE IF EXISTS ${table}`);
+  await db.query(`CREATE TABLE ${table} AS ${scriptSumsSql(n)}`);
+  await db.query('SET LOCAL enable_hashagg = on');
+}
+
+/** Makes the table on a side session; the result says whether it failed (sideTransaction). */
+export function stageScriptSums(side: SideSession, n: PgNet): Promise<unknown> {
+  return sideTransaction(side, 'staging the script sums', (db) => makeScriptSums(db, n));
 }
