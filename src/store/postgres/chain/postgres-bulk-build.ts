@@ -2,9 +2,9 @@
  * The end of an initial (bulk) load for PostgreSQL: builds, in order, what the appending half deferred. Each step is
  * one transaction on the writer session that also records itself in bulk_loads.step, so a killed process resumes at
  * the next step. Unlike the writer's batches (nested loops by key, postgres-network-store.ts), these statements read
- * whole tables, so they run with hash and merge joins and a larger work_mem. Some steps do a later step's work ahead,
- * in their own transaction or on a side session, where one session alone would leave a core idle; the later step
- * then finds it done (postgres-bulk-ahead.ts, postgres-bulk-side.ts).
+ * whole tables, so they run with hash and merge joins and a larger work_mem. Where a step's statements leave a core idle,
+ * a side session does work beside them (postgres-bulk-side.ts): the history step's script sums, and ahead of the
+ * script keys step, which then finds it done, the distinct scripts (postgres-bulk-ahead.ts).
  */
 import type pg from 'pg';
 import { StoreError } from '../../../core/domain/errors.js';
@@ -12,24 +12,18 @@ import type { RawTxSource } from '../../../core/sources/raw-txs.js';
 import { fetchBulkRaws } from '../../common/chain-writes/bulk-raw-txs.js';
 import { affectedOutputs, locateTx, moveCollidingScripts, rekeyOutputs } from '../../common/chain-writes/bulk-script-keys.js';
 import type { PgNet } from './postgres-net.js';
-import { createIndexes, createMissingIndexes, indexBuilt, tableExists } from './postgres-bulk-ahead.js';
-import { historyKey, writeHistory, writeHistoryOnce } from './postgres-bulk-history.js';
+import { createIndexes, tableExists } from './postgres-bulk-ahead.js';
 import { settled, sideTransaction, type SideSession } from './postgres-bulk-side.js';
-import { makeScriptSums, scriptSumsSql, scriptSumsTable, stageScriptSums } from './postgres-bulk-sums.js';
+import { scriptSumsSql, scriptSumsTable, stageScriptSums } from './postgres-bulk-sums.js';
 import { runPostgres } from '../connection/postgres-plans.js';
 import { num, one, rows } from '../connection/postgres-sql.js';
 
 export { BUILD_SETTINGS } from './postgres-bulk-side.js';
 
-/** What steps of one finishBulkLoad call tell the caller: tables whose statistics a committed step already took. */
-export interface BuildNotes {
-  readonly analyzed: Set<string>;
-}
-
 interface Step {
   readonly name: string;
   /** `side`: a second session for work beside the step's own statements (postgres-bulk-side.ts says what it may do). */
-  run(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource | undefined, side: SideSession, notes: BuildNotes): Promise<void>;
+  run(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource | undefined, side: SideSession): Promise<void>;
 }
 
 /**
@@ -133,45 +127,33 @@ async function settleScriptKeys(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource
 }
 
 /**
- * The spender index, and ahead of the next steps, while the history (the longest statement of the build, which never
- * runs in parallel) is written on a side session: the unspent index, the outputs' amounts per script for the totals
- * (postgres-bulk-sums.ts) and the statistics of the tables no later step changes, all in this step's transaction.
- */
-async function buildSpenderIndex(db: pg.ClientBase, n: PgNet, _rawTxs: RawTxSource | undefined, side: SideSession, notes: BuildNotes): Promise<void> {
-  const { t } = n;
-  const history = sideTransaction(side, 'writing the history', (s) => writeHistoryOnce(s, n));
-  const analyzed = [t.blocks, t.txs, t.outputs];
-  try {
-    await createIndexes(db, n, `${t.outputs}_by_spender`);
-    await createMissingIndexes(db, n, `${t.outputs}_unspent`);
-    await makeScriptSums(db, n);
-    await db.query(`ANALYZE ${analyzed.join(', ')}`);
-  } finally {
-    await history;
-  }
-  await settled(history);
-  for (const table of analyzed) notes.analyzed.add(table);
-}
-
-/**
- * The history, unless the spender-index step wrote it ahead (a load whose earlier steps an older version ran: not);
- * then with the script sums staged beside it on a side session (made again: whatever a failed run left).
+ * History: one row per (script, tx) pair with its flags (1: the tx pays the script, 2: spends from it), from every
+ * output and every spent output, aggregated and written in key order in one statement (no staging table). Meanwhile,
+ * on a side session, the outputs' amounts per script for the totals step (postgres-bulk-sums.ts).
  */
 async function buildHistory(db: pg.ClientBase, n: PgNet, _rawTxs: RawTxSource | undefined, side: SideSession): Promise<void> {
-  if (await indexBuilt(db, historyKey(n))) return;
+  const { t } = n;
   const staged = stageScriptSums(side, n);
   try {
-    await writeHistory(db, n);
+    // A sorted aggregate: its groups come out in key order, which the insert needs anyway (no second sort).
+    await db.query('SET LOCAL enable_hashagg = off');
+    await db.query(`INSERT INTO ${t.history} (script, id, flags)
+      SELECT script, id, bit_or(f) FROM (SELECT script, id, 1 AS f FROM ${t.outputs}
+        UNION ALL SELECT script, spent_by, 2 FROM ${t.outputs} WHERE spent_by IS NOT NULL) io
+      GROUP BY script, id ORDER BY script, id`);
+    await db.query('SET LOCAL enable_hashagg = on');
+    await createIndexes(db, n, `${t.history}_pkey`);
   } finally {
     // Settled before this step ends either way: no side session is left running into the next step.
     await staged;
   }
+  // A staging failure fails the step (before its commit), which runs again on the next start.
   await settled(staged);
 }
 
 /**
- * Script rows with exact totals (NUMERIC sums): amounts from the outputs (staged by the spender-index or the history
- * step, or summed here after a load whose history step an older version ran), counts from the history; then the staging tables
+ * Script rows with exact totals (NUMERIC sums): amounts from the outputs (staged by the history step, or summed here
+ * after a load whose history step an older version ran), counts from the history just built; then the staging tables
  * go and the load ends. Sorted aggregates: the history's groups come in key order from its new key (hash aggregates
  * of 200k groups with NUMERIC states took ~25% longer). Rows go in join order: scripts are read by key through the
  * index, so sorting the heap by key first (1.5 s of 5 on the 100k chain under load) bought nothing.
@@ -196,8 +178,8 @@ export const BUILD_STEPS: readonly Step[] = [
   { name: 'txid index', run: (db, n) => createIndexes(db, n, `${n.t.txs}_pkey`, `${n.t.txRaws}_pkey`, `${n.t.txs}_by_txid`) },
   { name: 'spends of older outputs', run: resolvePending },
   { name: 'script keys', run: settleScriptKeys },
-  { name: 'spender index', run: buildSpenderIndex },
-  { name: 'unspent index', run: (db, n) => createMissingIndexes(db, n, `${n.t.outputs}_unspent`) },
+  { name: 'spender index', run: (db, n) => createIndexes(db, n, `${n.t.outputs}_by_spender`) },
+  { name: 'unspent index', run: (db, n) => createIndexes(db, n, `${n.t.outputs}_unspent`) },
   { name: 'address histories', run: buildHistory },
   { name: 'address totals', run: buildScripts },
 ];

@@ -16,7 +16,7 @@ import type { SyncStatus } from '../../../core/domain/sync-status.js';
 import { RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import { ScriptCache } from '../../common/chain-writes/script-cache.js';
 import type { ChainStoreOptions } from '../../common/schema/store-options.js';
-import { BUILD_SETTINGS, BUILD_STEPS, type BuildNotes } from './postgres-bulk-build.js';
+import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
 import { poolSideSession } from './postgres-bulk-side.js';
 import { beginBulkLoadTx, loadBlocksTx, resetChainTx } from './postgres-bulk-load.js';
 import { PlannedChainReads } from '../../common/chain-reads/planned-chain-reads.js';
@@ -189,23 +189,20 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
   async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>, rawTxs?: RawTxSource): Promise<void> {
     const state = await this.getBulkLoad();
     if (!state) return;
-    const notes: BuildNotes = { analyzed: new Set() };
     for (let i = state.step; i < BUILD_STEPS.length; i++) {
       const step = BUILD_STEPS[i]!;
       await onStep?.({ step: i + 1, steps: BUILD_STEPS.length, name: step.name });
       await this.write(async (db) => {
         await db.query(BUILD_SETTINGS);
-        await step.run(db, this.n, rawTxs, poolSideSession(this.pool), notes);
+        await step.run(db, this.n, rawTxs, poolSideSession(this.pool));
         await db.query('UPDATE bulk_loads SET step = $1 WHERE net = $2', [i + 1, this.n.net]);
       });
     }
     this.scripts.clear();
     // Planner statistics now: bulk-loaded tables have none until autovacuum gets to them, and the first address
-    // reads planned without them ran ~10x slower (docs/benchmarks.md, Address lists). Those a step of this call took
-    // already (the tables no later step changed) are not taken again; the others one session each, side by side.
+    // reads planned without them ran ~10x slower (docs/benchmarks.md, Address lists).
     const { t } = this.n;
-    const left = [t.blocks, t.txs, t.outputs, t.history, t.scripts].filter((table) => !notes.analyzed.has(table));
-    await Promise.all(left.map((table) => this.pool.query(`ANALYZE ${table}`)));
+    await this.pool.query(`ANALYZE ${[t.blocks, t.txs, t.outputs, t.history, t.scripts].join(', ')}`);
   }
 
   resetChain(): Promise<void> {
