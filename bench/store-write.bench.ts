@@ -23,11 +23,11 @@ import { prepareNodeDir, startNode, stopNode } from './index.bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NTX = Number(process.env['INDEX_BENCH_TXS'] ?? 100_000);
-const DUMP = join(ROOT, '.bench-cache', `blocks-${NTX}.bin`);
+export const DUMP = join(ROOT, '.bench-cache', `blocks-${NTX}.bin`);
 const BATCH_TXS = 20_000;
 const params = getNetworkParams('LTCTEST', 'regtest');
 
-async function dumpChain(): Promise<void> {
+export async function dumpChain(): Promise<void> {
   console.log(`  dumping the chain's raw blocks to ${DUMP} (once)`);
   const node = await startNode(prepareNodeDir());
   try {
@@ -48,7 +48,7 @@ async function dumpChain(): Promise<void> {
   }
 }
 
-function loadBatches(): { batches: BlockToConnect[][]; txs: number } {
+export function loadBatches(): { batches: BlockToConnect[][]; txs: number } {
   const bytes = readFileSync(DUMP);
   const batches: BlockToConnect[][] = [];
   let batch: BlockToConnect[] = [];

@@ -107,7 +107,7 @@ void describe('PostgreSQL bulk load begun by an older version', () => {
   });
 });
 
-void describe('PostgreSQL bulk build: the script sums staged beside the history step', () => {
+void describe('PostgreSQL bulk build: side sessions', () => {
   /** Loads the sample chain and runs the build up to (not including) step `stop` (1-based), as a kill there would. */
   async function buildUntil(db: TestDatabase, chain: ReturnType<typeof sampleChain>['chain'], stop: number): Promise<void> {
     const net = db.store.network('BTC');
@@ -147,6 +147,26 @@ void describe('PostgreSQL bulk build: the script sums staged beside the history 
       await reference.dispose();
       await stale.dispose();
       await absent.dispose();
+    }
+  });
+
+  it('distinct scripts the spends step listed ahead on a side session are taken by the script keys step', async () => {
+    const { chain, scripts } = sampleChain();
+    const reference = await harness.create();
+    const db = await harness.create();
+    try {
+      for (const x of [reference, db]) await x.store.migrate();
+      await bulkLoad(reference.store.network('BTC'), chain.blocks, 4);
+      // Stopped before the script keys step: the side session of the spends step committed the list by itself.
+      await buildUntil(db, chain, 3);
+      const listed = await (db.store as PostgresStore).pool.query("SELECT to_regclass('bulk_scripts_btc_distinct') AS r, (SELECT count(*) FROM bulk_scripts_btc_distinct) AS n");
+      assert.ok(listed.rows[0].r && Number(listed.rows[0].n) > 0, 'listed beside the spends step');
+      const net = (await db.reopen()).network('BTC');
+      await net.finishBulkLoad();
+      assert.equal(await answers(net, scripts, chain.blocks), await answers(reference.store.network('BTC'), scripts, chain.blocks));
+    } finally {
+      await reference.dispose();
+      await db.dispose();
     }
   });
 });

@@ -2,40 +2,48 @@
  * The end of an initial (bulk) load for PostgreSQL: builds, in order, what the appending half deferred. Each step is
  * one transaction on the writer session that also records itself in bulk_loads.step, so a killed process resumes at
  * the next step. Unlike the writer's batches (nested loops by key, postgres-network-store.ts), these statements read
- * whole tables, so they run with hash and merge joins and a larger work_mem.
+ * whole tables, so they run with hash and merge joins and a larger work_mem. Where a step's statements leave a core idle,
+ * a side session does work beside them (postgres-bulk-side.ts): the history step's script sums, and ahead of the
+ * script keys step, which then finds it done, the distinct scripts (postgres-bulk-ahead.ts).
  */
 import type pg from 'pg';
 import { StoreError } from '../../../core/domain/errors.js';
 import type { RawTxSource } from '../../../core/sources/raw-txs.js';
 import { fetchBulkRaws } from '../../common/chain-writes/bulk-raw-txs.js';
-import { deferredIndexes } from '../../common/schema/chain-tables.js';
 import { affectedOutputs, locateTx, moveCollidingScripts, rekeyOutputs } from '../../common/chain-writes/bulk-script-keys.js';
 import type { PgNet } from './postgres-net.js';
-import { scriptSumsSql, scriptSumsTable, stageScriptSums, type SideSession } from './postgres-bulk-sums.js';
+import { createIndexes, tableExists } from './postgres-bulk-ahead.js';
+import { settled, sideTransaction, type SideSession } from './postgres-bulk-side.js';
+import { scriptSumsSql, scriptSumsTable, stageScriptSums } from './postgres-bulk-sums.js';
 import { runPostgres } from '../connection/postgres-plans.js';
 import { num, one, rows } from '../connection/postgres-sql.js';
 
+export { BUILD_SETTINGS } from './postgres-bulk-side.js';
+
 interface Step {
   readonly name: string;
-  /** `side`: a second session for work beside the step's own statements (postgres-bulk-sums.ts says what it may do). */
+  /** `side`: a second session for work beside the step's own statements (postgres-bulk-side.ts says what it may do). */
   run(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource | undefined, side: SideSession): Promise<void>;
-}
-
-async function createIndexes(db: pg.ClientBase, n: PgNet, ...names: string[]): Promise<void> {
-  for (const name of names) {
-    const index = deferredIndexes('postgres', n.id).find((i) => i.name === name)!;
-    await db.query(index.drop);
-    await db.query(index.create);
-  }
 }
 
 /**
  * Resolves the pending spends (txids by a hash join on the txids; of a BIP30 duplicate the newest copy), checks them and
  * sums their values per spending block from the outputs as they are, then writes the outputs table again with every
  * spend in place (one pass: updating most rows in place would leave a dead version of each), and completes the blocks'
- * fees with those sums.
+ * fees with those sums. Meanwhile, on a side session, the distinct scripts of the script keys step (ahead of it: the
+ * staged scripts no longer change once the load has ended).
  */
-async function resolvePending(db: pg.ClientBase, n: PgNet): Promise<void> {
+async function resolvePending(db: pg.ClientBase, n: PgNet, _rawTxs: RawTxSource | undefined, side: SideSession): Promise<void> {
+  const distinct = sideTransaction(side, 'listing the distinct scripts', (s) => makeDistinctScripts(s, n));
+  try {
+    await resolveSpends(db, n);
+  } finally {
+    await distinct;
+  }
+  await settled(distinct);
+}
+
+async function resolveSpends(db: pg.ClientBase, n: PgNet): Promise<void> {
   const { t } = n;
   const resolved = `${t.bulkPending}_resolved`;
   await db.query(`DROP TABLE IF EXISTS ${resolved}`);
@@ -48,7 +56,6 @@ async function resolvePending(db: pg.ClientBase, n: PgNet): Promise<void> {
     SELECT p.spender, p.vin, x.id AS prev_id, p.prev_vout, p.prev_txid,
       coalesce(p.spender_block, (SELECT max(first_tx) FROM ${t.blocks} WHERE first_tx <= p.spender)) AS spender_block
     FROM ${t.bulkPending} p LEFT JOIN ${t.txs} x ON x.txid = p.prev_txid`);
-  await db.query('SET LOCAL enable_mergejoin = on');
   const pending = num((await one(db, `SELECT count(*) AS c FROM ${t.bulkPending}`))!.c);
   const found = await one(db, `SELECT count(*) AS c, count(*) FILTER (WHERE prev_id IS NULL) AS missing FROM ${resolved}`);
   if (num(found!.missing) > 0) {
@@ -60,11 +67,14 @@ async function resolvePending(db: pg.ClientBase, n: PgNet): Promise<void> {
       WHERE newer.spender = r.spender AND newer.vin = r.vin AND newer.prev_id > r.prev_id`);
   }
   // One join checks every spend found its output (unspent, or already marked by this very input) and sums the inputs
-  // per block: a hash join on the outputs before their rewrite (the old merge join re-read the rewritten table).
+  // per block: a hash join on the outputs before their rewrite, its few groups hashed. Left to itself, the planner
+  // (no statistics) took a parallel merge join that sorted all outputs, and all the spends once per process.
+  await db.query('SET LOCAL enable_sort = off');
   const sums = await rows(db, `SELECT r.spender_block, count(*) AS n, sum(o.value) AS inputs
     FROM ${resolved} r JOIN ${t.outputs} o ON o.id = r.prev_id AND o.vout = r.prev_vout
       AND (o.spent_by IS NULL OR (o.spent_by = r.spender AND o.spent_vin = r.vin))
     GROUP BY r.spender_block`);
+  await db.query('SET LOCAL enable_sort = on');
   const marked = sums.reduce((total, r) => total + num(r.n), 0);
   if (marked !== pending) throw new StoreError(`bulk load: ${pending - marked} pending spends name outputs that do not exist or were spent twice`);
   const fresh = `${t.outputs}_bulk`;
@@ -72,7 +82,6 @@ async function resolvePending(db: pg.ClientBase, n: PgNet): Promise<void> {
   // CREATE TABLE AS writes through the bulk-insert path (an INSERT … SELECT into a new table took ~1.5x as long) and
   // can scan in parallel; rows come in the old table's order (the spends are the hash side), near enough key order.
   // Its columns are the outputs' (same names, types and order); NOT NULL is set again (id and vout by the key).
-  await db.query('SET LOCAL enable_mergejoin = off');
   await db.query(`CREATE TABLE ${fresh} AS
     SELECT o.id, o.vout, o.value, o.script, coalesce(o.spent_by, r.spender) AS spent_by, coalesce(o.spent_vin, r.vin) AS spent_vin
     FROM ${t.outputs} o LEFT JOIN ${resolved} r ON r.prev_id = o.id AND r.prev_vout = o.vout`);
@@ -88,12 +97,24 @@ async function resolvePending(db: pg.ClientBase, n: PgNet): Promise<void> {
   await db.query(`DROP TABLE ${resolved}`);
 }
 
-/** The distinct scripts of the load, then their keys settled (bulk-script-keys.ts; raws from the node if not stored). */
+function distinctScripts(n: PgNet): string {
+  return `${n.t.bulkScripts}_distinct`;
+}
+
+/** The distinct scripts of the load with the first output paying each, made whole in the caller's transaction. */
+async function makeDistinctScripts(db: pg.ClientBase, n: PgNet): Promise<void> {
+  await db.query(`DROP TABLE IF EXISTS ${distinctScripts(n)}`);
+  await db.query(`CREATE TABLE ${distinctScripts(n)} AS SELECT key, script, min(first_id) AS first_id FROM ${n.t.bulkScripts} GROUP BY key, script`);
+}
+
+/**
+ * The distinct scripts of the load (unless the spends step listed them ahead), then their keys settled
+ * (bulk-script-keys.ts; raws from the node if not stored). A table found is the side session's whole result: this
+ * step is the only one that changes it, in its own transaction.
+ */
 async function settleScriptKeys(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource | undefined): Promise<void> {
   const { t } = n;
-  const distinct = `${t.bulkScripts}_distinct`;
-  await db.query(`DROP TABLE IF EXISTS ${distinct}`);
-  await db.query(`CREATE TABLE ${distinct} AS SELECT key, script, min(first_id) AS first_id FROM ${t.bulkScripts} GROUP BY key, script`);
+  if (!(await tableExists(db, distinctScripts(n)))) await makeDistinctScripts(db, n);
   // The colliding-keys query aggregates the whole distinct table (to find nothing, mostly): in one process it took
   // about half the time of the parallel plan, whose gather merge of every key cost more than the aggregate.
   await db.query('SET LOCAL max_parallel_workers_per_gather = 0');
@@ -108,7 +129,7 @@ async function settleScriptKeys(db: pg.ClientBase, n: PgNet, rawTxs: RawTxSource
 /**
  * History: one row per (script, tx) pair with its flags (1: the tx pays the script, 2: spends from it), from every
  * output and every spent output, aggregated and written in key order in one statement (no staging table). Meanwhile,
- * on a second session, the outputs' amounts per script for the totals step (postgres-bulk-sums.ts).
+ * on a side session, the outputs' amounts per script for the totals step (postgres-bulk-sums.ts).
  */
 async function buildHistory(db: pg.ClientBase, n: PgNet, _rawTxs: RawTxSource | undefined, side: SideSession): Promise<void> {
   const { t } = n;
@@ -127,8 +148,7 @@ async function buildHistory(db: pg.ClientBase, n: PgNet, _rawTxs: RawTxSource | 
     await staged;
   }
   // A staging failure fails the step (before its commit), which runs again on the next start.
-  const failed = await staged;
-  if (failed) throw failed;
+  await settled(staged);
 }
 
 /**
@@ -140,7 +160,7 @@ async function buildHistory(db: pg.ClientBase, n: PgNet, _rawTxs: RawTxSource | 
  */
 async function buildScripts(db: pg.ClientBase, n: PgNet): Promise<void> {
   const { t } = n;
-  const staged = (await one(db, 'SELECT to_regclass($1) AS r', [scriptSumsTable(n)]))!.r !== null;
+  const staged = await tableExists(db, scriptSumsTable(n));
   const amounts = staged ? scriptSumsTable(n) : `(${scriptSumsSql(n)})`;
   await db.query('SET LOCAL enable_hashagg = off');
   await db.query(`INSERT INTO ${t.scripts} (key, script, received, sent, tx_count, received_count, sent_count)
@@ -163,6 +183,3 @@ export const BUILD_STEPS: readonly Step[] = [
   { name: 'address histories', run: buildHistory },
   { name: 'address totals', run: buildScripts },
 ];
-
-/** How each build step runs: whole-table joins, with memory for sorts and hashes (this transaction only). */
-export const BUILD_SETTINGS = "SET LOCAL enable_hashjoin = on; SET LOCAL enable_mergejoin = on; SET LOCAL enable_bitmapscan = on; SET LOCAL work_mem = '256MB'; SET LOCAL maintenance_work_mem = '512MB'; SET LOCAL synchronous_commit = off";

@@ -17,7 +17,7 @@ import { RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import { ScriptCache } from '../../common/chain-writes/script-cache.js';
 import type { ChainStoreOptions } from '../../common/schema/store-options.js';
 import { BUILD_SETTINGS, BUILD_STEPS } from './postgres-bulk-build.js';
-import { poolSideSession } from './postgres-bulk-sums.js';
+import { poolSideSession } from './postgres-bulk-side.js';
 import { beginBulkLoadTx, loadBlocksTx, resetChainTx } from './postgres-bulk-load.js';
 import { PlannedChainReads } from '../../common/chain-reads/planned-chain-reads.js';
 import type { ChainReadPlans } from '../../common/chain-reads/chain-read-plans.js';
