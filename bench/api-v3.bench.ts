@@ -18,7 +18,7 @@ import { addressRoutes } from '../src/http/v3/address.routes.js';
 import { txRoutes } from '../src/http/v3/tx.routes.js';
 import { AccountService } from '../src/services/accounts/account-service.js';
 import { createServices } from '../src/services/create-services.js';
-import { projectMempoolBlocks } from '../src/services/network/mempool-projection.js';
+import { projectMempoolBlocks } from '../src/services/network/projection/mempool-projection.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { BENCH_INDEX, benchParams, hotAddress, NTX } from './bench-chain.js';
 import { syntheticMempool } from './synthetic-mempool.js';

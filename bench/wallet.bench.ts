@@ -23,7 +23,7 @@ import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { startPostgres } from '../test/helpers/postgres-server.js';
 import { BENCH_INDEX, benchParams, chainSummary } from './bench-chain.js';
-import { projectMempoolBlocks } from '../src/services/network/mempool-projection.js';
+import { projectMempoolBlocks } from '../src/services/network/projection/mempool-projection.js';
 import { syntheticMempool } from './synthetic-mempool.js';
 import { WALLET_PARAMS, writeWalletChain } from './wallet-chain.js';
 

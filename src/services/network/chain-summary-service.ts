@@ -4,7 +4,7 @@ import type { BlockRecord, TxRecord } from '../../core/store/chain-reads.js';
 import type { ChainTip } from '../../core/domain/chain-types.js';
 import { rawTxsOf } from '../transactions/raw-tx-reader.js';
 import type { SyncStatus } from '../../core/domain/sync-status.js';
-import { projectMempoolBlocks } from './mempool-projection.js';
+import { projectMempoolBlocks } from './projection/mempool-projection.js';
 import { estimateHashrate } from './hashrate.js';
 import { PROJECTED_BLOCKS, type MempoolProjection, type MempoolProjector } from './mempool-projector.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';

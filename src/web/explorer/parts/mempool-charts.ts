@@ -4,7 +4,7 @@
  * and a table with the same numbers follows for screen readers and copying.
  */
 import type { FeeHistogramBand } from '../../../services/network/fee-histogram.js';
-import type { ProjectedBlock } from '../../../services/network/mempool-projection.js';
+import type { ProjectedBlock } from '../../../services/network/projection/mempool-projection.js';
 import type { NetworkContext } from '../../../services/shared/network-registry.js';
 import { html, type SafeHtml } from '../../shell/html.js';
 import { count, feeRate, table, txCount } from '../format.js';

@@ -8,8 +8,8 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { startModuleWorker } from '../../core/infrastructure/module-worker.js';
-import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
+import { startModuleWorker } from '../../../core/infrastructure/module-worker.js';
+import type { MempoolSourceEntry } from '../../../core/sources/mempool-source.js';
 import { projectMempoolBlocksSliced, type ProjectedBlock, type ProjectionOptions } from './mempool-projection.js';
 import { encodeEntries, type ProjectionReply, type ProjectionRequest } from './projection-messages.js';
 

@@ -4,7 +4,7 @@
  * whose figures are kept up to date as packages are included. Typed arrays indexed by tx: the projection of a
  * 50,000-tx mempool touches these millions of times.
  */
-import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
+import type { MempoolSourceEntry } from '../../../core/sources/mempool-source.js';
 import type { Steps } from './time-sliced.js';
 
 /** Txs handled between pause points of a pass (time-sliced.ts): a few hundred microseconds of work. */

@@ -4,7 +4,7 @@
  */
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
+import type { MempoolSourceEntry } from '../../../core/sources/mempool-source.js';
 import { projectMempoolBlocks } from './mempool-projection.js';
 import { decodeEntries, type ProjectionReply, type ProjectionRequest } from './projection-messages.js';
 

@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
-import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
-import { seededRandom } from '../../../test/helpers/seeded-random.js';
+import type { MempoolSourceEntry } from '../../../core/sources/mempool-source.js';
+import { seededRandom } from '../../../../test/helpers/seeded-random.js';
 import { projectMempoolBlocks, type ProjectionOptions } from './mempool-projection.js';
 import { ENTRIES_PER_PIECE, ProjectionThread } from './projection-thread.js';
 

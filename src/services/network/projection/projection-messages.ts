@@ -3,7 +3,7 @@
  * what the projection reads (a structured clone of typed arrays and strings costs a fraction of one of objects with a
  * BigInt each), then the options that start the pass; back come the projected blocks or the error.
  */
-import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
+import type { MempoolSourceEntry } from '../../../core/sources/mempool-source.js';
 import type { ProjectedBlock, ProjectionOptions } from './mempool-projection.js';
 
 export interface EntryPiece {

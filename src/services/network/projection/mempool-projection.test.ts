@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
-import { naiveProjection } from '../../../test/helpers/naive-projection.js';
-import { withLoopTurns } from '../../../test/helpers/loop-turns.js';
+import type { MempoolSourceEntry } from '../../../core/sources/mempool-source.js';
+import { naiveProjection } from '../../../../test/helpers/naive-projection.js';
+import { withLoopTurns } from '../../../../test/helpers/loop-turns.js';
 import { projectMempoolBlocks, projectMempoolBlocksSliced } from './mempool-projection.js';
 
 const id = (n: number) => n.toString(16).padStart(64, '0');

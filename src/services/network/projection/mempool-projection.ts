@@ -1,4 +1,4 @@
-import type { MempoolSourceEntry } from '../../core/sources/mempool-source.js';
+import type { MempoolSourceEntry } from '../../../core/sources/mempool-source.js';
 import { PAUSE_EVERY, Packages, TxGraph } from './mempool-packages.js';
 import { PackageHeap } from './package-heap.js';
 import { runSliced, runToEnd, type Steps } from './time-sliced.js';
