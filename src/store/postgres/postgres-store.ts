@@ -27,7 +27,7 @@ import { PostgresNetworkStore } from './chain/postgres-network-store.js';
 import { PostgresEventLog } from './postgres-event-log.js';
 import { PostgresPrices } from './postgres-prices.js';
 import { PostgresRunner } from './postgres-runner.js';
-import { LOCK_NAMESPACE, one } from './connection/postgres-sql.js';
+import { LOCK_NAMESPACE, one, tableExists } from './connection/postgres-sql.js';
 import { translateUnavailable } from './connection/postgres-unavailable.js';
 import { PRIMARY, ReadRouter, routedReadSides } from './replicas/read-router.js';
 import { ReplicaSet } from './replicas/replica-set.js';
@@ -85,8 +85,7 @@ export class PostgresStore implements ChainStore {
   /** From the database the current read scope reads (the health check's store probe: a replica while the primary is down). */
   async schemaVersion(): Promise<number> {
     const db = this.readPool();
-    const exists = await one(db, "SELECT to_regclass('meta') IS NOT NULL AS present");
-    if (!exists?.present) return 0;
+    if (!(await tableExists(db, 'meta'))) return 0;
     const row = await one(db, "SELECT value FROM meta WHERE key = 'schema_version'");
     return row ? Number(row.value) : 0;
   }

@@ -4,7 +4,7 @@
  * the next step. Unlike the writer's batches (nested loops by key, postgres-network-store.ts), these statements read
  * whole tables, so they run with hash and merge joins and a larger work_mem. Where a step's statements leave a core idle,
  * a side session does work beside them (postgres-bulk-side.ts): the history step's script sums, and ahead of the
- * script keys step, which then finds it done, the distinct scripts (postgres-bulk-ahead.ts).
+ * script keys step, which then finds it done, the distinct scripts (makeDistinctScripts).
  */
 import type pg from 'pg';
 import { StoreError } from '../../../core/domain/errors.js';
@@ -12,13 +12,20 @@ import type { RawTxSource } from '../../../core/sources/raw-txs.js';
 import { fetchBulkRaws } from '../../common/chain-writes/bulk-raw-txs.js';
 import { affectedOutputs, locateTx, moveCollidingScripts, rekeyOutputs } from '../../common/chain-writes/bulk-script-keys.js';
 import type { PgNet } from './postgres-net.js';
-import { createIndexes, tableExists } from './postgres-bulk-ahead.js';
+import { deferredIndexes } from '../../common/schema/chain-tables.js';
 import { settled, sideTransaction, type SideSession } from './postgres-bulk-side.js';
 import { scriptSumsSql, scriptSumsTable, stageScriptSums } from './postgres-bulk-sums.js';
 import { runPostgres } from '../connection/postgres-plans.js';
-import { num, one, rows } from '../connection/postgres-sql.js';
+import { num, one, rows, tableExists } from '../connection/postgres-sql.js';
 
-export { BUILD_SETTINGS } from './postgres-bulk-side.js';
+/** (Re)builds deferred indexes by name (the DDL in chain-tables.ts). */
+async function createIndexes(db: pg.ClientBase, n: PgNet, ...names: string[]): Promise<void> {
+  for (const name of names) {
+    const index = deferredIndexes('postgres', n.id).find((i) => i.name === name)!;
+    await db.query(index.drop);
+    await db.query(index.create);
+  }
+}
 
 interface Step {
   readonly name: string;
@@ -101,7 +108,12 @@ function distinctScripts(n: PgNet): string {
   return `${n.t.bulkScripts}_distinct`;
 }
 
-/** The distinct scripts of the load with the first output paying each, made whole in the caller's transaction. */
+/**
+ * The distinct scripts of the load with the first output paying each, made whole in the caller's transaction: the
+ * script keys step's own work, done ahead of it beside the spends step on a side session (the staged scripts no
+ * longer change once the load has ended). bulk_loads.step keeps its meaning for a resumed load, this version's or an
+ * older one's ("every step before this one is done"): the keys step makes the table itself when it does not find it.
+ */
 async function makeDistinctScripts(db: pg.ClientBase, n: PgNet): Promise<void> {
   await db.query(`DROP TABLE IF EXISTS ${distinctScripts(n)}`);
   await db.query(`CREATE TABLE ${distinctScripts(n)} AS SELECT key, script, min(first_id) AS first_id FROM ${n.t.bulkScripts} GROUP BY key, script`);

@@ -13,6 +13,11 @@ export async function one(db: Queryable, text: string, values: unknown[] = []): 
   return (await rows(db, text, values))[0];
 }
 
+/** Whether a table (or any relation) of that name exists in the session's search path. */
+export async function tableExists(db: Queryable, name: string): Promise<boolean> {
+  return (await one(db, 'SELECT to_regclass($1) AS r', [name]))!.r !== null;
+}
+
 /** int8 and numeric arrive as strings; callers narrow ints that are known to be small. */
 export function num(value: unknown): number {
   return Number(value);
