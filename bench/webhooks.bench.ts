@@ -73,7 +73,7 @@ async function run(): Promise<void> {
     const index = new WebhookIndex(hooks, ['LTCTEST'], 2000);
     const matcher = new WebhookMatcher(hooks, index, new Map([['LTCTEST', store.network('LTCTEST')]]), store.accounts(),
       new WebhookLimits({ maxHooks: HOOKS, deliveriesPerDay: 1_000_000 }, []), () => dispatcher.poke(), silentLogger);
-    const indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store: store.network('LTCTEST'), bus: tappedBus(bus, matcher.onEvent), logger: silentLogger });
+    const indexer = new NetworkIndexer({ params, source: new RpcChainSource(node.node), store: store.network('LTCTEST'), bus: tappedBus(bus, matcher), logger: silentLogger });
     const notifier = new PollNotifier(node.node, { pollMs: 25 });
     notifier.on('tip', () => indexer.poke());
     notifier.on('mempool', () => indexer.poke());

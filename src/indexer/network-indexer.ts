@@ -138,7 +138,10 @@ export class NetworkIndexer {
     for (const [i, { tx, result: added, seenAt }] of result.added.entries()) {
       // A whole mempool found at start (20,000 txs) is announced with turns of the event loop between slices: rendering
       // and logging its events held the loop for seconds.
-      if (i > 0 && i % PUBLISH_SLICE === 0) await yieldToEventLoop();
+      if (i > 0 && i % PUBLISH_SLICE === 0) {
+        await yieldToEventLoop();
+        await this.bus.absorbed?.();
+      }
       // Subscribers see each input's address and value (balance_update): the write result carries them.
       for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, count, added.deltas.length > 0 ? added.prevouts : null)) {
         this.bus.publish(event);
@@ -275,6 +278,9 @@ export class NetworkIndexer {
     const connected = await this.options.store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
     progress?.wrote(performance.now() - writeStarted);
     for (const [i, c] of connected.entries()) this.announce(batch.blocks[i]!, c, receivedAt);
+    // The next batch waits for this one's events to be taken up (logged, matched): a catch-up otherwise ran ahead of
+    // the event log and held ~4 KB per tx in memory until it caught up (core EventBus.absorbed).
+    await this.bus.absorbed?.();
     const last = connected[connected.length - 1]!;
     progress?.update(last.height, nodeHeight, connected.length, connected.reduce((n, c) => n + c.txCount, 0));
     await this.syncStatus.progress(last.height, nodeHeight);

@@ -115,4 +115,11 @@ export type DomainEvent =
 export interface EventBus {
   publish(event: DomainEvent): void;
   subscribe(handler: (event: DomainEvent) => void): () => void;
+  /**
+   * Back-pressure for a publisher that can outrun what takes its events on (the event log's writes, webhook matching):
+   * resolves once their queues are back within their bounds. The indexer awaits it between batches, so a catch-up of
+   * hundreds of blocks waits for its events to be logged instead of holding them all in memory (docs/benchmarks.md,
+   * "The backlog behind a catch-up"). Absent: nothing queues.
+   */
+  absorbed?(): Promise<void>;
 }

@@ -96,7 +96,7 @@ export class Runtime {
       ? new WebhookMatcher(this.store.webhooks(), index, readers, this.store.accounts(), this.webhookLimits, () => this.dispatcher.poke(), logger)
       : null;
     const logged = this.loggedBus ?? bus;
-    const publishBus = this.matcher ? tappedBus(logged, this.matcher.onEvent) : logged;
+    const publishBus = this.matcher ? tappedBus(logged, this.matcher) : logged;
     this.networks = config.networks.map((n) =>
       createNetworkRuntime(n, this.store, publishBus, logger, { store: config.store, bulk: options.bulk ?? false, writes: this.observability.storeWrites }),
     );

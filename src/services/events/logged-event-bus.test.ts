@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { MemoryEventBus, silentLogger, type DomainEvent, type EventLogStore } from '../../core/index.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { BLOCKCHAIN_KEY, type EventLogRenderer } from './event-channel-keys.js';
-import { EVENTS_PER_APPEND, LoggedEventBus } from './logged-event-bus.js';
+import { EVENTS_PER_APPEND, LoggedEventBus, MAX_QUEUED_EVENTS } from './logged-event-bus.js';
 
 const removed = (txid: string): DomainEvent => ({ kind: 'tx_removed', network: 'LTC', txid, reason: 'confirmed' });
 const block = (network: 'LTC' | 'BTC', height: number): DomainEvent => ({
@@ -18,6 +18,16 @@ function recorded(inner: MemoryEventBus): DomainEvent[] {
   const seen: DomainEvent[] = [];
   inner.subscribe((e) => seen.push(e));
   return seen;
+}
+
+/** The store's log, with the size of each append recorded. */
+function countingAppends(log: EventLogStore): { appended: number[]; counting: EventLogStore } {
+  const appended: number[] = [];
+  const counting: EventLogStore = { ...log, read: log.read.bind(log), prune: log.prune.bind(log), append: (network, events, time) => {
+    appended.push(events.length);
+    return log.append(network, events, time);
+  } };
+  return { appended, counting };
 }
 
 describe('LoggedEventBus', () => {
@@ -49,12 +59,7 @@ describe('LoggedEventBus', () => {
   it('a large batch is logged in writes of at most EVENTS_PER_APPEND, the event loop turning between them, in order', async () => {
     const store = new SqliteStore({ path: ':memory:' });
     await store.migrate();
-    const appended: number[] = [];
-    const log = store.events();
-    const counting: EventLogStore = { ...log, read: log.read.bind(log), prune: log.prune.bind(log), append: (network, events, time) => {
-      appended.push(events.length);
-      return log.append(network, events, time);
-    } };
+    const { appended, counting } = countingAppends(store.events());
     const inner = new MemoryEventBus();
     const seen = recorded(inner);
     const bus = new LoggedEventBus(inner, counting, render, silentLogger, () => 1000);
@@ -68,6 +73,29 @@ describe('LoggedEventBus', () => {
     assert.ok(turned >= 1 && turned < appended.length, `the event loop turned after write ${turned}`);
     assert.deepEqual(seen.map((e) => (e as { eventId?: number }).eventId), Array.from({ length: total }, (_, i) => i + 1));
     assert.deepEqual(seen.map((e) => (e.kind === 'block_connected' ? e.height : 0)), Array.from({ length: total }, (_, i) => i + 1));
+    await store.close();
+  });
+
+  it('absorbed() holds the publisher while more than MAX_QUEUED_EVENTS wait, and lets it go once the log has caught up to the bound', async () => {
+    const store = new SqliteStore({ path: ':memory:' });
+    await store.migrate();
+    const { appended, counting } = countingAppends(store.events());
+    const bus = new LoggedEventBus(new MemoryEventBus(), counting, render, silentLogger, () => 1000);
+    bus.publish(block('LTC', 1));
+    let early = false;
+    await bus.absorbed().then(() => (early = true));
+    assert.ok(early, 'a short queue holds nobody');
+    const over = 2 * EVENTS_PER_APPEND + 5;
+    for (let h = 2; h <= MAX_QUEUED_EVENTS + over; h++) bus.publish(block('LTC', h));
+    const total = MAX_QUEUED_EVENTS + over;
+    let loggedWhenReleased: number[] = [];
+    await bus.absorbed().then(() => (loggedWhenReleased = [...appended]));
+    const logged = loggedWhenReleased.reduce((a, b) => a + b, 0);
+    const beforeLastWrite = logged - (loggedWhenReleased.at(-1) ?? 0);
+    assert.ok(total - logged <= MAX_QUEUED_EVENTS, `released with ${total - logged} still queued`);
+    assert.ok(total - beforeLastWrite > MAX_QUEUED_EVENTS, `not released before the write that brought the queue to the bound (${total - beforeLastWrite} queued then)`);
+    await bus.drain();
+    assert.equal(appended.reduce((a, b) => a + b, 0), total, 'every event logged');
     await store.close();
   });
 

@@ -13,6 +13,14 @@ import type { EventLogRenderer, RenderedEvent } from './event-channel-keys.js';
  */
 export const EVENTS_PER_APPEND = 1_000;
 
+/**
+ * Events that may wait to be logged before `absorbed()` holds the publisher back. Each queued event keeps its tx (and
+ * through it the block's) in memory: a 200-block catch-up queued ~1M events and grew the heap by ~4 KB per tx to 1.9 GB
+ * before the log caught up, minutes after the indexer had finished (docs/benchmarks.md). Five appends' worth keeps the
+ * log busy while the indexer writes its next batch.
+ */
+export const MAX_QUEUED_EVENTS = 5 * EVENTS_PER_APPEND;
+
 interface Pending {
   readonly event: DomainEvent;
   readonly rendered: RenderedEvent | null;
@@ -33,6 +41,8 @@ export class LoggedEventBus implements EventBus {
   private queue: Pending[] = [];
   private flushing: Promise<void> | null = null;
   private failing = false;
+  /** Publishers waiting in absorbed() for the queue to come down to MAX_QUEUED_EVENTS. */
+  private waiters: (() => void)[] = [];
 
   constructor(
     private readonly inner: EventBus,
@@ -56,6 +66,12 @@ export class LoggedEventBus implements EventBus {
     return this.inner.subscribe(handler);
   }
 
+  /** Resolves once at most MAX_QUEUED_EVENTS wait to be logged (a failed write counts as done: it publishes without ids). */
+  async absorbed(): Promise<void> {
+    if (this.queue.length > MAX_QUEUED_EVENTS) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    await this.inner.absorbed?.();
+  }
+
   /** Resolves once everything published so far has gone out (shutdown). */
   async drain(): Promise<void> {
     while (this.flushing) await this.flushing;
@@ -70,10 +86,18 @@ export class LoggedEventBus implements EventBus {
         const eventId = ids[i];
         this.inner.publish(eventId === undefined ? event : ({ ...event, eventId } as DomainEvent));
       });
+      if (this.queue.length <= MAX_QUEUED_EVENTS) this.release();
       // Requests, connections and the next poll go first; what was published meanwhile queues behind (order kept).
       if (this.queue.length > 0) await yieldToEventLoop();
     }
     this.flushing = null;
+  }
+
+  private release(): void {
+    if (this.waiters.length === 0) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   /** The id of each pending event (undefined: none), one store append per network in the batch. */

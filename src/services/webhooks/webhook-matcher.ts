@@ -6,6 +6,7 @@ import type { NetworkReader } from '../../core/store/network-store.js';
 import type { AccountStore } from '../../core/store/account-store.js';
 import type { NewDelivery, TxWatch, Webhook, WebhookStore } from '../../core/store/webhook-store.js';
 import { addressKey } from '../events/event-channel-keys.js';
+import { MAX_QUEUED_EVENTS } from '../events/logged-event-bus.js';
 import type { WebhookIndex } from './webhook-index.js';
 import type { WebhookLimits } from './webhook-limits.js';
 import { deliveryId } from './webhook-signing.js';
@@ -20,6 +21,8 @@ import { txDepth, watchDecision } from './webhook-watches.js';
 export class WebhookMatcher {
   private queue: DomainEvent[] = [];
   private running: Promise<void> | null = null;
+  /** Publishers waiting in absorbed() (logged-event-bus.ts has the why). */
+  private waiters: (() => void)[] = [];
   private readonly spent = new Map<number, { day: number; count: number }>();
 
   constructor(
@@ -40,6 +43,11 @@ export class WebhookMatcher {
     this.running ??= this.process();
   };
 
+  /** Resolves once at most MAX_QUEUED_EVENTS wait to be matched: the publisher's back-pressure (core EventBus.absorbed). */
+  async absorbed(): Promise<void> {
+    if (this.queue.length > MAX_QUEUED_EVENTS) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
   async drain(): Promise<void> {
     while (this.running) await this.running;
   }
@@ -59,8 +67,15 @@ export class WebhookMatcher {
       } catch (error) {
         this.logger.error('webhooks: matching events failed; these events make no deliveries', { events: events.length, error: error instanceof Error ? error.message : String(error) });
       }
+      if (this.queue.length <= MAX_QUEUED_EVENTS) this.release();
     }
     this.running = null;
+  }
+
+  private release(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private async match(event: DomainEvent, index: WebhookIndex, out: NewDelivery[], watches: { watch: TxWatch; network: NetworkId }[]): Promise<void> {
