@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { LTC_MAIN } from '../chains/networks.js';
+import { BTC_MAIN, LTC_MAIN } from '../chains/networks.js';
 import type { ChainSource } from '../core/index.js';
 import { BlockFetcher } from './block-fetcher.js';
 
@@ -113,4 +113,33 @@ test('without parsing, a batch carries the raw blocks and the same counts (an in
   bad.catch(() => undefined);
   await answerAll(wrong.requests, bad);
   await assert.rejects(bad, /node returned block/);
+});
+
+test('one small block among full ones does not make the next batch overshoot its target (an empty block mined amid full ones)', async () => {
+  const load = (name: string): { raw: Uint8Array; hash: string } => {
+    const f = JSON.parse(readFileSync(new URL(`../../test/fixtures/blocks/${name}.json`, import.meta.url), 'utf8')) as { hex: string; hash: string };
+    return { raw: Uint8Array.from(Buffer.from(f.hex, 'hex')), hash: f.hash };
+  };
+  // Real Bitcoin blocks: a 9-tx one from 2010, and the 1-tx genesis block at one height.
+  const full = load('BTC-2010-0000000000013b8a');
+  const empty = load('BTC-0-genesis');
+  // The last height of the third batch (ten 9-tx blocks each): the next batch starts from an estimate of 1 tx a block.
+  const SMALL_AT = 29;
+  const at = (height: number): { raw: Uint8Array; hash: string } => (height === SMALL_AT ? empty : full);
+  const source = {
+    getBlockHashes: async (from: number, count: number) => Array.from({ length: Math.min(count, 200 - from) }, (_, i) => at(from + i).hash),
+    getRawBlocks: async (hashes: readonly string[]) => hashes.map((hash) => (hash === empty.hash ? empty.raw : full.raw)),
+  } as unknown as ChainSource;
+  const TARGET = 90;
+  const fetcher = new BlockFetcher(source, BTC_MAIN.features, { targetTxs: TARGET, requestTxs: 9 });
+  const batches: { from: number; blocks: number; txs: number }[] = [];
+  for (let from = 0; from < 120;) {
+    const batch = await fetcher.fetch(from, fetcher.nextCount(200 - from));
+    batches.push({ from, blocks: batch.blocks.length, txs: batch.txCount });
+    from += batch.blocks.length;
+  }
+  const largest = Math.max(...batches.map((b) => b.txs));
+  // Before the estimate could fall by at most half, the batch after the small block asked for 36 blocks (324 txs).
+  assert.ok(largest <= 2 * TARGET, `batches (from height: txs) ${batches.map((b) => `${b.from}: ${b.txs}`).join(', ')}`);
+  assert.ok(batches.some((b) => b.from + b.blocks - 1 === SMALL_AT), 'a batch ended with the small block');
 });
