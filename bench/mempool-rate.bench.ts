@@ -33,6 +33,7 @@ import { phaseFigures, printFigures, type SecondSample } from './mempool-rate/fi
 import { settle, startIndex, type Engine } from './mempool-rate/rate-index.js';
 import { RealtimeWatch } from './mempool-rate/realtime-watch.js';
 import { drive, scheduled, totalSeconds, type Phase } from './mempool-rate/schedule.js';
+import { endAfterFigures } from './scale/end-after-figures.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const NTX = env('BENCH_MEMPOOL_TXS', 2_000_000);
@@ -162,9 +163,4 @@ export async function run(): Promise<void> {
 }
 
 await run();
-// Runs were seen to stay alive for minutes after their figures (the service and the stand-in node already gone),
-// holding the bench lock: whatever handle is left is named, then the process ends.
-setTimeout(() => {
-  console.log(`  still running 10 s after the end (${process.getActiveResourcesInfo().join(', ')}): exiting`);
-  process.exit(0);
-}, 10_000).unref();
+endAfterFigures();

@@ -29,6 +29,7 @@ import { median } from './scale/incremental.js';
 import { closeProbes } from './scale/service-probe.js';
 import { StandInProcess } from './scale/stand-in-process.js';
 import { sizeTable } from './scale/store-sizes.js';
+import { endAfterFigures } from './scale/end-after-figures.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const NTX = env('BENCH_SCALE_TXS', 2_000_000);
@@ -160,3 +161,4 @@ export async function run(): Promise<void> {
 }
 
 await run();
+endAfterFigures();

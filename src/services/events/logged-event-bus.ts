@@ -15,11 +15,12 @@ export const EVENTS_PER_APPEND = 1_000;
 
 /**
  * Events that may wait to be logged before `absorbed()` holds the publisher back. Each queued event keeps its tx (and
- * through it the block's) in memory: a 200-block catch-up queued ~1M events and grew the heap by ~4 KB per tx to 1.9 GB
- * before the log caught up, minutes after the indexer had finished (docs/benchmarks.md). Five appends' worth keeps the
- * log busy while the indexer writes its next batch.
+ * through it the block's) in memory: a 200-block catch-up queued ~1M events and grew the heap by ~4 KB per tx (~1.1 KB
+ * per event) to 1.9 GB before the log caught up, minutes after the indexer had finished (docs/benchmarks.md). 50,000
+ * (~60 MB) is a few blocks' events: a block at the tip (a mainnet block makes ~12,000) never waits for the one before
+ * it to be logged, while a catch-up, which makes them faster than the log writes them, is held at this bound.
  */
-export const MAX_QUEUED_EVENTS = 5 * EVENTS_PER_APPEND;
+export const MAX_QUEUED_EVENTS = 50 * EVENTS_PER_APPEND;
 
 interface Pending {
   readonly event: DomainEvent;
