@@ -92,6 +92,6 @@ export function quietWhileSyncing(bus: EventBus, writer: { readonly syncing: boo
       if (!writer.syncing) bus.publish(event);
     },
     subscribe: (handler) => bus.subscribe(handler),
-    ...(bus.absorbed ? { absorbed: () => bus.absorbed!() } : {}),
+    absorbed: async () => bus.absorbed?.(),
   };
 }

@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import { MemoryEventBus, silentLogger, type DomainEvent, type EventLogStore } from '../../core/index.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { BLOCKCHAIN_KEY, type EventLogRenderer } from './event-channel-keys.js';
-import { EVENTS_PER_APPEND, LoggedEventBus, MAX_QUEUED_EVENTS } from './logged-event-bus.js';
+import { EVENTS_PER_APPEND, LoggedEventBus } from './logged-event-bus.js';
+import { MAX_QUEUED_EVENTS } from './queue-bound.js';
 
 const removed = (txid: string): DomainEvent => ({ kind: 'tx_removed', network: 'LTC', txid, reason: 'confirmed' });
 const block = (network: 'LTC' | 'BTC', height: number): DomainEvent => ({

@@ -3,6 +3,7 @@ import type { DomainEvent, EventBus } from '../../core/domain/events.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
 import type { EventLogRenderer, RenderedEvent } from './event-channel-keys.js';
+import { QueueBound } from './queue-bound.js';
 
 /**
  * Events logged per store transaction. A batch runs synchronously on SQLite and holds the event loop while it does: the
@@ -12,15 +13,6 @@ import type { EventLogRenderer, RenderedEvent } from './event-channel-keys.js';
  * writes, and a block's events (a few thousand) take a few writes, not dozens.
  */
 export const EVENTS_PER_APPEND = 1_000;
-
-/**
- * Events that may wait to be logged before `absorbed()` holds the publisher back. Each queued event keeps its tx (and
- * through it the block's) in memory: a 200-block catch-up queued ~1M events and grew the heap by ~4 KB per tx (~1.1 KB
- * per event) to 1.9 GB before the log caught up, minutes after the indexer had finished (docs/benchmarks.md). 50,000
- * (~60 MB) is a few blocks' events: a block at the tip (a mainnet block makes ~12,000) never waits for the one before
- * it to be logged, while a catch-up, which makes them faster than the log writes them, is held at this bound.
- */
-export const MAX_QUEUED_EVENTS = 50 * EVENTS_PER_APPEND;
 
 interface Pending {
   readonly event: DomainEvent;
@@ -42,8 +34,8 @@ export class LoggedEventBus implements EventBus {
   private queue: Pending[] = [];
   private flushing: Promise<void> | null = null;
   private failing = false;
-  /** Publishers waiting in absorbed() for the queue to come down to MAX_QUEUED_EVENTS. */
-  private waiters: (() => void)[] = [];
+  /** Publishers waiting in absorbed() for the queue to come down to its bound. */
+  private readonly bound = new QueueBound();
 
   constructor(
     private readonly inner: EventBus,
@@ -69,7 +61,7 @@ export class LoggedEventBus implements EventBus {
 
   /** Resolves once at most MAX_QUEUED_EVENTS wait to be logged (a failed write counts as done: it publishes without ids). */
   async absorbed(): Promise<void> {
-    if (this.queue.length > MAX_QUEUED_EVENTS) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    await this.bound.within(this.queue.length);
     await this.inner.absorbed?.();
   }
 
@@ -87,18 +79,11 @@ export class LoggedEventBus implements EventBus {
         const eventId = ids[i];
         this.inner.publish(eventId === undefined ? event : ({ ...event, eventId } as DomainEvent));
       });
-      if (this.queue.length <= MAX_QUEUED_EVENTS) this.release();
+      this.bound.shrunkTo(this.queue.length);
       // Requests, connections and the next poll go first; what was published meanwhile queues behind (order kept).
       if (this.queue.length > 0) await yieldToEventLoop();
     }
     this.flushing = null;
-  }
-
-  private release(): void {
-    if (this.waiters.length === 0) return;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const resolve of waiters) resolve();
   }
 
   /** The id of each pending event (undefined: none), one store append per network in the batch. */

@@ -5,7 +5,7 @@ import { silentLogger, type DomainEvent } from '../../core/index.js';
 import type { AccountStore } from '../../core/store/account-store.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
 import type { WebhookStore } from '../../core/store/webhook-store.js';
-import { MAX_QUEUED_EVENTS } from '../events/logged-event-bus.js';
+import { MAX_QUEUED_EVENTS } from '../events/queue-bound.js';
 import { WebhookIndex } from './webhook-index.js';
 import { WebhookLimits } from './webhook-limits.js';
 import { WebhookMatcher } from './webhook-matcher.js';

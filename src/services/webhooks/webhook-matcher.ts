@@ -6,7 +6,7 @@ import type { NetworkReader } from '../../core/store/network-store.js';
 import type { AccountStore } from '../../core/store/account-store.js';
 import type { NewDelivery, TxWatch, Webhook, WebhookStore } from '../../core/store/webhook-store.js';
 import { addressKey } from '../events/event-channel-keys.js';
-import { MAX_QUEUED_EVENTS } from '../events/logged-event-bus.js';
+import { QueueBound } from '../events/queue-bound.js';
 import type { WebhookIndex } from './webhook-index.js';
 import type { WebhookLimits } from './webhook-limits.js';
 import { deliveryId } from './webhook-signing.js';
@@ -21,8 +21,8 @@ import { txDepth, watchDecision } from './webhook-watches.js';
 export class WebhookMatcher {
   private queue: DomainEvent[] = [];
   private running: Promise<void> | null = null;
-  /** Publishers waiting in absorbed() (logged-event-bus.ts has the why). */
-  private waiters: (() => void)[] = [];
+  /** Publishers waiting in absorbed() for the queue to come down to its bound. */
+  private readonly bound = new QueueBound();
   private readonly spent = new Map<number, { day: number; count: number }>();
 
   constructor(
@@ -44,8 +44,8 @@ export class WebhookMatcher {
   };
 
   /** Resolves once at most MAX_QUEUED_EVENTS wait to be matched: the publisher's back-pressure (core EventBus.absorbed). */
-  async absorbed(): Promise<void> {
-    if (this.queue.length > MAX_QUEUED_EVENTS) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  absorbed(): Promise<void> {
+    return this.bound.within(this.queue.length);
   }
 
   async drain(): Promise<void> {
@@ -67,15 +67,9 @@ export class WebhookMatcher {
       } catch (error) {
         this.logger.error('webhooks: matching events failed; these events make no deliveries', { events: events.length, error: error instanceof Error ? error.message : String(error) });
       }
-      if (this.queue.length <= MAX_QUEUED_EVENTS) this.release();
+      this.bound.shrunkTo(this.queue.length);
     }
     this.running = null;
-  }
-
-  private release(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const resolve of waiters) resolve();
   }
 
   private async match(event: DomainEvent, index: WebhookIndex, out: NewDelivery[], watches: { watch: TxWatch; network: NetworkId }[]): Promise<void> {
