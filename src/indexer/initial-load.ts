@@ -15,8 +15,13 @@ import { SyncProgress, type ProgressSink } from './sync-progress.js';
 
 /** Where loaded blocks go: parsed and appended to the store (inline, or on a worker thread with its own connection). */
 export interface RawBlockLoader {
-  /** Appends the blocks at fromHeight, fromHeight + 1, …; resolves the new tip. */
+  /**
+   * Appends the blocks at fromHeight, fromHeight + 1, …; resolves the new tip. A loader may resolve before the batch is
+   * written (the PostgreSQL worker loader writes one batch while it prepares the next): a failed write then rejects the
+   * next load() or close(), and the store's tip says what was written.
+   */
   load(fromHeight: number, raws: readonly Uint8Array[]): Promise<ChainTip>;
+  /** Waits for every write it began (rejects with a failed one's error), then lets go of what it holds. */
   close(): Promise<void>;
 }
 
@@ -60,6 +65,9 @@ export async function loadBlocks(ctx: InitialLoadContext): Promise<ChainTip | nu
   const next = current ? current.height + 1 : 0;
   if (next > nodeHeight) return current;
   const progress = new SyncProgress(ctx.network, ctx.logger, ctx.progressSink, { phase: 'loading' });
+  // The sync status of the batch before, still being written. Not awaited at once: a store writes it after the batch's
+  // own rows, so waiting would keep the loader from taking the next batch while the store writes this one.
+  let reported: Promise<void> = Promise.resolve();
   await runBatchPipeline({
     fetcher, from: next, to: nodeHeight, stopping: ctx.stopping, progress,
     writtenHeight: () => (current ? current.height : null),
@@ -72,10 +80,14 @@ export async function loadBlocks(ctx: InitialLoadContext): Promise<ChainTip | nu
       current = await ctx.loader.load(batch.fromHeight, batch.raws);
       progress.wrote(performance.now() - writeStarted);
       const eta = progress.update(current.height, nodeHeight, batch.raws.length, batch.txCount);
-      await ctx.onLoaded?.(current.height, nodeHeight, eta);
+      await reported;
+      reported = Promise.resolve(ctx.onLoaded?.(current.height, nodeHeight, eta));
+      // Handled here; awaited (and its failure thrown) before the next report or at the end.
+      reported.catch(() => undefined);
       return true;
     },
   });
+  await reported;
   return current;
 }
 

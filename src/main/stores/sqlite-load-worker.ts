@@ -3,13 +3,15 @@
  * appends them through its own connection to the store file. SQLite's writes are synchronous, so on the indexer's
  * thread they would stop everything else; here they run while that thread fetches the next batch from the node.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import type { ChainTip } from '../../core/domain/chain-types.js';
 import type { ChainKind, NetworkId } from '../../core/domain/network.js';
 import type { RawTxMode } from '../../core/sources/raw-txs.js';
 import { getNetworkParams } from '../../chains/networks.js';
 import { parseBlock } from '../../chains/parsing.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { AUTO_CACHE_MIN_MB } from '../../store/sqlite/connection/sqlite-cache-size.js';
+import { serveLoadRequests, unpackRaws, type PackedRaws } from './load-worker-channel.js';
 
 export interface LoadWorkerData {
   readonly path: string;
@@ -19,15 +21,6 @@ export interface LoadWorkerData {
   readonly rawTxs?: RawTxMode;
 }
 
-/** A batch: the raw blocks back to back in `bytes`, block i ending at `ends[i]`. */
-export interface LoadRequest {
-  readonly id: number;
-  readonly fromHeight: number;
-  readonly bytes: Uint8Array;
-  readonly ends: readonly number[];
-}
-
-const port = parentPort!;
 const { path, network, chain, rawTxs } = workerData as LoadWorkerData;
 // The indexer's thread claimed the network's writer lock for this process before starting the worker.
 // The bulk load's batches were tuned with the small cache, and its peak RSS is bounded whatever the chain's length: the
@@ -36,20 +29,10 @@ const store = new SqliteStore({ path, inWriterProcess: true, cacheMb: AUTO_CACHE
 const net = store.network(network);
 const { features } = getNetworkParams(network, chain);
 
-port.on('message', (msg: LoadRequest | 'close') => {
-  if (msg === 'close') {
-    void store.close().then(() => port.postMessage('closed'));
-    return;
-  }
-  const load = async (): Promise<void> => {
-    let start = 0;
-    const blocks = msg.ends.map((end, i) => {
-      const block = parseBlock(msg.bytes.subarray(start, end), features);
-      start = end;
-      return { height: msg.fromHeight + i, block };
-    });
-    const tip = await net.loadBlocks(blocks);
-    port.postMessage({ id: msg.id, tip });
-  };
-  load().catch((err: unknown) => port.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }));
-});
+serveLoadRequests<PackedRaws, ChainTip>(
+  async (packed) => {
+    const blocks = unpackRaws(packed).map((raw, i) => ({ height: packed.fromHeight + i, block: parseBlock(raw, features) }));
+    return { result: await net.loadBlocks(blocks) };
+  },
+  () => store.close(),
+);

@@ -12,6 +12,8 @@ import { RpcClient } from '../../node/rpc/rpc-client.js';
 import { ZmqNotifier } from '../../node/notifiers/zmq-notifier.js';
 import { P2pRuntime } from './p2p-runtime.js';
 import { sqliteWorkerLoader } from '../stores/worker-loader.js';
+import { postgresWorkerLoader } from '../stores/postgres-worker-loader.js';
+import { PostgresStore } from '../../store/postgres/postgres-store.js';
 
 /** One configured network: its node client, change notifier, indexer and P2P side (sightings, listener). */
 export interface NetworkRuntime {
@@ -46,6 +48,11 @@ export function createNetworkRuntime(
   const rawTxs = new NodeRawTxSource(rawTxNode, { network: config.id, features: params.features, cacheBytes: options.store.rawTxCacheBytes });
   const file = sqliteFile(options.store.url);
   const rawTxMode = options.store.rawTxs;
+  const worker = { network: config.id, chain: config.chain, rawTxs: rawTxMode };
+  // The initial load parses on a worker thread: SQLite's writes there too; PostgreSQL's on the writer session here.
+  const initialLoader = file !== null
+    ? () => sqliteWorkerLoader({ path: file, ...worker })
+    : store instanceof PostgresStore ? () => postgresWorkerLoader(store.postgresNetwork(config.id), worker) : null;
   const indexer = new NetworkIndexer({
     params,
     source: new RpcChainSource(node),
@@ -62,9 +69,7 @@ export function createNetworkRuntime(
     progressSink: process.stderr.isTTY ? { isTTY: true, write: (text) => process.stderr.write(text) } : null,
     // A testing aid only (crash tests stop the process between build steps); not a configuration key.
     buildStepDelayMs: Number(process.env['OUTPOINT_TEST_BUILD_STEP_DELAY_MS'] ?? 0),
-    ...(file !== null
-      ? { initialLoader: () => timedLoader(sqliteWorkerLoader({ path: file, network: config.id, chain: config.chain, rawTxs: rawTxMode }), options.writes, config.id, params.features) }
-      : {}),
+    ...(initialLoader ? { initialLoader: () => timedLoader(initialLoader(), options.writes, config.id, params.features) } : {}),
   });
   const notifier: BlockNotifier =
     config.zmq === null

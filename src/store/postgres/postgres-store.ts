@@ -142,6 +142,11 @@ export class PostgresStore implements ChainStore {
   }
 
   network(id: NetworkId): NetworkStore {
+    return this.postgresNetwork(id);
+  }
+
+  /** The network's store with what only PostgreSQL has (a bulk load's batches encoded on another thread). */
+  postgresNetwork(id: NetworkId): PostgresNetworkStore {
     let store = this.networks.get(id);
     if (!store) {
       const sides = this.replicas && this.router ? routedReadSides(this.router, this.replicas.pools) : undefined;

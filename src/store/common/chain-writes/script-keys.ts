@@ -118,6 +118,12 @@ function round(s: Uint32Array): void {
   s[0] = v0h; s[1] = v0l; s[2] = v1h; s[3] = v1l; s[4] = v2h; s[5] = v2l; s[6] = v3h; s[7] = v3l;
 }
 
+/** A salt and a key width: plain data that crosses threads. */
+export interface ScriptKeyParams {
+  readonly salt: Uint8Array;
+  readonly bits: number;
+}
+
 /** A network's script keys: the base key of a script (where its probe sequence starts). */
 export class ScriptKeys {
   private readonly sip: SipHash;
@@ -130,6 +136,14 @@ export class ScriptKeys {
    */
   constructor(salt: Uint8Array, private readonly bits: number) {
     this.sip = new SipHash(salt);
+    this.params = { salt: Uint8Array.from(salt), bits };
+  }
+
+  /** What makes these keys again elsewhere (`ScriptKeys.from`), e.g. on the worker thread of an initial load. */
+  readonly params: ScriptKeyParams;
+
+  static from(params: ScriptKeyParams): ScriptKeys {
+    return new ScriptKeys(params.salt, params.bits);
   }
 
   base(script: Uint8Array): number {

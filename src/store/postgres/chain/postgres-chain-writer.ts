@@ -107,7 +107,7 @@ export async function connectBlocksTx(db: pg.ClientBase, n: PgNet, blocks: reado
 }
 
 /** Block rows in one statement (column arrays), with their `fees` (in order) and `tail` (an ON CONFLICT clause or ''). */
-export async function insertBlocks(db: pg.ClientBase, table: string, bl: readonly BulkBlockRow[], fees: readonly bigint[], tail: string): Promise<void> {
+async function insertBlocks(db: pg.ClientBase, table: string, bl: readonly BulkBlockRow[], fees: readonly bigint[], tail: string): Promise<void> {
   await db.query(`INSERT INTO ${table} (hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size,
       weight, tx_count, first_tx, fees, reward, value_out)
     SELECT u.hash, u.height, FALSE, u.prev_hash, u.merkle_root, u.version, u.time, u.bits, u.nonce, u.size, u.stripped_size, u.weight,

@@ -18,7 +18,9 @@ import { ScriptCache } from '../../common/chain-writes/script-cache.js';
 import type { ChainStoreOptions } from '../../common/schema/store-options.js';
 import { BUILD_STEPS } from './postgres-bulk-build.js';
 import { BUILD_SETTINGS, poolSideSession } from './postgres-bulk-side.js';
-import { beginBulkLoadTx, loadBlocksTx, resetChainTx } from './postgres-bulk-load.js';
+import { beginBulkLoadTx, bulkEncodingTx, loadBlocksTx, loadEncodedTx, resetChainTx } from './postgres-bulk-load.js';
+import type { EncodedBulkBatch } from './postgres-bulk-encode.js';
+import type { ScriptKeyParams } from '../../common/chain-writes/script-keys.js';
 import { PlannedChainReads } from '../../common/chain-reads/planned-chain-reads.js';
 import type { ChainReadPlans } from '../../common/chain-reads/chain-read-plans.js';
 import { writeSyncStatus } from '../../common/schema/network-rows.js';
@@ -183,6 +185,16 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
 
   loadBlocks(blocks: readonly BlockToConnect[]): Promise<ChainTip> {
     return this.write((db) => loadBlocksTx(db, this.n, blocks, this.recentScripts));
+  }
+
+  /** What a worker thread needs to encode the next batch of a bulk load (main/stores/postgres-worker-loader.ts). */
+  bulkEncoding(): Promise<{ nextTx: number; keys: ScriptKeyParams }> {
+    return this.write((db) => bulkEncodingTx(db, this.n));
+  }
+
+  /** Appends a batch encoded elsewhere (postgres-bulk-encode.ts), like loadBlocks. */
+  loadEncoded(batch: EncodedBulkBatch): Promise<ChainTip> {
+    return this.write((db) => loadEncodedTx(db, this.n, batch));
   }
 
   /** Each build step in its own transaction on the writer session, with its progress mark. */

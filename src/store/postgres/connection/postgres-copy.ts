@@ -161,7 +161,11 @@ export class BinaryRows {
 /** Runs `COPY <target> FROM STDIN (FORMAT binary)` with the rows; a no-op without rows. */
 export async function copyRows(client: pg.ClientBase, target: string, rows: BinaryRows): Promise<void> {
   if (rows.rows === 0) return;
-  const payload = rows.finish();
+  await copyPayload(client, target, rows.finish());
+}
+
+/** Runs `COPY <target> FROM STDIN (FORMAT binary)` with a finished payload (BinaryRows.finish, maybe from another thread). */
+export async function copyPayload(client: pg.ClientBase, target: string, payload: Uint8Array): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const stream = client.query(copyFrom(`COPY ${target} FROM STDIN (FORMAT binary)`));
     stream.on('finish', resolve);

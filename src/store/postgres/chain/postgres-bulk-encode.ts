@@ -1,0 +1,85 @@
+/**
+ * A bulk load batch made ready for PostgreSQL without a connection: every row it appends as binary COPY payloads. The
+ * encoding is the batch's CPU work (its rows, their bytes); the write (postgres-bulk-load.ts) only sends them. Kept
+ * apart so an initial load can encode one batch on a worker thread while the server takes in the one before it
+ * (main/stores/postgres-worker-loader.ts): on two cores the two then overlap instead of taking turns.
+ */
+import type { ChainTip } from '../../../core/domain/chain-types.js';
+import type { BlockToConnect } from '../../../core/store/chain-writes.js';
+import { collectBatchNeeds } from '../../common/chain-writes/batch-needs.js';
+import { blockFirstTx, buildBulkRows, type BulkRows, type RecentKeys } from '../../common/chain-writes/bulk-rows.js';
+import type { ScriptKeys } from '../../common/chain-writes/script-keys.js';
+import { BinaryRows } from '../connection/postgres-copy.js';
+import type { PgNet } from './postgres-net.js';
+
+/** One batch's rows as COPY payloads, in the order they are written; plain data, so it crosses threads. */
+export interface EncodedBulkBatch {
+  /** The first block's height and its previous block's hash (hex; null for the genesis block): checked against the tip. */
+  readonly fromHeight: number;
+  readonly prevHash: string | null;
+  /** The id of the batch's first tx: the tip row's next_tx when it is written. */
+  readonly firstId: number;
+  readonly txCount: number;
+  readonly newTip: ChainTip;
+  /** `COPY <target> FROM STDIN (FORMAT binary)` with `payload`, each in turn. */
+  readonly copies: readonly { readonly target: string; readonly payload: Uint8Array }[];
+}
+
+export function encodeBulkBatch(n: PgNet, blocks: readonly BlockToConnect[], firstId: number, keys: ScriptKeys, recent: RecentKeys): EncodedBulkBatch {
+  const rows = buildBulkRows(blocks, collectBatchNeeds(blocks), firstId, (script) => keys.base(script), recent);
+  const first = blocks[0]!;
+  return {
+    fromHeight: first.height,
+    prevHash: first.height === 0 ? null : first.block.header.prevHash,
+    firstId,
+    txCount: rows.txCount,
+    newTip: rows.newTip,
+    copies: copies(n, rows, firstId).filter((c) => c.rows.rows > 0).map((c) => ({ target: c.target, payload: c.rows.finish() })),
+  };
+}
+
+function copies(n: PgNet, rows: BulkRows, firstId: number): { target: string; rows: BinaryRows }[] {
+  const { t } = n;
+  const firsts = rows.blocks.map((b) => b.firstTx);
+  // During a bulk load `fees` holds the sum of the block's inputs known so far (spends of outputs of the same batch);
+  // the build adds the pending ones and subtracts the outputs (postgres-bulk-build.ts).
+  const inputs = new Map<number, bigint>();
+  const out = rows.outputs;
+  for (let i = 0; i < out.id.length; i++) {
+    const spender = out.spentBy[i];
+    if (spender === null || spender === undefined) continue;
+    const first = blockFirstTx(firsts, spender);
+    inputs.set(first, (inputs.get(first) ?? 0n) + out.value[i]!);
+  }
+  const blockRows = new BinaryRows(17, 1 << 12);
+  for (const b of rows.blocks) {
+    blockRows.row().bytea(b.hash).int4(b.height).bool(false).bytea(b.prevHash).bytea(b.merkleRoot).int8(b.version).int8(b.time).int8(b.bits)
+      .int8(b.nonce).int4(b.size).int4(b.strippedSize).int4(b.weight).int4(b.txCount).int8(b.firstTx)
+      .numeric(inputs.get(b.firstTx) ?? 0n).numeric(b.reward).numeric(b.valueOut);
+  }
+  const txRows = new BinaryRows(4, 1 << 20);
+  rows.txs.forEach((x, i) => txRows.row().int8(firstId + i).bytea(x.txid).int4(x.size).int4(x.weight));
+  const rawRows = new BinaryRows(2, n.storesRaws ? 1 << 20 : 64);
+  if (n.storesRaws) rows.txs.forEach((x, i) => rawRows.row().int8(firstId + i).bytea(x.raw));
+  const outRows = new BinaryRows(6, 1 << 20);
+  for (let i = 0; i < out.id.length; i++) {
+    outRows.row().int8(out.id[i]!).int4(out.vout[i]!).int8(out.value[i]!).int8(out.script[i]!).int8OrNull(out.spentBy[i] ?? null).int4OrNull(out.spentVin[i] ?? null);
+  }
+  // Spends of older outputs with the spender's block (its first tx id), so the build sums each block's inputs without
+  // a lookup per spend.
+  const p = rows.pending;
+  const pending = new BinaryRows(5, p.spender.length > 0 ? 1 << 20 : 64);
+  for (let i = 0; i < p.spender.length; i++) {
+    pending.row().int8(p.spender[i]!).int4(p.vin[i]!).bytea(p.prevTxid[i]!).int4(p.prevVout[i]!).int8(blockFirstTx(firsts, p.spender[i]!));
+  }
+  const scripts = new BinaryRows(3, rows.scripts.length > 0 ? 1 << 20 : 64);
+  for (const s of rows.scripts) scripts.row().int8(s.key).int8(s.firstId).bytea(s.script);
+  return [
+    { target: `${t.blocks} (hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size, weight, tx_count, first_tx, fees, reward, value_out)`, rows: blockRows },
+    { target: `${t.txs} (id, txid, size, weight)`, rows: txRows },
+    { target: `${t.txRaws} (id, raw)`, rows: rawRows },
+    { target: `${t.outputs} (id, vout, value, script, spent_by, spent_vin)`, rows: outRows },
+    { target: `${t.bulkPending} (spender, vin, prev_txid, prev_vout, spender_block)`, rows: pending },
+    { target: `${t.bulkScripts} (key, first_id, script)`, rows: scripts },
+  ];
+}
