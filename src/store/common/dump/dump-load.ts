@@ -28,7 +28,11 @@ export async function loadTables(reader: DumpReader, sink: DumpSink, expected: r
     for (;;) {
       const batch = await reader.rows(BATCH);
       if (batch.length === 0) break;
-      await sink.insert(table, batch);
+      try {
+        await sink.insert(table, batch);
+      } catch (err) {
+        throw await corruptionBehind(reader, err);
+      }
       rows += batch.length;
     }
     await sink.syncIdentity(table);
@@ -36,4 +40,21 @@ export async function loadTables(reader: DumpReader, sink: DumpSink, expected: r
   }
   if ((await reader.nextTable()) !== null) throw new DumpError(`${file} holds more tables than this version expects`);
   return { manifest: await reader.verify(), tables: loaded };
+}
+
+/**
+ * A row the store refuses (a duplicate key, say) may come from a corrupt file: a flipped bit inside the gzip stream
+ * can inflate to rows that look whole, and the stream's CRC and the digests are only checked at its end. So the file is
+ * read on to its end and checked: its corruption is what is reported; an intact file's refusal is the store's error.
+ */
+async function corruptionBehind(reader: DumpReader, refused: unknown): Promise<unknown> {
+  try {
+    do {
+      while ((await reader.rows(BATCH)).length > 0);
+    } while ((await reader.nextTable()) !== null);
+    await reader.verify();
+  } catch (err) {
+    if (err instanceof DumpError) return err;
+  }
+  return refused;
 }
