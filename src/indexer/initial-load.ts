@@ -68,7 +68,7 @@ export async function loadBlocks(ctx: InitialLoadContext): Promise<ChainTip | nu
   // The sync status of the batch before, still being written. Not awaited at once: a store writes it after the batch's
   // own rows, so waiting would keep the loader from taking the next batch while the store writes this one.
   let reported: Promise<void> = Promise.resolve();
-  await runBatchPipeline({
+  const pipeline = runBatchPipeline({
     fetcher, from: next, to: nodeHeight, stopping: ctx.stopping, progress,
     writtenHeight: () => (current ? current.height : null),
     write: async (batch) => {
@@ -87,6 +87,13 @@ export async function loadBlocks(ctx: InitialLoadContext): Promise<ChainTip | nu
       return true;
     },
   });
+  try {
+    await pipeline;
+  } catch (err) {
+    // The last batch's status is written before the failure is passed on (a resumed load reads it).
+    await reported.catch(() => undefined);
+    throw err;
+  }
   await reported;
   return current;
 }
