@@ -23,6 +23,12 @@ export interface RawBlockLoader {
   load(fromHeight: number, raws: readonly Uint8Array[]): Promise<ChainTip>;
   /** Waits for every write it began (rejects with a failed one's error), then lets go of what it holds. */
   close(): Promise<void>;
+  /**
+   * True when load() resolves while the batch is still being written on the store's own session (PostgreSQL): a
+   * batch's sync status is then written without holding up the next batch, since it waits behind the batch's rows.
+   * Otherwise the status is written between batches, as before: SQLite's worker would hold its write lock meanwhile.
+   */
+  readonly writesBehind?: boolean;
 }
 
 /** Parses on this thread and appends through the indexer's own store. */
@@ -65,8 +71,8 @@ export async function loadBlocks(ctx: InitialLoadContext): Promise<ChainTip | nu
   const next = current ? current.height + 1 : 0;
   if (next > nodeHeight) return current;
   const progress = new SyncProgress(ctx.network, ctx.logger, ctx.progressSink, { phase: 'loading' });
-  // The sync status of the batch before, still being written. Not awaited at once: a store writes it after the batch's
-  // own rows, so waiting would keep the loader from taking the next batch while the store writes this one.
+  // The sync status of the batch before, still being written. With a loader that writes behind, not awaited at once:
+  // the store writes it after the batch's own rows, so waiting would keep the loader from taking the next batch.
   let reported: Promise<void> = Promise.resolve();
   const pipeline = runBatchPipeline({
     fetcher, from: next, to: nodeHeight, stopping: ctx.stopping, progress,
@@ -84,6 +90,7 @@ export async function loadBlocks(ctx: InitialLoadContext): Promise<ChainTip | nu
       reported = Promise.resolve(ctx.onLoaded?.(current.height, nodeHeight, eta));
       // Handled here; awaited (and its failure thrown) before the next report or at the end.
       reported.catch(() => undefined);
+      if (!ctx.loader.writesBehind) await reported;
       return true;
     },
   });

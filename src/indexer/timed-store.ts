@@ -97,5 +97,6 @@ export function timedLoader(loader: RawBlockLoader, writes: StoreWriteMetrics, n
       return tip;
     },
     close: () => loader.close(),
+    ...(loader.writesBehind ? { writesBehind: true } : {}),
   };
 }

@@ -24,6 +24,7 @@ export function postgresWorkerLoader(writer: EncodedBatchWriter, data: PgLoadWor
   let nextId = 0;
   let writing: Promise<ChainTip> | null = null;
   return {
+    writesBehind: true,
     async load(fromHeight, raws) {
       setup ??= writer.bulkEncoding().then((s) => {
         nextId = s.nextTx;
