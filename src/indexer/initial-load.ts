@@ -6,7 +6,7 @@
  * batch appended, building from the last step done.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ChainSource, ChainTip, Logger, NetworkStore, RawTxSource } from '../core/index.js';
+import type { BlockToConnect, ChainSource, ChainTip, Logger, NetworkStore, RawTxSource } from '../core/index.js';
 import type { ChainFeatures } from '../chains/network-params.js';
 import { parseBlock } from '../chains/parsing.js';
 import { runBatchPipeline } from './batch-pipeline.js';
@@ -31,10 +31,15 @@ export interface RawBlockLoader {
   readonly writesBehind?: boolean;
 }
 
+/** A batch's raw blocks parsed, at fromHeight, fromHeight + 1, … (this thread's loader and the worker threads' alike). */
+export function parseRawBlocks(fromHeight: number, raws: readonly Uint8Array[], features: ChainFeatures): BlockToConnect[] {
+  return raws.map((raw, i) => ({ height: fromHeight + i, block: parseBlock(raw, features) }));
+}
+
 /** Parses on this thread and appends through the indexer's own store. */
 export function inlineLoader(store: NetworkStore, features: ChainFeatures): RawBlockLoader {
   return {
-    load: (fromHeight, raws) => store.loadBlocks(raws.map((raw, i) => ({ height: fromHeight + i, block: parseBlock(raw, features) }))),
+    load: (fromHeight, raws) => store.loadBlocks(parseRawBlocks(fromHeight, raws, features)),
     close: async () => undefined,
   };
 }

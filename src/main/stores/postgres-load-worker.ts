@@ -7,7 +7,7 @@ import { workerData } from 'node:worker_threads';
 import type { ChainKind, NetworkId } from '../../core/domain/network.js';
 import type { RawTxMode } from '../../core/sources/raw-txs.js';
 import { getNetworkParams } from '../../chains/networks.js';
-import { parseBlock } from '../../chains/parsing.js';
+import { parseRawBlocks } from '../../indexer/initial-load.js';
 import { RecentKeys } from '../../store/common/chain-writes/bulk-rows.js';
 import { ScriptKeys, type ScriptKeyParams } from '../../store/common/chain-writes/script-keys.js';
 import { encodeBulkBatch, type EncodedBulkBatch } from '../../store/postgres/chain/postgres-bulk-encode.js';
@@ -37,8 +37,7 @@ let keys: ScriptKeys | null = null;
 serveLoadRequests<PgLoadRequest, EncodedBulkBatch>(
   async (request) => {
     keys ??= ScriptKeys.from(request.keys);
-    const blocks = unpackRaws(request).map((raw, i) => ({ height: request.fromHeight + i, block: parseBlock(raw, features) }));
-    const batch = encodeBulkBatch(n, blocks, request.firstId, keys, recent);
+    const batch = encodeBulkBatch(n, parseRawBlocks(request.fromHeight, unpackRaws(request), features), request.firstId, keys, recent);
     // Payloads of our own to transfer (no copy on the other side): a small one may sit in Node's shared buffer pool.
     const copies = batch.copies.map((c) => ({ target: c.target, payload: new Uint8Array(c.payload) }));
     return { result: { ...batch, copies }, transfer: copies.map((c) => c.payload.buffer as ArrayBuffer) };

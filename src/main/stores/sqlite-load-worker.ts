@@ -8,7 +8,7 @@ import type { ChainTip } from '../../core/domain/chain-types.js';
 import type { ChainKind, NetworkId } from '../../core/domain/network.js';
 import type { RawTxMode } from '../../core/sources/raw-txs.js';
 import { getNetworkParams } from '../../chains/networks.js';
-import { parseBlock } from '../../chains/parsing.js';
+import { parseRawBlocks } from '../../indexer/initial-load.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { AUTO_CACHE_MIN_MB } from '../../store/sqlite/connection/sqlite-cache-size.js';
 import { serveLoadRequests, unpackRaws, type PackedRaws } from './load-worker-channel.js';
@@ -31,8 +31,7 @@ const { features } = getNetworkParams(network, chain);
 
 serveLoadRequests<PackedRaws, ChainTip>(
   async (packed) => {
-    const blocks = unpackRaws(packed).map((raw, i) => ({ height: packed.fromHeight + i, block: parseBlock(raw, features) }));
-    return { result: await net.loadBlocks(blocks) };
+    return { result: await net.loadBlocks(parseRawBlocks(packed.fromHeight, unpackRaws(packed), features)) };
   },
   () => store.close(),
 );
