@@ -91,6 +91,18 @@ export async function newPgDatabase(server: { url: string; urlFor(db: string): s
   return server.urlFor(name);
 }
 
+/**
+ * Drops a run's database once measured: left on the server, autovacuum worked through its freshly loaded tables during
+ * the next run (a server shared by the runs, unlike an operator's), which then shared the two cores with it.
+ */
+export async function dropPgDatabase(server: { url: string }, name: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+}
+
 export async function pgDatabaseBytes(url: string): Promise<number> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url });

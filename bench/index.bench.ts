@@ -30,7 +30,7 @@ import { NodeClient } from '../src/node/rpc/node-client.js';
 import { RpcChainSource } from '../src/node/rpc-chain-source.js';
 import { RpcClient } from '../src/node/rpc/rpc-client.js';
 import { report, type ChildResult, type Mode } from './index-result.js';
-import { hotAddresses, newPgDatabase, pgDatabaseBytes, reportServe, serveRun } from './index-serve.js';
+import { dropPgDatabase, hotAddresses, newPgDatabase, pgDatabaseBytes, reportServe, serveRun } from './index-serve.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
@@ -253,11 +253,13 @@ export async function run(): Promise<void> {
         const result = await runChild(engine, node.url, target);
         keep(result);
         report(result, ceiling);
+        if (engine === 'postgres') await dropPgDatabase(pgServer!, `bench_${i}`);
         const serveTarget = engine === 'sqlite' ? `sqlite:${join(work, `serve-${i}.db`)}` : await newPgDatabase(pgServer!, `serve_${i}`);
         reportServe(engine, await serveRun({
           network: params.id, rpcUrl: node.url, storeUrl: serveTarget, dir: join(work, `serve-${engine}-${i}`), port: await freePort(),
           tipHeight: Number(await node.rpc.call('getblockcount')), addresses: hotAddresses(SOURCE),
         }), result.txs, engine === 'postgres' ? await pgDatabaseBytes(serveTarget) : null);
+        if (engine === 'postgres') await dropPgDatabase(pgServer!, `serve_${i}`);
       }
     }
     if (runs > 1) {

@@ -68,6 +68,8 @@ export async function runInitialLoad(run: InitialLoadRun): Promise<void> {
       return;
     }
     state = { step: 0, startedAt: run.now() };
+  } else if (state.step === 0) {
+    await store.resumeBulkLoad?.();
   }
   const loader = state.step === 0 ? (run.initialLoader?.() ?? inlineLoader(store, params.features)) : inlineLoader(store, params.features);
   const loadStartedAt = state.startedAt;

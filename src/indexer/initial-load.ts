@@ -18,9 +18,10 @@ export interface RawBlockLoader {
   /**
    * Appends the blocks at fromHeight, fromHeight + 1, …; resolves the new tip. A loader may resolve before the batch is
    * written (the PostgreSQL worker loader writes one batch while it prepares the next): a failed write then rejects the
-   * next load() or close(), and the store's tip says what was written.
+   * next load() or close(), and the store's tip says what was written. `last`: the load's last batch (up to the node's
+   * height when it began), after which a loader that holds rows back (PostgreSQL's worker) writes them all.
    */
-  load(fromHeight: number, raws: readonly Uint8Array[]): Promise<ChainTip>;
+  load(fromHeight: number, raws: readonly Uint8Array[], last?: boolean): Promise<ChainTip>;
   /** Waits for every write it began (rejects with a failed one's error), then lets go of what it holds. */
   close(): Promise<void>;
   /**
@@ -88,7 +89,7 @@ export async function loadBlocks(ctx: InitialLoadContext): Promise<ChainTip | nu
         return false;
       }
       const writeStarted = performance.now();
-      current = await ctx.loader.load(batch.fromHeight, batch.raws);
+      current = await ctx.loader.load(batch.fromHeight, batch.raws, batch.fromHeight + batch.raws.length - 1 >= nodeHeight);
       progress.wrote(performance.now() - writeStarted);
       const eta = progress.update(current.height, nodeHeight, batch.raws.length, batch.txCount);
       await reported;

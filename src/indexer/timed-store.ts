@@ -90,8 +90,8 @@ export function timedStore(store: NetworkStore, writes: StoreWriteMetrics): Netw
 /** An initial load's loader that writes elsewhere (a worker thread's connection), timed and counted like loadBlocks. */
 export function timedLoader(loader: RawBlockLoader, writes: StoreWriteMetrics, network: string, features: ChainFeatures): RawBlockLoader {
   return {
-    load: async (fromHeight, raws): Promise<ChainTip> => {
-      const tip = await timed(writes, network, 'loadBlocks', () => loader.load(fromHeight, raws));
+    load: async (fromHeight, raws, last): Promise<ChainTip> => {
+      const tip = await timed(writes, network, 'loadBlocks', () => loader.load(fromHeight, raws, last));
       writes.blocks.inc({ network }, raws.length);
       writes.txs.inc({ network }, raws.reduce((n, raw) => n + peekBlock(raw, features).txCount, 0));
       return tip;

@@ -52,13 +52,13 @@ async function loadAll(loader: RawBlockLoader): Promise<void> {
 }
 
 /** A digest of every table after a whole load and build, through the worker or inline. */
-async function loadWith(viaWorker: boolean, options: ChainStoreOptions = {}): Promise<string> {
+async function loadWith(viaWorker: boolean, options: ChainStoreOptions = {}, heldTxs?: number): Promise<string> {
   const test = await engines.create('postgres', options);
   const store = test.store as PostgresStore;
   const net = store.postgresNetwork('LTCTEST');
   await net.beginBulkLoad(1);
   await loadAll(viaWorker
-    ? postgresWorkerLoader(net, { network: 'LTCTEST', chain: 'regtest', ...(options.rawTxs ? { rawTxs: options.rawTxs } : {}) })
+    ? postgresWorkerLoader(net, { network: 'LTCTEST', chain: 'regtest', ...(options.rawTxs ? { rawTxs: options.rawTxs } : {}), ...(heldTxs ? { heldTxs } : {}) })
     : inlineLoader(net, params.features));
   assert.equal((await net.getTip())?.height, raws.length - 1);
   // With raw_txs = "node", colliding keys are settled with raw txs from the node.
@@ -71,6 +71,80 @@ test('a load encoded on the worker writes what an inline load writes', async () 
   assert.ok(raws.length > 100, 'several batches');
   assert.equal(await loadWith(true), await loadWith(false));
 });
+
+test('held outputs: spent while held or after they are written, the tables are the same', async () => {
+  // 30 txs held at most: the oldest batches' outputs are written mid-load, so later spends of them are pending.
+  assert.equal(await loadWith(true, {}, 30), await loadWith(false));
+});
+
+test('a load stopped while outputs are held rewinds to its last block written whole and loads the rest again', async () => {
+  const reference = await loadWith(false);
+  const test = await engines.create('postgres');
+  const net = (test.store as PostgresStore).postgresNetwork('LTCTEST');
+  await net.beginBulkLoad(1);
+  const data = { network: 'LTCTEST' as const, chain: 'regtest' as const, heldTxs: 30 };
+  // As a kill after the last batch's write: the outputs the worker held are never written.
+  const killed = postgresWorkerLoader({ ...bound(net), loadRelease: () => Promise.reject(new Error('killed')) }, data);
+  await assert.rejects(loadAll(killed), /killed/);
+  const loaded = (await net.getTip())!.height;
+  assert.equal(loaded, raws.length - 1);
+  await net.resumeBulkLoad();
+  const rewound = (await net.getTip())!.height;
+  assert.ok(rewound < loaded && rewound > 0, `rewound from ${loaded} to ${rewound}: the blocks whose outputs were held`);
+  const again = postgresWorkerLoader(net, data);
+  try {
+    for (let h = rewound + 1; h < raws.length; h += 25) await again.load(h, raws.slice(h, h + 25));
+  } finally {
+    await again.close();
+  }
+  await net.finishBulkLoad();
+  assert.equal(await test.digest(['meta', 'sync_status']), reference);
+});
+
+test('the last batch writes every output still held: nothing is left to the end of the load', async () => {
+  const reference = await loadWith(false);
+  const test = await engines.create('postgres');
+  const net = (test.store as PostgresStore).postgresNetwork('LTCTEST');
+  await net.beginBulkLoad(1);
+  const loader = postgresWorkerLoader({ ...bound(net), loadRelease: () => Promise.reject(new Error('no release was due')) },
+    { network: 'LTCTEST', chain: 'regtest', heldTxs: 30 });
+  try {
+    for (let h = 0; h < raws.length; h += 25) await loader.load(h, raws.slice(h, h + 25), h + 25 >= raws.length);
+  } finally {
+    await loader.close();
+  }
+  await net.finishBulkLoad();
+  assert.equal(await test.digest(['meta', 'sync_status']), reference);
+});
+
+test('a batch from an encoder whose held outputs are out of step with the store is refused', async () => {
+  const test = await engines.create('postgres');
+  const net = (test.store as PostgresStore).postgresNetwork('LTCTEST');
+  await net.beginBulkLoad(1);
+  const data = { network: 'LTCTEST' as const, chain: 'regtest' as const, heldTxs: 30 };
+  const first = postgresWorkerLoader({ ...bound(net), loadRelease: () => Promise.reject(new Error('killed')) }, data);
+  await assert.rejects(async () => {
+    try {
+      await first.load(0, raws.slice(0, 25));
+    } finally {
+      await first.close();
+    }
+  }, /killed/);
+  // Without the rewind, a new worker (holding nothing) would write from the tip on as if every output were written.
+  const second = postgresWorkerLoader(net, data);
+  const outOfStep = (e: unknown): boolean => e instanceof StoreError && /held from tx/.test(e.message);
+  try {
+    await second.load(25, raws.slice(25, 50));
+  } finally {
+    await assert.rejects(second.close(), outOfStep);
+  }
+  assert.equal((await net.getTip())?.height, 24);
+});
+
+/** The store's loader methods as a plain object (to replace one of them). */
+function bound(net: EncodedBatchWriter): EncodedBatchWriter {
+  return { bulkEncoding: () => net.bulkEncoding(), loadEncoded: (b) => net.loadEncoded(b), loadRelease: (r) => net.loadRelease(r) };
+}
 
 test('the same with raw txs left to the node and script keys that collide', async () => {
   const options: ChainStoreOptions = { rawTxs: 'node', scriptKeyBits: 6 };
@@ -92,6 +166,7 @@ test('the worker encodes the next batch while the server writes the one before',
       written.push(tip.height);
       return tip;
     },
+    loadRelease: (release) => net.loadRelease(release),
   };
   const loader = postgresWorkerLoader(writer, { network: 'LTCTEST', chain: 'regtest' });
   try {

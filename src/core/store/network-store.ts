@@ -100,6 +100,11 @@ export interface BulkLoader {
   /** Appends blocks extending the tip (same rules as connectBlocks); resolves the new tip. */
   loadBlocks(blocks: readonly BlockToConnect[]): Promise<ChainTip>;
   /**
+   * Before a load a killed process left appends again: a store whose loader held rows in memory (PostgreSQL's worker
+   * load holds the latest outputs) rewinds its tip to the last block written whole. Absent: nothing to do.
+   */
+  resumeBulkLoad?(): Promise<void>;
+  /**
    * Builds what the load deferred, step by step (each atomic, resumable), then ends the bulk load. `onStep` is told
    * each step before it starts and awaited (a rejection stops the build before that step). `rawTxs`: where raw txs
    * the store does not keep come from (raw_txs = "node"), for the rare step that reads some (colliding script keys).

@@ -58,7 +58,15 @@ export function startLoadWorker<Req, Res>(callerUrl: string, entry: string, work
     async close() {
       const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
       if (!failed) {
-        const closed = new Promise<void>((resolve) => worker.once('message', (m) => m === 'closed' && resolve()));
+        // A reply still on its way may come first (a request close() did not wait for): only 'closed' ends the wait.
+        const closed = new Promise<void>((resolve) => {
+          const onMessage = (m: unknown): void => {
+            if (m !== 'closed') return;
+            worker.off('message', onMessage);
+            resolve();
+          };
+          worker.on('message', onMessage);
+        });
         worker.postMessage('close');
         await Promise.race([closed, exited]);
       }

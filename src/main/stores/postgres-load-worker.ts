@@ -10,7 +10,8 @@ import { getNetworkParams } from '../../chains/networks.js';
 import { parseRawBlocks } from '../../indexer/initial-load.js';
 import { RecentKeys } from '../../store/common/chain-writes/bulk-rows.js';
 import { ScriptKeys, type ScriptKeyParams } from '../../store/common/chain-writes/script-keys.js';
-import { encodeBulkBatch, type EncodedBulkBatch } from '../../store/postgres/chain/postgres-bulk-encode.js';
+import { encodeBulkBatch, encodeHeldRelease, type EncodedBulkBatch, type EncodedCopy, type EncodedRelease } from '../../store/postgres/chain/postgres-bulk-encode.js';
+import { HeldOutputs } from '../../store/postgres/chain/postgres-held-outputs.js';
 import { PgNet } from '../../store/postgres/chain/postgres-net.js';
 import { serveLoadRequests, unpackRaws, type PackedRaws } from './load-worker-channel.js';
 
@@ -19,27 +20,50 @@ export interface PgLoadWorkerData {
   readonly chain: ChainKind;
   /** `[store] raw_txs`: with "node" no raw txs are encoded either. */
   readonly rawTxs?: RawTxMode;
+  /** How many txs' outputs the worker holds at most (postgres-held-outputs.ts; default HELD_TXS): tests make it small. */
+  readonly heldTxs?: number;
 }
 
 /** A batch to encode: its first tx's id and the database's script keys come from the indexer's thread. */
-export interface PgLoadRequest extends PackedRaws {
+export interface PgEncodeRequest extends PackedRaws {
   readonly firstId: number;
   readonly keys: ScriptKeyParams;
+  /** Write every output still held with this batch (the load's last). */
+  readonly releaseAll?: boolean;
 }
 
-const { network, chain, rawTxs } = workerData as PgLoadWorkerData;
+/** The load's end: every output still held, to write (postgres-held-outputs.ts). */
+export interface PgReleaseRequest {
+  readonly release: true;
+}
+
+export type PgLoadRequest = PgEncodeRequest | PgReleaseRequest;
+export type PgLoadReply = EncodedBulkBatch | EncodedRelease;
+
+const { network, chain, rawTxs, heldTxs } = workerData as PgLoadWorkerData;
 const n = new PgNet(network, rawTxs ? { rawTxs } : {});
 const { features } = getNetworkParams(network, chain);
 // Scripts staged lately, across this worker's batches (as the inline load keeps them across its own).
 const recent = new RecentKeys();
+// The latest batches' outputs, written once a later batch may no longer spend them (or at the load's end).
+const held = new HeldOutputs(heldTxs);
 let keys: ScriptKeys | null = null;
 
-serveLoadRequests<PgLoadRequest, EncodedBulkBatch>(
+/** Payloads of our own to transfer (no copy on the other side): a small one may sit in Node's shared buffer pool. */
+function own(copies: readonly EncodedCopy[]): EncodedCopy[] {
+  return copies.map((c) => ({ target: c.target, payload: new Uint8Array(c.payload) }));
+}
+
+serveLoadRequests<PgLoadRequest, PgLoadReply>(
   async (request) => {
+    if ('release' in request) {
+      const release = encodeHeldRelease(n, held);
+      const copies = own(release.copies);
+      return { result: { ...release, copies }, transfer: copies.map((c) => c.payload.buffer as ArrayBuffer) };
+    }
     keys ??= ScriptKeys.from(request.keys);
-    const batch = encodeBulkBatch(n, parseRawBlocks(request.fromHeight, unpackRaws(request), features), request.firstId, keys, recent);
-    // Payloads of our own to transfer (no copy on the other side): a small one may sit in Node's shared buffer pool.
-    const copies = batch.copies.map((c) => ({ target: c.target, payload: new Uint8Array(c.payload) }));
+    const batch = encodeBulkBatch(n, parseRawBlocks(request.fromHeight, unpackRaws(request), features), request.firstId, keys, recent, held, request.releaseAll === true);
+    const copies = own(batch.copies);
     return { result: { ...batch, copies }, transfer: copies.map((c) => c.payload.buffer as ArrayBuffer) };
   },
   async () => undefined,

@@ -4,35 +4,39 @@
  * over once encoded and the batch before it is written, so the worker encodes batch N + 1 while the server takes in
  * batch N (inline, parsing and the server's COPY took turns). The tip written lags the tip reported by at most one
  * batch: a write's failure rejects the next load() or close(), and a killed process loads again from the tip written.
+ * The worker holds the latest batches' outputs (postgres-held-outputs.ts); close() writes them once every batch is
+ * written, and a killed load rewinds to the last block whose outputs were written (postgres-bulk-held.ts).
  */
 import type { ChainTip } from '../../core/index.js';
 import type { RawBlockLoader } from '../../indexer/initial-load.js';
 import type { ScriptKeyParams } from '../../store/common/chain-writes/script-keys.js';
-import type { EncodedBulkBatch } from '../../store/postgres/chain/postgres-bulk-encode.js';
+import type { EncodedBulkBatch, EncodedRelease } from '../../store/postgres/chain/postgres-bulk-encode.js';
 import { packRaws, startLoadWorker } from './load-worker-channel.js';
-import type { PgLoadRequest, PgLoadWorkerData } from './postgres-load-worker.js';
+import type { PgLoadReply, PgLoadRequest, PgLoadWorkerData } from './postgres-load-worker.js';
 
 /** What the loader needs of the network's PostgreSQL store (PostgresNetworkStore). */
 export interface EncodedBatchWriter {
   bulkEncoding(): Promise<{ nextTx: number; keys: ScriptKeyParams }>;
   loadEncoded(batch: EncodedBulkBatch): Promise<ChainTip>;
+  loadRelease(release: EncodedRelease): Promise<void>;
 }
 
 export function postgresWorkerLoader(writer: EncodedBatchWriter, data: PgLoadWorkerData): RawBlockLoader {
-  const worker = startLoadWorker<PgLoadRequest, EncodedBulkBatch>(import.meta.url, 'postgres-load-worker', data);
+  const worker = startLoadWorker<PgLoadRequest, PgLoadReply>(import.meta.url, 'postgres-load-worker', data);
   let setup: Promise<{ nextTx: number; keys: ScriptKeyParams }> | null = null;
   let nextId = 0;
   let writing: Promise<ChainTip> | null = null;
   return {
     writesBehind: true,
-    async load(fromHeight, raws) {
+    async load(fromHeight, raws, last) {
       setup ??= writer.bulkEncoding().then((s) => {
         nextId = s.nextTx;
         return s;
       });
       const { keys } = await setup;
       const packed = packRaws(fromHeight, raws);
-      const batch = await worker.request({ ...packed, firstId: nextId, keys }, [packed.bytes.buffer as ArrayBuffer]);
+      // The last batch writes every output still held with its own (encoded here, while the batch before is written).
+      const batch = await worker.request({ ...packed, firstId: nextId, keys, releaseAll: last === true }, [packed.bytes.buffer as ArrayBuffer]) as EncodedBulkBatch;
       nextId += batch.txCount;
       // At most one batch in the server's hands: the one before must be written (its failure is this call's).
       if (writing) await writing;
@@ -42,8 +46,15 @@ export function postgresWorkerLoader(writer: EncodedBatchWriter, data: PgLoadWor
       return batch.newTip;
     },
     async close() {
+      // The outputs the worker still holds, encoded while the server takes in the last batch, written after it (a
+      // failed write leaves them to the rewind of the next start, which loads their blocks again).
+      const release = writing ? worker.request({ release: true }, []) as Promise<EncodedRelease> : null;
+      release?.catch(() => undefined);
       try {
         await writing;
+        const rest = await release;
+        // Nothing left after a last batch: no write.
+        if (rest && (rest.copies.length > 0 || rest.heldFrom !== rest.next)) await writer.loadRelease(rest);
       } finally {
         await worker.close();
       }

@@ -7,9 +7,11 @@
 import type { ChainTip } from '../../../core/domain/chain-types.js';
 import type { BlockToConnect } from '../../../core/store/chain-writes.js';
 import { collectBatchNeeds } from '../../common/chain-writes/batch-needs.js';
+import type { OutputColumns } from '../../common/chain-writes/block-rows.js';
 import { blockFirstTx, buildBulkRows, type BulkRows, type RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import type { ScriptKeys } from '../../common/chain-writes/script-keys.js';
 import { BinaryRows } from '../connection/postgres-copy.js';
+import type { HeldOutputs } from './postgres-held-outputs.js';
 import type { PgNet } from './postgres-net.js';
 
 /** One batch's rows as COPY payloads, in the order they are written; plain data, so it crosses threads. */
@@ -21,12 +23,52 @@ export interface EncodedBulkBatch {
   readonly firstId: number;
   readonly txCount: number;
   readonly newTip: ChainTip;
+  /** Outputs of txs from `heldFrom` on were held before the batch (checked against the store), from `heldTo` on after it. */
+  readonly heldFrom: number;
+  readonly heldTo: number;
   /** `COPY <target> FROM STDIN (FORMAT binary)` with `payload`, each in turn. */
-  readonly copies: readonly { readonly target: string; readonly payload: Uint8Array }[];
+  readonly copies: readonly EncodedCopy[];
 }
 
-export function encodeBulkBatch(n: PgNet, blocks: readonly BlockToConnect[], firstId: number, keys: ScriptKeys, recent: RecentKeys): EncodedBulkBatch {
+export interface EncodedCopy {
+  readonly target: string;
+  readonly payload: Uint8Array;
+}
+
+/** The outputs still held when a load ends (or stops), written without a batch: from `heldFrom` on, up to `next`. */
+export interface EncodedRelease {
+  readonly heldFrom: number;
+  readonly next: number;
+  readonly copies: readonly EncodedCopy[];
+}
+
+/**
+ * `held`: the outputs of earlier batches not yet written (postgres-held-outputs.ts). Spends of them are marked there
+ * and summed into their block's inputs like the batch's own; the batch's outputs are held in turn, and the oldest
+ * written once more than its capacity are held (`releaseAll`: every one, the load's last batch).
+ */
+export function encodeBulkBatch(
+  n: PgNet, blocks: readonly BlockToConnect[], firstId: number, keys: ScriptKeys, recent: RecentKeys, held: HeldOutputs, releaseAll = false,
+): EncodedBulkBatch {
+  held.align(firstId);
   const rows = buildBulkRows(blocks, collectBatchNeeds(blocks), firstId, (script) => keys.base(script), recent);
+  const heldFrom = held.from;
+  const firsts = rows.blocks.map((b) => b.firstTx);
+  // During a bulk load `fees` holds the sum of the block's inputs known so far (spends of outputs of the same batch or
+  // held); the build adds the pending ones and subtracts the outputs (postgres-bulk-build.ts).
+  const inputs = new Map<number, bigint>();
+  const addInput = (spender: number, value: bigint): void => {
+    const first = blockFirstTx(firsts, spender);
+    inputs.set(first, (inputs.get(first) ?? 0n) + value);
+  };
+  const out = rows.outputs;
+  for (let i = 0; i < out.id.length; i++) {
+    const spender = out.spentBy[i];
+    if (spender !== null && spender !== undefined) addInput(spender, out.value[i]!);
+  }
+  const pending = spendHeld(rows.pending, held, addInput);
+  held.add(firstId, rows.txs.map((x) => x.txid), rows.outputs);
+  const written = held.release(releaseAll);
   const first = blocks[0]!;
   return {
     fromHeight: first.height,
@@ -34,23 +76,59 @@ export function encodeBulkBatch(n: PgNet, blocks: readonly BlockToConnect[], fir
     firstId,
     txCount: rows.txCount,
     newTip: rows.newTip,
-    copies: copies(n, rows, firstId).filter((c) => c.rows.rows > 0).map((c) => ({ target: c.target, payload: c.rows.finish() })),
+    heldFrom,
+    heldTo: held.from,
+    copies: finish(copies(n, rows, firstId, inputs, pending, written)),
   };
 }
 
-function copies(n: PgNet, rows: BulkRows, firstId: number): { target: string; rows: BinaryRows }[] {
+/** Every output still held, to be written as the load ends. */
+export function encodeHeldRelease(n: PgNet, held: HeldOutputs): EncodedRelease {
+  const heldFrom = held.from;
+  const written = held.release(true);
+  return { heldFrom, next: held.from, copies: finish([outputCopy(n, written)]) };
+}
+
+type Pending = BulkRows['pending'];
+
+/** The batch's pending spends that no held output takes (those it takes are marked there and summed by `addInput`). */
+function spendHeld(p: Pending, held: HeldOutputs, addInput: (spender: number, value: bigint) => void): Pending {
+  const left: Pending = { spender: [], vin: [], prevTxid: [], prevVout: [] };
+  for (let i = 0; i < p.spender.length; i++) {
+    const spend = { spender: p.spender[i]!, vin: p.vin[i]!, prevTxid: p.prevTxid[i]!, prevVout: p.prevVout[i]! };
+    const value = held.spend(spend);
+    if (value !== null) {
+      addInput(spend.spender, value);
+      continue;
+    }
+    left.spender.push(spend.spender);
+    left.vin.push(spend.vin);
+    left.prevTxid.push(spend.prevTxid);
+    left.prevVout.push(spend.prevVout);
+  }
+  return left;
+}
+
+function finish(list: { target: string; rows: BinaryRows }[]): EncodedCopy[] {
+  return list.filter((c) => c.rows.rows > 0).map((c) => ({ target: c.target, payload: c.rows.finish() }));
+}
+
+function outputCopy(n: PgNet, written: readonly OutputColumns[]): { target: string; rows: BinaryRows } {
+  const count = written.reduce((total, o) => total + o.id.length, 0);
+  const outRows = new BinaryRows(6, count > 0 ? 1 << 20 : 64);
+  for (const out of written) {
+    for (let i = 0; i < out.id.length; i++) {
+      outRows.row().int8(out.id[i]!).int4(out.vout[i]!).int8(out.value[i]!).int8(out.script[i]!).int8OrNull(out.spentBy[i] ?? null).int4OrNull(out.spentVin[i] ?? null);
+    }
+  }
+  return { target: `${n.t.outputs} (id, vout, value, script, spent_by, spent_vin)`, rows: outRows };
+}
+
+function copies(
+  n: PgNet, rows: BulkRows, firstId: number, inputs: ReadonlyMap<number, bigint>, p: Pending, written: readonly OutputColumns[],
+): { target: string; rows: BinaryRows }[] {
   const { t } = n;
   const firsts = rows.blocks.map((b) => b.firstTx);
-  // During a bulk load `fees` holds the sum of the block's inputs known so far (spends of outputs of the same batch);
-  // the build adds the pending ones and subtracts the outputs (postgres-bulk-build.ts).
-  const inputs = new Map<number, bigint>();
-  const out = rows.outputs;
-  for (let i = 0; i < out.id.length; i++) {
-    const spender = out.spentBy[i];
-    if (spender === null || spender === undefined) continue;
-    const first = blockFirstTx(firsts, spender);
-    inputs.set(first, (inputs.get(first) ?? 0n) + out.value[i]!);
-  }
   const blockRows = new BinaryRows(17, 1 << 12);
   for (const b of rows.blocks) {
     blockRows.row().bytea(b.hash).int4(b.height).bool(false).bytea(b.prevHash).bytea(b.merkleRoot).int8(b.version).int8(b.time).int8(b.bits)
@@ -61,13 +139,8 @@ function copies(n: PgNet, rows: BulkRows, firstId: number): { target: string; ro
   rows.txs.forEach((x, i) => txRows.row().int8(firstId + i).bytea(x.txid).int4(x.size).int4(x.weight));
   const rawRows = new BinaryRows(2, n.storesRaws ? 1 << 20 : 64);
   if (n.storesRaws) rows.txs.forEach((x, i) => rawRows.row().int8(firstId + i).bytea(x.raw));
-  const outRows = new BinaryRows(6, 1 << 20);
-  for (let i = 0; i < out.id.length; i++) {
-    outRows.row().int8(out.id[i]!).int4(out.vout[i]!).int8(out.value[i]!).int8(out.script[i]!).int8OrNull(out.spentBy[i] ?? null).int4OrNull(out.spentVin[i] ?? null);
-  }
-  // Spends of older outputs with the spender's block (its first tx id), so the build sums each block's inputs without
-  // a lookup per spend.
-  const p = rows.pending;
+  // Spends of older outputs (not held) with the spender's block (its first tx id), so the build sums each block's
+  // inputs without a lookup per spend.
   const pending = new BinaryRows(5, p.spender.length > 0 ? 1 << 20 : 64);
   for (let i = 0; i < p.spender.length; i++) {
     pending.row().int8(p.spender[i]!).int4(p.vin[i]!).bytea(p.prevTxid[i]!).int4(p.prevVout[i]!).int8(blockFirstTx(firsts, p.spender[i]!));
@@ -78,7 +151,7 @@ function copies(n: PgNet, rows: BulkRows, firstId: number): { target: string; ro
     { target: `${t.blocks} (hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size, weight, tx_count, first_tx, fees, reward, value_out)`, rows: blockRows },
     { target: `${t.txs} (id, txid, size, weight)`, rows: txRows },
     { target: `${t.txRaws} (id, raw)`, rows: rawRows },
-    { target: `${t.outputs} (id, vout, value, script, spent_by, spent_vin)`, rows: outRows },
+    outputCopy(n, written),
     { target: `${t.bulkPending} (spender, vin, prev_txid, prev_vout, spender_block)`, rows: pending },
     { target: `${t.bulkScripts} (key, first_id, script)`, rows: scripts },
   ];

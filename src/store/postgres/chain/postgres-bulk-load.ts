@@ -14,7 +14,9 @@ import type { ScriptKeyParams } from '../../common/chain-writes/script-keys.js';
 import { deferredIndexes } from '../../common/schema/chain-tables.js';
 import { readBulkLoad, readTipRow, writeTip } from '../../common/schema/network-rows.js';
 import { copyPayload } from '../connection/postgres-copy.js';
-import { encodeBulkBatch, type EncodedBulkBatch } from './postgres-bulk-encode.js';
+import { encodeBulkBatch, type EncodedBulkBatch, type EncodedRelease } from './postgres-bulk-encode.js';
+import { beginHeld, ensureHeld, heldTable, moveHeld } from './postgres-bulk-held.js';
+import type { HeldOutputs } from './postgres-held-outputs.js';
 import type { PgNet } from './postgres-net.js';
 import { runPostgres } from '../connection/postgres-plans.js';
 import { one } from '../connection/postgres-sql.js';
@@ -28,17 +30,21 @@ export async function beginBulkLoadTx(db: pg.ClientBase, n: PgNet, startedAt: nu
     CREATE TABLE IF NOT EXISTS ${n.t.bulkPending} (spender BIGINT NOT NULL, vin INTEGER NOT NULL, prev_txid BYTEA NOT NULL, prev_vout INTEGER NOT NULL,
       spender_block BIGINT);
     CREATE TABLE IF NOT EXISTS ${n.t.bulkScripts} (key BIGINT NOT NULL, first_id BIGINT NOT NULL, script BYTEA NOT NULL)`);
+  await beginHeld(db, n);
   await db.query('INSERT INTO bulk_loads (net, step, started_at) VALUES ($1, 0, $2)', [n.net, startedAt]);
 }
 
-/** Networks whose staging table of pending spends this process has checked for the spender_block column. */
+/** Networks whose staging tables this process has checked (spender_block column, held outputs' table). */
 const shaped = new WeakSet<PgNet>();
 
-/** Encodes the blocks on this session's thread and appends them (the inline load; the worker load encodes elsewhere). */
-export async function loadBlocksTx(db: pg.ClientBase, n: PgNet, blocks: readonly BlockToConnect[], recent: RecentKeys): Promise<ChainTip> {
+/**
+ * Encodes the blocks on this session's thread and appends them (the inline load; the worker load encodes elsewhere).
+ * `held` holds nothing between batches here (capacity 0): each batch writes its outputs, as before held outputs.
+ */
+export async function loadBlocksTx(db: pg.ClientBase, n: PgNet, blocks: readonly BlockToConnect[], recent: RecentKeys, held: HeldOutputs): Promise<ChainTip> {
   const { tip, nextTx } = await runPostgres(db, readTipRow(n.net));
   assertExtendsTip(blocks, tip);
-  return loadEncodedTx(db, n, encodeBulkBatch(n, blocks, nextTx, await n.keys(db), recent));
+  return loadEncodedTx(db, n, encodeBulkBatch(n, blocks, nextTx, await n.keys(db), recent, held));
 }
 
 /**
@@ -53,6 +59,7 @@ export async function loadEncodedTx(db: pg.ClientBase, n: PgNet, batch: EncodedB
   if (!shaped.has(n)) {
     // A load begun by an older version staged pending spends without their block (the build looks those up).
     await db.query(`ALTER TABLE ${n.t.bulkPending} ADD COLUMN IF NOT EXISTS spender_block BIGINT`);
+    await ensureHeld(db, n);
     shaped.add(n);
   }
   const { tip, nextTx } = await runPostgres(db, readTipRow(n.net));
@@ -61,9 +68,21 @@ export async function loadEncodedTx(db: pg.ClientBase, n: PgNet, batch: EncodedB
     throw new StoreError(`batch at height ${batch.fromHeight} (prev ${batch.prevHash ?? 'none'}) does not extend tip (expected height ${expected}${tip ? `, prev ${tip.hash}` : ''})`);
   }
   if (batch.firstId !== nextTx) throw new StoreError(`batch numbered from tx ${batch.firstId}, the tip expects ${nextTx}`);
+  await moveHeld(db, n, batch.heldFrom, batch.heldTo);
   for (const copy of batch.copies) await copyPayload(db, copy.target, copy.payload);
   await runPostgres(db, writeTip(n.net, batch.newTip, nextTx + batch.txCount));
   return batch.newTip;
+}
+
+/** Writes the outputs a load still held as it ends (encodeHeldRelease): nothing is held afterwards. */
+export async function loadReleaseTx(db: pg.ClientBase, n: PgNet, release: EncodedRelease): Promise<void> {
+  const state = await runPostgres(db, readBulkLoad(n.net));
+  if (!state || state.step !== 0) throw new StoreError(`${n.id}: no bulk load is appending blocks`);
+  await ensureHeld(db, n);
+  const { nextTx } = await runPostgres(db, readTipRow(n.net));
+  if (release.next !== nextTx) throw new StoreError(`outputs held up to tx ${release.next}, the tip is at ${nextTx}`);
+  await moveHeld(db, n, release.heldFrom, release.next);
+  for (const copy of release.copies) await copyPayload(db, copy.target, copy.payload);
 }
 
 /** Salt, key width and next tx id: what a worker thread needs to encode the next batch (postgres-bulk-encode.ts). */
@@ -76,7 +95,7 @@ export async function bulkEncodingTx(db: pg.ClientBase, n: PgNet): Promise<{ nex
 export async function resetChainTx(db: pg.ClientBase, n: PgNet): Promise<void> {
   const { t } = n;
   await db.query(`TRUNCATE ${[t.blocks, t.txs, t.txRaws, t.outputs, t.history, t.scripts, t.mempoolTxs, t.mempoolOutputs, t.mempoolSpends].join(', ')}`);
-  await db.query(`DROP TABLE IF EXISTS ${t.bulkPending}, ${t.bulkScripts}, ${t.bulkScripts}_distinct, ${t.bulkScripts}_pairs, ${t.bulkPending}_resolved, ${t.outputs}_bulk, ${t.bulkScripts}_sums`);
+  await db.query(`DROP TABLE IF EXISTS ${t.bulkPending}, ${t.bulkScripts}, ${t.bulkScripts}_distinct, ${t.bulkScripts}_pairs, ${t.bulkPending}_resolved, ${t.outputs}_bulk, ${t.bulkScripts}_sums, ${heldTable(n)}`);
   for (const index of deferredIndexes('postgres', n.id)) {
     await db.query(index.drop);
     await db.query(index.create);

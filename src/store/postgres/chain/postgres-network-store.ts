@@ -16,14 +16,16 @@ import type { SyncStatus } from '../../../core/domain/sync-status.js';
 import { RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import { ScriptCache } from '../../common/chain-writes/script-cache.js';
 import type { ChainStoreOptions } from '../../common/schema/store-options.js';
-import { BUILD_STEPS } from './postgres-bulk-build.js';
+import { analyzedTables, BUILD_STEPS, type BuildRun } from './postgres-bulk-build.js';
 import { BUILD_SETTINGS, poolSideSession } from './postgres-bulk-side.js';
-import { beginBulkLoadTx, bulkEncodingTx, loadBlocksTx, loadEncodedTx, resetChainTx } from './postgres-bulk-load.js';
-import type { EncodedBulkBatch } from './postgres-bulk-encode.js';
+import { beginBulkLoadTx, bulkEncodingTx, loadBlocksTx, loadEncodedTx, loadReleaseTx, resetChainTx } from './postgres-bulk-load.js';
+import type { EncodedBulkBatch, EncodedRelease } from './postgres-bulk-encode.js';
+import { rewindToHeld } from './postgres-bulk-held.js';
+import { HeldOutputs } from './postgres-held-outputs.js';
 import type { ScriptKeyParams } from '../../common/chain-writes/script-keys.js';
 import { PlannedChainReads } from '../../common/chain-reads/planned-chain-reads.js';
 import type { ChainReadPlans } from '../../common/chain-reads/chain-read-plans.js';
-import { writeSyncStatus } from '../../common/schema/network-rows.js';
+import { readBulkLoad, writeSyncStatus } from '../../common/schema/network-rows.js';
 import type { Plan } from '../../common/sql/sql-plan.js';
 import type { PostgresAddressReader } from './postgres-address-reader.js';
 import { connectBlocksTx, disconnectTipTx } from './postgres-chain-writer.js';
@@ -53,6 +55,8 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
   private readonly scripts = new ScriptCache();
   /** Script rows a bulk load staged lately (bounded; see RecentKeys). */
   private recentScripts = new RecentKeys();
+  /** The inline load's held outputs: none between its batches (capacity 0; the worker load holds them). */
+  private readonly held = new HeldOutputs(0);
 
   /** `replicas`: the read sides of the store's replicas, given the primary's side (the store's router picks one). */
   constructor(
@@ -184,7 +188,22 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
   }
 
   loadBlocks(blocks: readonly BlockToConnect[]): Promise<ChainTip> {
-    return this.write((db) => loadBlocksTx(db, this.n, blocks, this.recentScripts));
+    return this.write((db) => loadBlocksTx(db, this.n, blocks, this.recentScripts, this.held));
+  }
+
+  /**
+   * Before a killed load appends again: deletes what was loaded after the outputs it held in memory (lost with the
+   * process: postgres-bulk-held.ts), so loading resumes from the last block whose outputs are written.
+   */
+  resumeBulkLoad(): Promise<void> {
+    return this.write(async (db) => {
+      if ((await runPostgres(db, readBulkLoad(this.n.net)))?.step === 0) await rewindToHeld(db, this.n);
+    });
+  }
+
+  /** Writes the outputs a worker load held to its end (postgres-worker-loader.ts). */
+  loadRelease(release: EncodedRelease): Promise<void> {
+    return this.write((db) => loadReleaseTx(db, this.n, release));
   }
 
   /** What a worker thread needs to encode the next batch of a bulk load (main/stores/postgres-worker-loader.ts). */
@@ -201,20 +220,25 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
   async finishBulkLoad(onStep?: (step: BulkBuildStep) => void | Promise<void>, rawTxs?: RawTxSource): Promise<void> {
     const state = await this.getBulkLoad();
     if (!state) return;
+    // A load that did not write the outputs it held (killed before its end) is built up to the last block whose
+    // outputs are written; the blocks after it are followed afterwards.
+    if (state.step === 0) await this.resumeBulkLoad();
+    const run: BuildRun = { analyzed: new Set() };
     for (let i = state.step; i < BUILD_STEPS.length; i++) {
       const step = BUILD_STEPS[i]!;
       await onStep?.({ step: i + 1, steps: BUILD_STEPS.length, name: step.name });
       await this.write(async (db) => {
         await db.query(BUILD_SETTINGS);
-        await step.run(db, this.n, rawTxs, poolSideSession(this.pool));
+        await step.run(db, this.n, rawTxs, poolSideSession(this.pool), run);
         await db.query('UPDATE bulk_loads SET step = $1 WHERE net = $2', [i + 1, this.n.net]);
       });
     }
     this.scripts.clear();
     // Planner statistics now: bulk-loaded tables have none until autovacuum gets to them, and the first address
-    // reads planned without them ran ~10x slower (docs/benchmarks.md, Address lists).
-    const { t } = this.n;
-    await this.pool.query(`ANALYZE ${[t.blocks, t.txs, t.outputs, t.history, t.scripts].join(', ')}`);
+    // reads planned without them ran ~10x slower (docs/benchmarks.md, Address lists). Steps analyze beside their own
+    // work the tables no later step changes; the rest (all of them after a resumed build) here.
+    const left = analyzedTables(this.n).filter((table) => !run.analyzed.has(table));
+    if (left.length > 0) await this.pool.query(`ANALYZE ${left.join(', ')}`);
   }
 
   resetChain(): Promise<void> {
