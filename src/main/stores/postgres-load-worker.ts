@@ -49,22 +49,18 @@ const recent = new RecentKeys();
 const held = new HeldOutputs(heldTxs);
 let keys: ScriptKeys | null = null;
 
-/** Payloads of our own to transfer (no copy on the other side): a small one may sit in Node's shared buffer pool. */
-function own(copies: readonly EncodedCopy[]): EncodedCopy[] {
-  return copies.map((c) => ({ target: c.target, payload: new Uint8Array(c.payload) }));
+/** The reply with payloads of our own to transfer (no copy on the other side): a small one may sit in Node's shared buffer pool. */
+function reply<T extends { readonly copies: readonly EncodedCopy[] }>(encoded: T): { result: T; transfer: ArrayBuffer[] } {
+  const copies = encoded.copies.map((c) => ({ target: c.target, payload: new Uint8Array(c.payload) }));
+  return { result: { ...encoded, copies }, transfer: copies.map((c) => c.payload.buffer as ArrayBuffer) };
 }
 
 serveLoadRequests<PgLoadRequest, PgLoadReply>(
   async (request) => {
-    if ('release' in request) {
-      const release = encodeHeldRelease(n, held);
-      const copies = own(release.copies);
-      return { result: { ...release, copies }, transfer: copies.map((c) => c.payload.buffer as ArrayBuffer) };
-    }
+    if ('release' in request) return reply(encodeHeldRelease(n, held));
     keys ??= ScriptKeys.from(request.keys);
     const batch = encodeBulkBatch(n, parseRawBlocks(request.fromHeight, unpackRaws(request), features), request.firstId, keys, recent, held, request.releaseAll === true);
-    const copies = own(batch.copies);
-    return { result: { ...batch, copies }, transfer: copies.map((c) => c.payload.buffer as ArrayBuffer) };
+    return reply(batch);
   },
   async () => undefined,
 );

@@ -73,13 +73,13 @@ interface Step {
  * staged scripts no longer change once the load has ended).
  */
 async function resolvePending(db: pg.ClientBase, n: PgNet, _rawTxs: RawTxSource | undefined, side: SideSession): Promise<void> {
-  const beside = sideTransaction(side, 'listing the distinct scripts', (s) => makeDistinctScripts(s, n));
+  const distinct = sideTransaction(side, 'listing the distinct scripts', (s) => makeDistinctScripts(s, n));
   try {
     await resolveSpends(db, n);
   } finally {
-    await beside;
+    await distinct;
   }
-  await settled(beside);
+  await settled(distinct);
 }
 
 async function resolveSpends(db: pg.ClientBase, n: PgNet): Promise<void> {

@@ -78,7 +78,7 @@ export function encodeBulkBatch(
     newTip: rows.newTip,
     heldFrom,
     heldTo: held.from,
-    copies: finish(copies(n, rows, firstId, inputs, pending, written)),
+    copies: finish(copies(n, rows, firsts, inputs, pending, written)),
   };
 }
 
@@ -125,10 +125,10 @@ function outputCopy(n: PgNet, written: readonly OutputColumns[]): { target: stri
 }
 
 function copies(
-  n: PgNet, rows: BulkRows, firstId: number, inputs: ReadonlyMap<number, bigint>, p: Pending, written: readonly OutputColumns[],
+  n: PgNet, rows: BulkRows, firsts: readonly number[], inputs: ReadonlyMap<number, bigint>, p: Pending, written: readonly OutputColumns[],
 ): { target: string; rows: BinaryRows }[] {
   const { t } = n;
-  const firsts = rows.blocks.map((b) => b.firstTx);
+  const firstId = firsts[0]!; // the batch's first block's first tx
   const blockRows = new BinaryRows(17, 1 << 12);
   for (const b of rows.blocks) {
     blockRows.row().bytea(b.hash).int4(b.height).bool(false).bytea(b.prevHash).bytea(b.merkleRoot).int8(b.version).int8(b.time).int8(b.bits)

@@ -6,7 +6,6 @@
  * and are loaded again (at most the held capacity of txs).
  */
 import type pg from 'pg';
-import type { ChainTip } from '../../../core/domain/chain-types.js';
 import { StoreError } from '../../../core/domain/errors.js';
 import { bytesToHex } from '../../common/schema/codec.js';
 import { readTipRow, writeTip } from '../../common/schema/network-rows.js';
@@ -49,14 +48,14 @@ export async function moveHeld(db: pg.ClientBase, n: PgNet, from: number, to: nu
 
 /**
  * After a kill (or a failed write) while outputs were held: deletes the blocks and txs whose outputs were never
- * written, with their staged spends and scripts, and moves the tip back to the last block before them. Returns the tip.
+ * written, with their staged spends and scripts, and moves the tip back to the last block before them.
  */
-export async function rewindToHeld(db: pg.ClientBase, n: PgNet): Promise<ChainTip | null> {
+export async function rewindToHeld(db: pg.ClientBase, n: PgNet): Promise<void> {
   const { t } = n;
-  const { tip, nextTx } = await runPostgres(db, readTipRow(n.net));
+  const { nextTx } = await runPostgres(db, readTipRow(n.net));
   await ensureHeld(db, n);
   const from = await heldFrom(db, n);
-  if (from >= nextTx) return tip;
+  if (from >= nextTx) return;
   await db.query(`DELETE FROM ${t.blocks} WHERE first_tx >= $1`, [from]);
   for (const table of [t.txs, t.txRaws]) await db.query(`DELETE FROM ${table} WHERE id >= $1`, [from]);
   await db.query(`DELETE FROM ${t.bulkPending} WHERE spender >= $1`, [from]);
@@ -64,9 +63,7 @@ export async function rewindToHeld(db: pg.ClientBase, n: PgNet): Promise<ChainTi
   const last = await one(db, `SELECT height, hash FROM ${t.blocks} ORDER BY height DESC LIMIT 1`);
   if (!last) {
     await db.query('DELETE FROM tips WHERE net = $1', [n.net]);
-    return null;
+    return;
   }
-  const rewound = { height: num(last.height), hash: bytesToHex(last.hash as Buffer) };
-  await runPostgres(db, writeTip(n.net, rewound, from));
-  return rewound;
+  await runPostgres(db, writeTip(n.net, { height: num(last.height), hash: bytesToHex(last.hash as Buffer) }, from));
 }

@@ -10,6 +10,10 @@
  */
 import { StoreError } from '../../../core/domain/errors.js';
 import type { OutputColumns } from '../../common/chain-writes/block-rows.js';
+import { scriptKey } from '../../common/schema/codec.js';
+
+/** A txid's Map key: its bytes as latin1, as scripts are keyed (codec.ts), with no Buffer made per call. */
+const txidKey = scriptKey;
 
 /** About 250 bytes a tx (outputs, txid map): ~125 MB, on the 20M-tx bench chain most spends are of younger outputs. */
 export const HELD_TXS = 500_000;
@@ -60,8 +64,7 @@ export class HeldOutputs {
    * (not held, or no such output, or spent already: left to the build, which resolves or reports it).
    */
   spend(s: SpendOf): bigint | null {
-    const key = Buffer.from(s.prevTxid.buffer, s.prevTxid.byteOffset, s.prevTxid.byteLength).toString('latin1');
-    const id = this.byTxid.get(key);
+    const id = this.byTxid.get(txidKey(s.prevTxid));
     if (id === undefined) return null;
     const chunk = this.chunkOf(id);
     const t = id - chunk.firstId;
@@ -81,7 +84,7 @@ export class HeldOutputs {
       while (at < outputs.id.length && outputs.id[at] === firstId + t) at++;
     }
     outStart[txids.length] = at;
-    const keys = txids.map((txid) => Buffer.from(txid.buffer, txid.byteOffset, txid.byteLength).toString('latin1'));
+    const keys = txids.map(txidKey);
     keys.forEach((key, t) => this.byTxid.set(key, firstId + t));
     this.chunks.push({ firstId, keys, outStart, outputs });
     this.heldTxs += txids.length;
