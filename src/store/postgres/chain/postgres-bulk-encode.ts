@@ -7,11 +7,10 @@
 import type { ChainTip } from '../../../core/domain/chain-types.js';
 import type { BlockToConnect } from '../../../core/store/chain-writes.js';
 import { collectBatchNeeds } from '../../common/chain-writes/batch-needs.js';
-import type { OutputColumns } from '../../common/chain-writes/block-rows.js';
 import { blockFirstTx, buildBulkRows, type BulkRows, type RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import type { ScriptKeys } from '../../common/chain-writes/script-keys.js';
 import { BinaryRows } from '../connection/postgres-copy.js';
-import type { HeldOutputs } from './postgres-held-outputs.js';
+import { forEachHeldOutput, type HeldBatch, type HeldOutputs } from './postgres-held-outputs.js';
 import type { PgNet } from './postgres-net.js';
 
 /** One batch's rows as COPY payloads, in the order they are written; plain data, so it crosses threads. */
@@ -95,16 +94,16 @@ type Pending = BulkRows['pending'];
 function spendHeld(p: Pending, held: HeldOutputs, addInput: (spender: number, value: bigint) => void): Pending {
   const left: Pending = { spender: [], vin: [], prevTxid: [], prevVout: [] };
   for (let i = 0; i < p.spender.length; i++) {
-    const spend = { spender: p.spender[i]!, vin: p.vin[i]!, prevTxid: p.prevTxid[i]!, prevVout: p.prevVout[i]! };
-    const value = held.spend(spend);
+    const spender = p.spender[i]!;
+    const value = held.spend(p.prevTxid[i]!, p.prevVout[i]!, spender, p.vin[i]!);
     if (value !== null) {
-      addInput(spend.spender, value);
+      addInput(spender, value);
       continue;
     }
-    left.spender.push(spend.spender);
-    left.vin.push(spend.vin);
-    left.prevTxid.push(spend.prevTxid);
-    left.prevVout.push(spend.prevVout);
+    left.spender.push(spender);
+    left.vin.push(p.vin[i]!);
+    left.prevTxid.push(p.prevTxid[i]!);
+    left.prevVout.push(p.prevVout[i]!);
   }
   return left;
 }
@@ -113,19 +112,19 @@ function finish(list: { target: string; rows: BinaryRows }[]): EncodedCopy[] {
   return list.filter((c) => c.rows.rows > 0).map((c) => ({ target: c.target, payload: c.rows.finish() }));
 }
 
-function outputCopy(n: PgNet, written: readonly OutputColumns[]): { target: string; rows: BinaryRows } {
-  const count = written.reduce((total, o) => total + o.id.length, 0);
+function outputCopy(n: PgNet, written: readonly HeldBatch[]): { target: string; rows: BinaryRows } {
+  const count = written.reduce((total, b) => total + b.value.length, 0);
   const outRows = new BinaryRows(6, count > 0 ? 1 << 20 : 64);
-  for (const out of written) {
-    for (let i = 0; i < out.id.length; i++) {
-      outRows.row().int8(out.id[i]!).int4(out.vout[i]!).int8(out.value[i]!).int8(out.script[i]!).int8OrNull(out.spentBy[i] ?? null).int4OrNull(out.spentVin[i] ?? null);
-    }
+  for (const batch of written) {
+    forEachHeldOutput(batch, (id, vout, value, script, spentBy, spentVin) => {
+      outRows.row().int8(id).int4(vout).int8(value).int8(script).int8OrNull(spentBy).int4OrNull(spentVin);
+    });
   }
   return { target: `${n.t.outputs} (id, vout, value, script, spent_by, spent_vin)`, rows: outRows };
 }
 
 function copies(
-  n: PgNet, rows: BulkRows, firsts: readonly number[], inputs: ReadonlyMap<number, bigint>, p: Pending, written: readonly OutputColumns[],
+  n: PgNet, rows: BulkRows, firsts: readonly number[], inputs: ReadonlyMap<number, bigint>, p: Pending, written: readonly HeldBatch[],
 ): { target: string; rows: BinaryRows }[] {
   const { t } = n;
   const firstId = firsts[0]!; // the batch's first block's first tx
