@@ -148,7 +148,8 @@ export class ServeProcess {
     if (!this.exited) {
       const exited = new Promise((resolve) => this.child.once('exit', resolve));
       this.child.kill('SIGTERM');
-      await Promise.race([exited, delay(graceMs)]);
+      // Unreferenced: a pending grace timer kept the bench alive for 5 minutes after its last run.
+      await Promise.race([exited, delay(graceMs, undefined, { ref: false })]);
       if (!this.exited) {
         this.child.kill('SIGKILL');
         await exited;
