@@ -74,6 +74,12 @@ describe('HeldOutputs', () => {
     assert.equal(held.spend(txid('dup'), 0, 9, 0), 2000n, 'the copy at id 2');
     assert.equal(held.spend(txid('dup'), 0, 9, 1), null);
     assert.throws(() => held.align(5), /held up to tx 3/);
+    held.release(true);
+    held.align(1); // a window starting again below what it held: its old ids must not come back
+    held.add(1, [txid('y')], outputsOf(1, [1]));
+    assert.equal(held.spend(txid('x'), 0, 9, 0), null, 'x (id 1 before) is not held');
+    assert.equal(held.spend(txid('dup'), 0, 9, 0), null, 'dup (id 2 before) is not held');
+    assert.equal(held.spend(txid('y'), 0, 9, 0), 1000n);
   });
 
   it('refuses a value a signed 64-bit column cannot hold instead of wrapping it', () => {

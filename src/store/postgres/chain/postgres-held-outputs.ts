@@ -74,6 +74,8 @@ export class HeldOutputs {
   /** Before a batch numbered from `firstId`: one that does not follow the batches held would write over what is held. */
   align(firstId: number): void {
     if (this.batches.length === 0) {
+      // Ids in the table are stale only below the window's start: one starting lower again would revive them.
+      if (firstId < this.next) this.rebuild(0);
       this.fromId = firstId;
       this.next = firstId;
     } else if (firstId !== this.next) {
