@@ -13,7 +13,7 @@ import { fetchBulkRaws } from '../../common/chain-writes/bulk-raw-txs.js';
 import { affectedOutputs, locateTx, moveCollidingScripts, rekeyOutputs } from '../../common/chain-writes/bulk-script-keys.js';
 import type { PgNet } from './postgres-net.js';
 import { deferredIndexes } from '../../common/schema/chain-tables.js';
-import { heldTable } from './postgres-bulk-held.js';
+import { bulkStagingTables } from './postgres-bulk-load.js';
 import { settled, sideTransaction, type SideSession } from './postgres-bulk-side.js';
 import { scriptSumsSql, scriptSumsTable, stageScriptSums } from './postgres-bulk-sums.js';
 import { runPostgres } from '../connection/postgres-plans.js';
@@ -300,7 +300,7 @@ async function writeScripts(db: pg.ClientBase, n: PgNet): Promise<void> {
     LEFT JOIN ${amounts} o ON o.script = d.key`);
   await db.query('SET LOCAL enable_hashagg = on');
   await createIndexes(db, n, `${t.scripts}_pkey`);
-  await db.query(`DROP TABLE IF EXISTS ${t.bulkPending}, ${t.bulkScripts}, ${t.bulkScripts}_distinct, ${t.bulkScripts}_pairs, ${scriptSumsTable(n)}, ${heldTable(n)}`);
+  await db.query(`DROP TABLE IF EXISTS ${bulkStagingTables(n).join(', ')}`);
   await db.query('DELETE FROM bulk_loads WHERE net = $1', [n.net]);
 }
 

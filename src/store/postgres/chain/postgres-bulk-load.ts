@@ -16,6 +16,7 @@ import { readBulkLoad, readTipRow, writeTip } from '../../common/schema/network-
 import { copyPayload } from '../connection/postgres-copy.js';
 import { encodeBulkBatch, type EncodedBulkBatch, type EncodedRelease } from './postgres-bulk-encode.js';
 import { beginHeld, ensureHeld, heldTable, moveHeld } from './postgres-bulk-held.js';
+import { scriptSumsTable } from './postgres-bulk-sums.js';
 import type { HeldOutputs } from './postgres-held-outputs.js';
 import type { PgNet } from './postgres-net.js';
 import { runPostgres } from '../connection/postgres-plans.js';
@@ -85,6 +86,18 @@ export async function loadReleaseTx(db: pg.ClientBase, n: PgNet, release: Encode
   for (const copy of release.copies) await copyPayload(db, copy.target, copy.payload);
 }
 
+/**
+ * Every table a bulk load or its build stages (what this version and older ones made): dropped when the build ends
+ * (postgres-bulk-build.ts) and when the chain is reset, from one list.
+ */
+export function bulkStagingTables(n: PgNet): string[] {
+  const { t } = n;
+  return [
+    t.bulkPending, t.bulkScripts, `${t.bulkScripts}_distinct`, `${t.bulkScripts}_pairs`, `${t.bulkPending}_resolved`, `${t.outputs}_bulk`,
+    scriptSumsTable(n), heldTable(n),
+  ];
+}
+
 /** Salt, key width and next tx id: what a worker thread needs to encode the next batch (postgres-bulk-encode.ts). */
 export async function bulkEncodingTx(db: pg.ClientBase, n: PgNet): Promise<{ nextTx: number; keys: ScriptKeyParams }> {
   const { nextTx } = await runPostgres(db, readTipRow(n.net));
@@ -95,7 +108,7 @@ export async function bulkEncodingTx(db: pg.ClientBase, n: PgNet): Promise<{ nex
 export async function resetChainTx(db: pg.ClientBase, n: PgNet): Promise<void> {
   const { t } = n;
   await db.query(`TRUNCATE ${[t.blocks, t.txs, t.txRaws, t.outputs, t.history, t.scripts, t.mempoolTxs, t.mempoolOutputs, t.mempoolSpends].join(', ')}`);
-  await db.query(`DROP TABLE IF EXISTS ${t.bulkPending}, ${t.bulkScripts}, ${t.bulkScripts}_distinct, ${t.bulkScripts}_pairs, ${t.bulkPending}_resolved, ${t.outputs}_bulk, ${t.bulkScripts}_sums, ${heldTable(n)}`);
+  await db.query(`DROP TABLE IF EXISTS ${bulkStagingTables(n).join(', ')}`);
   for (const index of deferredIndexes('postgres', n.id)) {
     await db.query(index.drop);
     await db.query(index.create);

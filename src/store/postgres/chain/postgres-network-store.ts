@@ -222,7 +222,7 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
     if (!state) return;
     // A load that did not write the outputs it held (killed before its end) is built up to the last block whose
     // outputs are written; the blocks after it are followed afterwards.
-    if (state.step === 0) await this.resumeBulkLoad();
+    if (state.step === 0) await this.write((db) => rewindToHeld(db, this.n));
     const run: BuildRun = { analyzed: new Set() };
     for (let i = state.step; i < BUILD_STEPS.length; i++) {
       const step = BUILD_STEPS[i]!;
