@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL initial load's worker thread (src/main/stores/postgres-worker-loader.ts): batches encoded on it and
  * written on the indexer's thread end in exactly the tables an inline load writes (also with raw txs left to the node,
- * and with script keys narrowed until they collide); the worker encodes a batch while the one before is written; and a
+ * and with script keys narrowed until they collide, and with memory reused between batches); the worker encodes a batch while the one before is written; and a
  * write that fails reaches the caller as a StoreError from the next load() or close(), with nothing of it written.
  */
 import assert from 'node:assert/strict';
@@ -52,13 +52,14 @@ async function loadAll(loader: RawBlockLoader): Promise<void> {
 }
 
 /** A digest of every table after a whole load and build, through the worker or inline. */
-async function loadWith(viaWorker: boolean, options: ChainStoreOptions = {}, heldTxs?: number): Promise<string> {
+async function loadWith(viaWorker: boolean, options: ChainStoreOptions = {}, heldTxs?: number, poolMinBytes?: number): Promise<string> {
   const test = await engines.create('postgres', options);
   const store = test.store as PostgresStore;
   const net = store.postgresNetwork('LTCTEST');
   await net.beginBulkLoad(1);
   await loadAll(viaWorker
-    ? postgresWorkerLoader(net, { network: 'LTCTEST', chain: 'regtest', ...(options.rawTxs ? { rawTxs: options.rawTxs } : {}), ...(heldTxs ? { heldTxs } : {}) })
+    ? postgresWorkerLoader(net, { network: 'LTCTEST', chain: 'regtest', ...(options.rawTxs ? { rawTxs: options.rawTxs } : {}), ...(heldTxs ? { heldTxs } : {}),
+      ...(poolMinBytes !== undefined ? { poolMinBytes } : {}) })
     : inlineLoader(net, params.features));
   assert.equal((await net.getTip())?.height, raws.length - 1);
   // With raw_txs = "node", colliding keys are settled with raw txs from the node.
@@ -70,6 +71,15 @@ async function loadWith(viaWorker: boolean, options: ChainStoreOptions = {}, hel
 test('a load encoded on the worker writes what an inline load writes', async () => {
   assert.ok(raws.length > 100, 'several batches');
   assert.equal(await loadWith(true), await loadWith(false));
+});
+
+test('memory reused batch after batch (raw blocks back from the worker, payloads back once written): the same tables', async () => {
+  // Every buffer pooled, however small: from the second batch on the raw blocks come in a buffer sent back, from the
+  // third on the payloads are written into those of a batch already written (buffer-pool.ts).
+  const inline = await loadWith(false);
+  assert.equal(await loadWith(true, {}, undefined, 0), inline);
+  // With outputs written mid-load too (their payloads among those reused).
+  assert.equal(await loadWith(true, {}, 30, 0), inline);
 });
 
 test('held outputs: spent while held or after they are written, the tables are the same', async () => {

@@ -3,6 +3,7 @@
  * one reply each. A failure inside the worker rejects its request with a StoreError (the worker lives on); the worker
  * dying rejects every request waiting and every later one.
  */
+import type { BufferPool } from '../../core/infrastructure/buffer-pool.js';
 import { parentPort } from 'node:worker_threads';
 import { startModuleWorker } from '../../core/infrastructure/module-worker.js';
 import { StoreError } from '../../core/domain/errors.js';
@@ -75,9 +76,13 @@ export function startLoadWorker<Req, Res>(callerUrl: string, entry: string, work
   };
 }
 
-/** One buffer of our own for the batch: raw blocks may be views of Node's shared pool, which must not be transferred. */
-export function packRaws(fromHeight: number, raws: readonly Uint8Array[]): PackedRaws {
-  const bytes = new Uint8Array(raws.reduce((n, r) => n + r.length, 0));
+/**
+ * One buffer of our own for the batch: raw blocks may be views of Node's shared pool, which must not be transferred.
+ * With a `pool`, from there (a worker that sends the buffer back lets the next batch reuse it: buffer-pool.ts).
+ */
+export function packRaws(fromHeight: number, raws: readonly Uint8Array[], pool?: BufferPool): PackedRaws {
+  const total = raws.reduce((n, r) => n + r.length, 0);
+  const bytes = pool ? pool.take(total).subarray(0, total) : new Uint8Array(total);
   const ends: number[] = [];
   let at = 0;
   for (const raw of raws) {

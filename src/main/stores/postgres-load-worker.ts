@@ -6,6 +6,7 @@
 import { workerData } from 'node:worker_threads';
 import type { ChainKind, NetworkId } from '../../core/domain/network.js';
 import type { RawTxMode } from '../../core/sources/raw-txs.js';
+import { BufferPool } from '../../core/infrastructure/buffer-pool.js';
 import { getNetworkParams } from '../../chains/networks.js';
 import { parseRawBlocks } from '../../indexer/initial-load.js';
 import { RecentKeys } from '../../store/common/chain-writes/bulk-rows.js';
@@ -22,6 +23,8 @@ export interface PgLoadWorkerData {
   readonly rawTxs?: RawTxMode;
   /** How many txs' outputs the worker holds at most (postgres-held-outputs.ts; default HELD_TXS): tests make it small. */
   readonly heldTxs?: number;
+  /** The smallest buffer the load reuses (buffer-pool.ts; default 64 KiB): tests make it 0. */
+  readonly poolMinBytes?: number;
 }
 
 /** A batch to encode: its first tx's id and the database's script keys come from the indexer's thread. */
@@ -30,6 +33,14 @@ export interface PgEncodeRequest extends PackedRaws {
   readonly keys: ScriptKeyParams;
   /** Write every output still held with this batch (the load's last). */
   readonly releaseAll?: boolean;
+  /** The payloads' buffers of the batches written since the last request, for the next payloads (buffer-pool.ts). */
+  readonly returned?: readonly ArrayBuffer[];
+}
+
+/** An encoded batch, and the buffer its raw blocks came in, sent back for the next batch's (buffer-pool.ts). */
+export interface PgEncodeReply {
+  readonly batch: EncodedBulkBatch;
+  readonly raws: ArrayBuffer;
 }
 
 /** The load's end: every output still held, to write (postgres-held-outputs.ts). */
@@ -38,9 +49,9 @@ export interface PgReleaseRequest {
 }
 
 export type PgLoadRequest = PgEncodeRequest | PgReleaseRequest;
-export type PgLoadReply = EncodedBulkBatch | EncodedRelease;
+export type PgLoadReply = PgEncodeReply | EncodedRelease;
 
-const { network, chain, rawTxs, heldTxs } = workerData as PgLoadWorkerData;
+const { network, chain, rawTxs, heldTxs, poolMinBytes } = workerData as PgLoadWorkerData;
 const n = new PgNet(network, rawTxs ? { rawTxs } : {});
 const { features } = getNetworkParams(network, chain);
 // Scripts staged lately, across this worker's batches (as the inline load keeps them across its own).
@@ -48,19 +59,29 @@ const recent = new RecentKeys();
 // The latest batches' outputs, written once a later batch may no longer spend them (or at the load's end).
 const held = new HeldOutputs(heldTxs);
 let keys: ScriptKeys | null = null;
+// The payloads' memory, back from the indexer's thread once written: reused, not faulted in again for every batch.
+const pool = new BufferPool(undefined, poolMinBytes);
 
-/** The reply with payloads of our own to transfer (no copy on the other side): a small one may sit in Node's shared buffer pool. */
-function reply<T extends { readonly copies: readonly EncodedCopy[] }>(encoded: T): { result: T; transfer: ArrayBuffer[] } {
-  const copies = encoded.copies.map((c) => ({ target: c.target, payload: new Uint8Array(c.payload) }));
-  return { result: { ...encoded, copies }, transfer: copies.map((c) => c.payload.buffer as ArrayBuffer) };
+/**
+ * The payloads' buffers to transfer (no copy on either side): each payload is a view from the start of a buffer of its
+ * own (BinaryRows never takes memory from Node's shared pool).
+ */
+function payloadBuffers(copies: readonly EncodedCopy[]): ArrayBuffer[] {
+  return copies.map((c) => c.payload.buffer as ArrayBuffer);
 }
 
 serveLoadRequests<PgLoadRequest, PgLoadReply>(
   async (request) => {
-    if ('release' in request) return reply(encodeHeldRelease(n, held));
+    if ('release' in request) {
+      const release = encodeHeldRelease(n, held, pool);
+      return { result: release, transfer: payloadBuffers(release.copies) };
+    }
+    for (const buffer of request.returned ?? []) pool.give(buffer);
     keys ??= ScriptKeys.from(request.keys);
-    const batch = encodeBulkBatch(n, parseRawBlocks(request.fromHeight, unpackRaws(request), features), request.firstId, keys, recent, held, request.releaseAll === true);
-    return reply(batch);
+    const batch = encodeBulkBatch(n, parseRawBlocks(request.fromHeight, unpackRaws(request), features), request.firstId, keys, recent, held, request.releaseAll === true, pool);
+    // Nothing encoded refers to the raw blocks any more (held outputs and recent scripts keep copies).
+    const raws = request.bytes.buffer as ArrayBuffer;
+    return { result: { batch, raws }, transfer: [...payloadBuffers(batch.copies), raws] };
   },
   async () => undefined,
 );

@@ -8,11 +8,12 @@
  * written, and a killed load rewinds to the last block whose outputs were written (postgres-bulk-held.ts).
  */
 import type { ChainTip } from '../../core/index.js';
+import { BufferPool } from '../../core/infrastructure/buffer-pool.js';
 import type { RawBlockLoader } from '../../indexer/initial-load.js';
 import type { ScriptKeyParams } from '../../store/common/chain-writes/script-keys.js';
 import type { EncodedBulkBatch, EncodedRelease } from '../../store/postgres/chain/postgres-bulk-encode.js';
 import { packRaws, startLoadWorker } from './load-worker-channel.js';
-import type { PgLoadReply, PgLoadRequest, PgLoadWorkerData } from './postgres-load-worker.js';
+import type { PgEncodeReply, PgLoadReply, PgLoadRequest, PgLoadWorkerData } from './postgres-load-worker.js';
 
 /** What the loader needs of the network's PostgreSQL store (PostgresNetworkStore). */
 export interface EncodedBatchWriter {
@@ -26,20 +27,35 @@ export function postgresWorkerLoader(writer: EncodedBatchWriter, data: PgLoadWor
   let setup: Promise<{ nextTx: number; keys: ScriptKeyParams }> | null = null;
   let nextId = 0;
   let writing: Promise<ChainTip> | null = null;
+  // Memory passed back and forth instead of taken fresh for every batch (buffer-pool.ts): the raw blocks' buffer
+  // comes back with the batch encoded from it; the payloads go back to the worker with the request after their write.
+  const raws = new BufferPool(undefined, data.poolMinBytes);
+  let inServer: EncodedBulkBatch | null = null;
+  let written: ArrayBuffer[] = [];
   return {
     writesBehind: true,
-    async load(fromHeight, raws, last) {
+    async load(fromHeight, blocks, last) {
       setup ??= writer.bulkEncoding().then((s) => {
         nextId = s.nextTx;
         return s;
       });
       const { keys } = await setup;
-      const packed = packRaws(fromHeight, raws);
+      const packed = packRaws(fromHeight, blocks, raws);
+      const returned = written;
+      written = [];
       // The last batch writes every output still held with its own (encoded here, while the batch before is written).
-      const batch = await worker.request({ ...packed, firstId: nextId, keys, releaseAll: last === true }, [packed.bytes.buffer as ArrayBuffer]) as EncodedBulkBatch;
+      const reply = await worker.request(
+        { ...packed, firstId: nextId, keys, releaseAll: last === true, returned },
+        [packed.bytes.buffer as ArrayBuffer, ...returned],
+      ) as PgEncodeReply;
+      raws.give(reply.raws);
+      const { batch } = reply;
       nextId += batch.txCount;
       // At most one batch in the server's hands: the one before must be written (its failure is this call's).
       if (writing) await writing;
+      // Written: the server has acknowledged its COPYs, so nothing reads its payloads any more.
+      if (inServer) written = inServer.copies.map((c) => c.payload.buffer as ArrayBuffer);
+      inServer = batch;
       writing = writer.loadEncoded(batch);
       // Handled here, reported by the next load() or close().
       writing.catch(() => undefined);

@@ -126,7 +126,10 @@ export function deferredIndexes(engine: Engine, id: NetworkId): DeferredIndex[] 
     ? index(`${t.txs}_by_txid`, `CREATE INDEX ${t.txs}_by_txid ON ${t.txs} (substr(txid, 1, 8))`)
     : index(`${t.txs}_by_txid`, `CREATE INDEX ${t.txs}_by_txid ON ${t.txs} (substring(txid from 1 for 8))`);
   const unspent = index(`${t.outputs}_unspent`, `CREATE INDEX ${t.outputs}_unspent ON ${t.outputs} (script, id, vout, value) WHERE spent_by IS NULL`);
-  const bySpender = index(`${t.outputs}_by_spender`, `CREATE INDEX ${t.outputs}_by_spender ON ${t.outputs} (spent_by, spent_vin) WHERE spent_by IS NOT NULL`);
+  // The spender alone: every read through it also reads the row (value, script), which has spent_vin, and sorts a
+  // tx's few inputs by it. Without spent_vin an entry is ~1.5 bytes smaller in SQLite (~4 B/tx) and 8 in PostgreSQL,
+  // whose btree also folds a tx's entries into one. Stores made with (spent_by, spent_vin) keep it (the same reads).
+  const bySpender = index(`${t.outputs}_by_spender`, `CREATE INDEX ${t.outputs}_by_spender ON ${t.outputs} (spent_by) WHERE spent_by IS NOT NULL`);
   if (engine === 'sqlite') return [byTxid, bySpender, unspent];
   return [key(t.txs, 'id'), key(t.txRaws, 'id'), byTxid, key(t.outputs, 'id, vout'), bySpender, unspent, key(t.history, 'script, id'), key(t.scripts, 'key')];
 }

@@ -5,11 +5,12 @@
  * (main/stores/postgres-worker-loader.ts): on two cores the two then overlap instead of taking turns.
  */
 import type { ChainTip } from '../../../core/domain/chain-types.js';
+import type { BufferPool } from '../../../core/infrastructure/buffer-pool.js';
 import type { BlockToConnect } from '../../../core/store/chain-writes.js';
 import { collectBatchNeeds } from '../../common/chain-writes/batch-needs.js';
 import { blockFirstTx, buildBulkRows, type BulkRows, type RecentKeys } from '../../common/chain-writes/bulk-rows.js';
 import type { ScriptKeys } from '../../common/chain-writes/script-keys.js';
-import { BinaryRows } from '../connection/postgres-copy.js';
+import { BinaryRows, byteaBytes, COPY_BYTES as B, COPY_FRAME_BYTES } from '../connection/postgres-copy.js';
 import { forEachHeldOutput, type HeldBatch, type HeldOutputs } from './postgres-held-outputs.js';
 import type { PgNet } from './postgres-net.js';
 
@@ -44,10 +45,12 @@ export interface EncodedRelease {
 /**
  * `held`: the outputs of earlier batches not yet written (postgres-held-outputs.ts). Spends of them are marked there
  * and summed into their block's inputs like the batch's own; the batch's outputs are held in turn, and the oldest
- * written once more than its capacity are held (`releaseAll`: every one, the load's last batch).
+ * written once more than its capacity are held (`releaseAll`: every one, the load's last batch). `pool`: where the
+ * payloads take their memory (the worker load's, refilled with the payloads of the batches written).
  */
 export function encodeBulkBatch(
   n: PgNet, blocks: readonly BlockToConnect[], firstId: number, keys: ScriptKeys, recent: RecentKeys, held: HeldOutputs, releaseAll = false,
+  pool?: BufferPool,
 ): EncodedBulkBatch {
   held.align(firstId);
   const rows = buildBulkRows(blocks, collectBatchNeeds(blocks), firstId, (script) => keys.base(script), recent);
@@ -77,15 +80,15 @@ export function encodeBulkBatch(
     newTip: rows.newTip,
     heldFrom,
     heldTo: held.from,
-    copies: finish(copies(n, rows, firsts, inputs, pending, written)),
+    copies: finish(copies(n, rows, firsts, inputs, pending, written, pool)),
   };
 }
 
 /** Every output still held, to be written as the load ends. */
-export function encodeHeldRelease(n: PgNet, held: HeldOutputs): EncodedRelease {
+export function encodeHeldRelease(n: PgNet, held: HeldOutputs, pool?: BufferPool): EncodedRelease {
   const heldFrom = held.from;
   const written = held.release(true);
-  return { heldFrom, next: held.from, copies: finish([outputCopy(n, written)]) };
+  return { heldFrom, next: held.from, copies: finish([outputCopy(n, written, pool)]) };
 }
 
 type Pending = BulkRows['pending'];
@@ -108,13 +111,15 @@ function spendHeld(p: Pending, held: HeldOutputs, addInput: (spender: number, va
   return left;
 }
 
+/** The payloads with rows; the memory of those without goes back to its pool. */
 function finish(list: { target: string; rows: BinaryRows }[]): EncodedCopy[] {
+  for (const c of list) if (c.rows.rows === 0) c.rows.discard();
   return list.filter((c) => c.rows.rows > 0).map((c) => ({ target: c.target, payload: c.rows.finish() }));
 }
 
-function outputCopy(n: PgNet, written: readonly HeldBatch[]): { target: string; rows: BinaryRows } {
+function outputCopy(n: PgNet, written: readonly HeldBatch[], pool?: BufferPool): { target: string; rows: BinaryRows } {
   const count = written.reduce((total, b) => total + b.value.length, 0);
-  const outRows = new BinaryRows(6, count > 0 ? 1 << 20 : 64);
+  const outRows = new BinaryRows(6, COPY_FRAME_BYTES + count * (B.row + 4 * B.int8 + 2 * B.int4), pool);
   for (const batch of written) {
     forEachHeldOutput(batch, (id, vout, value, script, spentBy, spentVin) => {
       outRows.row().int8(id).int4(vout).int8(value).int8(script).int8OrNull(spentBy).int4OrNull(spentVin);
@@ -125,32 +130,38 @@ function outputCopy(n: PgNet, written: readonly HeldBatch[]): { target: string; 
 
 function copies(
   n: PgNet, rows: BulkRows, firsts: readonly number[], inputs: ReadonlyMap<number, bigint>, p: Pending, written: readonly HeldBatch[],
+  pool?: BufferPool,
 ): { target: string; rows: BinaryRows }[] {
   const { t } = n;
   const firstId = firsts[0]!; // the batch's first block's first tx
-  const blockRows = new BinaryRows(17, 1 << 12);
+  // Each payload is sized for its rows up front (a NUMERIC at most 4 + 8 + 2 per 4 digits: 40 digits here).
+  const blockRows = new BinaryRows(17, COPY_FRAME_BYTES + rows.blocks.length * (B.row + 3 * B.hash + B.bool + 8 * B.int8 + 5 * B.int4 + 3 * 32));
   for (const b of rows.blocks) {
     blockRows.row().bytea(b.hash).int4(b.height).bool(false).bytea(b.prevHash).bytea(b.merkleRoot).int8(b.version).int8(b.time).int8(b.bits)
       .int8(b.nonce).int4(b.size).int4(b.strippedSize).int4(b.weight).int4(b.txCount).int8(b.firstTx)
       .numeric(inputs.get(b.firstTx) ?? 0n).numeric(b.reward).numeric(b.valueOut);
   }
-  const txRows = new BinaryRows(4, 1 << 20);
+  const txRows = new BinaryRows(4, COPY_FRAME_BYTES + rows.txs.length * (B.row + B.int8 + B.hash + 2 * B.int4), pool);
   rows.txs.forEach((x, i) => txRows.row().int8(firstId + i).bytea(x.txid).int4(x.size).int4(x.weight));
-  const rawRows = new BinaryRows(2, n.storesRaws ? 1 << 20 : 64);
+  let rawBytes = COPY_FRAME_BYTES;
+  if (n.storesRaws) for (const x of rows.txs) rawBytes += B.row + B.int8 + byteaBytes(x.raw.length);
+  const rawRows = new BinaryRows(2, rawBytes, pool);
   if (n.storesRaws) rows.txs.forEach((x, i) => rawRows.row().int8(firstId + i).bytea(x.raw));
   // Spends of older outputs (not held) with the spender's block (its first tx id), so the build sums each block's
   // inputs without a lookup per spend.
-  const pending = new BinaryRows(5, p.spender.length > 0 ? 1 << 20 : 64);
+  const pending = new BinaryRows(5, COPY_FRAME_BYTES + p.spender.length * (B.row + 2 * B.int8 + 2 * B.int4 + B.hash), pool);
   for (let i = 0; i < p.spender.length; i++) {
     pending.row().int8(p.spender[i]!).int4(p.vin[i]!).bytea(p.prevTxid[i]!).int4(p.prevVout[i]!).int8(blockFirstTx(firsts, p.spender[i]!));
   }
-  const scripts = new BinaryRows(3, rows.scripts.length > 0 ? 1 << 20 : 64);
+  let scriptBytes = COPY_FRAME_BYTES;
+  for (const x of rows.scripts) scriptBytes += B.row + 2 * B.int8 + byteaBytes(x.script.length);
+  const scripts = new BinaryRows(3, scriptBytes, pool);
   for (const s of rows.scripts) scripts.row().int8(s.key).int8(s.firstId).bytea(s.script);
   return [
     { target: `${t.blocks} (hash, height, is_orphan, prev_hash, merkle_root, version, time, bits, nonce, size, stripped_size, weight, tx_count, first_tx, fees, reward, value_out)`, rows: blockRows },
     { target: `${t.txs} (id, txid, size, weight)`, rows: txRows },
     { target: `${t.txRaws} (id, raw)`, rows: rawRows },
-    outputCopy(n, written),
+    outputCopy(n, written, pool),
     { target: `${t.bulkPending} (spender, vin, prev_txid, prev_vout, spender_block)`, rows: pending },
     { target: `${t.bulkScripts} (key, first_id, script)`, rows: scripts },
   ];

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startPostgres, type PostgresServer } from '../../../../test/helpers/postgres-server.js';
-import { BinaryRows, copyRows } from './postgres-copy.js';
+import { BufferPool } from '../../../core/infrastructure/buffer-pool.js';
+import { BinaryRows, byteaBytes, COPY_BYTES as B, COPY_FRAME_BYTES, copyPayload, copyRows } from './postgres-copy.js';
 
 let server: PostgresServer;
 let client: pg.Client;
@@ -67,6 +68,42 @@ describe('binary COPY rows', () => {
     await copyRows(client, 'big', rows);
     const r = (await client.query('SELECT count(*)::int AS n, sum(length(bytes))::int AS bytes FROM big')).rows[0];
     assert.deepEqual(r, { n: 500, bytes: 500_000 });
+  });
+
+  it('fills a payload sized from COPY_BYTES exactly, in memory of its own that can be transferred', async () => {
+    await client.query('CREATE TEMP TABLE sized (i8 BIGINT, i4 INTEGER, h BYTEA, b BOOLEAN, bytes BYTEA, maybe BIGINT)');
+    const count = 1000;
+    const size = COPY_FRAME_BYTES + count * (B.row + B.int8 + B.int4 + B.hash + B.bool + byteaBytes(10) + B.null);
+    const rows = new BinaryRows(6, size);
+    for (let i = 0; i < count; i++) rows.row().int8(i).int4(i).hashHex('ab'.repeat(32)).bool(true).bytea(Buffer.alloc(10, 1)).int8OrNull(null);
+    const payload = rows.finish();
+    assert.equal(payload.length, size, 'the sizes add up to the payload');
+    assert.equal(payload.buffer.byteLength, size, 'never grown (finish included)');
+    assert.equal(payload.byteOffset, 0);
+    // Transferable: detaching it leaves no other view of the same memory in use.
+    const copy = Buffer.from(payload);
+    structuredClone(payload.buffer, { transfer: [payload.buffer as ArrayBuffer] });
+    await copyPayload(client, 'sized', copy);
+    const r = (await client.query('SELECT count(*)::int AS n, sum(i8)::int AS s, count(maybe)::int AS m FROM sized')).rows[0];
+    assert.deepEqual(r, { n: count, s: (count * (count - 1)) / 2, m: 0 });
+  });
+
+  it('takes its memory from a pool and gives back what it outgrows or does not send', async () => {
+    await client.query('CREATE TEMP TABLE pooled (bytes BYTEA NOT NULL)');
+    const pool = new BufferPool();
+    const first = new ArrayBuffer(128 * 1024);
+    pool.give(first);
+    const rows = new BinaryRows(1, 100 * 1024, pool);
+    assert.equal(pool.size, 0, 'the kept buffer was taken');
+    for (let i = 0; i < 300; i++) rows.row().bytea(Buffer.alloc(1000, i % 256));
+    assert.equal(pool.size, 1, 'outgrown: the first buffer is back in the pool');
+    assert.equal(pool.take(64 * 1024).buffer, first);
+    await copyRows(client, 'pooled', rows);
+    const r = (await client.query('SELECT count(*)::int AS n, sum(length(bytes))::int AS bytes FROM pooled')).rows[0];
+    assert.deepEqual(r, { n: 300, bytes: 300_000 });
+    const unsent = new BinaryRows(1, 100 * 1024, pool);
+    unsent.discard();
+    assert.equal(pool.size, 1, 'rows never sent give their memory back');
   });
 
   it('fails the COPY (and the caller) on a type the column does not take', async () => {

@@ -8,19 +8,36 @@
  */
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import type { BufferPool } from '../../../core/infrastructure/buffer-pool.js';
 import { writeHash } from '../../common/schema/codec.js';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 const TWO_32 = 0x1_0000_0000;
 
-/** Rows of one COPY, each with the same number of fields, written in column order. */
+/** A payload's header (signature, flags, extension length) and trailer, in bytes. */
+export const COPY_FRAME_BYTES = 21;
+/**
+ * Bytes a row and its fields take in a payload (each field is its 4-byte length and its bytes; a null is the length
+ * alone): callers that know their rows ask for the whole payload at once, so it is never copied to grow.
+ */
+export const COPY_BYTES = { row: 2, null: 4, bool: 5, int4: 8, int8: 12, hash: 36 } as const;
+
+export function byteaBytes(length: number): number {
+  return 4 + length;
+}
+
+/**
+ * Rows of one COPY, each with the same number of fields, written in column order. Its memory is never from Node's
+ * shared pool (allocUnsafeSlow): a finished payload's buffer is its own and can be transferred to another thread.
+ * With a `pool`, it takes its memory from there and gives back what it outgrows.
+ */
 export class BinaryRows {
   private buf: Buffer;
   private at = 0;
   private count = 0;
 
-  constructor(private readonly fields: number, initialBytes = 1 << 16) {
-    this.buf = Buffer.allocUnsafe(Math.max(initialBytes, 64));
+  constructor(private readonly fields: number, initialBytes = 1 << 16, private readonly pool?: BufferPool) {
+    this.buf = this.alloc(Math.max(initialBytes, 64));
     SIGNATURE.copy(this.buf, 0);
     this.buf.writeInt32BE(0, 11); // flags: no OIDs
     this.buf.writeInt32BE(0, 15); // header extension length
@@ -141,9 +158,9 @@ export class BinaryRows {
     return this;
   }
 
-  /** The whole COPY payload, trailer included. */
+  /** The whole COPY payload, trailer included: a view from the start of a buffer of this object's own. */
   finish(): Buffer {
-    this.ensure(2);
+    // No ensure: every write leaves room for these 2 bytes (so a payload sized up front is never grown here).
     this.buf.writeInt16BE(-1, this.at);
     return this.buf.subarray(0, this.at + 2);
   }
@@ -152,9 +169,19 @@ export class BinaryRows {
     if (this.at + bytes + 2 <= this.buf.length) return;
     let size = this.buf.length * 2;
     while (size < this.at + bytes + 2) size *= 2;
-    const grown = Buffer.allocUnsafe(size);
+    const grown = this.alloc(size);
     this.buf.copy(grown, 0, 0, this.at);
+    this.pool?.give(this.buf.buffer as ArrayBuffer);
     this.buf = grown;
+  }
+
+  /** Gives its memory back to its pool, for rows that will not be sent (none were written). */
+  discard(): void {
+    this.pool?.give(this.buf.buffer as ArrayBuffer);
+  }
+
+  private alloc(bytes: number): Buffer {
+    return this.pool ? this.pool.take(bytes) : Buffer.allocUnsafeSlow(bytes);
   }
 }
 
