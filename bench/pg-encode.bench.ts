@@ -4,7 +4,7 @@
  * with its held outputs and recent scripts carried across batches as the worker carries them; no node, no server.
  * On two cores this thread is the load's critical path (the index bench's PostgreSQL load is ~1 s longer than
  * SQLite's at 100k), so its CPU time per tx is the figure to move; the index bench stays the figure of record.
- *   node --import tsx bench/pg-encode.bench.ts
+ *   npm run bench:pg-encode
  * Each run starts cold in a new process (the worker sees each batch once: its first run is the figure), with the
  * payloads' memory reused a batch later as the worker loader reuses it (buffer-pool.ts) and, alternately, without.
  * Settings (environment): PG_ENCODE_RUNS (3 per mode), INDEX_BENCH_TXS (100000: which cached chain, dumped once by

@@ -3,8 +3,8 @@
  * one reply each. A failure inside the worker rejects its request with a StoreError (the worker lives on); the worker
  * dying rejects every request waiting and every later one.
  */
-import type { BufferPool } from '../../core/infrastructure/buffer-pool.js';
 import { parentPort } from 'node:worker_threads';
+import type { BufferPool } from '../../core/infrastructure/buffer-pool.js';
 import { startModuleWorker } from '../../core/infrastructure/module-worker.js';
 import { StoreError } from '../../core/domain/errors.js';
 
