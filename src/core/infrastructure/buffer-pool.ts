@@ -2,10 +2,12 @@
  * Large buffers kept for reuse instead of freed, for memory that two threads hand back and forth batch after batch
  * (an initial load's raw blocks one way, its COPY payloads the other).
  *
- * Why: on the 2-vCPU VMs we run on, a page touched for the first time costs ~20 µs (filling a fresh 10 MiB buffer
- * took 50 ms, filling it again 0.5 ms), and a freed buffer of that size goes back to the system. A load that took
- * fresh memory for every batch spent ~5 µs per KiB it wrote on page faults alone (docs/benchmarks.md).
+ * Why: on the 2-vCPU VMs we run on, a page touched for the first time costs ~24 µs (filling a fresh 100 MiB buffer
+ * took ~600 ms, filling it again 1–2 ms), and a freed buffer of that size goes back to the system. A load that took
+ * fresh memory for every batch spent ~6 ms per MiB it wrote on page faults alone (docs/benchmarks.md, "PostgreSQL's
+ * initial load, sixth round").
  */
+
 /** Below this, memory is cheap enough to take fresh: small buffers are neither kept nor taken from the pool. */
 export const SMALL_BYTES = 1 << 16;
 
