@@ -11,17 +11,18 @@
  * bench/store-write.bench.ts from the index bench's node).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ByteReader } from '../src/chains/bytes/byte-reader.js';
 import { getNetworkParams } from '../src/chains/networks.js';
 import { BufferPool } from '../src/core/infrastructure/buffer-pool.js';
 import { parseRawBlocks } from '../src/indexer/initial-load.js';
 import { RecentKeys } from '../src/store/common/chain-writes/bulk-rows.js';
 import { ScriptKeys } from '../src/store/common/chain-writes/script-keys.js';
-import { encodeBulkBatch, encodeHeldRelease } from '../src/store/postgres/chain/postgres-bulk-encode.js';
+import { encodeBulkBatch, encodeHeldRelease, payloadBuffers } from '../src/store/postgres/chain/postgres-bulk-encode.js';
 import { HeldOutputs } from '../src/store/postgres/chain/postgres-held-outputs.js';
 import { PgNet } from '../src/store/postgres/chain/postgres-net.js';
-import { DUMP, dumpChain } from './store-write.bench.js';
+import { DUMP, dumpChain, dumpedBlocks } from './store-write.bench.js';
 
 const BATCH_TXS = 20_000;
 const NTX = Number(process.env['INDEX_BENCH_TXS'] ?? 100_000);
@@ -29,18 +30,14 @@ const params = getNetworkParams('LTCTEST', 'regtest');
 
 /** The dump's raw blocks, grouped as the fetcher groups them (whole blocks, ~BATCH_TXS txs each). */
 function rawBatches(): { batches: { fromHeight: number; raws: Uint8Array[] }[]; txs: number } {
-  const bytes = readFileSync(DUMP);
   const batches: { fromHeight: number; raws: Uint8Array[] }[] = [];
   let batch: Uint8Array[] = [];
   let from = 0;
   let batchTxs = 0;
   let txs = 0;
-  for (let at = 0, height = 0; at < bytes.length; height++) {
-    const length = bytes.readUInt32LE(at);
-    const raw = bytes.subarray(at + 4, at + 4 + length);
-    at += 4 + length;
-    // The tx count is the varint after the 80-byte header (below 0xfd txs, one byte; else 3 bytes).
-    const count = raw[80]! < 0xfd ? raw[80]! : raw.readUInt16LE(81);
+  for (const { height, raw } of dumpedBlocks()) {
+    // The tx count follows the 80-byte header (no AuxPoW on this chain): read without parsing the block.
+    const count = new ByteReader(raw, 80).compactSize();
     batch.push(raw);
     batchTxs += count;
     txs += count;
@@ -95,7 +92,7 @@ function runOnce(pooled: boolean): RunResult {
     for (const c of encoded.copies) bytes += c.payload.length;
     // The loader sends a batch's payloads back once the batch after it is encoded and it is written.
     for (const buffer of previous) pool?.give(buffer);
-    previous = encoded.copies.map((c) => c.payload.buffer as ArrayBuffer);
+    previous = payloadBuffers(encoded.copies);
   }
   for (const c of encodeHeldRelease(n, held, pool).copies) bytes += c.payload.length;
   return { wall: (performance.now() - started) / 1000, cpu: cpuSeconds(cpu), parse: parse / 1000, encode: encode / 1000, bytes, txs };

@@ -48,16 +48,23 @@ export async function dumpChain(): Promise<void> {
   }
 }
 
-export function loadBatches(): { batches: BlockToConnect[][]; txs: number } {
+/** The dump's raw blocks in chain order, each with its height (views of the file's bytes). */
+export function* dumpedBlocks(): Generator<{ height: number; raw: Buffer }> {
   const bytes = readFileSync(DUMP);
+  for (let at = 0, height = 0; at < bytes.length; height++) {
+    const length = bytes.readUInt32LE(at);
+    yield { height, raw: bytes.subarray(at + 4, at + 4 + length) };
+    at += 4 + length;
+  }
+}
+
+export function loadBatches(): { batches: BlockToConnect[][]; txs: number } {
   const batches: BlockToConnect[][] = [];
   let batch: BlockToConnect[] = [];
   let batchTxs = 0;
   let txs = 0;
-  for (let at = 0, height = 0; at < bytes.length; height++) {
-    const length = bytes.readUInt32LE(at);
-    const block = parseBlock(bytes.subarray(at + 4, at + 4 + length), params.features);
-    at += 4 + length;
+  for (const { height, raw } of dumpedBlocks()) {
+    const block = parseBlock(raw, params.features);
     batch.push({ height, block });
     batchTxs += block.txs.length;
     txs += block.txs.length;

@@ -11,7 +11,7 @@ import { getNetworkParams } from '../../chains/networks.js';
 import { parseRawBlocks } from '../../indexer/initial-load.js';
 import { RecentKeys } from '../../store/common/chain-writes/bulk-rows.js';
 import { ScriptKeys, type ScriptKeyParams } from '../../store/common/chain-writes/script-keys.js';
-import { encodeBulkBatch, encodeHeldRelease, type EncodedBulkBatch, type EncodedCopy, type EncodedRelease } from '../../store/postgres/chain/postgres-bulk-encode.js';
+import { encodeBulkBatch, encodeHeldRelease, payloadBuffers, type EncodedBulkBatch, type EncodedRelease } from '../../store/postgres/chain/postgres-bulk-encode.js';
 import { HeldOutputs } from '../../store/postgres/chain/postgres-held-outputs.js';
 import { PgNet } from '../../store/postgres/chain/postgres-net.js';
 import { serveLoadRequests, unpackRaws, type PackedRaws } from './load-worker-channel.js';
@@ -62,16 +62,9 @@ let keys: ScriptKeys | null = null;
 // The payloads' memory, back from the indexer's thread once written: reused, not faulted in again for every batch.
 const pool = new BufferPool(undefined, poolMinBytes);
 
-/**
- * The payloads' buffers to transfer (no copy on either side): each payload is a view from the start of a buffer of its
- * own (BinaryRows never takes memory from Node's shared pool).
- */
-function payloadBuffers(copies: readonly EncodedCopy[]): ArrayBuffer[] {
-  return copies.map((c) => c.payload.buffer as ArrayBuffer);
-}
-
 serveLoadRequests<PgLoadRequest, PgLoadReply>(
   async (request) => {
+    // Payloads are transferred, not copied (payloadBuffers).
     if ('release' in request) {
       const release = encodeHeldRelease(n, held, pool);
       return { result: release, transfer: payloadBuffers(release.copies) };

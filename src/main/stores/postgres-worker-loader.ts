@@ -11,7 +11,7 @@ import type { ChainTip } from '../../core/index.js';
 import { BufferPool } from '../../core/infrastructure/buffer-pool.js';
 import type { RawBlockLoader } from '../../indexer/initial-load.js';
 import type { ScriptKeyParams } from '../../store/common/chain-writes/script-keys.js';
-import type { EncodedBulkBatch, EncodedRelease } from '../../store/postgres/chain/postgres-bulk-encode.js';
+import { payloadBuffers, type EncodedBulkBatch, type EncodedRelease } from '../../store/postgres/chain/postgres-bulk-encode.js';
 import { packRaws, startLoadWorker } from './load-worker-channel.js';
 import type { PgEncodeReply, PgLoadReply, PgLoadRequest, PgLoadWorkerData } from './postgres-load-worker.js';
 
@@ -54,7 +54,7 @@ export function postgresWorkerLoader(writer: EncodedBatchWriter, data: PgLoadWor
       // At most one batch in the server's hands: the one before must be written (its failure is this call's).
       if (writing) await writing;
       // Written: the server has acknowledged its COPYs, so nothing reads its payloads any more.
-      if (inServer) written = inServer.copies.map((c) => c.payload.buffer as ArrayBuffer);
+      if (inServer) written = payloadBuffers(inServer.copies);
       inServer = batch;
       writing = writer.loadEncoded(batch);
       // Handled here, reported by the next load() or close().

@@ -35,6 +35,14 @@ export interface EncodedCopy {
   readonly payload: Uint8Array;
 }
 
+/**
+ * The buffers of a batch's payloads, to transfer between threads or give back to a pool: each payload is a view from
+ * the start of a buffer of its own (BinaryRows never takes memory from Node's shared pool).
+ */
+export function payloadBuffers(copies: readonly EncodedCopy[]): ArrayBuffer[] {
+  return copies.map((c) => c.payload.buffer as ArrayBuffer);
+}
+
 /** The outputs still held when a load ends (or stops), written without a batch: from `heldFrom` on, up to `next`. */
 export interface EncodedRelease {
   readonly heldFrom: number;
