@@ -163,7 +163,11 @@ export class RegtestNode {
   /** Mines `n` blocks to `address` (default a fresh wallet address: regtest rebuilds identical blocks otherwise). */
   async mine(n: number, address?: string): Promise<string[]> {
     const to = address ?? (await this.newAddress('bech32'));
-    return this.rpc.call<string[]>('generatetoaddress', [n, to]);
+    const hashes = await this.rpc.call<string[]>('generatetoaddress', [n, to]);
+    // Wallets learn of blocks through the node's validation queue, after generatetoaddress returns: without this wait
+    // a wallet can still see its new coins as unconfirmed and refuse to spend them ("Insufficient funds", seen in CI).
+    await this.rpc.call('syncwithvalidationinterfacequeue', []);
+    return hashes;
   }
 
   /** Wallet send; the amount stays a decimal string end to end (Core accepts strings). */

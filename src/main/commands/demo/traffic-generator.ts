@@ -25,6 +25,8 @@ export class TrafficGenerator {
   async prepare(): Promise<void> {
     for (let i = 0; i < 12; i++) this.addresses.push(await this.node.wallet.call<string>('getnewaddress', ['', TYPES[i % TYPES.length]]));
     await this.node.rpc.call('generatetoaddress', [110, this.addresses[0]]);
+    // The wallet learns of the blocks after generatetoaddress returns; spending before it has would fail.
+    await this.node.rpc.call('syncwithvalidationinterfacequeue', []);
     for (const address of this.addresses) await this.node.wallet.call('sendtoaddress', [address, '5']);
     await this.node.rpc.call('generatetoaddress', [1, this.addresses[1]]);
   }
