@@ -1,7 +1,7 @@
 /**
  * The SQLite initial load's worker thread (src/main/stores/worker-loader.ts): blocks appended through it end in exactly the
- * tables an inline load on the indexer's thread writes, and a failure inside the worker reaches the caller as a
- * StoreError instead of a crash.
+ * tables an inline load on the indexer's thread writes, also when the raw blocks' buffers come back and carry later
+ * batches, and a failure inside the worker reaches the caller as a StoreError instead of a crash.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,13 +38,16 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function loadWith(name: string, viaWorker: boolean): Promise<Record<string, string[]>> {
+/** `poolMinBytes` (worker only): 0 makes every batch after the first reuse a raw-block buffer the worker sent back. */
+async function loadWith(name: string, viaWorker: boolean, poolMinBytes?: number): Promise<Record<string, string[]>> {
   const path = join(dir, `${name}.db`);
   const store = new SqliteStore({ path });
   await store.migrate();
   const net = store.network('LTCTEST');
   await net.beginBulkLoad(1);
-  const loader = viaWorker ? sqliteWorkerLoader({ path, network: 'LTCTEST', chain: 'regtest' }) : inlineLoader(net, params.features);
+  const loader = viaWorker
+    ? sqliteWorkerLoader({ path, network: 'LTCTEST', chain: 'regtest', ...(poolMinBytes === undefined ? {} : { poolMinBytes }) })
+    : inlineLoader(net, params.features);
   try {
     for (let h = 0; h < raws.length; h += 25) await loader.load(h, raws.slice(h, h + 25));
   } finally {
@@ -72,6 +75,12 @@ test('a worker-thread load writes what an inline load writes', async () => {
   assert.ok(inline['txs_ltctest']!.length > raws.length, 'txs beyond the coinbases');
   assert.ok(inline['history_ltctest']!.length > 0);
   assert.deepEqual(worker, inline);
+});
+
+test('a load whose raw-block buffers all come back and carry later batches writes the same tables', async () => {
+  // Batches of 25 blocks differ in size: a later, smaller one is packed into an earlier one's larger buffer, whose
+  // tail still holds that batch's bytes.
+  assert.deepEqual(await loadWith('pooled', true, 0), await loadWith('inline-again', false));
 });
 
 test('a batch the worker cannot append rejects with the store\'s error', async () => {

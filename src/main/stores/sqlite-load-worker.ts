@@ -19,6 +19,14 @@ export interface LoadWorkerData {
   readonly chain: ChainKind;
   /** `[store] raw_txs`: with "node" the worker writes no raw txs either. */
   readonly rawTxs?: RawTxMode;
+  /** The smallest buffer the load reuses (buffer-pool.ts; default 64 KiB): tests make it 0. */
+  readonly poolMinBytes?: number;
+}
+
+/** The batch's tip, and the buffer its raw blocks came in, for the indexer's thread to pack a later batch into. */
+export interface SqliteLoadReply {
+  readonly tip: ChainTip;
+  readonly raws: ArrayBuffer;
 }
 
 const { path, network, chain, rawTxs } = workerData as LoadWorkerData;
@@ -29,9 +37,13 @@ const store = new SqliteStore({ path, inWriterProcess: true, cacheMb: AUTO_CACHE
 const net = store.network(network);
 const { features } = getNetworkParams(network, chain);
 
-serveLoadRequests<PackedRaws, ChainTip>(
+serveLoadRequests<PackedRaws, SqliteLoadReply>(
   async (packed) => {
-    return { result: await net.loadBlocks(parseRawBlocks(packed.fromHeight, unpackRaws(packed), features)) };
+    const tip = await net.loadBlocks(parseRawBlocks(packed.fromHeight, unpackRaws(packed), features));
+    // Written and committed: nothing refers to the raw blocks any more (SQLite copied what it bound; the recent
+    // scripts are kept as strings), so their buffer goes back without a copy.
+    const raws = packed.bytes.buffer as ArrayBuffer;
+    return { result: { tip, raws }, transfer: [raws] };
   },
   () => store.close(),
 );
