@@ -79,7 +79,7 @@ test('a worker-thread load writes what an inline load writes', async () => {
 
 test('a load whose raw-block buffers all come back and carry later batches writes the same tables', async () => {
   // Batches of 25 blocks differ in size: a later, smaller one is packed into an earlier one's larger buffer, whose
-  // tail still holds that batch's bytes.
+  // tail still holds the earlier batch's bytes (only the packed length may be read).
   assert.deepEqual(await loadWith('pooled', true, 0), await loadWith('inline-again', false));
 });
 
