@@ -5,9 +5,9 @@ import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
 import { runInitialLoad, type InitialLoadOptions } from './initial-load-run.js';
 import { blockEvents, mempoolTxEvents } from './indexer-events.js';
-import { MempoolSampler, type MempoolSamplerOptions } from './mempool-sampler.js';
-import { MempoolSync } from './mempool-sync.js';
-import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
+import { MempoolSampler, type MempoolSamplerOptions } from './mempool/mempool-sampler.js';
+import { MempoolSync } from './mempool/mempool-sync.js';
+import { RemovedMempoolPruner } from './mempool/removed-mempool-pruner.js';
 import { SyncProgress } from './sync-progress.js';
 import { quietWhileSyncing, SyncStatusWriter } from './sync-status-writer.js';
 

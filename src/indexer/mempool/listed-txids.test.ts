@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { TxidSet, txidListOf } from '../core/index.js';
+import { TxidSet, txidListOf } from '../../core/index.js';
 import { storedFlags } from './listed-txids.js';
 
 const txid = (): string => randomBytes(32).toString('hex');

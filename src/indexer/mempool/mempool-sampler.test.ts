@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { silentLogger, type MempoolSample, type MempoolSampleStore, type NetworkId } from '../core/index.js';
+import { silentLogger, type MempoolSample, type MempoolSampleStore, type NetworkId } from '../../core/index.js';
 import { MempoolSampler } from './mempool-sampler.js';
 
 function recordingStore(fail = false): MempoolSampleStore & { sampled: number[]; pruned: number[] } {

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Logger, NetworkStore } from '../core/index.js';
+import type { Logger, NetworkStore } from '../../core/index.js';
 
 /**
  * Forgets mempool txs kept queryable as removed (replaced, double-spent) once they have been removed for

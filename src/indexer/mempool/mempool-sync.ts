@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { TxidSet, txidListOf, txidsOf, type ChainSource, type MempoolAddResult, type MempoolEntry, type NetworkStore, type Transaction, type TxidList } from '../core/index.js';
-import { parseTransaction } from '../chains/parsing.js';
+import { TxidSet, txidListOf, txidsOf, type ChainSource, type MempoolAddResult, type MempoolEntry, type NetworkStore, type Transaction, type TxidList } from '../../core/index.js';
+import { parseTransaction } from '../../chains/parsing.js';
 import { storedFlags, type ListedTxids } from './listed-txids.js';
 
 const FETCH_CHUNK = 500;

@@ -1,4 +1,4 @@
-import type { Logger, MempoolSampleStore, NetworkId } from '../core/index.js';
+import type { Logger, MempoolSampleStore, NetworkId } from '../../core/index.js';
 
 export interface MempoolSamplerOptions {
   readonly store: MempoolSampleStore;

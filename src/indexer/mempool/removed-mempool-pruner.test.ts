@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { NetworkStore } from '../core/index.js';
-import { recordingLogger as recorder } from '../../test/helpers/recording-logger.js';
+import type { NetworkStore } from '../../core/index.js';
+import { recordingLogger as recorder } from '../../../test/helpers/recording-logger.js';
 import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
 
 /** A store holding `due` prunable txs: each call forgets up to its limit of them. */

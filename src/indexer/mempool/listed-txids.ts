@@ -1,4 +1,4 @@
-import type { TxidList, TxidSet } from '../core/index.js';
+import type { TxidList, TxidSet } from '../../core/index.js';
 
 /** The node's list at the end of a pass and, for each of its txids, whether the stored mempool then held it. */
 export interface ListedTxids {
