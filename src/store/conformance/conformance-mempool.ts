@@ -65,6 +65,28 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.equal((await net.getAddressTotals(bob)).unconfirmedSent, 0n);
   }));
 
+  it('a balance sums its mempool txs exactly past 2^63 base units, a tx paying and spending once in the count', () => withDb(harness, async (db) => {
+    const net = db.store.network('DOGE');
+    const whale = p2pkh(99);
+    const big = 9_000_000_000_000_000_000n; // < 2^63: one output can hold it, two cannot be summed in 64 bits
+    const chain = new ChainBuilder();
+    const coinbases = [chain.add(p2pkh(1), big), chain.add(p2pkh(2), big), chain.add(whale, big)];
+    await net.connectBlocks(coinbases);
+    const paid = coinbases.slice(0, 2).map((b) => spend([{ txid: b.block.txs[0]!.txid, vout: 0 }], [{ script: whale, value: big - 1_000n }]));
+    // Spends the whale's confirmed coin and pays part of it back: sent and received by one tx.
+    const both = spend([{ txid: coinbases[2]!.block.txs[0]!.txid, vout: 0 }], [{ script: whale, value: 5n }, { script: p2pkh(3), value: big - 2_000n }]);
+    await net.addMempoolTxs([...paid, both].map((tx) => ({ tx, seenAt: 1 })));
+    const t = await net.getAddressTotals(whale);
+    assert.equal(t.unconfirmedReceived, 2n * (big - 1_000n) + 5n);
+    assert.ok(t.unconfirmedReceived > 2n ** 63n);
+    assert.equal(t.unconfirmedSent, big);
+    assert.equal(t.unconfirmedBalance, big - 2_000n + 5n);
+    assert.equal(t.unconfirmedTxCount, 3);
+    assert.equal(t.confirmedBalance, big);
+    const none = await net.getAddressTotals(p2pkh(4));
+    assert.deepEqual([none.unconfirmedReceived, none.unconfirmedSent, none.unconfirmedTxCount], [0n, 0n, 0]);
+  }));
+
   it('records double spends between mempool txs, against blocks and against confirmed spends', () => withDb(harness, async (db) => {
     const net = db.store.network('DOGETEST');
     const chain = new ChainBuilder();

@@ -8,7 +8,7 @@ import type { AddressHistoryEntry, AddressTotals, UnspentOutput } from '../../..
 import type { ScriptSetPage, ScriptSetSummary, ScriptSetTxCount } from '../../../core/store/script-set-reads.js';
 import { bytesToHex, sameBytes } from '../schema/codec.js';
 import { ConfirmedIdsMemo } from './confirmed-ids-memo.js';
-import { assembleTotals, groupIoRows, pagePlan, sortMempoolEntries, type IoRow, type PageNeed } from './history-assembly.js';
+import { assembleTotals, groupIoRows, mempoolSumsOfRows, NO_MEMPOOL, pagePlan, sortMempoolEntries, type IoRow, type PageNeed } from './history-assembly.js';
 import { nextKey, type ScriptKeys } from '../chain-writes/script-keys.js';
 import type { ScriptSetSql, SetDialect } from './script-set-sql.js';
 
@@ -35,7 +35,7 @@ interface Resolved {
   readonly scriptOf: Map<number, Uint8Array>;
 }
 
-const ZERO = assembleTotals({ received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 }, []);
+const ZERO = assembleTotals({ received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 }, NO_MEMPOOL);
 
 /**
  * Each script's stored row: one statement for all base keys, then row by row only past a collision (rare). Without
@@ -88,7 +88,7 @@ function totalsOf(rows: readonly (Row | null)[], mempool: readonly (IoRow & { ke
       received: BigInt(row.received as string), sent: BigInt(row.sent as string), txCount: Number(row.tx_count),
       receivedCount: Number(row.received_count), sentCount: Number(row.sent_count),
     };
-    return assembleTotals(confirmed, byKey.get(Number(row.key)) ?? []);
+    return assembleTotals(confirmed, mempoolSumsOfRows(byKey.get(Number(row.key)) ?? []));
   });
 }
 
