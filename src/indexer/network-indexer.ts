@@ -114,6 +114,21 @@ export class NetworkIndexer {
     this.wake?.();
   }
 
+  /**
+   * The node's mempool may have changed in ways not announced (polling, hashtx, a lost or doubtful message): the next
+   * pass diffs its whole txid list.
+   */
+  mempoolChanged(): void {
+    this.mempool.distrust();
+    this.poke();
+  }
+
+  /** The node announced that a tx entered or left its mempool (ZMQ `sequence`): a pass takes it without the list. */
+  announceTx(txid: string, entered: boolean): void {
+    this.mempool.announce(txid, entered);
+    this.poke();
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopping = true;
@@ -277,7 +292,7 @@ export class NetworkIndexer {
     this.mempool.forget();
     const connected = await this.options.store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
     progress?.wrote(performance.now() - writeStarted);
-    for (const [i, c] of connected.entries()) this.announce(batch.blocks[i]!, c, receivedAt);
+    for (const [i, c] of connected.entries()) this.announceBlock(batch.blocks[i]!, c, receivedAt);
     // The next batch waits for this one's events to be taken up (logged, matched): a catch-up otherwise ran ahead of
     // the event log and held ~4 KB per tx in memory until it caught up (core EventBus.absorbed).
     await this.bus.absorbed?.();
@@ -291,7 +306,7 @@ export class NetworkIndexer {
    * A connected block's events. Once following the tip, also its txs' addresses (a catch-up publishes blocks, not
    * every address they touch) and its raw txs primed into the node reader's cache (raw_txs = "node").
    */
-  private announce(block: Block, connected: ConnectedBlock, receivedAt: number): void {
+  private announceBlock(block: Block, connected: ConnectedBlock, receivedAt: number): void {
     if (this.caughtUp) this.options.rawTxs?.remember?.(connected.hash, block.txs.map((tx) => ({ txid: tx.txid, raw: tx.raw })));
     const prevoutsOf = this.caughtUp ? (txid: string) => connected.prevouts.get(txid) ?? null : null;
     for (const event of blockEvents(this.options.params, block, connected, receivedAt, prevoutsOf)) this.bus.publish(event);

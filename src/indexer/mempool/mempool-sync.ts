@@ -2,24 +2,37 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { TxidSet, txidListOf, txidsOf, type ChainSource, type MempoolAddResult, type MempoolEntry, type NetworkStore, type Transaction, type TxidList } from '../../core/index.js';
 import { parseTransaction } from '../../chains/parsing.js';
 import { storedFlags, type ListedTxids } from './listed-txids.js';
+import { MempoolJournal } from './mempool-journal.js';
 
+/**
+ * Txs fetched per batched getrawtransaction request and stored per write: one write holds the event loop while it runs
+ * on SQLite (~0.1 ms a tx), so a whole mempool found at once is taken in slices with the loop turning between them.
+ */
 const FETCH_CHUNK = 500;
+/** How long a tx announced as leaving may wait for the announcement of the tx that replaced it (ms). */
+const LEAVING_GRACE_MS = 1_000;
 
 export interface MempoolSyncResult {
   readonly added: readonly { tx: Transaction; result: MempoolAddResult; seenAt: number }[];
   /** Left the node's mempool: replaced (by a conflicting tx added in this pass, with its descendants) or evicted. */
   readonly removed: readonly { readonly txid: string; readonly reason: 'replaced' | 'evicted' }[];
-  /** Some txs waited for a parent that was not stored yet: run again. */
+  /** Some txs waited for a parent that was not stored yet, or the tip moved meanwhile: run again. */
   readonly incomplete: boolean;
   /** Txs in the stored mempool after the pass (null: not known here, the node's tip moved meanwhile). */
   readonly count: number | null;
 }
 
+type Added = MempoolSyncResult['added'][number];
+
 /**
- * Makes the stored mempool equal the node's: new txids are fetched, parsed and stored (parents and
- * children may arrive together), txids the node dropped are removed. A tx the node dropped that
- * conflicts with one just added was replaced; otherwise it was evicted (expiry, size limit, or
- * confirmation in a block we have not connected yet, which connectBlocks then records as confirmed).
+ * Makes the stored mempool equal the node's. Two ways, one result:
+ * - From the node's announcements (ZMQ `sequence`, mempool-journal.ts), when they can be trusted and the tip has not
+ *   moved since the last pass: the txs that entered are fetched and stored, those that left are removed. No list is read.
+ * - Otherwise by a diff (polling, Dogecoin's hashtx, a new tip, a lost message, the periodic safety net): the node's
+ *   whole txid list against the store; new txids fetched, parsed and stored (parents and children may arrive
+ *   together), txids the node dropped removed.
+ * A tx that left and conflicts with one just added was replaced; otherwise it was evicted (expiry, size limit, or, for
+ * a diff, confirmation in a block we have not connected yet, which connectBlocks then records as confirmed).
  *
  * The stored mempool's txids are read from the store once per tip and then kept here, updated by this class's own
  * writes: reading them back every poll cost O(mempool) per poll (at 20,000-30,000 txs the largest item of a profile,
@@ -34,21 +47,42 @@ export class MempoolSync {
   private knownTip: string | null = null;
   /** The node's list of the pass that left `known`, and which of its txids were stored then (listed-txids.ts). */
   private listed: ListedTxids | null = null;
+  private readonly journal: MempoolJournal;
 
   constructor(
     private readonly source: ChainSource,
     private readonly store: NetworkStore,
     private readonly mweb: boolean,
+    /** UNIX seconds: when a tx was first seen. */
     private readonly now: () => number,
-  ) {}
+    /** Milliseconds: how long announcements have waited. */
+    private readonly nowMs: () => number = Date.now,
+  ) {
+    this.journal = new MempoolJournal(nowMs);
+  }
+
+  /** The node announced that a tx entered (or left) its mempool. */
+  announce(txid: string, entered: boolean): void {
+    this.journal.record(txid, entered);
+  }
+
+  /** Announcements may have been lost (or the notifier has none): passes diff the whole list until trusted again. */
+  distrust(): void {
+    this.journal.distrust();
+  }
 
   /**
    * `tipHash` is the block we are synced to: when the node's tip moved meanwhile, txids missing
    * from its mempool may just have been confirmed, so removals wait for the next round.
    */
   async sync(tipHash: string | null): Promise<MempoolSyncResult> {
-    const nodeTxids = await this.nodeTxids();
     const kept = this.known !== null && this.knownTip === tipHash;
+    return kept && this.journal.trusted ? this.fromJournal(tipHash, this.known!) : this.diff(tipHash, kept);
+  }
+
+  private async diff(tipHash: string | null, kept: boolean): Promise<MempoolSyncResult> {
+    const mark = this.journal.diffStarting();
+    const nodeTxids = await this.nodeTxids();
     const ours = kept ? this.known! : new TxidSet(await this.store.getMempoolTxids());
     const previous = kept ? this.listed : null;
     // Until this pass has finished, what is stored is not known here (a write may fail half-way).
@@ -76,9 +110,67 @@ export class MempoolSync {
     let nodeSet: Set<string> | null = null;
     const nodeHas = (txid: string): boolean => (nodeSet ??= new Set(txidsOf(nodeTxids))).has(txid);
     for (const txid of this.confidential) if (!nodeHas(txid)) this.confidential.delete(txid);
-    const added: { tx: Transaction; result: MempoolAddResult; seenAt: number }[] = [];
+    const { added, conflicting, incomplete } = await this.fetchAndStore(this.journal.arrivalOrder(wanted));
+    const tipMoved = tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash;
+    if (tipMoved) return { added, removed: [], incomplete: true, count: null };
+    const gone = listed === ours.size ? [] : [...ours].filter((txid) => !nodeHas(txid));
+    const removed = await this.removeGone(gone, conflicting);
+    this.keep(ours, added, gone, removed, tipHash);
+    this.journal.diffDone(mark);
+    // The list's flags as `ours` is now: what this pass added is stored. A pass that removed anything (rare: blocks
+    // come with a new tip) leaves none, and the next pass looks every txid up.
+    if (gone.length === 0 && removed.length === 0) {
+      const addedIds = new Set(added.map(({ tx }) => tx.txid));
+      wanted.forEach((txid, k) => {
+        if (addedIds.has(txid)) stored[wantedAt[k]!] = 1;
+      });
+      this.listed = { list: nodeTxids, stored };
+    }
+    return { added, removed, incomplete, count: ours.size };
+  }
+
+  /**
+   * A pass from the node's announcements alone: what entered is fetched and stored, what left is removed. The tip is
+   * asked once, after the announcements are taken: a block's conflicts are announced as leaving ('R') before the block
+   * itself, and a tx announced as entering may since have been mined, so a moved tip leaves them to the diff that the
+   * new tip brings (connectBlocks records both as the block says).
+   */
+  private async fromJournal(tipHash: string | null, ours: TxidSet): Promise<MempoolSyncResult> {
+    const { entries, through } = this.journal.pending();
+    if (entries.length === 0) return { added: [], removed: [], incomplete: false, count: ours.size };
+    if (tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash) return { added: [], removed: [], incomplete: true, count: null };
+    this.journal.consume(through);
+    this.known = null;
+    this.listed = null;
+    const wanted = entries.filter((e) => e.entered && !ours.has(e.txid) && !this.confidential.has(e.txid)).map((e) => e.txid);
+    const { added, conflicting, waiting } = await this.fetchAndStore(wanted);
+    for (const txid of waiting) this.journal.retry(txid);
+    for (const { tx } of added) this.journal.settled(tx.txid);
+    // A replacement is announced as two messages, the replaced tx leaving, then the new one entering: a pass that
+    // took the first without the second cannot tell a replacement from an eviction yet, so a departure nothing added
+    // explains waits a moment (evictions are rare and not urgent; a replacement's two messages come together).
+    const gone: string[] = [];
+    let deferred = false;
+    for (const e of entries) {
+      if (e.entered || !ours.has(e.txid)) continue;
+      if (!conflicting.has(e.txid) && this.nowMs() - e.since < LEAVING_GRACE_MS) {
+        this.journal.defer(e);
+        deferred = true;
+        continue;
+      }
+      gone.push(e.txid);
+    }
+    for (const txid of gone) this.confidential.delete(txid);
+    const removed = await this.removeGone(gone, conflicting);
+    this.keep(ours, added, gone, removed, tipHash);
+    return { added, removed, incomplete: waiting.length > 0 || deferred, count: ours.size };
+  }
+
+  /** Fetches, parses and stores `wanted` in chunks; what was added, what it conflicts with, what waits for a parent. */
+  private async fetchAndStore(wanted: readonly string[]): Promise<{ added: Added[]; conflicting: Set<string>; incomplete: boolean; waiting: string[] }> {
+    const added: Added[] = [];
     const conflicting = new Set<string>();
-    let incomplete = false;
+    const waiting: string[] = [];
     for (let i = 0; i < wanted.length; i += FETCH_CHUNK) {
       const chunk = wanted.slice(i, i + FETCH_CHUNK);
       const raws = await this.source.getRawTransactions(chunk);
@@ -96,39 +188,36 @@ export class MempoolSync {
       if (entries.length === 0) continue;
       const results = await this.store.addMempoolTxs(entries);
       results.forEach((result, j) => {
-        if (result.status === 'missing-parent') incomplete = true;
+        if (result.status === 'missing-parent') waiting.push(entries[j]!.tx.txid);
         if (result.status !== 'added') return;
         for (const other of result.conflictsWith) conflicting.add(other);
         added.push({ tx: entries[j]!.tx, result, seenAt: entries[j]!.seenAt });
       });
     }
-    const tipMoved = tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash;
-    if (tipMoved) return { added, removed: [], incomplete: true, count: null };
-    const gone = listed === ours.size ? [] : [...ours].filter((txid) => !nodeHas(txid));
+    return { added, conflicting, incomplete: waiting.length > 0, waiting };
+  }
+
+  /** Removes what left: replaced when a tx added in this pass conflicts with it, else evicted. */
+  private async removeGone(gone: readonly string[], conflicting: ReadonlySet<string>): Promise<MempoolSyncResult['removed']> {
     const replaced = gone.filter((txid) => conflicting.has(txid));
     const evicted = gone.filter((txid) => !conflicting.has(txid));
-    const removed = [
+    return [
       ...(await this.remove(replaced, 'replaced')).map((txid) => ({ txid, reason: 'replaced' as const })),
       ...(await this.remove(evicted, 'evicted')).map((txid) => ({ txid, reason: 'evicted' as const })),
     ];
-    // What this pass added (the node lists it, so it is not in `gone`), less what it removed. The store also removed
-    // descendants of what was asked (they are in `removed`); a tx stored as removed from the start (it conflicts
-    // with a confirmed one) is in `gone` but not in `removed`.
+  }
+
+  /**
+   * What this pass added (the node lists it, so it is not in `gone`), less what it removed, is the stored mempool now.
+   * The store also removed descendants of what was asked (they are in `removed`); a tx stored as removed from the
+   * start (it conflicts with a confirmed one) is in `gone` but not in `removed`.
+   */
+  private keep(ours: TxidSet, added: readonly Added[], gone: readonly string[], removed: MempoolSyncResult['removed'], tipHash: string | null): void {
     for (const { tx } of added) ours.add(tx.txid);
     for (const txid of gone) ours.delete(txid);
     for (const { txid } of removed) ours.delete(txid);
     this.known = ours;
     this.knownTip = tipHash;
-    // The list's flags as `ours` is now: what this pass added is stored. A pass that removed anything (rare: blocks
-    // come with a new tip) leaves none, and the next pass looks every txid up.
-    if (gone.length === 0 && removed.length === 0) {
-      const addedIds = new Set(added.map(({ tx }) => tx.txid));
-      wanted.forEach((txid, k) => {
-        if (addedIds.has(txid)) stored[wantedAt[k]!] = 1;
-      });
-      this.listed = { list: nodeTxids, stored };
-    }
-    return { added, removed, incomplete, count: ours.size };
   }
 
   private async nodeTxids(): Promise<TxidList> {
