@@ -17,13 +17,23 @@ export interface WalletChains {
   /** The wallet's one spelling (normalised descriptor). */
   readonly descriptor: string;
   readonly chains: number;
+  /**
+   * Scripts per address index: combo()'s forms, 1 for every other form. A chain's scripts are positions: address
+   * index × width + form (so for every form but combo a position is the index).
+   */
+  readonly width: number;
+  /** Positions per chain: width for a descriptor without `*` (one index), unbounded otherwise. */
+  readonly chainLength: number;
+  /** The form of an index handed out as the next address (combo: its P2PKH; 0 otherwise). */
+  readonly addressForm: number;
   /** Per chain, the last used index the previous scan found (-1: none); the scan updates it. */
   readonly lastUsed: number[];
-  /** The scripts of `chain` from `from` (inclusive) to `to` (exclusive). */
+  /** The scripts of `chain` from position `from` (inclusive) to `to` (exclusive). */
   range(chain: number, from: number, to: number): Promise<Uint8Array[]>;
   /** A script `range` has given already. */
   script(chain: number, index: number): Uint8Array;
-  path(chain: number, index: number): string;
+  /** null where nothing is derived (plain keys, addr(), raw()). */
+  path(chain: number, index: number): string | null;
 }
 
 /** One wallet's chains as derived so far, and where the last scan found their last used address. */
@@ -48,6 +58,18 @@ export class WalletKeys implements WalletChains {
     return this.derivations.length;
   }
 
+  get width(): number {
+    return this.wallet.width;
+  }
+
+  get chainLength(): number {
+    return this.derivations[0]!.size;
+  }
+
+  get addressForm(): number {
+    return this.wallet.addressForm;
+  }
+
   get size(): number {
     return this.scripts.reduce((sum, s) => sum + s.length, 0);
   }
@@ -70,7 +92,7 @@ export class WalletKeys implements WalletChains {
     return script;
   }
 
-  path(chain: number, index: number): string {
+  path(chain: number, index: number): string | null {
     return this.derivations[chain]!.path(index);
   }
 
