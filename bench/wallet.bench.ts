@@ -123,7 +123,7 @@ async function hotChains(reader: NetworkReader): Promise<WalletChains> {
   // Past the hot scripts: OP_RETURN scripts (nobody's address, never used), so the scan ends after the gap.
   const scriptAt = (i: number): Uint8Array => busiest[i] ?? Uint8Array.of(0x6a, 0x02, i & 0xff, (i >> 8) & 0xff);
   return {
-    descriptor: "the 100k bench chain's hot addresses", chains: 1, width: 1, chainLength: Number.MAX_SAFE_INTEGER, addressForm: 0, lastUsed: [-1],
+    descriptor: "the 100k bench chain's hot addresses", chains: 1, width: 1, chainLength: Number.MAX_SAFE_INTEGER, addressForm: 0, derivationsPerIndex: 1, lastUsed: [-1],
     range: async (_chain, from, to) => Array.from({ length: to - from }, (_, k) => scriptAt(from + k)),
     script: (_chain, index) => scriptAt(index),
     path: (_chain, index) => `0/${index}`,

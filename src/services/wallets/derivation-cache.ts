@@ -26,6 +26,8 @@ export interface WalletChains {
   readonly chainLength: number;
   /** The form of an index handed out as the next address (combo: its P2PKH; 0 otherwise). */
   readonly addressForm: number;
+  /** Key derivations per address index: the ranged keys (a k-of-n wallet derives n), 0 for a descriptor without `*`. */
+  readonly derivationsPerIndex: number;
   /** Per chain, the last used index the previous scan found (-1: none); the scan updates it. */
   readonly lastUsed: number[];
   /** The scripts of `chain` from position `from` (inclusive) to `to` (exclusive). */
@@ -68,6 +70,10 @@ export class WalletKeys implements WalletChains {
 
   get addressForm(): number {
     return this.wallet.addressForm;
+  }
+
+  get derivationsPerIndex(): number {
+    return this.wallet.keys.filter((k) => k.ranged).length;
   }
 
   get size(): number {

@@ -11,8 +11,10 @@ import type { NetworkReader } from '../../core/store/network-store.js';
 import type { ScriptSetTxCount } from '../../core/store/script-set-reads.js';
 import type { WalletChains } from './derivation-cache.js';
 
-/** Beyond this many scripts in one chain the wallet is not scanned (each costs a derivation and a lookup). */
+/** Beyond this many scripts in one chain the wallet is not scanned (each costs a lookup and, but for combo's, a derivation). */
 export const MAX_CHAIN_ADDRESSES = 100_000;
+/** Nor beyond this many key derivations in one chain: a k-of-n address index derives n keys. */
+export const MAX_CHAIN_DERIVATIONS = 100_000;
 
 export interface UsedAddress {
   readonly chain: number;
@@ -74,6 +76,9 @@ export async function scanWallet(reader: NetworkReader, keys: WalletChains, gap:
     for (const chain of open) {
       if (want[chain]! > MAX_CHAIN_ADDRESSES) {
         throw new InvalidArgumentError('xpub', `more than ${MAX_CHAIN_ADDRESSES} addresses of one chain would have to be scanned: not served`);
+      }
+      if (Math.ceil(want[chain]! / width) * keys.derivationsPerIndex > MAX_CHAIN_DERIVATIONS) {
+        throw new InvalidArgumentError('xpub', `more than ${MAX_CHAIN_DERIVATIONS} key derivations on one chain (${keys.derivationsPerIndex} an address) would have to be made: not served`);
       }
     }
     const ranges = await Promise.all(open.map(async (chain) => ({ chain, scripts: await keys.range(chain, read[chain]!.length, want[chain]!) })));
