@@ -201,3 +201,38 @@ describe('BIP385 addr() and raw(), and combo()', () => {
     refused(BTC, `sh(combo(${PUB}))`, /not combo\(\)/);
   });
 });
+
+describe('mutated descriptors', () => {
+  it('5,000 seeded mutations: every refusal is an InvalidArgumentError, every acceptance reads back from its normalised form', () => {
+    const a = 'tpubDDwf2gdFxFahr9RUtDQCuZmsx34CfdZ7RALAirwC2FGeLBzW1TDiEpqFeRdxLdZD7rfsbZHYwSaT6CLM3TAcYRw6xfRv4U6KCQt4Zuhvjkz';
+    const seeds = [
+      `sh(wsh(sortedmulti(2,[4ba43603/48h/1h/0h/1h]${a}/<0;1>/*,${PUB},[8dfc9b34]${a}/7/*)))`,
+      `multi(1,${PUB},${UNCOMPRESSED})`, `combo(${a}/<0;1>/*)`, 'addr(2N2YRBWpbQPyvkAHHCiYMAsW7MixttgGkuP)', 'raw(deadbeef)',
+    ];
+    const alphabet = "0123456789()[],'/*abcdefgh<>;#hpub";
+    let state = 50;
+    const next = (n: number): number => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % n;
+    };
+    let accepted = 0;
+    for (let i = 0; i < 5_000; i++) {
+      let text = seeds[next(seeds.length)]!;
+      for (let edits = 1 + next(3); edits > 0; edits--) {
+        const at = next(text.length + 1);
+        const c = alphabet[next(alphabet.length)]!;
+        const kind = next(3);
+        text = kind === 0 ? text.slice(0, at) + c + text.slice(at) : kind === 1 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + c + text.slice(at + 1);
+      }
+      try {
+        const wallet = parseWalletDescriptor(BTCTEST, text);
+        accepted++;
+        assert.equal(parseWalletDescriptor(BTCTEST, wallet.descriptor).descriptor, wallet.descriptor, text);
+        new ChainDerivation(wallet, 0).script(0);
+      } catch (error) {
+        assert.ok(error instanceof InvalidArgumentError, `${text}: ${String(error)}`);
+      }
+    }
+    assert.ok(accepted > 0, 'some mutations are still descriptors');
+  });
+});
