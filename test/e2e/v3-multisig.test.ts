@@ -6,7 +6,7 @@
  * spend to someone else with change to their change chain (a PSBT signed by both wallets, combined and finalised),
  * transfer to themselves, and receive in the mempool; every figure equals the node wallet's: getbalances,
  * listtransactions/gettransaction nets, listunspent with paths, getaddressinfo paths; our addresses and checksums
- * equal deriveaddresses/getdescriptorinfo.
+ * equal deriveaddresses/getdescriptorinfo. combo() and addr() wallets equal node wallets watching those descriptors.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +30,9 @@ const txids: Record<string, string> = {};
 const wshWallet = new MultisigWallet('wsh', [41, 42, 43].map((s) => new Cosigner(s, 2)), (k) => `wsh(sortedmulti(2,${k.join(',')}))`);
 const shWshWallet = new MultisigWallet('shwsh', [51, 52, 53].map((s) => new Cosigner(s, 1)), (k) => `sh(wsh(multi(2,${k.join(',')})))`);
 const WSH = withChecksum(wshWallet.descriptor('<0;1>/*'));
+/** combo() of one cosigner key's receive chain, and addr() of one address: watched by node wallets of their own. */
+const COMBO = withChecksum(`combo(${new Cosigner(44, 2).key('0/*')})`);
+let ADDR = '';
 const SH_WSH = withChecksum(shWshWallet.descriptor('<0;1>/*'));
 
 const v3 = (wallet: string, tail = '') => `/api/v3/xpub/BTCTEST/${encodeURIComponent(wallet)}${tail}`;
@@ -88,6 +91,22 @@ before(async () => {
   txids.r5 = await node.send(wshWallet.address(0, 5), '0.25');
   await node.send(shWshWallet.address(0, 0), '0.8');
   await node.send(shWshWallet.address(0, 1), '0.4');
+  // Watching wallets first (an import rescans blocks, not the mempool). combo: index 0's P2WPKH, index 1's P2PKH,
+  // index 3's P2SH-P2WPKH (deriveaddresses lists an index's three forms with an address).
+  // A taproot address no node wallet owns (a wallet would spend its coins as its own).
+  const [taproot] = await node.rpc.call<string[]>('deriveaddresses', [withChecksum(`tr(${new Cosigner(45, 2).key('0/*')})`), [0, 0]]);
+  ADDR = withChecksum(`addr(${taproot})`);
+  for (const [name, desc, range] of [['combo', COMBO, [0, 20]], ['addr', ADDR, undefined]] as const) {
+    await node.rpc.call('createwallet', [name, true, true, '', false, true, true]);
+    const results = await node.client({ url: `${node.rpcUrl}wallet/${name}` }).call<{ success: boolean }[]>('importdescriptors', [[{ desc, timestamp: 'now', ...(range ? { range } : {}) }]]);
+    assert.ok(results.every((r) => r.success), `importdescriptors ${name}`);
+  }
+  const comboAddresses = await node.rpc.call<string[]>('deriveaddresses', [COMBO, [0, 4]]);
+  await node.send(comboAddresses[1]!, '0.11');
+  await node.send(comboAddresses[3]!, '0.12');
+  await node.send(comboAddresses[11]!, '0.13');
+  await node.send(ADDR.slice(5, ADDR.indexOf(')')), '0.21');
+  await node.send(ADDR.slice(5, ADDR.indexOf(')')), '0.22');
   await node.mine(1);
   txids.spend = await wshWallet.spend(node, { [await node.newAddress()]: '0.7' });
   txids.shSpend = await shWshWallet.spend(node, { [await node.newAddress()]: '0.5' });
@@ -211,6 +230,38 @@ describe('v3 xpub on outpoint serve, SQLite and PostgreSQL: a 2-of-3 wsh(sortedm
     });
     // Apostrophes for hardened steps and no checksum: the same wallet, written the normal way.
     await onEach(v3(wshWallet.descriptor('<0;1>/*').replace(/h\//g, "'/").replace(/h\]/g, "']")), (d) => assert.equal(d.descriptor, WSH));
+  });
+});
+
+describe('v3 xpub on outpoint serve, SQLite and PostgreSQL: combo() and addr() as wallets', () => {
+  it('combo: an index is used when any of its forms is; the figures equal a node wallet watching the descriptor', async () => {
+    const watcher = node.client({ url: `${node.rpcUrl}wallet/combo` });
+    const balances = (await watcher.call<any>('getbalances', [], { exactDecimals: true })).mine;
+    const unspent = await watcher.call<any[]>('listunspent', [0], { exactDecimals: true });
+    const next = (await node.rpc.call<string[]>('deriveaddresses', [COMBO, [4, 4]]))[0];
+    await onEach(v3(COMBO), (d) => {
+      assert.equal(d.confirmed_balance, formatCoins(sats(balances.trusted)));
+      assert.equal(d.confirmed_balance, '0.36000000');
+      assert.equal(d.used_addresses, 3);
+      assert.deepEqual(d.next_receive_address, { address: next, path: '0/4' }, 'index 4 (after 3, the last used), in its P2PKH form');
+      assert.deepEqual([d.script_form, d.threshold, d.next_change_address], ['combo', null, null]);
+    });
+    await onEach(v3(COMBO, '/addresses'), (d) => {
+      assert.deepEqual(d.addresses.map((a: any) => `${a.path} ${a.address}`).sort(), unspent.map((u) => `${nodePath(u.desc)} ${u.address}`).sort());
+    });
+  });
+
+  it('addr: the one address, its two payments, its address handed out again', async () => {
+    const watcher = node.client({ url: `${node.rpcUrl}wallet/addr` });
+    const balances = (await watcher.call<any>('getbalances', [], { exactDecimals: true })).mine;
+    const address = ADDR.slice(5, ADDR.indexOf(')'));
+    await onEach(v3(ADDR), (d) => {
+      assert.equal(d.confirmed_balance, formatCoins(sats(balances.trusted)));
+      assert.equal(d.confirmed_balance, '0.43000000');
+      assert.equal(d.txs_total, 2);
+      assert.deepEqual(d.next_receive_address, { address, path: null });
+      assert.deepEqual([d.script_form, d.keys, d.descriptor], ['addr', [], ADDR]);
+    });
   });
 });
 
