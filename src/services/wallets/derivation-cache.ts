@@ -7,7 +7,10 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { ChainDerivation } from '../../chains/wallet/wallet-derivation.js';
 import type { WalletDescriptor } from '../../chains/wallet/wallet-descriptor.js';
 
-/** Addresses derived between two yields to the event loop: a large wallet's first read must not stall other requests. */
+/**
+ * Key derivations between two yields to the event loop: a large wallet's first read must not stall other requests.
+ * 64 single-key addresses, 12 addresses of a 3-of-5 wallet, 3 of a 20-key one.
+ */
 const DERIVE_SLICE = 64;
 /** About 100 bytes a script with its array slot: 200,000 scripts is some 20 MB. */
 export const DEFAULT_MAX_SCRIPTS = 200_000;
@@ -105,8 +108,10 @@ export class WalletKeys implements WalletChains {
   private async extend(chain: number, to: number): Promise<void> {
     const list = this.scripts[chain]!;
     const derivation = this.derivations[chain]!;
+    // Whole indexes per slice (combo's forms share one derivation), as many as DERIVE_SLICE derivations allow.
+    const slice = Math.max(1, Math.floor(DERIVE_SLICE / Math.max(1, this.derivationsPerIndex))) * this.width;
     while (list.length < to) {
-      const end = Math.min(to, list.length + DERIVE_SLICE);
+      const end = Math.min(to, list.length + slice);
       const start = list.length;
       for (let i = start; i < end; i++) list.push(derivation.script(i));
       this.onGrow(end - start);
