@@ -5,6 +5,7 @@ import type { Metrics } from '../core/infrastructure/metrics.js';
 import type { Services } from '../services/create-services.js';
 import type { TlsCredentials } from './tls.js';
 import { compileTrust, type TrustProxy } from '../core/limits/client-address.js';
+import { MAX_WALLET_TEXT } from '../chains/wallet/wallet-descriptor.js';
 import { applyServerLimits, resolveServerLimits, type ServerLimits } from './server-limits.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
 import { opsRoutes, type OpsDeps } from './ops.routes.js';
@@ -100,8 +101,10 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     // Compiled here, not by Fastify: one rule for request.ip and the realtime upgrade (a hop count keeps its meaning).
     trustProxy: compileTrust(deps.trustProxy ?? false) ?? false,
     genReqId: requestId,
-    // Stealth and bech32m addresses exceed find-my-way's default 100-character parameter limit.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Stealth and bech32m addresses exceed find-my-way's default 100-character parameter limit, and a multisig
+    // descriptor with its keys' origins is one path segment of up to MAX_WALLET_TEXT characters (decoded: the limit
+    // applies after percent-decoding; Node's 16 KiB header limit bounds the encoded request line).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_WALLET_TEXT },
     // A stop (SIGTERM) closes the listener and idle connections, and answers what arrives on busy keep-alive
     // connections meanwhile like any request (the store closes only after the last answer) instead of Fastify's 503.
     return503OnClosing: false,

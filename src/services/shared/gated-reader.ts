@@ -23,6 +23,7 @@ export class GatedNetworkReader implements NetworkReader {
       getScriptTotals: (scripts) => this.read(() => sets.getScriptTotals(scripts)),
       getScriptSetTxCount: (scripts) => this.read(() => sets.getScriptSetTxCount(scripts)),
       getScriptSetSummary: (scripts) => this.read(() => sets.getScriptSetSummary(scripts)),
+      getScriptSetFlows: (scripts) => this.read(() => sets.getScriptSetFlows(scripts)),
       getScriptSetHistory: (scripts, page) => this.read(() => sets.getScriptSetHistory(scripts, page)),
       getScriptSetUnspent: (scripts, page) => this.read(() => sets.getScriptSetUnspent(scripts, page)),
     };

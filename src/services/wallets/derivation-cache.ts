@@ -7,7 +7,10 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { ChainDerivation } from '../../chains/wallet/wallet-derivation.js';
 import type { WalletDescriptor } from '../../chains/wallet/wallet-descriptor.js';
 
-/** Addresses derived between two yields to the event loop: a large wallet's first read must not stall other requests. */
+/**
+ * Key derivations between two yields to the event loop: a large wallet's first read must not stall other requests.
+ * 64 single-key addresses, 12 addresses of a 3-of-5 wallet, 3 of a 20-key one.
+ */
 const DERIVE_SLICE = 64;
 /** About 100 bytes a script with its array slot: 200,000 scripts is some 20 MB. */
 export const DEFAULT_MAX_SCRIPTS = 200_000;
@@ -17,13 +20,25 @@ export interface WalletChains {
   /** The wallet's one spelling (normalised descriptor). */
   readonly descriptor: string;
   readonly chains: number;
+  /**
+   * Scripts per address index: combo()'s forms, 1 for every other form. A chain's scripts are positions: address
+   * index × width + form (so for every form but combo a position is the index).
+   */
+  readonly width: number;
+  /** Positions per chain: width for a descriptor without `*` (one index), unbounded otherwise. */
+  readonly chainLength: number;
+  /** The form of an index handed out as the next address (combo: its P2PKH; 0 otherwise). */
+  readonly addressForm: number;
+  /** Key derivations per address index: the ranged keys (a k-of-n wallet derives n), 0 for a descriptor without `*`. */
+  readonly derivationsPerIndex: number;
   /** Per chain, the last used index the previous scan found (-1: none); the scan updates it. */
   readonly lastUsed: number[];
-  /** The scripts of `chain` from `from` (inclusive) to `to` (exclusive). */
+  /** The scripts of `chain` from position `from` (inclusive) to `to` (exclusive). */
   range(chain: number, from: number, to: number): Promise<Uint8Array[]>;
   /** A script `range` has given already. */
   script(chain: number, index: number): Uint8Array;
-  path(chain: number, index: number): string;
+  /** null where nothing is derived (plain keys, addr(), raw()). */
+  path(chain: number, index: number): string | null;
 }
 
 /** One wallet's chains as derived so far, and where the last scan found their last used address. */
@@ -48,6 +63,22 @@ export class WalletKeys implements WalletChains {
     return this.derivations.length;
   }
 
+  get width(): number {
+    return this.wallet.width;
+  }
+
+  get chainLength(): number {
+    return this.derivations[0]!.size;
+  }
+
+  get addressForm(): number {
+    return this.wallet.addressForm;
+  }
+
+  get derivationsPerIndex(): number {
+    return this.wallet.keys.filter((k) => k.ranged).length;
+  }
+
   get size(): number {
     return this.scripts.reduce((sum, s) => sum + s.length, 0);
   }
@@ -70,15 +101,17 @@ export class WalletKeys implements WalletChains {
     return script;
   }
 
-  path(chain: number, index: number): string {
+  path(chain: number, index: number): string | null {
     return this.derivations[chain]!.path(index);
   }
 
   private async extend(chain: number, to: number): Promise<void> {
     const list = this.scripts[chain]!;
     const derivation = this.derivations[chain]!;
+    // Whole indexes per slice (combo's forms share one derivation), as many as DERIVE_SLICE derivations allow.
+    const slice = Math.max(1, Math.floor(DERIVE_SLICE / Math.max(1, this.derivationsPerIndex))) * this.width;
     while (list.length < to) {
-      const end = Math.min(to, list.length + DERIVE_SLICE);
+      const end = Math.min(to, list.length + slice);
       const start = list.length;
       for (let i = start; i < end; i++) list.push(derivation.script(i));
       this.onGrow(end - start);

@@ -5,6 +5,7 @@
  */
 import { scriptToAddress } from '../../chains/addressing.js';
 import { parseWalletDescriptor } from '../../chains/wallet/wallet-descriptor.js';
+import type { WalletPolicy } from '../../chains/wallet/wallet-policy.js';
 import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { Sats } from '../../core/domain/money.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
@@ -17,9 +18,13 @@ export const MAX_GAP = 1_000;
 export const WALLET_PAGE_SIZE = 10;
 
 export interface WalletAddressRef {
-  readonly address: string;
-  /** From the key: `0/5` (chain 0, index 5); deeper paths for descriptors that derive more steps. */
-  readonly path: string;
+  /** null for a script without an address (P2PK, bare multisig, a raw() script that is none of the standard ones). */
+  readonly address: string | null;
+  /**
+   * From the key: `0/5` (chain 0, index 5); deeper paths for descriptors that derive more steps; keys whose paths
+   * differ, each key's comma-separated. null where nothing is derived (plain public keys, addr(), raw()).
+   */
+  readonly path: string | null;
 }
 
 export interface WalletSummary {
@@ -33,6 +38,15 @@ export interface WalletSummary {
   /** Sums over the used addresses: a transfer to the wallet's own change counts as received and as sent. */
   readonly confirmedReceived: Sats;
   readonly confirmedSent: Sats;
+  /**
+   * Per confirmed tx, the wallet's net (paid to it minus spent from it): positive ones summed as received from
+   * outside, negative ones as sent outside (fees included). Change and self-transfers cancel; received − sent is the
+   * confirmed balance.
+   */
+  readonly confirmedReceivedExternal: Sats;
+  readonly confirmedSentExternal: Sats;
+  /** The script form, k of n and each key with its origin. */
+  readonly policy: WalletPolicy;
   /** Distinct transactions, mempool included. */
   readonly txsTotal: number;
   readonly usedAddresses: number;
@@ -79,7 +93,11 @@ interface Scanned {
   readonly keys: WalletChains;
   readonly gap: number;
   readonly scan: ScanResult;
+  readonly policy: WalletPolicy;
 }
+
+/** What summaryOfChains reports as the policy of chains that are not a descriptor's. */
+const NO_POLICY: WalletPolicy = { form: 'raw', threshold: null, keys: [] };
 
 /** `gap` as given (undefined: the default); InvalidArgumentError outside 1..MAX_GAP. */
 export function checkGap(gap: number | undefined): number {
@@ -132,7 +150,7 @@ export class WalletService {
   async summaryOfChains(network: string, keys: WalletChains, gap?: number): Promise<WalletSummary> {
     const ctx = this.networks.resolve(network);
     const g = checkGap(gap);
-    return this.summaryOf({ ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g) });
+    return this.summaryOf({ ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g), policy: NO_POLICY });
   }
 
   async overview(network: string, text: string, pages: OverviewPages): Promise<WalletOverview> {
@@ -143,8 +161,9 @@ export class WalletService {
     return { summary, addresses: this.addressesOf(s), transactions, unspent };
   }
 
-  private async summaryOf({ ctx, keys, gap, scan }: Scanned): Promise<WalletSummary> {
-    const counts = scan.txCount ?? (await ctx.reader.scriptSets.getScriptSetTxCount(scan.used.map((u) => u.script)));
+  private async summaryOf({ ctx, keys, gap, scan, policy }: Scanned): Promise<WalletSummary> {
+    const scripts = scan.used.map((u) => u.script);
+    const [counts, flows] = await Promise.all([scan.txCount ?? ctx.reader.scriptSets.getScriptSetTxCount(scripts), ctx.reader.scriptSets.getScriptSetFlows(scripts)]);
     const sum = (pick: (u: UsedAddress) => Sats): Sats => scan.used.reduce((s, u) => s + pick(u), 0n);
     return {
       network: ctx,
@@ -154,6 +173,9 @@ export class WalletService {
       unconfirmedBalance: sum((u) => u.totals.unconfirmedBalance),
       confirmedReceived: sum((u) => u.totals.confirmedReceived),
       confirmedSent: sum((u) => u.totals.confirmedSent),
+      confirmedReceivedExternal: flows.received,
+      confirmedSentExternal: flows.sent,
+      policy,
       txsTotal: counts.confirmed + counts.mempool,
       usedAddresses: scan.used.length,
       nextReceive: await this.nextAddress(ctx, keys, scan, 0),
@@ -195,16 +217,18 @@ export class WalletService {
     const g = checkGap(gap);
     const wallet = parseWalletDescriptor(ctx.params, text);
     const keys = this.cache.get(`${ctx.id}:${ctx.params.chain}:${wallet.descriptor}`, wallet);
-    return { ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g) };
+    return { ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g), policy: wallet.policy };
   }
 
   private ref(ctx: NetworkContext, keys: WalletChains, u: { chain: number; index: number; script: Uint8Array }): WalletAddressRef {
-    return { address: scriptToAddress(ctx.params, u.script) ?? '', path: keys.path(u.chain, u.index) };
+    return { address: scriptToAddress(ctx.params, u.script), path: keys.path(u.chain, u.index) };
   }
 
+  /** The index after the chain's last used one (a descriptor without `*` has only its one), in the form handed out. */
   private async nextAddress(ctx: NetworkContext, keys: WalletChains, scan: ScanResult, chain: number): Promise<WalletAddressRef> {
-    const index = scan.next[chain]!;
-    const [script] = await keys.range(chain, index, index + 1);
-    return this.ref(ctx, keys, { chain, index, script: script! });
+    const index = Math.min(scan.next[chain]!, keys.chainLength / keys.width - 1);
+    const position = index * keys.width + keys.addressForm;
+    const [script] = await keys.range(chain, position, position + 1);
+    return this.ref(ctx, keys, { chain, index: position, script: script! });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Conformance: reads over a set of scripts (a wallet's addresses) give each script's totals, the set's distinct tx
- * count, its history newest first with net amounts (an internal transfer nets to minus its fee) and its unspent outputs
- * oldest first, mempool included; the same with a 2-bit key space, where every script collides and is probed.
+ * count, its history newest first with net amounts (an internal transfer nets to minus its fee), its confirmed flows
+ * from and to outside it (per-tx nets: change and internal transfers cancel) and its unspent outputs oldest first,
+ * mempool included; the same with a 2-bit key space, where every script collides and is probed.
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
@@ -106,6 +107,24 @@ export function scriptSetTests(harness: StoreHarness): void {
       await net.disconnectTip(next.block.header.hash);
       assert.deepEqual((await net.scriptSets.getScriptSetHistory(wallet, { limit: 100, offset: 0 })).map((e) => e.txid), before.map((e) => e.txid));
       assert.deepEqual(await net.scriptSets.getScriptSetTxCount(wallet), { confirmed: 4, mempool: 2 });
+    }));
+
+    it(`confirmed flows from and to outside the set: per-tx nets, mempool left out, following the tip${label}`, () => withNet(harness, options, async (net) => {
+      const chain = new ChainBuilder();
+      await scenario(net, chain);
+      // Confirmed: cb0 +1000 (alice), cb1 +1000 (bob), a −700 (alice's 1000 out, carol's change 300 back), b −50
+      // (bob's 1000 to alice 500 and bob 450: internal, minus the fee). c and d are in the mempool: left out.
+      const flows = await net.scriptSets.getScriptSetFlows(wallet);
+      assert.deepEqual(flows, { received: 2000n, sent: 750n });
+      const totals = await net.scriptSets.getScriptTotals(wallet);
+      assert.equal(flows.received - flows.sent, totals.reduce((s, t) => s + t.confirmedBalance, 0n), 'received − sent is the confirmed balance');
+      assert.deepEqual(await net.scriptSets.getScriptSetFlows([alice]), { received: 1500n, sent: 1000n }, "alone, alice's receipt from bob comes from outside");
+      assert.deepEqual(await net.scriptSets.getScriptSetFlows([p2pkh(99)]), { received: 0n, sent: 0n });
+      const next = chain.add(carol, 777n);
+      await net.connectBlocks([next]);
+      assert.deepEqual(await net.scriptSets.getScriptSetFlows(wallet), { received: 2777n, sent: 750n }, 'a new block is counted at once');
+      await net.disconnectTip(next.block.header.hash);
+      assert.deepEqual(await net.scriptSets.getScriptSetFlows(wallet), { received: 2000n, sent: 750n }, 'and a disconnected one forgotten');
     }));
 
     it(`unspent outputs oldest first with their scripts, none spent in the mempool${label}`, () => withNet(harness, options, async (net) => {

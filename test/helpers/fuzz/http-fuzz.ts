@@ -30,6 +30,9 @@ export interface HttpRequest {
 }
 
 const FORM = 'application/x-www-form-urlencoded';
+/** A 2-of-2 multisig wallet (issue 50) as a v3 and explorer path segment: mutations reach the descriptor parser. */
+const MULTISIG = encodeURIComponent('wsh(sortedmulti(2,[4ba43603/48h/1h/0h/2h]tpubDDwf2gdFxFahr9RUtDQCuZmsx34CfdZ7RALAirwC2FGeLBzW1TDiEpqFeRdxLdZD7rfsbZHYwSaT6CLM3TAcYRw6xfRv4U6KCQt4Zuhvjkz/<0;1>/*,' +
+  '[8dfc9b34/48h/1h/0h/2h]tpubDEXiq2SVhhqALktxfVFgj3C9M3T2G7xL11iezYg2LJAf245YkNyqp2K9TrvHABDCp2232k34UegU4aKEtUZNigit8EEqoLNe2JKMzMiLwYq/<0;1>/*))');
 
 function corpus(k: FuzzKnown): HttpRequest[] {
   const net = k.network;
@@ -55,6 +58,7 @@ function corpus(k: FuzzKnown): HttpRequest[] {
     get(`/api/v3/transaction/${net}/${k.txid}`, key), get(`/api/v3/block/${net}/${k.height}`, key), get(`/api/v3/block/${net}/${k.blockHash}`, key),
     get(`/api/v3/network_info/${net}`, key), get(`/api/v3/latest_blocks_summary/${net}`, key), get('/api/v3/account_info', key),
     get(`/api/v3/is_valid_address/${net}/${k.address}`, key),
+    get(`/api/v3/xpub/${net}/${MULTISIG}?gap=5`, key), get(`/api/v3/xpub/${net}/${MULTISIG}/transactions/1`, key), get(`/${slug}/xpub/${MULTISIG}`),
     get('/'), get(`/${slug}`), get(`/${slug}/block/${k.blockHash}`), get(`/${slug}/block/${k.height}`), get(`/${slug}/tx/${k.txid}`),
     get(`/${slug}/address/${k.address}`), get(`/${slug}/address/${k.address}?page=2`), get(`/${slug}/mempool`),
     get(`/${slug}/address/${k.address}/history.csv`, [['Accept-Encoding', 'br, gzip']]), get(`/${slug}/address/${k.address}/history.csv`),
