@@ -21,7 +21,7 @@ import { serializeTransaction } from '../../src/chains/tx/tx-serializer.js';
 import { MemoryEventBus, noPrices, silentLogger, type Block, type ConnectedBlock, type DomainEvent, type EventBus, type NetworkId, type Transaction } from '../../src/core/index.js';
 import type { NewDelivery, WebhookSpec, WebhookStore } from '../../src/core/store/webhook-store.js';
 import { buildHttpApp } from '../../src/main/wiring/http-wiring.js';
-import { EventLogEntries } from '../../src/realtime/channels/event-log-entries.js';
+import { EventLogEntries } from '../../src/services/events/event-log-entries.js';
 import { attachRealtime, type RealtimeHandle } from '../../src/realtime/attach-realtime.js';
 import { LoggedEventBus } from '../../src/services/events/logged-event-bus.js';
 import { tappedBus } from '../../src/services/webhooks/tapped-bus.js';
