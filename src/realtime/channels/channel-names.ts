@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type NetworkId } from '../../core/index.js';
 import { decodeAddress, type NetworkParams } from '../../chains/addressing.js';
+import { PRICED_COINS } from '../../chains/networks.js';
 import {
   ADDRESS_CHANNEL_PREFIX, BLOCKCHAIN_CHANNEL_PREFIX, networkFromSlug, scriptKey, TICKER_CHANNEL_PREFIX,
 } from '../../services/events/catalogue/event-channels.js';
@@ -14,7 +15,8 @@ import { PusherCode } from '../protocol/error-codes.js';
 const CHANNEL_NAME = /^[A-Za-z0-9_\-=@,.;]+$/;
 export const MAX_CHANNEL_NAME_LENGTH = 164;
 
-const TICKER_COINS: ReadonlySet<string> = new Set(['btc', 'ltc', 'doge']);
+/** Ticker channels name the coins that have a price (the coin catalogue's), in lower case. */
+const TICKER_COINS: readonly string[] = PRICED_COINS.map((coin) => coin.toLowerCase());
 const TICKER_BASE = /^[a-z0-9]{2,12}$/;
 
 export type ChannelSpec =
@@ -63,8 +65,8 @@ export function resolveChannel(name: string, networks: ReadonlyMap<NetworkId, Ne
   }
   if (name.startsWith(TICKER_CHANNEL_PREFIX)) {
     const [coin = '', base = '', ...extra] = name.slice(TICKER_CHANNEL_PREFIX.length).split('_');
-    if (extra.length === 0 && TICKER_COINS.has(coin) && TICKER_BASE.test(base)) return { ok: true, spec: { kind: 'ticker', coin, base } };
-    return refuse(PusherCode.InvalidMessage, `${name}: expected ticker_{btc|ltc|doge}_{base currency}, lower case`);
+    if (extra.length === 0 && TICKER_COINS.includes(coin) && TICKER_BASE.test(base)) return { ok: true, spec: { kind: 'ticker', coin, base } };
+    return refuse(PusherCode.InvalidMessage, `${name}: expected ticker_{${TICKER_COINS.join('|')}}_{base currency}, lower case`);
   }
   return refuse(PusherCode.InvalidMessage, `${name}: no such channel (address_{network}_{address}, blockchain_update_{network}, ticker_{coin}_{base})`);
 }
