@@ -102,6 +102,10 @@ export interface PriceEvent {
   readonly time: number;
 }
 
+/**
+ * What happened, as the indexer, the P2P watcher and the market publish it. What each kind is to the outside (its channel
+ * events live and logged, its webhook deliveries) is its entry in the event catalogue, services/events/catalogue/.
+ */
 export type DomainEvent =
   | BlockConnectedEvent
   | BlockDisconnectedEvent

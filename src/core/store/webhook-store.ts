@@ -2,7 +2,11 @@ import type { NetworkId } from '../domain/network.js';
 
 /** Webhooks (docs/webhooks.md): registrations per account, the deliveries they owe, and the txs they watch for depth. */
 
-export type WebhookEvent = 'address' | 'tx_confirmations' | 'block' | 'double_spend';
+/**
+ * A hook's type: one of the event catalogue's webhook types (services/events/catalogue/webhook-types.ts: address,
+ * tx_confirmations, block, double_spend). The store keeps it as given; its CHECK constraint holds the same list.
+ */
+export type WebhookEvent = string;
 
 export interface WebhookSpec {
   readonly accountId: number;

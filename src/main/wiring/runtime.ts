@@ -20,7 +20,7 @@ import { attachRealtime, type RealtimeHandle } from '../../realtime/attach-realt
 import { registerRealtimeMetrics } from '../../realtime/realtime-metrics.js';
 import { registerMarketMetrics } from '../../market/market-metrics.js';
 import { createRedisEventBus } from '../../redis/redis-event-bus.js';
-import { EventLogEntries } from '../../realtime/channels/event-log-entries.js';
+import { EventLogEntries } from '../../services/events/event-log-entries.js';
 import { EventLogPruner } from '../../services/events/event-log-pruner.js';
 import { LoggedEventBus } from '../../services/events/logged-event-bus.js';
 import { WebhookDispatcher } from '../../services/webhooks/webhook-dispatcher.js';

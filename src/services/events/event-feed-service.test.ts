@@ -7,7 +7,7 @@ import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { NetworkRegistry } from '../shared/network-registry.js';
 import { SyncGate } from '../shared/sync-gate.js';
 import { storeSyncStatusSource, SyncStatusCache } from '../shared/sync-status-cache.js';
-import { addressKey, BLOCKCHAIN_KEY } from './event-channel-keys.js';
+import { addressKey, BLOCKCHAIN_KEY } from './catalogue/event-channels.js';
 import { EventFeedService } from './event-feed-service.js';
 
 const params = getNetworkParams('LTCTEST', 'test');

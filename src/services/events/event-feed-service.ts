@@ -3,7 +3,7 @@ import { EventsExpiredError, InvalidArgumentError } from '../../core/domain/erro
 import type { NetworkId } from '../../core/domain/network.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
 import type { NetworkRegistry } from '../shared/network-registry.js';
-import { addressKey, BLOCKCHAIN_KEY } from './event-channel-keys.js';
+import { addressChannel, addressKey, blockchainChannel, BLOCKCHAIN_KEY } from './catalogue/event-channels.js';
 import { feedTxSummaries, loggedTxid } from './feed-tx-summaries.js';
 
 /** Most events one call answers (the issue's page size); a client pages with the returned cursor. */
@@ -84,9 +84,8 @@ export class EventFeedService {
   }
 
   private channel(network: NetworkId, params: Parameters<typeof decodeAddress>[0], name: string): FeedChannel {
-    const slug = network.toLowerCase();
-    if (name === `blockchain_update_${slug}`) return { key: BLOCKCHAIN_KEY, address: null };
-    const prefix = `address_${slug}_`;
+    if (name === blockchainChannel(network)) return { key: BLOCKCHAIN_KEY, address: null };
+    const prefix = addressChannel(network, '');
     if (name.startsWith(prefix)) {
       const address = name.slice(prefix.length);
       let script: Uint8Array | null;
@@ -99,6 +98,6 @@ export class EventFeedService {
       if (script === null) throw new InvalidArgumentError('channel', 'MWEB stealth addresses have no visible transactions');
       return { key: addressKey(script), address };
     }
-    throw new InvalidArgumentError('channel', `expected address_${slug}_{address} or blockchain_update_${slug} (ticker channels have no event ids)`);
+    throw new InvalidArgumentError('channel', `expected ${addressChannel(network, '{address}')} or ${blockchainChannel(network)} (ticker channels have no event ids)`);
   }
 }

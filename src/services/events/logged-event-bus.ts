@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { DomainEvent, EventBus } from '../../core/domain/events.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
-import type { EventLogRenderer, RenderedEvent } from './event-channel-keys.js';
+import type { EventLogRenderer, RenderedEvent } from './event-log-entries.js';
 import { QueueBound } from './queue-bound.js';
 
 /**

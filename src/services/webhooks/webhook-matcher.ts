@@ -1,11 +1,12 @@
-import { formatCoins } from '../../core/domain/money.js';
-import type { AddressTouchedEvent, DomainEvent } from '../../core/domain/events.js';
+import type { DomainEvent } from '../../core/domain/events.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { NetworkId } from '../../core/domain/network.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
 import type { AccountStore } from '../../core/store/account-store.js';
 import type { NewDelivery, TxWatch, Webhook, WebhookStore } from '../../core/store/webhook-store.js';
-import { addressKey } from '../events/event-channel-keys.js';
+import { EVENT_CATALOGUE, kindOf } from '../events/catalogue/event-catalogue.js';
+import { addressKey } from '../events/catalogue/event-channels.js';
+import { isWebhookType, webhookTypeOf } from '../events/catalogue/webhook-types.js';
 import { QueueBound } from '../events/queue-bound.js';
 import type { WebhookIndex } from './webhook-index.js';
 import type { WebhookLimits } from './webhook-limits.js';
@@ -36,9 +37,9 @@ export class WebhookMatcher {
     private readonly nowMs: () => number = Date.now,
   ) {}
 
-  /** Called for every event this process publishes. */
+  /** Called for every event this process publishes; takes up those whose kind can make deliveries (the event catalogue's). */
   readonly onEvent = (event: DomainEvent): void => {
-    if (event.kind === 'price' || event.kind === 'tx_accepted' || !this.readers.has(event.network)) return;
+    if (kindOf(event).webhooks.length === 0 || !('network' in event) || !this.readers.has(event.network)) return;
     this.queue.push(event);
     this.running ??= this.process();
   };
@@ -78,16 +79,13 @@ export class WebhookMatcher {
         for (const hook of index.forScript(event.network, addressKey(event.delta.script))) {
           if (hook.event !== 'address') continue;
           const confirmations = event.confirmed ? await txDepth(this.readers.get(event.network)!, event.txid) : 0;
-          out.push(this.delivery(hook, `${event.txid}:${confirmations}`, addressBody(hook, event, confirmations)));
+          out.push(this.delivery(hook, `${event.txid}:${confirmations}`, EVENT_CATALOGUE.address_touched.webhookBody(event, hook, confirmations)));
           watches.push({ network: event.network, watch: { hookId: hook.id, txid: event.txid, target: 1, delivered: confirmations } });
         }
         return;
       case 'block_connected':
         for (const hook of index.forBlocks(event.network)) {
-          out.push(this.delivery(hook, event.hash, {
-            event: 'block', network: event.network, blockhash: event.hash, block_no: event.height, previous_blockhash: event.prevHash,
-            time: event.receivedAt, total_txs: event.txCount, size: event.size,
-          }));
+          out.push(this.delivery(hook, event.hash, EVENT_CATALOGUE.block_connected.webhookBody(event)));
         }
         await this.judgeWatches(event.network, index, out, event.hash);
         return;
@@ -98,10 +96,7 @@ export class WebhookMatcher {
         const hooks = new Set<Webhook>([...event.scripts.flatMap((s) => index.forScript(event.network, addressKey(s))), ...index.forTxid(event.network, event.txid)]);
         for (const hook of hooks) {
           if (hook.event !== 'double_spend') continue;
-          out.push(this.delivery(hook, `ds:${event.txid}:${event.reason}:${[...event.conflictingTxids].sort().join(',')}`, {
-            event: 'double_spend', network: event.network, ...(hook.address ? { address: hook.address } : {}), txid: event.txid,
-            conflicting_txids: event.conflictingTxids, reason: event.reason, seen_in: event.seenIn, time: event.time,
-          }));
+          out.push(this.delivery(hook, `ds:${event.txid}:${event.reason}:${[...event.conflictingTxids].sort().join(',')}`, EVENT_CATALOGUE.double_spend.webhookBody(event, hook)));
         }
         return;
       }
@@ -118,10 +113,9 @@ export class WebhookMatcher {
       if (!hook) continue;
       const depth = await txDepth(reader, watch.txid);
       const decision = watchDecision(watch, depth);
-      if (decision.deliver) {
-        const body = hook.event === 'tx_confirmations'
-          ? { event: 'tx_confirmations', network, txid: watch.txid, confirmations: Math.max(depth, 0), target: watch.target, reorg: decision.reorg, removed: depth < 0 }
-          : { event: 'address', network, address: hook.address, txid: watch.txid, confirmations: Math.max(depth, 0), reorg: decision.reorg, removed: depth < 0 };
+      const depthBody = isWebhookType(hook.event) ? webhookTypeOf(hook.event).depthBody : null;
+      if (decision.deliver && depthBody) {
+        const body = depthBody({ network, txid: watch.txid, address: hook.address, depth, target: watch.target, reorg: decision.reorg });
         out.push(this.delivery(hook, `${watch.txid}:${depth}:${tipKey}`, body));
       }
       if (decision.next !== watch.delivered || decision.drop) await this.store.updateWatch(watch.hookId, watch.txid, decision.drop ? null : decision.next);
@@ -160,12 +154,4 @@ export class WebhookMatcher {
     }
     return allowed;
   }
-}
-
-function addressBody(hook: Webhook, event: AddressTouchedEvent, confirmations: number): Record<string, unknown> {
-  const { sent, received } = event.delta;
-  return {
-    event: 'address', network: event.network, address: hook.address, txid: event.txid, confirmations,
-    value_received: formatCoins(received), value_sent: formatCoins(sent), balance_change: formatCoins(received - sent),
-  };
 }

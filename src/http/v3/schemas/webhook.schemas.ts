@@ -1,3 +1,4 @@
+import { WEBHOOK_TYPES } from '../../../services/events/catalogue/webhook-types.js';
 import { arr, nullable, obj } from '../../shared/schema-kit.js';
 import { int, str, v3Params, v3Route } from './v3-schema-kit.js';
 
@@ -15,7 +16,7 @@ export const createWebhookSchema = v3Route({
     additionalProperties: false,
     properties: {
       network: { type: 'string', minLength: 1, maxLength: 16 },
-      event: { type: 'string', enum: ['address', 'tx_confirmations', 'block', 'double_spend'] },
+      event: { type: 'string', enum: WEBHOOK_TYPES },
       url: { type: 'string', minLength: 1, maxLength: 2000 },
       address: { type: 'string', minLength: 1, maxLength: 200 },
       txid: { type: 'string', minLength: 1, maxLength: 100 },

@@ -16,7 +16,8 @@ import { minerCell } from '../parts/miner.js';
 import { ioSummary } from '../parts/tx-io.js';
 import { mwebSummary } from '../parts/mweb-summary.js';
 import { pageNumber, pager } from '../pager.js';
-import { blockchainChannel, blockPath, txPath } from '../paths.js';
+import { blockPath, txPath } from '../paths.js';
+import { blockchainChannel } from '../../../services/events/catalogue/event-channels.js';
 import { syncStateOf } from '../sync-state.js';
 
 export const BLOCK_TXS_PAGE = 25;

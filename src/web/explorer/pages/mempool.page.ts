@@ -9,7 +9,8 @@ import { feeHistogramChart, projectedBlocksChart } from '../parts/mempool-charts
 import { mempoolHistoryChart } from '../parts/mempool-history-chart.js';
 import { PROJECTION_SETTLE_MS } from '../parts/network-card.js';
 import { syncBanner } from '../parts/sync-banner.js';
-import { mempoolPath, txPath, blockchainChannel } from '../paths.js';
+import { mempoolPath, txPath } from '../paths.js';
+import { blockchainChannel } from '../../../services/events/catalogue/event-channels.js';
 import { syncStateOf } from '../sync-state.js';
 
 /** A busy mempool changes many times a second: the live region refreshes at most this often. */

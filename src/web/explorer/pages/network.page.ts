@@ -9,7 +9,8 @@ import { blocksTable } from '../parts/blocks-table.js';
 import { cachedNetworkCard, overviewOf } from '../parts/network-card.js';
 import { syncBanner } from '../parts/sync-banner.js';
 import { pager } from '../pager.js';
-import { blockchainChannel, mempoolPath, networkPath } from '../paths.js';
+import { mempoolPath, networkPath } from '../paths.js';
+import { blockchainChannel } from '../../../services/events/catalogue/event-channels.js';
 
 export const PAGE_BLOCKS = 20;
 

@@ -5,7 +5,8 @@ import { COINBASE_CONFIRMATIONS } from '../../../services/shared/confirmations.j
 import type { TxConflict, TxView } from '../../../services/transactions/tx-service.js';
 import { html, type SafeHtml } from '../../shell/html.js';
 import { count, hash, link, when } from '../format.js';
-import { addressChannel, blockchainChannel, blockPath, txPath } from '../paths.js';
+import { blockPath, txPath } from '../paths.js';
+import { addressChannel, blockchainChannel } from '../../../services/events/catalogue/event-channels.js';
 import { confidenceMeaning, txEta } from './tx-eta.js';
 
 export interface TxStatusModel {

@@ -1,4 +1,4 @@
-import { formatPrice, type PriceEvent } from '../../core/index.js';
+import { formatPrice, type PriceEvent } from '../../../core/index.js';
 
 export interface PriceUpdatePayload {
   readonly type: 'price';

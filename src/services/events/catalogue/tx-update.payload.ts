@@ -1,5 +1,5 @@
-import { formatCoins, type TxAcceptedEvent } from '../../core/index.js';
-import { toHex } from '../../chains/hash.js';
+import { formatCoins, type TxAcceptedEvent } from '../../../core/index.js';
+import { toHex } from '../../../chains/hash.js';
 
 export interface TxUpdatePayload {
   readonly type: 'tx';

@@ -1,5 +1,5 @@
-import { formatCoins, type AddressTouchedEvent } from '../../core/index.js';
-import type { TxSummary } from '../../services/events/tx-summary.js';
+import { formatCoins, type AddressTouchedEvent } from '../../../core/index.js';
+import type { TxSummary } from '../tx-summary.js';
 
 export interface BalanceUpdatePayload {
   readonly type: 'address';

@@ -1,4 +1,4 @@
-import type { DoubleSpendEvent } from '../../core/index.js';
+import type { DoubleSpendEvent } from '../../../core/index.js';
 
 /**
  * `double_spend` (an extension of the interface, docs/realtime.md): another transaction spends coins this one spends.

@@ -1,5 +1,5 @@
-import type { BlockConnectedEvent } from '../../core/index.js';
-import { difficultyFromBits, formatDifficulty } from '../../chains/parsing.js';
+import type { BlockConnectedEvent } from '../../../core/index.js';
+import { difficultyFromBits, formatDifficulty } from '../../../chains/parsing.js';
 
 export interface BlockUpdatePayload {
   readonly type: 'block';
