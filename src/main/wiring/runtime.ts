@@ -77,6 +77,8 @@ export class Runtime {
   ) {
     this.store = openStore(config.store.url, {
       rawTxs: config.store.rawTxs, readUrls: config.store.readUrls, maxReplicaLagMs: config.store.maxReplicaLagMs, sqliteCacheMb: config.store.sqliteCacheMb,
+      // The process that indexes writes the most: its WAL checkpoints go to a worker thread (sqlite-checkpointer.ts).
+      ...((options.indexers ?? true) ? { onCheckpointFailure: (error: Error) => logger.warn('SQLite: background checkpoints stopped; the writer checkpoints itself', { error: error.message }) } : {}),
     });
     warnAboutSharedFiles(config, logger);
     this.observability = new Observability(config, this.store, logger);
