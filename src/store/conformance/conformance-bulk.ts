@@ -135,10 +135,14 @@ export function bulkTests(harness: StoreHarness): void {
   it('a bulk load needs an empty index; resetChain empties one', () => withTwo(harness, async (a) => {
     const net = a.store.network('BTC');
     const chain = new ChainBuilder();
-    await net.connectBlocks([chain.add(p2pkh(1), 50n)]);
+    const b0 = chain.add(p2pkh(1), 50n);
+    await net.connectBlocks([b0]);
+    await net.addMempoolTxs([{ tx: spend([{ txid: b0.block.txs[0]!.txid, vout: 0 }], [{ script: p2pkh(2), value: 49n }]), seenAt: 1 }]);
+    assert.equal((await net.getMempoolInfo()).count, 1);
     await assert.rejects(net.beginBulkLoad(1), /empty chain index/);
     await net.resetChain();
     assert.equal(await net.getTip(), null);
+    assert.deepEqual(await net.getMempoolInfo(), { count: 0, bytes: 0, vbytes: 0 }, 'the mempool goes with the chain, its sums too');
     await bulkLoad(net, chain.blocks, 1);
     assert.equal((await net.getAddressTotals(p2pkh(1))).confirmedReceived, 50n);
   }));

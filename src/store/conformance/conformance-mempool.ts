@@ -87,6 +87,48 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.deepEqual([none.unconfirmedReceived, none.unconfirmedSent, none.unconfirmedTxCount], [0n, 0n, 0]);
   }));
 
+  it('the live mempool\'s count and sums (get_info, samples) stay those of its rows through every kind of write', () => withDb(harness, async (db) => {
+    const net = db.store.network('DOGETEST');
+    const agree = async (label: string): Promise<void> => {
+      const tables = await db.dump();
+      const live = tables['mempool_txs_dogetest']!.filter((r) => r['removed'] === '0');
+      const sum = (f: (r: Record<string, string | null>) => number): number => live.reduce((a, r) => a + f(r), 0);
+      const info = await net.getMempoolInfo();
+      const expected = { count: live.length, bytes: sum((r) => Number(r['size'])), vbytes: sum((r) => Math.ceil(Number(r['weight']) / 4)) };
+      assert.deepEqual(info, expected, label);
+      assert.equal(tables['mempool_stats_dogetest']![0]!['fees'], String(sum((r) => Number(r['fee']))), `${label}: fees`);
+    };
+    const chain = new ChainBuilder();
+    const coins = [chain.add(p2pkh(1), 100n), chain.add(p2pkh(1), 100n), chain.add(p2pkh(1), 100n)].map((b) => ({ txid: b.block.txs[0]!.txid, vout: 0 }));
+    await net.connectBlocks(chain.blocks);
+    await agree('empty');
+    const first = spend([coins[0]!], [{ script: p2pkh(2), value: 90n }]);
+    const second = spend([coins[0]!], [{ script: p2pkh(3), value: 80n }]);
+    const child = spend([{ txid: second.txid, vout: 0 }], [{ script: p2pkh(4), value: 70n }]);
+    const other = spend([coins[1]!], [{ script: p2pkh(5), value: 95n }]);
+    const third = spend([coins[2]!], [{ script: p2pkh(6), value: 97n }]);
+    await net.addMempoolTxs([first, second, child, other, third].map((tx, i) => ({ tx, seenAt: 10 + i })));
+    await agree('added, with a double spend among them');
+    await net.removeMempoolTxs([second.txid], 'replaced');
+    await agree('replaced with its child');
+    await net.addMempoolTxs([{ tx: second, seenAt: 20 }]);
+    await agree('a removed tx offered again');
+    await net.removeMempoolTxs([third.txid], 'evicted');
+    await agree('evicted');
+    const winner = spend([coins[0]!], [{ script: p2pkh(7), value: 99n }]);
+    const b3 = chain.add(p2pkh(9), 50n, [winner, other]);
+    await net.connectBlocks([b3]);
+    await agree('a block confirming one and conflicting with others');
+    await net.disconnectTip(b3.block.header.hash);
+    await net.addMempoolTxs([winner, other].map((tx) => ({ tx, seenAt: 30 })));
+    await agree('disconnected and offered back');
+    const late = spend([coins[1]!], [{ script: p2pkh(8), value: 1n }]);
+    await net.addMempoolTxs([{ tx: late, seenAt: 40 }]);
+    await agree('a tx stored as removed from the start');
+    await net.pruneRemovedMempool(Math.floor(Date.now() / 1000) + 5, 100);
+    await agree('removed txs pruned');
+  }));
+
   it('records double spends between mempool txs, against blocks and against confirmed spends', () => withDb(harness, async (db) => {
     const net = db.store.network('DOGETEST');
     const chain = new ChainBuilder();

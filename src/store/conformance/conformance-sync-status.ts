@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { SyncStatus } from '../../core/domain/sync-status.js';
+import { NETWORK_IDS } from '../../core/domain/network.js';
+import { dropMempoolStatsSql } from '../common/schema/mempool-stats.js';
 import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
 import { ChainBuilder, p2pkh } from './block-builder.js';
 import { withDb } from './conformance-chain.js';
@@ -47,6 +49,7 @@ export function syncStatusTests(harness: StoreHarness): void {
     await db.store.network('LTC').connectBlocks([new ChainBuilder().add(p2pkh(1), 50n)]);
     // Version 8, the one before the table: the later migrations (the event log's too) run again on the way up.
     for (const table of ['sync_status', 'event_log', 'event_log_state', 'webhook_watches', 'webhook_deliveries', 'webhooks', 'mempool_samples']) await db.exec(`DROP TABLE ${table}`);
+    for (const id of NETWORK_IDS) for (const sql of dropMempoolStatsSql(db.engine, id)) await db.exec(sql);
     await db.setSchemaVersion(8);
     const store = await db.reopen();
     await store.migrate();

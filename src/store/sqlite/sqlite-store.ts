@@ -176,7 +176,7 @@ export class SqliteStore implements ChainStore {
   }
 
   mempoolSamples(): MempoolSampleStore {
-    this.samples ??= new SqlMempoolSamples(new SqliteRunner(this.st), 'sqlite');
+    this.samples ??= new SqlMempoolSamples(new SqliteRunner(this.st));
     return this.samples;
   }
 

@@ -44,8 +44,8 @@ function chainReadSql(t: ChainTables, d: SqlDialect) {
     blockByHeight: `SELECT * FROM ${t.blocks} WHERE height = ? AND is_orphan = ${d.no}`,
     mainBlock,
     txidsOfRange: `SELECT txid FROM ${t.txs} WHERE id BETWEEN ? AND ? ORDER BY id`,
-    mempoolInfo: `SELECT COUNT(*) AS c, COALESCE(SUM(size), 0) AS b, COALESCE(SUM((weight + 3) / 4), 0) AS v
-      FROM ${t.mempoolTxs} WHERE removed = ${d.no}`,
+    // The live mempool's sums as the triggers keep them (schema/mempool-stats.ts): one row, whatever its size.
+    mempoolInfo: `SELECT tx_count AS c, bytes AS b, vbytes AS v FROM ${t.mempoolStats}`,
     mempoolEntries: `SELECT txid, fee, size, weight, seen_at FROM ${t.mempoolTxs} WHERE removed = ${d.no}`,
     /** [hashList]: those of the listed txids that are live in the mempool, by the txid key. */
     mempoolEntriesOf: `SELECT txid, fee, size, weight, seen_at FROM ${t.mempoolTxs} WHERE ${d.inHashList('txid')} AND removed = ${d.no}`,
