@@ -11,8 +11,15 @@ import { RemovedMempoolPruner } from './mempool/removed-mempool-pruner.js';
 import { SyncProgress } from './sync-progress.js';
 import { quietWhileSyncing, SyncStatusWriter } from './sync-status-writer.js';
 
-/** Mempool txs announced per turn of the event loop (their events rendered, logged and sent: ~1 ms each). */
+/** Mempool txs announced per turn of the event loop (their events rendered, logged and sent: ~0.1-0.3 ms each). */
 const PUBLISH_SLICE = 250;
+/**
+ * Events of a pass's mempool txs that may wait behind the publisher (in the event log's or webhook matching's queue):
+ * a whole mempool taken in one pass (100,000 txs, ~4 events each) goes out at the pace it is logged, so the next
+ * block's `block_update`, which keeps its place behind them, waits for at most this many (a fraction of a second),
+ * not for the 50,000 the queues hold at most.
+ */
+const MEMPOOL_EVENTS_AHEAD = 2_000;
 
 export interface NetworkIndexerOptions extends InitialLoadOptions {
   readonly bus: EventBus;
@@ -155,7 +162,7 @@ export class NetworkIndexer {
       // and logging its events held the loop for seconds.
       if (i > 0 && i % PUBLISH_SLICE === 0) {
         await yieldToEventLoop();
-        await this.bus.absorbed?.();
+        await this.bus.absorbed?.(MEMPOOL_EVENTS_AHEAD);
       }
       // Subscribers see each input's address and value (balance_update): the write result carries them.
       for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, count, added.deltas.length > 0 ? added.prevouts : null)) {

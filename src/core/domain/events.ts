@@ -123,7 +123,9 @@ export interface EventBus {
    * Back-pressure for a publisher that can outrun what takes its events on (the event log's writes, webhook matching):
    * resolves once their queues are back within their bounds. The indexer awaits it between batches, so a catch-up of
    * hundreds of blocks waits for its events to be logged instead of holding them all in memory (docs/benchmarks.md,
-   * "The backlog behind a catch-up"). Absent: nothing queues.
+   * "The backlog behind a catch-up"). Absent: nothing queues. `maxQueued`: a tighter bound than the queues' own
+   * (a mempool taken in one pass waits for its events to go out, so what comes after it, a block, does not queue
+   * behind tens of thousands of them).
    */
-  absorbed?(): Promise<void>;
+  absorbed?(maxQueued?: number): Promise<void>;
 }

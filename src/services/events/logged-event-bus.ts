@@ -60,9 +60,9 @@ export class LoggedEventBus implements EventBus {
   }
 
   /** Resolves once at most MAX_QUEUED_EVENTS wait to be logged (a failed write counts as done: it publishes without ids). */
-  async absorbed(): Promise<void> {
-    await this.bound.within(this.queue.length);
-    await this.inner.absorbed?.();
+  async absorbed(maxQueued?: number): Promise<void> {
+    await this.bound.within(this.queue.length, maxQueued);
+    await this.inner.absorbed?.(maxQueued);
   }
 
   /** Resolves once everything published so far has gone out (shutdown). */

@@ -45,8 +45,8 @@ export class WebhookMatcher {
   };
 
   /** Resolves once at most MAX_QUEUED_EVENTS wait to be matched: the publisher's back-pressure (core EventBus.absorbed). */
-  absorbed(): Promise<void> {
-    return this.bound.within(this.queue.length);
+  absorbed(maxQueued?: number): Promise<void> {
+    return this.bound.within(this.queue.length, maxQueued);
   }
 
   async drain(): Promise<void> {
