@@ -145,7 +145,7 @@ export class NetworkIndexer {
   }
 
   /** One full pass: blocks to the node's tip, then the mempool. Used by the loop and by tests. */
-  async syncOnce(): Promise<{ incomplete: boolean }> {
+  async syncOnce(): Promise<{ incomplete: boolean; more?: boolean }> {
     // Before anything is written (a resumed initial load's worker writes through its own connection).
     await this.options.store.claimWriter();
     // First decision of the run: an initial sync (empty index, --bulk, or one a stopped process left) or ready.
@@ -174,7 +174,7 @@ export class NetworkIndexer {
     }
     await this.pruner.maybePrune();
     await this.sampler?.maybeSample();
-    return { incomplete: result.incomplete };
+    return { incomplete: result.incomplete, more: result.more };
   }
 
   /** An empty index (or one asked to be rebuilt) is loaded in bulk first (initial-load-run.ts). */
@@ -194,11 +194,13 @@ export class NetworkIndexer {
       this.dirty = false;
       let delay = idle;
       try {
-        const { incomplete } = await this.syncOnce();
+        const { incomplete, more } = await this.syncOnce();
         this.consecutiveFailures = 0;
         if (this.standby) this.options.logger.info('took over as the writer of this network', { network: this.id });
         this.standby = false;
         if (incomplete) delay = 250;
+        // The mempool had more new txs than a pass takes: the next pass (the tip first) at once.
+        if (more) this.dirty = true;
       } catch (err) {
         if (err instanceof WriterStandbyError) {
           // Another process writes the mempool meanwhile.

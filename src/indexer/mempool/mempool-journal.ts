@@ -84,9 +84,16 @@ export class MempoolJournal {
     return txids.map((txid, i) => ({ txid, i, at: at(txid) })).sort((a, b) => a.at - b.at || a.i - b.i).map((x) => x.txid);
   }
 
-  /** The announcements waiting, each txid's last, in order; `consume` them once applied. */
-  pending(): { readonly entries: readonly JournalEntry[]; readonly through: number } {
-    return { entries: [...this.entries].map(([txid, { entered, since }]) => ({ txid, entered, since })), through: this.position };
+  /** The first `max` announcements waiting, each txid's last, in order; `consume(through)` them once applied. */
+  pending(max = Number.MAX_SAFE_INTEGER): { readonly entries: readonly JournalEntry[]; readonly through: number } {
+    const entries: JournalEntry[] = [];
+    let through = 0;
+    for (const [txid, { entered, since, at }] of this.entries) {
+      if (entries.length === max) break;
+      entries.push({ txid, entered, since });
+      through = at;
+    }
+    return { entries, through };
   }
 
   consume(through: number): void {

@@ -11,6 +11,11 @@ import { MempoolJournal } from './mempool-journal.js';
 const FETCH_CHUNK = 500;
 /** How long a tx announced as leaving may wait for the announcement of the tx that replaced it (ms). */
 const LEAVING_GRACE_MS = 1_000;
+/**
+ * New txs one pass takes at most: a mempool found at start (100,000 txs) is taken over several passes, each of which
+ * looks at the node's tip first, so a block found meanwhile waits for one pass (~1-2 s), not for the whole mempool.
+ */
+const TXS_PER_PASS = 5_000;
 
 export interface MempoolSyncResult {
   readonly added: readonly { tx: Transaction; result: MempoolAddResult; seenAt: number }[];
@@ -18,6 +23,8 @@ export interface MempoolSyncResult {
   readonly removed: readonly { readonly txid: string; readonly reason: 'replaced' | 'evicted' }[];
   /** Some txs waited for a parent that was not stored yet, or the tip moved meanwhile: run again. */
   readonly incomplete: boolean;
+  /** More new txs than one pass takes were waiting: run again at once. */
+  readonly more: boolean;
   /** Txs in the stored mempool after the pass (null: not known here, the node's tip moved meanwhile). */
   readonly count: number | null;
 }
@@ -110,13 +117,16 @@ export class MempoolSync {
     let nodeSet: Set<string> | null = null;
     const nodeHas = (txid: string): boolean => (nodeSet ??= new Set(txidsOf(nodeTxids))).has(txid);
     for (const txid of this.confidential) if (!nodeHas(txid)) this.confidential.delete(txid);
-    const { added, conflicting, incomplete } = await this.fetchAndStore(this.journal.arrivalOrder(wanted));
+    const taken = this.journal.arrivalOrder(wanted).slice(0, TXS_PER_PASS);
+    const more = wanted.length > taken.length;
+    const { added, conflicting, incomplete } = await this.fetchAndStore(taken);
     const tipMoved = tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash;
-    if (tipMoved) return { added, removed: [], incomplete: true, count: null };
+    if (tipMoved) return { added, removed: [], incomplete: true, more: false, count: null };
     const gone = listed === ours.size ? [] : [...ours].filter((txid) => !nodeHas(txid));
     const removed = await this.removeGone(gone, conflicting);
     this.keep(ours, added, gone, removed, tipHash);
-    this.journal.diffDone(mark);
+    // A pass that left txs for the next one has not covered what was announced before it began.
+    if (!more) this.journal.diffDone(mark);
     // The list's flags as `ours` is now: what this pass added is stored. A pass that removed anything (rare: blocks
     // come with a new tip) leaves none, and the next pass looks every txid up.
     if (gone.length === 0 && removed.length === 0) {
@@ -126,7 +136,7 @@ export class MempoolSync {
       });
       this.listed = { list: nodeTxids, stored };
     }
-    return { added, removed, incomplete, count: ours.size };
+    return { added, removed, incomplete, more, count: ours.size };
   }
 
   /**
@@ -136,10 +146,11 @@ export class MempoolSync {
    * new tip brings (connectBlocks records both as the block says).
    */
   private async fromJournal(tipHash: string | null, ours: TxidSet): Promise<MempoolSyncResult> {
-    const { entries, through } = this.journal.pending();
-    if (entries.length === 0) return { added: [], removed: [], incomplete: false, count: ours.size };
-    if (tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash) return { added: [], removed: [], incomplete: true, count: null };
+    const { entries, through } = this.journal.pending(TXS_PER_PASS);
+    if (entries.length === 0) return { added: [], removed: [], incomplete: false, more: false, count: ours.size };
+    if (tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash) return { added: [], removed: [], incomplete: true, more: false, count: null };
     this.journal.consume(through);
+    const more = this.journal.size > 0;
     this.known = null;
     this.listed = null;
     const wanted = entries.filter((e) => e.entered && !ours.has(e.txid) && !this.confidential.has(e.txid)).map((e) => e.txid);
@@ -163,7 +174,7 @@ export class MempoolSync {
     for (const txid of gone) this.confidential.delete(txid);
     const removed = await this.removeGone(gone, conflicting);
     this.keep(ours, added, gone, removed, tipHash);
-    return { added, removed, incomplete: waiting.length > 0 || deferred, count: ours.size };
+    return { added, removed, incomplete: waiting.length > 0 || deferred, more, count: ours.size };
   }
 
   /** Fetches, parses and stores `wanted` in chunks; what was added, what it conflicts with, what waits for a parent. */
