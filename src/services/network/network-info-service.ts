@@ -70,7 +70,8 @@ export class NetworkInfoService {
       return { ...base, difficulty: 0, unconfirmedTxs: 0, blocks: syncing.height ?? 0, price, hashrate: 0n, syncing };
     }
     const [tip, mempool] = await Promise.all([reader.getTip(), reader.getMempoolInfo()]);
-    const block = tip ? await reader.getBlockByHash(tip.hash) : null;
+    // The tip's row alone (its bits): a block's thousands of txids are no part of get_info.
+    const [block] = tip ? await reader.getBlockHeaders(tip.height, tip.height) : [];
     let hashrate = 0n;
     if (tip) {
       const cached = this.hashrates.get(ctx.id);
