@@ -4,11 +4,13 @@ import { parseTransaction } from '../../chains/parsing.js';
 import { storedFlags, type ListedTxids } from './listed-txids.js';
 import { MempoolJournal } from './mempool-journal.js';
 
-/**
- * Txs fetched per batched getrawtransaction request and stored per write: one write holds the event loop while it runs
- * on SQLite (~0.1 ms a tx), so a whole mempool found at once is taken in slices with the loop turning between them.
- */
+/** Txs fetched per batched getrawtransaction request. */
 const FETCH_CHUNK = 500;
+/**
+ * Txs stored per write, the event loop turning between writes: one holds the loop while it runs on SQLite (~0.1 ms a
+ * tx on a quiet machine, several times that on a loaded one), and requests wait behind it.
+ */
+const STORE_CHUNK = 250;
 /** How long a tx announced as leaving may wait for the announcement of the tx that replaced it (ms). */
 const LEAVING_GRACE_MS = 1_000;
 /**
@@ -196,14 +198,17 @@ export class MempoolSync {
         }
         entries.push({ tx, seenAt });
       });
-      if (entries.length === 0) continue;
-      const results = await this.store.addMempoolTxs(entries);
-      results.forEach((result, j) => {
-        if (result.status === 'missing-parent') waiting.push(entries[j]!.tx.txid);
-        if (result.status !== 'added') return;
-        for (const other of result.conflictsWith) conflicting.add(other);
-        added.push({ tx: entries[j]!.tx, result, seenAt: entries[j]!.seenAt });
-      });
+      for (let k = 0; k < entries.length; k += STORE_CHUNK) {
+        if (k > 0) await yieldToEventLoop();
+        const written = entries.slice(k, k + STORE_CHUNK);
+        const results = await this.store.addMempoolTxs(written);
+        results.forEach((result, j) => {
+          if (result.status === 'missing-parent') waiting.push(written[j]!.tx.txid);
+          if (result.status !== 'added') return;
+          for (const other of result.conflictsWith) conflicting.add(other);
+          added.push({ tx: written[j]!.tx, result, seenAt: written[j]!.seenAt });
+        });
+      }
     }
     return { added, conflicting, incomplete: waiting.length > 0, waiting };
   }
@@ -236,14 +241,14 @@ export class MempoolSync {
   }
 
   /**
-   * Removes in writes of FETCH_CHUNK txs with a turn of the event loop between them: a write runs synchronously on
+   * Removes in writes of STORE_CHUNK txs with a turn of the event loop between them: a write runs synchronously on
    * SQLite, and a whole mempool leaving at once (a node restarted empty: 20,000 txs) held the loop for 4.3 s in one.
    */
   private async remove(txids: readonly string[], reason: 'replaced' | 'evicted'): Promise<string[]> {
     const removed: string[] = [];
-    for (let i = 0; i < txids.length; i += FETCH_CHUNK) {
+    for (let i = 0; i < txids.length; i += STORE_CHUNK) {
       if (i > 0) await yieldToEventLoop();
-      removed.push(...(await this.store.removeMempoolTxs(txids.slice(i, i + FETCH_CHUNK), reason)));
+      removed.push(...(await this.store.removeMempoolTxs(txids.slice(i, i + STORE_CHUNK), reason)));
     }
     return removed;
   }

@@ -8,11 +8,12 @@ import { QueueBound } from './queue-bound.js';
 /**
  * Events logged per store transaction. A batch runs synchronously on SQLite and holds the event loop while it does: the
  * 20,000-tx mempool that a service finds at start (or after a node outage) logged in one transaction took 14.6 s, when
- * no request was answered and pusher-js clients could not connect (docs/benchmarks.md, "Mempool at mainnet rates"). At
- * about 0.7 ms per mempool tx's events, 1,000 keep each write under a second with a turn of the event loop between
- * writes, and a block's events (a few thousand) take a few writes, not dozens.
+ * no request was answered and pusher-js clients could not connect (docs/benchmarks.md, "Mempool at mainnet rates").
+ * With checkpoints off the event loop an event costs ~13 µs to log on a quiet machine, but several times that on a
+ * loaded one: appends of 1,000 held the loop 200-350 ms in the real-node bench, and balance reads waited behind them.
+ * 250 keep a write to tens of milliseconds; a commit without a checkpoint costs little, so more writes cost little.
  */
-export const EVENTS_PER_APPEND = 1_000;
+export const EVENTS_PER_APPEND = 250;
 
 interface Pending {
   readonly event: DomainEvent;
