@@ -10,6 +10,7 @@ import { isTable, keyReader, type KeyReader, type Raw } from './config-values.js
 import { buildOpsConfig } from './ops-config.js';
 import { buildHttpLimits } from './http-limits-config.js';
 import { buildAccounts } from './accounts-config.js';
+import { dnsServers } from './client-bounds-config.js';
 
 /** Environment variables with these prefixes belong to scripts and tests, not to the service. */
 const NON_CONFIG_ENV_PREFIXES = ['OUTPOINT_SETUP_', 'OUTPOINT_TEST_', 'OUTPOINT_BENCH_'];
@@ -152,6 +153,7 @@ function buildWebhooks(hooks: KeyReader): OutpointConfig['webhooks'] {
   return {
     allowPrivateTargets: hooks.bool('allow_private_targets'), maxHooks: hooks.int('max_hooks'), maxDeliveriesPerDay: hooks.int('max_deliveries_per_day'),
     planLimits: hooks.list('plan_limits'), retryHours: hooks.int('retry_hours'), concurrency: hooks.int('concurrency'),
+    dnsTimeoutMs: hooks.int('dns_timeout_ms'), dnsServers: dnsServers(hooks.list('dns_servers')),
   };
 }
 

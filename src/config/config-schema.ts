@@ -176,6 +176,14 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     plan_limits: { type: 'list', default: [], doc: 'per plan `"plan:max_hooks:deliveries_per_day"`, e.g. `["free:3:1000", "pro:500:1000000"]`' },
     retry_hours: { type: 'integer', min: 1, max: 720, default: 24, doc: 'a delivery not answered with 2xx is retried (backoff up to an hour) this long, then failed' },
     concurrency: { type: 'integer', min: 1, max: 10_000, default: 64, doc: 'deliveries in flight at once per process' },
+    dns_timeout_ms: {
+      type: 'integer', min: 100, max: 60_000, default: 5000,
+      doc: "a webhook target's name unresolved this long is refused (at registration) or the call failed (retried later); resolved by c-ares, off the thread pool",
+    },
+    dns_servers: {
+      type: 'list', default: [],
+      doc: 'DNS servers (`1.2.3.4`, `1.2.3.4:5353`, `[::1]:53`) for webhook targets\' names; empty: the system\'s (`/etc/resolv.conf`; `/etc/hosts` is not read, `localhost` is loopback)',
+    },
   },
   redis: {
     url: { type: 'url', default: null, doc: '`redis://host:port`: events, rate limits and quotas shared between processes' },

@@ -120,6 +120,9 @@ export interface OutpointConfig {
     readonly planLimits: readonly string[];
     readonly retryHours: number;
     readonly concurrency: number;
+    /** Name resolution of targets: deadline, and servers (empty: the system's). */
+    readonly dnsTimeoutMs: number;
+    readonly dnsServers: readonly string[];
   };
   readonly realtime: {
     readonly appKey: string;

@@ -88,7 +88,7 @@ export class Runtime {
       : null;
     const hooks = config.webhooks;
     this.webhookLimits = new WebhookLimits({ maxHooks: hooks.maxHooks, deliveriesPerDay: hooks.maxDeliveriesPerDay }, hooks.planLimits);
-    this.webhookSender = new WebhookHttpSender({ allowPrivateTargets: hooks.allowPrivateTargets });
+    this.webhookSender = new WebhookHttpSender({ allowPrivateTargets: hooks.allowPrivateTargets, dnsTimeoutMs: hooks.dnsTimeoutMs, dnsServers: hooks.dnsServers });
     this.dispatcher = new WebhookDispatcher(this.store.webhooks(), this.webhookSender, { concurrency: hooks.concurrency, retryHours: hooks.retryHours, leaseMs: 30_000, idleMs: 500 }, logger);
     const index = new WebhookIndex(this.store.webhooks(), [...params.keys()], 2000);
     const readers = new Map([...params.keys()].map((id) => [id, this.store.network(id)] as const));
