@@ -1,6 +1,19 @@
 /** `[wallets]` and the DNS keys of `[webhooks]`: bounds of what a client can make the server derive or resolve. */
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { ConfigError } from '../core/index.js';
+import type { OutpointConfig } from './config-types.js';
+import type { KeyReader } from './config-values.js';
+
+export function buildWallets(wallets: KeyReader): OutpointConfig['wallets'] {
+  return {
+    derivePerMinute: wallets.int('derive_per_minute'),
+    // As `[realtime] send_threads`: half the cores, so the event loop, the indexer and the node keep the other half.
+    deriveThreads: wallets.int('derive_threads', Math.max(1, Math.floor(availableParallelism() / 2))),
+    deriveQueue: wallets.int('derive_queue'),
+    cacheBytes: wallets.int('cache_mb') * 1024 * 1024,
+  };
+}
 
 /** `[webhooks] dns_servers`: each an IP address, optionally with a port (`[v6]:port` for IPv6), as c-ares takes them. */
 export function dnsServers(list: readonly string[]): string[] {

@@ -10,7 +10,7 @@ import { isTable, keyReader, type KeyReader, type Raw } from './config-values.js
 import { buildOpsConfig } from './ops-config.js';
 import { buildHttpLimits } from './http-limits-config.js';
 import { buildAccounts } from './accounts-config.js';
-import { dnsServers } from './client-bounds-config.js';
+import { buildWallets, dnsServers } from './client-bounds-config.js';
 
 /** Environment variables with these prefixes belong to scripts and tests, not to the service. */
 const NON_CONFIG_ENV_PREFIXES = ['OUTPOINT_SETUP_', 'OUTPOINT_TEST_', 'OUTPOINT_BENCH_'];
@@ -140,6 +140,7 @@ function buildConfig(raw: Raw): OutpointConfig {
     realtime: { appKey: realtime.str('app_key'), sendThreads: realtime.int('send_threads', defaultSendThreads()), maxConnectionsPerIp: realtime.int('max_connections_per_ip'),
       eventLogHours: realtime.int('event_log_hours'), eventLogMaxEvents: realtime.int('event_log_max_events') },
     webhooks: buildWebhooks(keys('webhooks')),
+    wallets: buildWallets(keys('wallets')),
     redis: { url: keys('redis').optionalStr('url') },
     market: buildMarket(keys('market')),
     ...buildOpsConfig(keys),

@@ -163,6 +163,24 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
       doc: 'at most this many event ids are kept per network, whatever their age (bounds the table on a busy chain)',
     },
   },
+  wallets: {
+    derive_per_minute: {
+      type: 'integer', min: 0, max: 100_000_000, default: 20_000,
+      doc: 'wallet addresses (and key path steps) derived per client network (IPv4 address, IPv6 /64) and minute, explorer and v3 together; past it `429` with Retry-After, what was derived is kept (0 = off; docs/wallets.md, Limits)',
+    },
+    derive_threads: {
+      type: 'integer', min: 1, max: 64, default: derived('half the cores, at least 1'),
+      doc: 'worker threads deriving wallet addresses (at the lowest priority), so the event loop keeps answering other requests meanwhile',
+    },
+    derive_queue: {
+      type: 'integer', min: 0, max: 100_000, default: 32,
+      doc: 'wallet derivations waiting for a thread, all clients together; one more is answered `503` with Retry-After',
+    },
+    cache_mb: {
+      type: 'integer', min: 1, max: 65_536, default: 32,
+      doc: "MiB of derived scripts (and each wallet's own overhead) kept between requests; least recently used wallets go first",
+    },
+  },
   webhooks: {
     allow_private_targets: {
       type: 'boolean', default: false,

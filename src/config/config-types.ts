@@ -124,6 +124,13 @@ export interface OutpointConfig {
     readonly dnsTimeoutMs: number;
     readonly dnsServers: readonly string[];
   };
+  /** Wallets (docs/wallets.md, Limits): derivation budget per client network, threads, queue, cache bound. */
+  readonly wallets: {
+    readonly derivePerMinute: number;
+    readonly deriveThreads: number;
+    readonly deriveQueue: number;
+    readonly cacheBytes: number;
+  };
   readonly realtime: {
     readonly appKey: string;
     readonly sendThreads: number;

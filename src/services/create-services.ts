@@ -44,6 +44,11 @@ import { SyncGate } from './shared/sync-gate.js';
 import { storeSyncStatusSource, SyncStatusCache } from './shared/sync-status-cache.js';
 import { TxService } from './transactions/tx-service.js';
 import { WalletService } from './wallets/wallet-service.js';
+import { DerivationBudget, DEFAULT_DERIVE_PER_MINUTE } from './wallets/derivation-budget.js';
+import { DerivationCache, DEFAULT_CACHE_BYTES } from './wallets/derivation-cache.js';
+import { DerivationPool } from './wallets/derivation-pool.js';
+import type { RateCounterFactory } from '../core/limits/rate-counter.js';
+import { availableParallelism } from 'node:os';
 
 export interface ServiceDeps {
   readonly networks: NetworkMap;
@@ -74,6 +79,28 @@ export interface ServiceDeps {
   /** Webhooks (v3, dashboard): the store, the target check of the sender, the plans' limits; without them no webhooks. */
   readonly webhooks?: { readonly store: WebhookStore; readonly targets: Pick<WebhookSender, 'checkTarget'>; readonly limits: WebhookLimits };
   readonly accounts?: { readonly store: AccountStore; readonly usage: UsageCounter; readonly keyCacheMs?: number; readonly keyFailures?: KeyFailureRule };
+  /** Wallet derivation (`[wallets]`, docs/wallets.md, Limits); absent keys take their defaults, no counters no per-client budget. */
+  readonly wallets?: WalletLimits;
+}
+
+export interface WalletLimits {
+  readonly derivePerMinute?: number;
+  readonly threads?: number;
+  readonly queue?: number;
+  readonly cacheBytes?: number;
+  /** The shared rate counters (this process's or Redis's) the per-client budget counts on. */
+  readonly counters?: RateCounterFactory;
+}
+
+function walletService(networks: NetworkRegistry, limits: WalletLimits, logger: Logger): { service: WalletService; close(): Promise<void> } {
+  const pool = new DerivationPool({
+    threads: limits.threads ?? Math.max(1, Math.floor(availableParallelism() / 2)),
+    queue: limits.queue ?? 32,
+    onLost: (error) => logger.error('wallets: a derivation thread failed; deriving on the event loop from now on', { error: error.message }),
+  });
+  const budget = new DerivationBudget(limits.derivePerMinute ?? DEFAULT_DERIVE_PER_MINUTE, limits.counters ? limits.counters('outpoint:derive:') : null, logger);
+  const service = new WalletService(networks, new DerivationCache(pool, limits.cacheBytes ?? DEFAULT_CACHE_BYTES), budget);
+  return { service, close: async () => void (await Promise.all([pool.close(), budget.close()])) };
 }
 
 /** v3 API keys and the requests counted against their plans. */
@@ -165,6 +192,7 @@ export function createServices(deps: ServiceDeps): Services {
     logger: deps.logger,
     ...(deps.mempoolMaxAgeMs !== undefined ? { maxAgeMs: deps.mempoolMaxAgeMs } : {}),
   });
+  const wallets = walletService(networks, deps.wallets ?? {}, deps.logger);
   const accounts = deps.accounts
     ? { keys: new AccountService(deps.accounts.store, now, deps.accounts.keyCacheMs), usage: deps.accounts.usage, keyFailures: new KeyFailureLimit(deps.accounts.keyFailures ?? DEFAULT_KEY_FAILURES) }
     : null;
@@ -192,13 +220,14 @@ export function createServices(deps: ServiceDeps): Services {
     },
     prices,
     search: new SearchService(networks, deps.shortLinks),
-    wallets: new WalletService(networks),
+    wallets: wallets.service,
     fees: new FeeService(networks, projector, deps.feeSources ?? new Map(), deps.logger),
     accounts,
     events: deps.eventLog ? new EventFeedService(networks, deps.eventLog) : null,
     webhooks: deps.webhooks ? new WebhookService(deps.webhooks.store, networks, deps.webhooks.targets, deps.webhooks.limits) : null,
     async close() {
       projector.close();
+      await wallets.close();
       await accounts?.usage.close();
     },
   };

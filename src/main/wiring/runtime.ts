@@ -223,6 +223,10 @@ export class Runtime {
       ...(this.config.realtime.eventLogHours > 0 ? { eventLog: this.store.events() } : {}),
       mempoolSamples: this.store.mempoolSamples(),
       webhooks: { store: this.store.webhooks(), targets: this.webhookSender, limits: this.webhookLimits },
+      wallets: {
+        derivePerMinute: this.config.wallets.derivePerMinute, threads: this.config.wallets.deriveThreads,
+        queue: this.config.wallets.deriveQueue, cacheBytes: this.config.wallets.cacheBytes,
+      },
       apiDocuments,
       extensions: [await createWebLayer(this.config, this.store, this.logger, apiDocuments)],
       ...(this.store.readReplicas() ? { readScope: this.store.readReplicas()!.scope } : {}),
