@@ -162,6 +162,14 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
       type: 'integer', min: 1000, max: 1_000_000_000, default: 1_000_000,
       doc: 'at most this many event ids are kept per network, whatever their age (bounds the table on a busy chain)',
     },
+    feed_page_kib: {
+      type: 'integer', min: 16, max: 65_536, default: 1024,
+      doc: 'a catch-up page (`/api/v2/events`) ends once it holds this many KiB of events as sent (and at most `limit` events; a single larger event still goes alone); `has_more` says there is more',
+    },
+    feed_mib_per_minute: {
+      type: 'integer', min: 0, max: 1_000_000, default: 64,
+      doc: 'catch-up pages per client network (IPv4 address, IPv6 /64) and minute, in MiB sent; past it `429` with Retry-After (0 = off)',
+    },
   },
   wallets: {
     derive_per_minute: {

@@ -138,6 +138,9 @@ export interface OutpointConfig {
     /** Catch-up log retention (docs/realtime.md): hours (0 = no log) and ids kept per network. */
     readonly eventLogHours: number;
     readonly eventLogMaxEvents: number;
+    /** A catch-up page's bound in bytes as sent, and the feed's bytes per client network and minute (0 = off). */
+    readonly feedPageBytes: number;
+    readonly feedBytesPerMinute: number;
   };
   readonly redis: { readonly url: string | null };
   readonly market: MarketConfig;

@@ -61,7 +61,9 @@ export interface HttpWiring extends Omit<HttpAppDeps, 'services' | 'limits'> {
   /** Webhook registration (v3): the store, the sender's target check, the plans' limits. */
   readonly webhooks?: ServiceDeps['webhooks'];
   /** `[wallets]`: the per-client derivation budget (counted on the rate counters built here), threads, queue, cache. */
-  readonly wallets?: Omit<WalletLimits, 'counters'>;
+  readonly wallets?: WalletLimits;
+  /** The catch-up feed's page bound in bytes and its bytes per client network and minute. */
+  readonly feed?: ServiceDeps['feed'];
 }
 
 /** Rate-limit windows counted in this process, or in Redis so that N API processes allow the configured rate in total. */
@@ -77,10 +79,12 @@ export function usageCounter(accounts: AccountStore, redisUrl: string | null, lo
 
 /** Builds the services and counters once and the HTTP app that serves them; closing the app closes them. */
 export async function buildHttpApp(wiring: HttpWiring): Promise<FastifyInstance> {
-  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, packageSources, events, v3Timing, rawBlocks, keyFailuresPerIp, eventLog, webhooks, mempoolSamples, wallets, ...http } = wiring;
+  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, packageSources, events, v3Timing, rawBlocks, keyFailuresPerIp, eventLog, webhooks, mempoolSamples, wallets, feed, ...http } = wiring;
   const services = createServices({
     networks, prices, broadcaster, shortLinks, logger: http.logger, events: events ?? null, mempoolSources: mempoolSources ?? new Map(),
-    wallets: { ...wallets, counters: rateCounters(redisUrl) },
+    counters: rateCounters(redisUrl),
+    ...(wallets ? { wallets } : {}),
+    ...(feed ? { feed } : {}),
     ...(http.now ? { now: http.now } : {}),
     ...(rawBlocks ? { rawBlocks } : {}),
     ...(eventLog ? { eventLog } : {}),

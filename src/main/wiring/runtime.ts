@@ -223,6 +223,7 @@ export class Runtime {
       ...(this.config.realtime.eventLogHours > 0 ? { eventLog: this.store.events() } : {}),
       mempoolSamples: this.store.mempoolSamples(),
       webhooks: { store: this.store.webhooks(), targets: this.webhookSender, limits: this.webhookLimits },
+      feed: { pageBytes: this.config.realtime.feedPageBytes, bytesPerMinute: this.config.realtime.feedBytesPerMinute },
       wallets: {
         derivePerMinute: this.config.wallets.derivePerMinute, threads: this.config.wallets.deriveThreads,
         queue: this.config.wallets.deriveQueue, cacheBytes: this.config.wallets.cacheBytes,
