@@ -72,7 +72,8 @@ function api(serve: ServeProcess, key: string, method: string, path: string, bod
 async function receiver(): Promise<{ r: WebhookReceiver; url: string }> {
   const r = new WebhookReceiver();
   receivers.push(r);
-  return { r, url: await r.listen() };
+  await r.listen();
+  return { r, url: r.url() };
 }
 
 async function hook(serve: ServeProcess, key: string, spec: Record<string, unknown>): Promise<number> {

@@ -18,20 +18,32 @@ export class WebhookReceiver {
 
   constructor(private readonly statuses: number[] = []) {}
 
-  async listen(port = 0): Promise<string> {
+  /** Listens on loopback (`port` 0: a free one); resolves the port. */
+  async listen(port = 0): Promise<number> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        this.calls.push({ headers: req.headers, body, json: JSON.parse(body) });
+        let json: unknown = null;
+        try {
+          json = JSON.parse(body);
+        } catch {
+          // not JSON: the test sees `body`
+        }
+        this.calls.push({ headers: req.headers, body, json });
         res.statusCode = this.statuses.shift() ?? 200;
         res.end('ok');
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
-    return `http://127.0.0.1:${this.port}/hook`;
+    return this.port;
+  }
+
+  /** A URL of this receiver (after listen). */
+  url(path = '/hook'): string {
+    return `http://127.0.0.1:${this.port}${path}`;
   }
 
   async next(predicate: (call: ReceivedCall) => boolean, timeoutMs = 30_000, what = 'webhook call'): Promise<ReceivedCall> {
