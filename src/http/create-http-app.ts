@@ -16,6 +16,7 @@ import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
 import { installHsts } from './plugins/hsts.plugin.js';
 import { installHttpMetrics } from './plugins/http-metrics.plugin.js';
+import { installJsonBody } from './plugins/json-body.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
@@ -128,6 +129,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   installCors(app);
   installJsonp(app, { exceptUnder: [V3_PREFIX] });
   installFormBody(app);
+  installJsonBody(app);
   const { limits } = deps;
   installRateLimit(app, { perSecond: limits.ratePerSecond, counters: limits.rateCounters, logger: deps.logger, rejections });
   installPerIpConcurrency(app, { perIp: limits.maxConcurrentPerIp ?? 0, limiter: limits.concurrency, rejections });

@@ -5,7 +5,6 @@
  * hardened steps after the key and hardened wildcards are refused with the reason: a watch-only wallet cannot use them.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { decodeBase58Check } from '../address/base58.js';
 import { fromHex, toHex } from '../hash.js';
 import type { NetworkParams } from '../network-params.js';
 import { decodeExtendedKey, encodeExtendedKey, invalidWallet, type ExtendedPublicKey } from './extended-key.js';
@@ -99,18 +98,6 @@ function validPoint(bytes: Uint8Array): boolean {
   }
 }
 
-/** Why a key that is not an extended public key cannot be a wallet's (WIF private keys). */
-function notExtended(text: string): Error | null {
-  if (text.length >= 50 && text.length <= 52) {
-    // Not base58check (null): decodeExtendedKey says why.
-    const bytes = decodeBase58Check(text);
-    if (bytes !== null && (bytes.length === 33 || bytes.length === 34)) {
-      return invalidWallet('this is a private key (WIF): private keys are never accepted; give an extended public key');
-    }
-  }
-  return null;
-}
-
 function parseStep(text: string): Step {
   if (text.startsWith('<')) {
     if (!text.endsWith('>')) throw invalidWallet(`multipath step '${text.slice(0, 30)}' has no closing '>'`);
@@ -152,8 +139,7 @@ export function parseWalletKey(params: NetworkParams, text: string, context: Key
     if (stepTexts.length > 0) throw invalidWallet('a plain public key takes no derivation steps (only extended keys derive)');
     return { origin, key: null, publicKey, chains: [[]], ranged: false, pathText: '' };
   }
-  const refused = notExtended(keyText);
-  if (refused) throw refused;
+  // A WIF private key is refused there by name (wif.ts).
   const key = decodeExtendedKey(params, keyText);
   const last = stepTexts[stepTexts.length - 1];
   if (last === '*h' || last === "*'") throw invalidWallet("hardened wildcard (*h) needs the private key: end the path with '*'");

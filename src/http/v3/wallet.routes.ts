@@ -17,23 +17,23 @@ function parseGap(text: string | undefined): number | undefined {
 /** v3 wallets: an extended public key or output descriptor as one wallet (docs/wallets.md); API key and quota as every v3 route. */
 export function walletRoutes(app: FastifyInstance, { services }: V3Context): void {
   const wallets = services.wallets;
-  app.get<{ Params: WalletParams; Querystring: GapQuery }>('/xpub/:network/:wallet', { schema: walletSummarySchema }, async ({ params, query }) => ({
+  app.get<{ Params: WalletParams; Querystring: GapQuery }>('/xpub/:network/:wallet', { schema: walletSummarySchema }, async ({ params, query, ip }) => ({
     status: 'success',
-    data: walletSummaryData(await wallets.summary(params.network, params.wallet, parseGap(query.gap))),
+    data: walletSummaryData(await wallets.summary(params.network, params.wallet, parseGap(query.gap), ip)),
   }));
 
-  app.get<{ Params: PageParams; Querystring: GapQuery }>('/xpub/:network/:wallet/transactions/:page?', { schema: walletTransactionsSchema }, async ({ params, query }) => ({
+  app.get<{ Params: PageParams; Querystring: GapQuery }>('/xpub/:network/:wallet/transactions/:page?', { schema: walletTransactionsSchema }, async ({ params, query, ip }) => ({
     status: 'success',
-    data: walletTransactionsData(await wallets.transactions(params.network, params.wallet, parsePage(params.page), parseGap(query.gap))),
+    data: walletTransactionsData(await wallets.transactions(params.network, params.wallet, parsePage(params.page), parseGap(query.gap), ip)),
   }));
 
-  app.get<{ Params: PageParams; Querystring: GapQuery }>('/xpub/:network/:wallet/unspent_outputs/:page?', { schema: walletUnspentSchema }, async ({ params, query }) => ({
+  app.get<{ Params: PageParams; Querystring: GapQuery }>('/xpub/:network/:wallet/unspent_outputs/:page?', { schema: walletUnspentSchema }, async ({ params, query, ip }) => ({
     status: 'success',
-    data: walletUnspentData(await wallets.unspentOutputs(params.network, params.wallet, parsePage(params.page), parseGap(query.gap))),
+    data: walletUnspentData(await wallets.unspentOutputs(params.network, params.wallet, parsePage(params.page), parseGap(query.gap), ip)),
   }));
 
-  app.get<{ Params: WalletParams; Querystring: GapQuery }>('/xpub/:network/:wallet/addresses', { schema: walletAddressesSchema }, async ({ params, query }) => ({
+  app.get<{ Params: WalletParams; Querystring: GapQuery }>('/xpub/:network/:wallet/addresses', { schema: walletAddressesSchema }, async ({ params, query, ip }) => ({
     status: 'success',
-    data: walletAddressesData(await wallets.addresses(params.network, params.wallet, parseGap(query.gap))),
+    data: walletAddressesData(await wallets.addresses(params.network, params.wallet, parseGap(query.gap), ip)),
   }));
 }

@@ -15,11 +15,12 @@ import type { AccountStore } from '../../core/store/account-store.js';
 import type { ShortAddressStore } from '../../core/store/short-address-store.js';
 import type { UsageCounter } from '../../core/limits/usage-counter.js';
 import { createHttpApp, type HttpAppDeps } from '../../http/create-http-app.js';
+import type { Metrics } from '../../core/infrastructure/metrics.js';
 import { RedisConcurrencyLimiter } from '../../redis/redis-concurrency-limiter.js';
 import { RedisRateCounter } from '../../redis/redis-rate-counter.js';
 import { RedisUsageCounter } from '../../redis/redis-usage-counter.js';
 import type { RawBlockSource } from '../../services/blocks/auxpow-parent-service.js';
-import { createServices, type ServiceDeps } from '../../services/create-services.js';
+import { createServices, type ServiceDeps, type Services, type WalletLimits } from '../../services/create-services.js';
 import { DEFAULT_KEY_FAILURES } from '../../services/limits/key-failure-limit.js';
 import { MemoryRateCounter } from '../../counters/memory-rate-counter.js';
 import type { NetworkMap } from '../../services/shared/network-registry.js';
@@ -59,6 +60,10 @@ export interface HttpWiring extends Omit<HttpAppDeps, 'services' | 'limits'> {
   readonly mempoolSamples?: MempoolSampleStore;
   /** Webhook registration (v3): the store, the sender's target check, the plans' limits. */
   readonly webhooks?: ServiceDeps['webhooks'];
+  /** `[wallets]`: the per-client derivation budget (counted on the rate counters built here), threads, queue, cache. */
+  readonly wallets?: WalletLimits;
+  /** The catch-up feed's page bound in bytes and its bytes per client network and minute. */
+  readonly feed?: ServiceDeps['feed'];
 }
 
 /** Rate-limit windows counted in this process, or in Redis so that N API processes allow the configured rate in total. */
@@ -74,9 +79,12 @@ export function usageCounter(accounts: AccountStore, redisUrl: string | null, lo
 
 /** Builds the services and counters once and the HTTP app that serves them; closing the app closes them. */
 export async function buildHttpApp(wiring: HttpWiring): Promise<FastifyInstance> {
-  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, packageSources, events, v3Timing, rawBlocks, keyFailuresPerIp, eventLog, webhooks, mempoolSamples, ...http } = wiring;
+  const { networks, prices, broadcaster, rateLimitPerSecond, maxConcurrentPerIp, redisUrl, shortLinks, accounts, mempoolSources, feeSources, packageSources, events, v3Timing, rawBlocks, keyFailuresPerIp, eventLog, webhooks, mempoolSamples, wallets, feed, ...http } = wiring;
   const services = createServices({
     networks, prices, broadcaster, shortLinks, logger: http.logger, events: events ?? null, mempoolSources: mempoolSources ?? new Map(),
+    counters: rateCounters(redisUrl),
+    ...(wallets ? { wallets } : {}),
+    ...(feed ? { feed } : {}),
     ...(http.now ? { now: http.now } : {}),
     ...(rawBlocks ? { rawBlocks } : {}),
     ...(eventLog ? { eventLog } : {}),
@@ -97,9 +105,22 @@ export async function buildHttpApp(wiring: HttpWiring): Promise<FastifyInstance>
   const concurrency: ConcurrencyLimiter = redisUrl ? new RedisConcurrencyLimiter(redisUrl, http.logger) : new MemoryConcurrencyLimiter();
   const limits = { ratePerSecond: rateLimitPerSecond, rateCounters: rateCounters(redisUrl), concurrency, ...(maxConcurrentPerIp !== undefined ? { maxConcurrentPerIp } : {}) };
   const app = await createHttpApp({ ...http, services, limits });
+  if (http.metrics) registerWalletMetrics(http.metrics, services);
   app.addHook('onClose', async () => {
     await services.close();
     await concurrency.close();
   });
   return app;
+}
+
+/** The derivation cache's size at scrape time (its bound is `[wallets] cache_mb`). */
+function registerWalletMetrics(metrics: Metrics, services: Services): void {
+  metrics.sampled({
+    name: 'outpoint_wallet_cache_bytes', help: 'Bytes held by the wallet derivation cache, as counted against [wallets] cache_mb.', type: 'gauge',
+    sample: () => [{ labels: {}, value: services.wallets.cacheStats().bytes }],
+  });
+  metrics.sampled({
+    name: 'outpoint_wallet_cache_wallets', help: 'Wallets whose derived scripts the cache holds.', type: 'gauge',
+    sample: () => [{ labels: {}, value: services.wallets.cacheStats().wallets }],
+  });
 }

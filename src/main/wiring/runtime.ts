@@ -90,7 +90,7 @@ export class Runtime {
       : null;
     const hooks = config.webhooks;
     this.webhookLimits = new WebhookLimits({ maxHooks: hooks.maxHooks, deliveriesPerDay: hooks.maxDeliveriesPerDay }, hooks.planLimits);
-    this.webhookSender = new WebhookHttpSender({ allowPrivateTargets: hooks.allowPrivateTargets });
+    this.webhookSender = new WebhookHttpSender({ allowPrivateTargets: hooks.allowPrivateTargets, dnsTimeoutMs: hooks.dnsTimeoutMs, dnsServers: hooks.dnsServers });
     this.dispatcher = new WebhookDispatcher(this.store.webhooks(), this.webhookSender, { concurrency: hooks.concurrency, retryHours: hooks.retryHours, leaseMs: 30_000, idleMs: 500 }, logger);
     const index = new WebhookIndex(this.store.webhooks(), [...params.keys()], 2000);
     const readers = new Map([...params.keys()].map((id) => [id, this.store.network(id)] as const));
@@ -225,6 +225,11 @@ export class Runtime {
       ...(this.config.realtime.eventLogHours > 0 ? { eventLog: this.store.events() } : {}),
       mempoolSamples: this.store.mempoolSamples(),
       webhooks: { store: this.store.webhooks(), targets: this.webhookSender, limits: this.webhookLimits },
+      feed: { pageBytes: this.config.realtime.feedPageBytes, bytesPerMinute: this.config.realtime.feedBytesPerMinute },
+      wallets: {
+        derivePerMinute: this.config.wallets.derivePerMinute, threads: this.config.wallets.deriveThreads,
+        queue: this.config.wallets.deriveQueue, cacheBytes: this.config.wallets.cacheBytes,
+      },
       apiDocuments,
       extensions: [await createWebLayer(this.config, this.store, this.logger, apiDocuments)],
       ...(this.store.readReplicas() ? { readScope: this.store.readReplicas()!.scope } : {}),

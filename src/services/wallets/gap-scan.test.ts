@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { AddressTotals } from '../../core/store/chain-reads.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
-import type { WalletChains } from './derivation-cache.js';
+import type { WalletChains } from './wallet-keys.js';
 import { MAX_CHAIN_DERIVATIONS, scanWallet } from './gap-scan.js';
 
 const UNUSED: AddressTotals = {

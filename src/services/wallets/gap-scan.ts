@@ -9,7 +9,7 @@ import type { AddressTotals } from '../../core/store/chain-reads.js';
 import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
 import type { ScriptSetTxCount } from '../../core/store/script-set-reads.js';
-import type { WalletChains } from './derivation-cache.js';
+import type { WalletChains } from './wallet-keys.js';
 
 /** Beyond this many scripts in one chain the wallet is not scanned (each costs a lookup and, but for combo's, a derivation). */
 export const MAX_CHAIN_ADDRESSES = 100_000;

@@ -9,7 +9,9 @@ import type { WalletPolicy } from '../../chains/wallet/wallet-policy.js';
 import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { Sats } from '../../core/domain/money.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
-import { DerivationCache, type WalletChains } from './derivation-cache.js';
+import type { DerivationBudget } from './derivation-budget.js';
+import type { DerivationCache } from './derivation-cache.js';
+import type { WalletChains } from './wallet-keys.js';
 import { scanWallet, type ScanResult, type UsedAddress } from './gap-scan.js';
 
 export const DEFAULT_GAP = 20;
@@ -121,26 +123,39 @@ export interface OverviewPages {
   readonly pageSize: number;
 }
 
+/**
+ * The wallet reads. Each names its `client` (the request's address, as every per-client limit keys it): the addresses
+ * a read has to derive are charged to that client's network (derivation-budget.ts); null charges nobody.
+ */
 export class WalletService {
-  constructor(private readonly networks: NetworkRegistry, private readonly cache = new DerivationCache()) {}
+  constructor(
+    private readonly networks: NetworkRegistry,
+    private readonly cache: DerivationCache,
+    private readonly budget: DerivationBudget,
+  ) {}
 
-  async summary(network: string, text: string, gap?: number): Promise<WalletSummary> {
-    return this.summaryOf(await this.scan(network, text, gap));
+  async summary(network: string, text: string, gap: number | undefined, client: string | null): Promise<WalletSummary> {
+    return this.summaryOf(await this.scan(network, text, gap, client));
   }
 
   /** Every used address, receive chain first, each in index order. */
-  async addresses(network: string, text: string, gap?: number): Promise<WalletPage<WalletAddress>> {
-    return this.addressesOf(await this.scan(network, text, gap));
+  async addresses(network: string, text: string, gap: number | undefined, client: string | null): Promise<WalletPage<WalletAddress>> {
+    return this.addressesOf(await this.scan(network, text, gap, client));
   }
 
   /** Newest first, mempool first; a page past the end is empty. */
-  async transactions(network: string, text: string, page: number, gap?: number): Promise<WalletPage<WalletTx>> {
-    return this.transactionsOf(await this.scan(network, text, gap), page, WALLET_PAGE_SIZE);
+  async transactions(network: string, text: string, page: number, gap: number | undefined, client: string | null): Promise<WalletPage<WalletTx>> {
+    return this.transactionsOf(await this.scan(network, text, gap, client), page, WALLET_PAGE_SIZE);
   }
 
   /** Oldest first (block order, then the mempool); outputs already spent by a mempool tx are left out. */
-  async unspentOutputs(network: string, text: string, page: number, gap?: number): Promise<WalletPage<WalletUtxo>> {
-    return this.unspentOf(await this.scan(network, text, gap), page, WALLET_PAGE_SIZE);
+  async unspentOutputs(network: string, text: string, page: number, gap: number | undefined, client: string | null): Promise<WalletPage<WalletUtxo>> {
+    return this.unspentOf(await this.scan(network, text, gap, client), page, WALLET_PAGE_SIZE);
+  }
+
+  /** The derivation cache's size (bytes as counted, wallets): for /metrics. */
+  cacheStats(): { bytes: number; wallets: number } {
+    return { bytes: this.cache.bytes, wallets: this.cache.wallets };
   }
 
   /**
@@ -153,8 +168,8 @@ export class WalletService {
     return this.summaryOf({ ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g), policy: NO_POLICY });
   }
 
-  async overview(network: string, text: string, pages: OverviewPages): Promise<WalletOverview> {
-    const s = await this.scan(network, text, pages.gap);
+  async overview(network: string, text: string, pages: OverviewPages, client: string | null): Promise<WalletOverview> {
+    const s = await this.scan(network, text, pages.gap, client);
     const [summary, transactions, unspent] = await Promise.all([
       this.summaryOf(s), this.transactionsOf(s, pages.txPage, pages.pageSize), this.unspentOf(s, pages.utxoPage, pages.pageSize),
     ]);
@@ -212,11 +227,11 @@ export class WalletService {
     return { network: ctx, descriptor: keys.descriptor, page, items };
   }
 
-  private async scan(network: string, text: string, gap: number | undefined): Promise<Scanned> {
+  private async scan(network: string, text: string, gap: number | undefined, client: string | null): Promise<Scanned> {
     const ctx = this.networks.resolve(network);
     const g = checkGap(gap);
     const wallet = parseWalletDescriptor(ctx.params, text);
-    const keys = this.cache.get(`${ctx.id}:${ctx.params.chain}:${wallet.descriptor}`, wallet);
+    const keys = this.cache.get(`${ctx.id}:${ctx.params.chain}:${wallet.descriptor}`, wallet).forRequest(this.budget.charge(client));
     return { ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g), policy: wallet.policy };
   }
 

@@ -8,6 +8,7 @@ import { EVENT_CATALOGUE, kindOf } from '../events/catalogue/event-catalogue.js'
 import { addressKey } from '../events/catalogue/event-channels.js';
 import { isWebhookType, webhookTypeOf } from '../events/catalogue/webhook-types.js';
 import { QueueBound } from '../events/queue-bound.js';
+import { DeliveryBudget } from './webhook-budget.js';
 import type { WebhookIndex } from './webhook-index.js';
 import type { WebhookLimits } from './webhook-limits.js';
 import { deliveryId } from './webhook-signing.js';
@@ -24,18 +25,20 @@ export class WebhookMatcher {
   private running: Promise<void> | null = null;
   /** Publishers waiting in absorbed() for the queue to come down to its bound. */
   private readonly bound = new QueueBound();
-  private readonly spent = new Map<number, { day: number; count: number }>();
+  private readonly budget: DeliveryBudget;
 
   constructor(
     private readonly store: WebhookStore,
     private readonly index: WebhookIndex,
     private readonly readers: ReadonlyMap<NetworkId, NetworkReader>,
-    private readonly accounts: AccountStore,
-    private readonly limits: WebhookLimits,
+    accounts: AccountStore,
+    limits: WebhookLimits,
     private readonly onStored: () => void,
     private readonly logger: Logger,
     private readonly nowMs: () => number = Date.now,
-  ) {}
+  ) {
+    this.budget = new DeliveryBudget(store, accounts, limits, logger, nowMs);
+  }
 
   /** Called for every event this process publishes; takes up those whose kind can make deliveries (the event catalogue's). */
   readonly onEvent = (event: DomainEvent): void => {
@@ -60,10 +63,12 @@ export class WebhookMatcher {
       try {
         const index = await this.index.fresh();
         const deliveries: NewDelivery[] = [];
-        const watches: { watch: TxWatch; network: NetworkId }[] = [];
+        const watches: { watch: TxWatch; network: NetworkId; delivery: string }[] = [];
         for (const event of events) await this.match(event, index, deliveries, watches);
         const allowed = await this.withinBudget(deliveries, index);
-        for (const { watch, network } of watches) await this.store.watch(watch, network);
+        // A watch follows its delivery: none for a delivery the budget dropped (no work past the budget).
+        const kept = new Set(allowed.map((d) => d.id));
+        for (const { watch, network, delivery } of watches) if (kept.has(delivery)) await this.store.watch(watch, network);
         if (allowed.length > 0 && (await this.store.enqueue(allowed, this.nowMs())) > 0) this.onStored();
       } catch (error) {
         this.logger.error('webhooks: matching events failed; these events make no deliveries', { events: events.length, error: error instanceof Error ? error.message : String(error) });
@@ -73,14 +78,15 @@ export class WebhookMatcher {
     this.running = null;
   }
 
-  private async match(event: DomainEvent, index: WebhookIndex, out: NewDelivery[], watches: { watch: TxWatch; network: NetworkId }[]): Promise<void> {
+  private async match(event: DomainEvent, index: WebhookIndex, out: NewDelivery[], watches: { watch: TxWatch; network: NetworkId; delivery: string }[]): Promise<void> {
     switch (event.kind) {
       case 'address_touched':
         for (const hook of index.forScript(event.network, addressKey(event.delta.script))) {
-          if (hook.event !== 'address') continue;
+          if (hook.event !== 'address' || !(await this.budget.allows(hook.accountId))) continue;
           const confirmations = event.confirmed ? await txDepth(this.readers.get(event.network)!, event.txid) : 0;
-          out.push(this.delivery(hook, `${event.txid}:${confirmations}`, EVENT_CATALOGUE.address_touched.webhookBody(event, hook, confirmations)));
-          watches.push({ network: event.network, watch: { hookId: hook.id, txid: event.txid, target: 1, delivered: confirmations } });
+          const delivery = this.delivery(hook, `${event.txid}:${confirmations}`, EVENT_CATALOGUE.address_touched.webhookBody(event, hook, confirmations));
+          out.push(delivery);
+          watches.push({ network: event.network, watch: { hookId: hook.id, txid: event.txid, target: 1, delivered: confirmations }, delivery: delivery.id });
         }
         return;
       case 'block_connected':
@@ -110,7 +116,8 @@ export class WebhookMatcher {
     const reader = this.readers.get(network)!;
     for (const watch of await this.store.watches(network)) {
       const hook = index.get(watch.hookId);
-      if (!hook) continue;
+      // Past the account's budget its watches wait (unread, unchanged) for the next day, when they are judged as they stand.
+      if (!hook || !(await this.budget.allows(hook.accountId))) continue;
       const depth = await txDepth(reader, watch.txid);
       const decision = watchDecision(watch, depth);
       const depthBody = isWebhookType(hook.event) ? webhookTypeOf(hook.event).depthBody : null;
@@ -126,32 +133,10 @@ export class WebhookMatcher {
     return { id: deliveryId(hook.id, what), hookId: hook.id, event: hook.event, body: JSON.stringify(body) };
   }
 
-  /** The plan's deliveries per UTC day; past it the rest are dropped (and logged) until midnight UTC. */
+  /** The plan's deliveries per UTC day (webhook-budget.ts); past it the rest are dropped until midnight UTC. */
   private async withinBudget(deliveries: readonly NewDelivery[], index: WebhookIndex): Promise<NewDelivery[]> {
-    const now = this.nowMs();
-    const day = Math.floor(now / 86_400_000);
     const allowed: NewDelivery[] = [];
-    const plans = new Map<number, number>();
-    for (const d of deliveries) {
-      const accountId = index.get(d.hookId)!.accountId;
-      let spent = this.spent.get(accountId);
-      if (!spent || spent.day !== day) {
-        spent = { day, count: await this.store.countSince(accountId, day * 86_400_000) };
-        this.spent.set(accountId, spent);
-      }
-      let limit = plans.get(accountId);
-      if (limit === undefined) {
-        const account = await this.accounts.getAccount(accountId);
-        limit = account ? this.limits.of(account.plan.name).deliveriesPerDay : 0;
-        plans.set(accountId, limit);
-      }
-      if (spent.count >= limit) {
-        this.logger.warn('webhooks: daily delivery budget spent; delivery dropped', { account: accountId, hook: d.hookId, limit });
-        continue;
-      }
-      spent.count++;
-      allowed.push(d);
-    }
+    for (const d of deliveries) if (await this.budget.take(index.get(d.hookId)!.accountId)) allowed.push(d);
     return allowed;
   }
 }

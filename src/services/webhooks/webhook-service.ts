@@ -1,10 +1,11 @@
 import { decodeAddress } from '../../chains/addressing.js';
-import { InvalidArgumentError, NotFoundError } from '../../core/domain/errors.js';
+import { BudgetSpentError, InvalidArgumentError, NotFoundError } from '../../core/domain/errors.js';
 import type { WebhookSender } from '../../core/sources/webhook-sender.js';
 import type { Delivery, Webhook, WebhookStore } from '../../core/store/webhook-store.js';
 import { addressKey } from '../events/catalogue/event-channels.js';
 import { isWebhookType, WEBHOOK_TYPES, webhookTypeOf } from '../events/catalogue/webhook-types.js';
 import type { NetworkRegistry } from '../shared/network-registry.js';
+import { secondsToUtcMidnight } from './webhook-budget.js';
 import type { WebhookLimits } from './webhook-limits.js';
 import { newSecret } from './webhook-signing.js';
 
@@ -80,7 +81,17 @@ export class WebhookService {
     return this.store.recent(accountId, limit);
   }
 
-  async resend(accountId: number, id: string): Promise<void> {
-    if (!(await this.store.resend(accountId, id, Date.now()))) throw new NotFoundError('id', `no finished delivery ${id.slice(0, 64)} on this account`);
+  /**
+   * Sends a finished delivery again. Refused once the plan's deliveries of the day are spent (the budget stops resends
+   * as it stops new deliveries), and for a delivery of a deleted hook (it went with its hook).
+   */
+  async resend(accountId: number, plan: string, id: string): Promise<void> {
+    const nowMs = this.nowS() * 1000;
+    const { deliveriesPerDay } = this.limits.of(plan);
+    if ((await this.store.countSince(accountId, nowMs - (nowMs % 86_400_000))) >= deliveriesPerDay) {
+      const wait = secondsToUtcMidnight(nowMs);
+      throw new BudgetSpentError(`the plan's ${deliveriesPerDay} webhook deliveries of today are spent: deliveries can be re-sent after 00:00 UTC (in ${wait} s)`, wait);
+    }
+    if (!(await this.store.resend(accountId, id, nowMs))) throw new NotFoundError('id', `no finished delivery ${id.slice(0, 64)} on this account`);
   }
 }

@@ -62,6 +62,47 @@ export function webhookTests(harness: StoreHarness): void {
     assert.deepEqual(recent.find((d) => d.id === 'd0')!.state, 'delivered');
   }));
 
+  it('a removed hook leaves no delivery: finished ones go too, none can be re-sent, a hookless one is dropped, never leased', () => withDb(harness, async (db) => {
+    const hooks = db.store.webhooks();
+    const alice = await account(db, 'a@x.io');
+    const bob = await account(db, 'b@x.io');
+    const gone = (await hooks.create(spec(alice), 100, 10))!;
+    const live = (await hooks.create(spec(bob), 100, 10))!;
+    await hooks.enqueue([{ id: 'old', hookId: gone.id, event: 'address', body: '{}' }], 1000);
+    await hooks.settle('old', { state: 'failed', nextAt: null, status: 500, error: 'HTTP 500' }, 1000);
+    assert.equal(await hooks.remove(alice, gone.id), true);
+    assert.equal(await hooks.resend(alice, 'old', 2000), false, "a removed hook's delivery cannot be re-sent");
+    await hooks.watch({ hookId: gone.id, txid: 'aa', target: 1, delivered: 0 }, 'LTCTEST');
+    assert.deepEqual(await hooks.watches('LTCTEST'), [], 'no watch for a removed hook');
+    // Left by an earlier version or a matcher racing the removal: deliveries of a hook that no longer exists.
+    const orphan = (await hooks.create(spec(alice), 100, 10))!;
+    await hooks.enqueue(Array.from({ length: 5 }, (_, i) => ({ id: `z${i}`, hookId: orphan.id, event: 'address' as const, body: '{}' })), 1000);
+    await db.exec('DELETE FROM webhooks WHERE id = ?', [orphan.id]);
+    await hooks.enqueue([{ id: 'bob1', hookId: live.id, event: 'address', body: '{}' }], 2000);
+    assert.deepEqual((await hooks.claim(3000, 30_000, 1)).map((d) => d.id), ['bob1'], 'the live delivery is claimed first, though the orphans are older');
+    assert.deepEqual((await hooks.claim(40_000, 30_000, 10)).map((d) => d.id), ['bob1'], 'only the live one, at its lease end; the orphans are gone');
+    assert.deepEqual((await hooks.recent(alice, 10)).map((d) => d.id), []);
+  }));
+
+  it('deletes an account with its hooks, deliveries and watches', () => withDb(harness, async (db) => {
+    const hooks = db.store.webhooks();
+    const alice = await account(db, 'a@x.io');
+    const bob = await account(db, 'b@x.io');
+    const hook = (await hooks.create(spec(alice), 100, 10))!;
+    const kept = (await hooks.create(spec(bob), 100, 10))!;
+    await hooks.enqueue([{ id: 'a1', hookId: hook.id, event: 'address', body: '{}' }, { id: 'b1', hookId: kept.id, event: 'address', body: '{}' }], 1000);
+    await hooks.settle('a1', { state: 'delivered', nextAt: null, status: 200, error: null }, 1000);
+    await hooks.watch({ hookId: hook.id, txid: 'aa', target: 1, delivered: 0 }, 'LTCTEST');
+    await hooks.watch({ hookId: kept.id, txid: 'bb', target: 1, delivered: 0 }, 'LTCTEST');
+    assert.equal(await db.store.accounts().deleteAccount(alice), true);
+    assert.equal(await db.store.accounts().getAccount(alice), null);
+    assert.deepEqual(await hooks.list(alice), []);
+    assert.deepEqual((await hooks.byNetwork('LTCTEST')).map((h) => h.id), [kept.id]);
+    assert.deepEqual((await hooks.watches('LTCTEST')).map((w) => w.txid), ['bb']);
+    assert.equal(await hooks.countSince(alice, 0), 0);
+    assert.deepEqual((await hooks.recent(bob, 10)).map((d) => d.id), ['b1'], "another account's hooks and deliveries stay");
+  }));
+
   it('keeps watches per hook and tx', () => withDb(harness, async (db) => {
     const hooks = db.store.webhooks();
     const alice = await account(db, 'a@x.io');

@@ -29,7 +29,7 @@ export const createWebhookSchema = v3Route({
 export const listWebhooksSchema = v3Route({ summary: "The account's webhooks (no secrets)", tag: 'webhooks', data: arr(hook) });
 
 export const deleteWebhookSchema = v3Route({
-  summary: 'Remove a webhook (its pending deliveries go with it)',
+  summary: 'Remove a webhook (all its deliveries go with it)',
   tag: 'webhooks',
   params: v3Params({ id: { type: 'string', pattern: '^\\d{1,15}$' } }, ['id']),
   data: obj({ id: int, deleted: { type: 'boolean' } }),
@@ -45,7 +45,7 @@ export const deliveriesSchema = v3Route({
 });
 
 export const resendSchema = v3Route({
-  summary: 'Deliver a finished (delivered or failed) delivery again, with the same id',
+  summary: 'Deliver a finished (delivered or failed) delivery again, with the same id (429 once the day\'s delivery budget is spent)',
   tag: 'webhooks',
   params: v3Params({ id: { type: 'string', pattern: '^[0-9a-f]{32}$' } }, ['id']),
   data: obj({ id: str, state: str }),

@@ -92,7 +92,7 @@ function usedAddresses(network: NetworkContext, o: WalletOverview): SafeHtml {
 export async function walletPage(deps: ExplorerDeps, network: NetworkContext, wallet: string, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
   const q = request.query;
   const gap = gapOf(q);
-  const o = await deps.services.wallets.overview(network.id, wallet, { ...(gap === undefined ? {} : { gap }), txPage: pageNumber(q['tx_page']), utxoPage: pageNumber(q['utxo_page']), pageSize: WALLET_PAGE });
+  const o = await deps.services.wallets.overview(network.id, wallet, { ...(gap === undefined ? {} : { gap }), txPage: pageNumber(q['tx_page']), utxoPage: pageNumber(q['utxo_page']), pageSize: WALLET_PAGE }, request.ip);
   const base = walletPagePath(network.id, wallet);
   const kept = { gap: q['gap'], tx_page: q['tx_page'], utxo_page: q['utxo_page'] };
   const page = (change: Query): string => withQuery(base, { ...kept, ...change });
