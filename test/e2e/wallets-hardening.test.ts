@@ -3,8 +3,8 @@
  * (no key; clients told apart by X-Forwarded-For from a trusted loopback proxy):
  * - 1: deriving is budgeted: get_info keeps a p99 under 50 ms while 12 fresh gap-1000 wallets are derived (on the
  *   derivation thread), and so it does while ~185-step descriptor paths are (on a loaded machine: under three times
- *   its p99 with nothing derived, if that is more); a client network past
- *   `derive_per_minute` gets 429 with Retry-After while another is served; past the threads and the queue a wallet is
+ *   its p99 with nothing derived, if that is more); a client network past `derive_per_minute` gets 429 with
+ *   Retry-After while another is served (a k-of-n address counts n keys); past the threads and the queue a wallet is
  *   503 with Retry-After; an unknown `?part=` is a 404 under the page budget, not a live refresh;
  * - 2: the derivation cache holds at most `cache_mb`, measured in bytes, after 5,000 one-address wallets;
  * - 8: a WIF private key is refused as one, and no log line (debug level) carries it.
@@ -146,6 +146,18 @@ describe('wallets under hostile use (issue 46)', () => {
     const wait = Number(refused.headers.get('retry-after'));
     assert.ok(wait >= 1 && wait <= 60, `Retry-After ${wait}`);
     assert.equal((await page(walletPath(wallet, '?gap=1000'), '10.0.3.2')).status, 200, 'another client network is not affected');
+  });
+
+  it('the budget counts key derivations: a 3-of-5 address costs 5, so a gap-600 3-of-5 wallet (1,200 addresses) is past 5,000', async () => {
+    // 5 keys × (1 multipath step + 600 indexes) × 2 chains = 6,010 key derivations; charged per address it would be 1,210.
+    const wallet = `wsh(sortedmulti(3,${Array.from({ length: 5 }, () => `${freshTpub()}/<0;1>/*`).join(',')}))`;
+    const refused = await page(walletPath(wallet, '?gap=600'), '10.0.3.3');
+    assert.equal(refused.status, 429, 'past 5,000 key derivations in the minute');
+    assert.match(refused.body, /derived its 5000 wallet keys of the minute/);
+    // What was derived is kept: another client network pays only the rest, and the page lists the multisig's policy.
+    const served = await page(walletPath(wallet, '?gap=600'), '10.0.3.4');
+    assert.equal(served.status, 200);
+    assert.match(served.body, /3 of 5 multisig/);
   });
 
   it('past the derivation threads and their queue a wallet is 503 with Retry-After, whoever asks', async () => {
