@@ -19,14 +19,14 @@ import {
 
 /**
  * What a wallet holds besides its scripts' bytes and its keys past the first: the entry, its arrays and their headers,
- * the first key's nodes (its descriptor text is counted apart). A one-address single-key wallet weighs about 4.0 KiB
- * in all, heap and array buffers, 704 bytes of it its two chains' first arrays (derivation-cache.test.ts measures
- * it): counted with this it comes to about 4.6 KiB.
+ * the first key's nodes (its descriptor text is counted apart). A one-address single-key wallet weighs 3.7-3.9 KiB in
+ * all, heap and array buffers, 704 bytes of it its two chains' first arrays (derivation-cache.test.ts measures it):
+ * counted with this it comes to about 4.5 KiB.
  */
 export const WALLET_OVERHEAD_BYTES = 3584;
 /**
  * Each key past the first: its node at the root and at each chain's parent (some 300 bytes each, mostly typed array
- * headers), its steps. Measured about 1.3 KiB a key (a one-address 3-of-5 wallet weighs about 9.6 KiB in all).
+ * headers), its steps. Measured 1.2-1.3 KiB a key (a one-address 3-of-5 wallet weighs 8.7-9.4 KiB in all).
  */
 export const KEY_OVERHEAD_BYTES = 1536;
 /** A chain's array grows by half again (at least this many indexes), so growing costs few copies. */
