@@ -65,6 +65,10 @@ export class NetworkIndexer {
   private stopping = false;
   private wake: (() => void) | null = null;
   private caughtUp = false;
+  /** The tip the last block part of a pass reached (undefined: none yet); the next pass of announcements alone keeps it. */
+  private reached: ChainTip | null | undefined = undefined;
+  /** A tip signal (or the idle resync) came since the last pass's block part: the next pass starts with the blocks. */
+  private blocksDue = true;
   private consecutiveFailures = 0;
   private standby = false;
   /** `bulk` was asked for and not done yet in this process. */
@@ -115,8 +119,9 @@ export class NetworkIndexer {
     this.running = this.loop();
   }
 
-  /** Something changed at the node (new block or mempool activity). */
+  /** Something changed at the node (a new block, or anything else: the next pass looks at the tip first). */
   poke(): void {
+    this.blocksDue = true;
     this.dirty = true;
     this.wake?.();
   }
@@ -133,7 +138,9 @@ export class NetworkIndexer {
   /** The node announced that a tx entered or left its mempool (ZMQ `sequence`): a pass takes it without the list. */
   announceTx(txid: string, entered: boolean): void {
     this.mempool.announce(txid, entered);
-    this.poke();
+    // Not a tip signal: a pass for announcements alone skips the block part (see syncOnce).
+    this.dirty = true;
+    this.wake?.();
   }
 
   async stop(): Promise<void> {
@@ -144,17 +151,30 @@ export class NetworkIndexer {
     this.running = null;
   }
 
-  /** One full pass: blocks to the node's tip, then the mempool. Used by the loop and by tests. */
-  async syncOnce(): Promise<{ incomplete: boolean; more?: boolean }> {
-    // Before anything is written (a resumed initial load's worker writes through its own connection).
-    await this.options.store.claimWriter();
-    // First decision of the run: an initial sync (empty index, --bulk, or one a stopped process left) or ready.
-    await this.syncStatus.begin(await this.options.store.getTip());
-    await this.initialLoad();
-    // Stopped during the initial load: nothing else may touch the index before the load is finished.
-    if (await this.options.store.getBulkLoad()) return { incomplete: false };
-    const tip = await this.syncBlocks();
+  /**
+   * One full pass: blocks to the node's tip, then the mempool. Used by the loop and by tests. `blocks: false` (the loop,
+   * when nothing but mempool announcements came since the last pass): the tip the last pass reached stands, and the
+   * pass is the mempool's alone. A ZMQ `sequence` burst of 100 tx/s makes a pass every few txs; the block part's
+   * store reads and node requests (the tip, a block count) were most of such a pass. A block is still found at once:
+   * ZMQ announces it (`tip` pokes), the mempool pass itself asks the node's tip, and the idle resync looks anyway.
+   */
+  async syncOnce(options: { readonly blocks?: boolean } = {}): Promise<{ incomplete: boolean; more?: boolean }> {
+    let tip: ChainTip | null;
+    if (options.blocks === false && this.caughtUp && this.reached !== undefined) tip = this.reached;
+    else {
+      // Before anything is written (a resumed initial load's worker writes through its own connection).
+      await this.options.store.claimWriter();
+      // First decision of the run: an initial sync (empty index, --bulk, or one a stopped process left) or ready.
+      await this.syncStatus.begin(await this.options.store.getTip());
+      await this.initialLoad();
+      // Stopped during the initial load: nothing else may touch the index before the load is finished.
+      if (await this.options.store.getBulkLoad()) return { incomplete: false };
+      tip = await this.syncBlocks();
+      this.reached = tip;
+    }
     const result = await this.mempool.sync(tip?.hash ?? null);
+    // The node's tip moved during the mempool pass: the next one connects it.
+    if (result.count === null) this.blocksDue = true;
     // The pass knows the count it left; reading it from the store scanned the whole mempool table at every pass.
     const count = result.added.length === 0 ? 0 : result.count ?? (await this.options.store.getMempoolInfo()).count;
     for (const [i, { tx, result: added, seenAt }] of result.added.entries()) {
@@ -194,7 +214,9 @@ export class NetworkIndexer {
       this.dirty = false;
       let delay = idle;
       try {
-        const { incomplete, more } = await this.syncOnce();
+        const blocks = this.blocksDue;
+        this.blocksDue = false;
+        const { incomplete, more } = await this.syncOnce({ blocks });
         this.consecutiveFailures = 0;
         if (this.standby) this.options.logger.info('took over as the writer of this network', { network: this.id });
         this.standby = false;
@@ -220,21 +242,21 @@ export class NetworkIndexer {
         });
       }
       if (this.stopped) break;
-      if (!this.dirty) await this.sleep(delay);
+      // The idle resync (no signal for `delay`) looks at the tip too: the safety net for a missed one.
+      if (!this.dirty && !(await this.sleep(delay))) this.blocksDue = true;
     }
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** Resolves true when woken (poke, announceTx, stop), false when `ms` passed. */
+  private sleep(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
+      const timer = setTimeout(() => done(false), ms);
+      const done = (woken: boolean): void => {
         clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
         this.wake = null;
-        done();
+        resolve(woken);
       };
+      this.wake = () => done(true);
     });
   }
 
