@@ -152,7 +152,8 @@ export class MempoolSync {
     if (entries.length === 0) return { added: [], removed: [], incomplete: false, more: false, count: ours.size };
     if (tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash) return { added: [], removed: [], incomplete: true, more: false, count: null };
     this.journal.consume(through);
-    const more = this.journal.size > 0;
+    // Capped: the rest waits for the next pass (what arrives meanwhile wakes the loop by itself).
+    const more = entries.length === TXS_PER_PASS && this.journal.size > 0;
     this.known = null;
     this.listed = null;
     const wanted = entries.filter((e) => e.entered && !ours.has(e.txid) && !this.confidential.has(e.txid)).map((e) => e.txid);

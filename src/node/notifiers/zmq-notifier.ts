@@ -217,9 +217,12 @@ export class ZmqNotifier implements BlockNotifier {
    * `mempool` when forced (a message may have been lost) or the fingerprint says so (see MempoolSignalGate).
    */
   async #reconcile(forceMempool: boolean): Promise<void> {
+    // Forced (a gap, a reconnect, the safety net): said before the glance, which can fail (a node that has just
+    // restarted answers RPC only once warmed up) while what was missed must still be read.
+    if (forceMempool) this.#signalMempool();
     const { tip, fingerprint } = await glanceAtNode(this.#node);
     this.#signalTip(tip);
-    if (this.#gate.due(fingerprint, Date.now()) || forceMempool) this.#signalMempool();
+    if (!forceMempool && this.#gate.due(fingerprint, Date.now())) this.#signalMempool();
   }
 
   #emitError(err: unknown): void {
