@@ -6,7 +6,7 @@ import { rollBackToNodeChain } from './chain-reorg.js';
 import { runInitialLoad, type InitialLoadOptions } from './initial-load-run.js';
 import { blockEvents, mempoolTxEvents } from './indexer-events.js';
 import { MempoolSampler, type MempoolSamplerOptions } from './mempool/mempool-sampler.js';
-import { MempoolSync } from './mempool/mempool-sync.js';
+import { MempoolSync, type MempoolSyncResult } from './mempool/mempool-sync.js';
 import { RemovedMempoolPruner } from './mempool/removed-mempool-pruner.js';
 import { PassSignals } from './pass-signals.js';
 import { SyncProgress } from './sync-progress.js';
@@ -177,25 +177,32 @@ export class NetworkIndexer {
       tip = await this.syncBlocks();
       this.reached = tip;
     }
-    const result = await this.mempool.sync(tip?.hash ?? null);
+    const network = this.options.params.id;
+    // Each write's txs are announced as soon as it is stored (a pass takes up to 5,000), paced to the event log.
+    const publish = async (added: MempoolSyncResult['added'], count: number): Promise<void> => {
+      for (const [i, { tx, result: stored, seenAt }] of added.entries()) {
+        // A whole mempool found at start is announced with turns of the event loop between slices: rendering and
+        // logging its events held the loop for seconds.
+        if (i > 0 && i % PUBLISH_SLICE === 0) {
+          await yieldToEventLoop();
+          await this.bus.absorbed?.(MEMPOOL_EVENTS_AHEAD);
+        }
+        // Subscribers see each input's address and value (balance_update): the write result carries them.
+        for (const event of mempoolTxEvents(network, tx, seenAt, stored.fee, stored.deltas, count, stored.deltas.length > 0 ? stored.prevouts : null)) {
+          this.bus.publish(event);
+        }
+      }
+      await this.bus.absorbed?.(MEMPOOL_EVENTS_AHEAD);
+    };
+    const result = await this.mempool.sync(tip?.hash ?? null, publish);
     // The node's tip moved during the mempool pass: the next one connects it.
     if (result.count === null) this.signals.lookAtBlocks();
-    // The pass knows the count it left; reading it from the store scanned the whole mempool table at every pass.
-    const count = result.added.length === 0 ? 0 : result.count ?? (await this.options.store.getMempoolInfo()).count;
-    for (const [i, { tx, result: added, seenAt }] of result.added.entries()) {
-      // A whole mempool found at start (20,000 txs) is announced with turns of the event loop between slices: rendering
-      // and logging its events held the loop for seconds.
-      if (i > 0 && i % PUBLISH_SLICE === 0) {
-        await yieldToEventLoop();
-        await this.bus.absorbed?.(MEMPOOL_EVENTS_AHEAD);
-      }
-      // Subscribers see each input's address and value (balance_update): the write result carries them.
-      for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, count, added.deltas.length > 0 ? added.prevouts : null)) {
-        this.bus.publish(event);
-      }
-    }
+    // The last write's txs carry the size the pass left (counted by the pass: reading it from the store scanned the
+    // whole mempool table at every pass, before the stats row).
+    const last = result.added.slice(result.told);
+    if (last.length > 0) await publish(last, result.count ?? (await this.options.store.getMempoolInfo()).count);
     for (const { txid, reason } of result.removed) {
-      this.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason });
+      this.bus.publish({ kind: 'tx_removed', network, txid, reason });
     }
     await this.pruner.maybePrune();
     await this.sampler?.maybeSample();

@@ -21,6 +21,8 @@ const TXS_PER_PASS = 5_000;
 
 export interface MempoolSyncResult {
   readonly added: readonly { tx: Transaction; result: MempoolAddResult; seenAt: number }[];
+  /** How many of `added` (the first ones) were told to the pass's OnStored already; the rest are the caller's to tell. */
+  readonly told: number;
   /** Left the node's mempool: replaced (by a conflicting tx added in this pass, with its descendants) or evicted. */
   readonly removed: readonly { readonly txid: string; readonly reason: 'replaced' | 'evicted' }[];
   /** Some txs waited for a parent that was not stored yet, or the tip moved meanwhile: run again. */
@@ -32,6 +34,14 @@ export interface MempoolSyncResult {
 }
 
 type Added = MempoolSyncResult['added'][number];
+
+/**
+ * Told of each write's added txs as soon as it is stored, with the stored mempool's size then: a pass of 5,000 txs
+ * is announced as it goes (its events follow its writes), not after its last write. Awaited: the pass goes on once
+ * the listener has taken them up (the indexer's events are paced to the event log). The last write's txs are not
+ * told: the caller tells them with the size the pass leaves, after its removals.
+ */
+export type OnStored = (added: readonly Added[], count: number) => Promise<void>;
 
 /**
  * Makes the stored mempool equal the node's. Two ways, one result:
@@ -84,12 +94,12 @@ export class MempoolSync {
    * `tipHash` is the block we are synced to: when the node's tip moved meanwhile, txids missing
    * from its mempool may just have been confirmed, so removals wait for the next round.
    */
-  async sync(tipHash: string | null): Promise<MempoolSyncResult> {
+  async sync(tipHash: string | null, onStored: OnStored = async () => undefined): Promise<MempoolSyncResult> {
     const kept = this.known !== null && this.knownTip === tipHash;
-    return kept && this.journal.trusted ? this.fromJournal(tipHash, this.known!) : this.diff(tipHash, kept);
+    return kept && this.journal.trusted ? this.fromJournal(tipHash, this.known!, onStored) : this.diff(tipHash, kept, onStored);
   }
 
-  private async diff(tipHash: string | null, kept: boolean): Promise<MempoolSyncResult> {
+  private async diff(tipHash: string | null, kept: boolean, onStored: OnStored): Promise<MempoolSyncResult> {
     const mark = this.journal.diffStarting();
     const nodeTxids = await this.nodeTxids();
     const ours = kept ? this.known! : new TxidSet(await this.store.getMempoolTxids());
@@ -121,9 +131,9 @@ export class MempoolSync {
     for (const txid of this.confidential) if (!nodeHas(txid)) this.confidential.delete(txid);
     const taken = this.journal.arrivalOrder(wanted).slice(0, TXS_PER_PASS);
     const more = wanted.length > taken.length;
-    const { added, conflicting, incomplete } = await this.fetchAndStore(taken);
+    const { added, told, conflicting, incomplete } = await this.fetchAndStore(taken, ours.size, onStored);
     const tipMoved = tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash;
-    if (tipMoved) return { added, removed: [], incomplete: true, more: false, count: null };
+    if (tipMoved) return { added, told, removed: [], incomplete: true, more: false, count: null };
     const gone = listed === ours.size ? [] : [...ours].filter((txid) => !nodeHas(txid));
     const removed = await this.removeGone(gone, conflicting);
     this.keep(ours, added, gone, removed, tipHash);
@@ -138,7 +148,7 @@ export class MempoolSync {
       });
       this.listed = { list: nodeTxids, stored };
     }
-    return { added, removed, incomplete, more, count: ours.size };
+    return { added, told, removed, incomplete, more, count: ours.size };
   }
 
   /**
@@ -147,17 +157,17 @@ export class MempoolSync {
    * itself, and a tx announced as entering may since have been mined, so a moved tip leaves them to the diff that the
    * new tip brings (connectBlocks records both as the block says).
    */
-  private async fromJournal(tipHash: string | null, ours: TxidSet): Promise<MempoolSyncResult> {
+  private async fromJournal(tipHash: string | null, ours: TxidSet, onStored: OnStored): Promise<MempoolSyncResult> {
     const { entries, through } = this.journal.pending(TXS_PER_PASS);
-    if (entries.length === 0) return { added: [], removed: [], incomplete: false, more: false, count: ours.size };
-    if (tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash) return { added: [], removed: [], incomplete: true, more: false, count: null };
+    if (entries.length === 0) return { added: [], told: 0, removed: [], incomplete: false, more: false, count: ours.size };
+    if (tipHash !== null && (await this.source.getBestBlockHash()) !== tipHash) return { added: [], told: 0, removed: [], incomplete: true, more: false, count: null };
     this.journal.consume(through);
     // Capped: the rest waits for the next pass (what arrives meanwhile wakes the loop by itself).
     const more = entries.length === TXS_PER_PASS && this.journal.size > 0;
     this.known = null;
     this.listed = null;
     const wanted = entries.filter((e) => e.entered && !ours.has(e.txid) && !this.confidential.has(e.txid)).map((e) => e.txid);
-    const { added, conflicting, waiting } = await this.fetchAndStore(wanted);
+    const { added, told, conflicting, waiting } = await this.fetchAndStore(wanted, ours.size, onStored);
     for (const txid of waiting) this.journal.retry(txid);
     for (const { tx } of added) this.journal.settled(tx.txid);
     // A replacement is announced as two messages, the replaced tx leaving, then the new one entering: a pass that
@@ -177,12 +187,18 @@ export class MempoolSync {
     for (const txid of gone) this.confidential.delete(txid);
     const removed = await this.removeGone(gone, conflicting);
     this.keep(ours, added, gone, removed, tipHash);
-    return { added, removed, incomplete: waiting.length > 0 || deferred, more, count: ours.size };
+    return { added, told, removed, incomplete: waiting.length > 0 || deferred, more, count: ours.size };
   }
 
-  /** Fetches, parses and stores `wanted` in chunks; what was added, what it conflicts with, what waits for a parent. */
-  private async fetchAndStore(wanted: readonly string[]): Promise<{ added: Added[]; conflicting: Set<string>; incomplete: boolean; waiting: string[] }> {
+  /**
+   * Fetches, parses and stores `wanted` in chunks, telling `onStored` after each write (`stored`: the mempool's size
+   * before); what was added, what it conflicts with, what waits for a parent.
+   */
+  private async fetchAndStore(
+    wanted: readonly string[], stored: number, onStored: OnStored,
+  ): Promise<{ added: Added[]; told: number; conflicting: Set<string>; incomplete: boolean; waiting: string[] }> {
     const added: Added[] = [];
+    let told = 0;
     const conflicting = new Set<string>();
     const waiting: string[] = [];
     for (let i = 0; i < wanted.length; i += FETCH_CHUNK) {
@@ -203,15 +219,23 @@ export class MempoolSync {
         if (k > 0) await yieldToEventLoop();
         const written = entries.slice(k, k + STORE_CHUNK);
         const results = await this.store.addMempoolTxs(written);
+        const now: Added[] = [];
         results.forEach((result, j) => {
           if (result.status === 'missing-parent') waiting.push(written[j]!.tx.txid);
           if (result.status !== 'added') return;
           for (const other of result.conflictsWith) conflicting.add(other);
-          added.push({ tx: written[j]!.tx, result, seenAt: written[j]!.seenAt });
+          now.push({ tx: written[j]!.tx, result, seenAt: written[j]!.seenAt });
         });
+        added.push(...now);
+        const last = i + FETCH_CHUNK >= wanted.length && k + STORE_CHUNK >= entries.length;
+        // A tx stored as removed from the start (it conflicts with a confirmed one) is not live (it has no deltas): not counted.
+        if (!last && now.length > 0) {
+          await onStored(now, stored + added.filter((a) => a.result.deltas.length > 0).length);
+          told = added.length;
+        }
       }
     }
-    return { added, conflicting, incomplete: waiting.length > 0, waiting };
+    return { added, told, conflicting, incomplete: waiting.length > 0, waiting };
   }
 
   /** Removes what left: replaced when a tx added in this pass conflicts with it, else evicted. */
