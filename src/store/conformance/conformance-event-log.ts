@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { LoggedChannelEvent } from '../../core/store/event-log-store.js';
 import { withDb } from './conformance-chain.js';
-import { BUCKET_IDS, PRUNE_IDS_PER_STATEMENT } from '../common/events/sql-event-log.js';
+import { BUCKET_IDS, bucketOf, PRUNE_IDS_PER_STATEMENT, sharedBucketOf } from '../common/events/sql-event-log.js';
 import { NETWORK_IDS } from '../../core/domain/network.js';
 import { dropMempoolStatsSql } from '../common/schema/mempool-stats.js';
 import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
@@ -47,6 +47,7 @@ export function eventLogTests(harness: StoreHarness): void {
     const rows = await db.dump();
     const bodies = (rows['event_log'] as Record<string, unknown>[]).filter((r) => String(r['channel_key']).startsWith('tx:'));
     assert.deepEqual(bodies.map((r) => Number(r['event_id'])), [3, 5], 'one row per append, under its last event');
+    assert.deepEqual(bodies.map((r) => Number(r['bucket'])), [3, 5].map(sharedBucketOf), 'in the shared bucket of its id');
     for (const key of ['aa', 'bb', 'cc']) {
       const page = await log.read('LTC', key, 0, 10);
       assert.deepEqual(page.events.map((e) => JSON.parse(e.payload)), (key === 'aa' ? [1, 5] : [1]).map(() => ({ type: 'address', value: { balance_change: '1', tx: { txid: 'f1', outputs: [1, 2, 3] } } })));
@@ -56,6 +57,27 @@ export function eventLogTests(harness: StoreHarness): void {
     // A payload logged before bodies were shared (no $ref) reads as it was written.
     await log.append('LTC', [[paid('dd', 9)]], T + 6);
     assert.equal(JSON.parse((await log.read('LTC', 'dd', 0, 10)).events[0]!.payload).value.n, 9);
+  }));
+
+  it('an append that crosses into the next id bucket logs a shared body in each bucket its events are in', () => withDb(harness, async (db) => {
+    const log = db.store.events();
+    const body = (txid: string): LoggedChannelEvent => ({ channelKey: `tx:${txid}`, event: 'tx_summary', payload: `{"txid":"${txid}"}`, shared: true });
+    const touched = (script: string, txid: string): LoggedChannelEvent[] => [
+      { channelKey: script, event: 'balance_update', payload: `{"value":{"tx":{"$ref":"tx:${txid}"}}}` }, body(txid),
+    ];
+    // Ids up to near the end of the first bucket, then an append whose events run from it into the next bucket.
+    assert.deepEqual(await log.append('LTC', [[block(0)]], T), [1]);
+    await db.exec(`UPDATE event_log_state SET last_id = ${BUCKET_IDS - 4}`);
+    const ids = await log.append('LTC', [touched('aa', 'f1'), touched('bb', 'f1'), [block(1)], touched('cc', 'f1'), touched('cc', 'f2')], T);
+    assert.deepEqual(ids.map(bucketOf), [0, 0, 0, 1, 1], 'the append crosses from bucket 0 into 1');
+    for (const key of ['aa', 'bb', 'cc']) {
+      const txs = (await log.read('LTC', key, 0, 10)).events.map((e) => JSON.parse(e.payload).value.tx.txid);
+      assert.deepEqual(txs, key === 'cc' ? ['f1', 'f2'] : ['f1'], key);
+    }
+    const rows = (await db.dump())['event_log'] as Record<string, unknown>[];
+    const bodies = rows.filter((r) => String(r['channel_key']).startsWith('tx:')).map((r) => [r['channel_key'], Number(r['bucket']), Number(r['event_id'])]);
+    assert.deepEqual(bodies.sort(), [['tx:f1', sharedBucketOf(ids[1]!), ids[1]], ['tx:f1', sharedBucketOf(ids[3]!), ids[3]], ['tx:f2', sharedBucketOf(ids[4]!), ids[4]]].sort(),
+      'f1 once in each bucket, under its last event there');
   }));
 
   it('prunes a long stretch of ids a range at a time, letting the event loop turn between ranges', () => withDb(harness, async (db) => {

@@ -14,8 +14,18 @@ import type { SqlRunner } from '../sql/sql-runner.js';
  * changing it needs a migration that re-buckets every row.
  */
 export const BUCKET_IDS = 4096;
-/** The bucket of shared bodies (`tx:<txid>`): found by key, pruned with the id they carry. */
+/** The bucket of shared bodies (`tx:<txid>`) logged before they had buckets of their own by id: still read. */
 export const SHARED_BUCKET = -1;
+
+/**
+ * The bucket of a shared body logged under `eventId`: one per id bucket, below -1 (-2 for ids 0-4095, -3 for the next
+ * ...). In the one bucket -1 every mempool tx's body went to a random place of a B-tree of all of them (keyed by txid):
+ * at 100,000 events an append of 250 took twice as long as with the bodies beside their events (micro-measure in
+ * docs/benchmarks.md, "The tip at mainnet size"), and appends were the largest part of a busy mempool's ingest.
+ */
+export function sharedBucketOf(eventId: number): number {
+  return -2 - bucketOf(eventId);
+}
 /**
  * Ids deleted per prune statement, the event loop turning between statements. A mempool tx's event has a row per
  * channel it names plus its shared body: on the 2M-tx bench index a statement of 2,000 ids took 400-900 ms and held
@@ -35,12 +45,16 @@ export function bucketOf(eventId: number): number {
 export const ALLOCATE_IDS_SQL =
   'INSERT INTO event_log_state (net, last_id) VALUES (?, ?) ON CONFLICT (net) DO UPDATE SET last_id = event_log_state.last_id + excluded.last_id RETURNING last_id';
 
-/** One row per channel event: the ids run from `last - events.length + 1` to `last`, in the order given. */
+/**
+ * One row per channel event: the ids run from `last - events.length + 1` to `last`, in the order given. A shared body
+ * goes once per id bucket of the events pointing to it (once, unless the append crosses into the next bucket), under
+ * the last of them in that bucket: reading finds it in the shared bucket of the event it reads.
+ */
 export function eventLogRows(network: NetworkId, events: readonly (readonly LoggedChannelEvent[])[], last: number, time: number): EventLogRow[] {
   const net = networkCode(network);
   const first = last - events.length + 1;
   const rows: EventLogRow[] = [];
-  // Shared bodies: one row per key, under the last event that carries it (a later event's id overwrites).
+  // Shared bodies: one row per key and id bucket, under the last event that carries it (a later event's id overwrites).
   const shared = new Map<string, EventLogRow>();
   events.forEach((channelEvents, i) => {
     // A domain event names a channel once; a repeat (two spellings of one script in a double spend) would break the key.
@@ -48,7 +62,8 @@ export function eventLogRows(network: NetworkId, events: readonly (readonly Logg
     for (const e of channelEvents) {
       const eventId = first + i;
       if (e.shared) {
-        shared.set(e.channelKey, { net, bucket: SHARED_BUCKET, channelKey: e.channelKey, eventId, event: e.event, payload: e.payload, time });
+        const bucket = sharedBucketOf(eventId);
+        shared.set(`${bucket} ${e.channelKey}`, { net, bucket, channelKey: e.channelKey, eventId, event: e.event, payload: e.payload, time });
         continue;
       }
       const row = { net, bucket: bucketOf(eventId), channelKey: e.channelKey, eventId, event: e.event, payload: e.payload, time };
@@ -99,7 +114,7 @@ export abstract class SqlEventLog implements EventLogStore {
         [net, ...buckets, channelKey, afterId, limit - rows.length],
       )));
     }
-    const bodies = await this.sharedBodies(net, rows.map((r) => String(r.payload)));
+    const bodies = await this.sharedBodies(net, rows.map((r) => ({ eventId: Number(r.event_id), payload: String(r.payload) })));
     return {
       events: rows.map((r) => ({
         eventId: Number(r.event_id), event: String(r.event), time: Number(r.created_at),
@@ -112,17 +127,24 @@ export abstract class SqlEventLog implements EventLogStore {
 
   /**
    * The bodies the payloads point to, read in one statement. A key may have several rows (a tx logged when it entered
-   * the mempool and again when confirmed): they hold the same text, any will do.
+   * the mempool and again when confirmed): they hold the same text, any will do. A body is in the shared bucket of
+   * every event pointing to it (eventLogRows), or in bucket -1 when logged before shared buckets by id.
    */
-  private async sharedBodies(net: number, payloads: readonly string[]): Promise<Map<string, string>> {
+  private async sharedBodies(net: number, rows: readonly { eventId: number; payload: string }[]): Promise<Map<string, string>> {
     const keys = new Set<string>();
-    for (const payload of payloads) for (const match of payload.matchAll(REF)) keys.add(match[1]!);
+    const buckets = new Set<number>([SHARED_BUCKET]);
+    for (const { eventId, payload } of rows) {
+      for (const match of payload.matchAll(REF)) {
+        keys.add(match[1]!);
+        buckets.add(sharedBucketOf(eventId));
+      }
+    }
     const bodies = new Map<string, string>();
     if (keys.size === 0) return bodies;
     const list = [...keys];
     const found = await this.db.all(
-      `SELECT channel_key, payload FROM event_log WHERE net = ? AND bucket = ? AND channel_key IN (${list.map(() => '?').join(', ')})`,
-      [net, SHARED_BUCKET, ...list],
+      `SELECT channel_key, payload FROM event_log WHERE net = ? AND bucket IN (${[...buckets].map(() => '?').join(', ')}) AND channel_key IN (${list.map(() => '?').join(', ')})`,
+      [net, ...buckets, ...list],
     );
     for (const row of found) bodies.set(String(row.channel_key), String(row.payload));
     return bodies;
