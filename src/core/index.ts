@@ -33,3 +33,4 @@ export * from './limits/attempt-counter.js';
 export * from './sources/raw-txs.js';
 export * from './sources/webhook-sender.js';
 export * from './infrastructure/safe-parse.js';
+export * from './infrastructure/fitted-batch.js';

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { TxidSet, txidListOf, txidsOf, type ChainSource, type MempoolAddResult, type MempoolEntry, type NetworkStore, type Transaction, type TxidList } from '../../core/index.js';
+import { busyMs as busyClock, FittedBatch } from '../../core/infrastructure/fitted-batch.js';
 import { parseTransaction } from '../../chains/parsing.js';
 import { storedFlags, type ListedTxids } from './listed-txids.js';
 import { MempoolJournal } from './mempool-journal.js';
@@ -8,9 +9,13 @@ import { MempoolJournal } from './mempool-journal.js';
 const FETCH_CHUNK = 500;
 /**
  * Txs stored per write, the event loop turning between writes: one holds the loop while it runs on SQLite (~0.1 ms a
- * tx on a quiet machine, several times that on a loaded one), and requests wait behind it.
+ * tx on a quiet machine, several times that on a loaded one), and requests wait behind it. New txs are written in
+ * batches fitted to WRITE_TARGET_MS of the loop's time (core/infrastructure/fitted-batch.ts), STORE_CHUNK at most,
+ * MIN_STORE_CHUNK at least; removals in STORE_CHUNK.
  */
 const STORE_CHUNK = 250;
+const MIN_STORE_CHUNK = 50;
+const WRITE_TARGET_MS = 20;
 /** How long a tx announced as leaving may wait for the announcement of the tx that replaced it (ms). */
 const LEAVING_GRACE_MS = 1_000;
 /**
@@ -67,6 +72,7 @@ export class MempoolSync {
   /** The node's list of the pass that left `known`, and which of its txids were stored then (listed-txids.ts). */
   private listed: ListedTxids | null = null;
   private readonly journal: MempoolJournal;
+  private readonly perWrite = new FittedBatch(STORE_CHUNK, MIN_STORE_CHUNK, WRITE_TARGET_MS);
 
   constructor(
     private readonly source: ChainSource,
@@ -76,6 +82,8 @@ export class MempoolSync {
     private readonly now: () => number,
     /** Milliseconds: how long announcements have waited. */
     private readonly nowMs: () => number = Date.now,
+    /** The event loop's busy time (ms): what a write cost it. */
+    private readonly busyMs: () => number = busyClock,
   ) {
     this.journal = new MempoolJournal(nowMs);
   }
@@ -215,10 +223,13 @@ export class MempoolSync {
         }
         entries.push({ tx, seenAt });
       });
-      for (let k = 0; k < entries.length; k += STORE_CHUNK) {
+      for (let k = 0, size = 0; k < entries.length; k += size) {
         if (k > 0) await yieldToEventLoop();
-        const written = entries.slice(k, k + STORE_CHUNK);
+        const written = entries.slice(k, k + this.perWrite.next);
+        size = written.length;
+        const started = this.busyMs();
         const results = await this.store.addMempoolTxs(written);
+        this.perWrite.took(written.length, this.busyMs() - started);
         const now: Added[] = [];
         results.forEach((result, j) => {
           if (result.status === 'missing-parent') waiting.push(written[j]!.tx.txid);
@@ -227,7 +238,7 @@ export class MempoolSync {
           now.push({ tx: written[j]!.tx, result, seenAt: written[j]!.seenAt });
         });
         added.push(...now);
-        const last = i + FETCH_CHUNK >= wanted.length && k + STORE_CHUNK >= entries.length;
+        const last = i + FETCH_CHUNK >= wanted.length && k + written.length >= entries.length;
         // A tx stored as removed from the start (it conflicts with a confirmed one) is not live (it has no deltas): not counted.
         if (!last && now.length > 0) {
           await onStored(now, stored + added.filter((a) => a.result.deltas.length > 0).length);

@@ -5,7 +5,7 @@ import { MemoryEventBus, silentLogger, type DomainEvent, type EventLogStore } fr
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { BLOCKCHAIN_KEY } from './catalogue/event-channels.js';
 import type { EventLogRenderer } from './event-log-entries.js';
-import { EVENTS_PER_APPEND, LoggedEventBus } from './logged-event-bus.js';
+import { EVENTS_PER_APPEND, LoggedEventBus, MIN_EVENTS_PER_APPEND } from './logged-event-bus.js';
 import { MAX_QUEUED_EVENTS } from './queue-bound.js';
 
 const removed = (txid: string): DomainEvent => ({ kind: 'tx_removed', network: 'LTC', txid, reason: 'confirmed' });
@@ -38,7 +38,7 @@ describe('LoggedEventBus', () => {
     await store.migrate();
     const inner = new MemoryEventBus();
     const seen = recorded(inner);
-    const bus = new LoggedEventBus(inner, store.events(), render, silentLogger, () => 1000);
+    const bus = new LoggedEventBus(inner, store.events(), render, silentLogger, () => 1000, () => 0);
     bus.publish(removed('a'));
     assert.equal(seen.length, 1, 'nothing queued: an event without channel events goes out at once');
     bus.publish(block('LTC', 1));
@@ -64,7 +64,7 @@ describe('LoggedEventBus', () => {
     const { appended, counting } = countingAppends(store.events());
     const inner = new MemoryEventBus();
     const seen = recorded(inner);
-    const bus = new LoggedEventBus(inner, counting, render, silentLogger, () => 1000);
+    const bus = new LoggedEventBus(inner, counting, render, silentLogger, () => 1000, () => 0);
     const total = EVENTS_PER_APPEND * 3 + 10;
     for (let h = 1; h <= total; h++) bus.publish(block('LTC', h));
     // A turn of the event loop (a request, a poll) gets in after the first write, before the last.
@@ -78,11 +78,40 @@ describe('LoggedEventBus', () => {
     await store.close();
   });
 
+  it('appends that take longer than APPEND_TARGET_MS make the next ones smaller, down to MIN_EVENTS_PER_APPEND, and fast ones larger again', async () => {
+    const store = new SqliteStore({ path: ':memory:' });
+    await store.migrate();
+    const { appended, counting } = countingAppends(store.events());
+    // A clock that says each append took 1 ms per event (250 events: 250 ms), then none at all.
+    let ms = 0;
+    let slow = true;
+    const timed = { ...counting, append: async (...args: Parameters<typeof counting.append>) => {
+      const ids = await counting.append(...args);
+      if (slow) ms += args[1].length;
+      return ids;
+    } };
+    const bus = new LoggedEventBus(new MemoryEventBus(), timed, render, silentLogger, () => 1000, () => ms);
+    let h = 0;
+    for (let i = 0; i < EVENTS_PER_APPEND * 4; i++) bus.publish(block('LTC', ++h));
+    await bus.drain();
+    assert.equal(appended[0], EVENTS_PER_APPEND, 'the first append takes the most');
+    assert.ok(appended[1]! < EVENTS_PER_APPEND, `a slow one makes the next smaller (${appended.join(', ')})`);
+    assert.ok(appended.slice(2, -1).every((n) => n >= MIN_EVENTS_PER_APPEND), 'never below the floor');
+    assert.ok(appended.includes(MIN_EVENTS_PER_APPEND), `at 1 ms an event the appends come down to ${MIN_EVENTS_PER_APPEND} (${appended.join(', ')})`);
+    assert.equal(appended.reduce((a, b) => a + b, 0), EVENTS_PER_APPEND * 4, 'every event logged');
+    slow = false;
+    appended.length = 0;
+    for (let i = 0; i < EVENTS_PER_APPEND * 8; i++) bus.publish(block('LTC', ++h));
+    await bus.drain();
+    assert.equal(appended.at(-2), EVENTS_PER_APPEND, `fast appends grow back to the most (${appended.join(', ')})`);
+    await store.close();
+  });
+
   it('absorbed() holds the publisher while more than MAX_QUEUED_EVENTS wait, and lets it go once the log has caught up to the bound', async () => {
     const store = new SqliteStore({ path: ':memory:' });
     await store.migrate();
     const { appended, counting } = countingAppends(store.events());
-    const bus = new LoggedEventBus(new MemoryEventBus(), counting, render, silentLogger, () => 1000);
+    const bus = new LoggedEventBus(new MemoryEventBus(), counting, render, silentLogger, () => 1000, () => 0);
     bus.publish(block('LTC', 1));
     let early = false;
     await bus.absorbed().then(() => (early = true));

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { DomainEvent, EventBus } from '../../core/domain/events.js';
+import { busyMs as busyClock, FittedBatch } from '../../core/infrastructure/fitted-batch.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
 import type { EventLogRenderer, RenderedEvent } from './event-log-entries.js';
@@ -14,6 +15,12 @@ import { QueueBound } from './queue-bound.js';
  * 250 keep a write to tens of milliseconds; a commit without a checkpoint costs little, so more writes cost little.
  */
 export const EVENTS_PER_APPEND = 250;
+/**
+ * How long one append should hold the event loop: when appends get slower (a loaded machine, a busy mempool's wide
+ * events) the next ones are made smaller, down to MIN_EVENTS_PER_APPEND (core/infrastructure/fitted-batch.ts).
+ */
+export const APPEND_TARGET_MS = 20;
+export const MIN_EVENTS_PER_APPEND = 50;
 
 interface Pending {
   readonly event: DomainEvent;
@@ -27,9 +34,10 @@ interface Pending {
  * an event live or finds it in the feed, never neither.
  *
  * Events are batched per turn of the event loop (the indexer publishes a block's events in one loop): one store
- * transaction per network per batch of at most EVENTS_PER_APPEND, the event loop turning between them. Order is kept
- * for every event, logged or not (a `tx_removed` never overtakes the `tx_accepted` before it). A failed log write
- * publishes the events without ids (realtime must not stop with the database) and is logged once per outage.
+ * transaction per network per batch of at most EVENTS_PER_APPEND (fewer when appends get slow), the event loop turning
+ * between them. Order is kept for every event, logged or not (a `tx_removed` never overtakes the `tx_accepted` before
+ * it). A failed log write publishes the events without ids (realtime must not stop with the database) and is logged
+ * once per outage.
  */
 export class LoggedEventBus implements EventBus {
   private queue: Pending[] = [];
@@ -37,6 +45,8 @@ export class LoggedEventBus implements EventBus {
   private failing = false;
   /** Publishers waiting in absorbed() for the queue to come down to its bound. */
   private readonly bound = new QueueBound();
+  /** Events the next append takes at most. */
+  private readonly perAppend = new FittedBatch(EVENTS_PER_APPEND, MIN_EVENTS_PER_APPEND, APPEND_TARGET_MS);
 
   constructor(
     private readonly inner: EventBus,
@@ -44,6 +54,8 @@ export class LoggedEventBus implements EventBus {
     private readonly render: EventLogRenderer,
     private readonly logger: Logger,
     private readonly nowS: () => number = () => Math.floor(Date.now() / 1000),
+    /** The event loop's busy time (ms): what an append cost it. */
+    private readonly busyMs: () => number = busyClock,
   ) {}
 
   publish(event: DomainEvent): void {
@@ -73,9 +85,12 @@ export class LoggedEventBus implements EventBus {
 
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
-      const batch = this.queue.length <= EVENTS_PER_APPEND ? this.queue : this.queue.slice(0, EVENTS_PER_APPEND);
-      this.queue = batch === this.queue ? [] : this.queue.slice(EVENTS_PER_APPEND);
+      const size = this.perAppend.next;
+      const batch = this.queue.length <= size ? this.queue : this.queue.slice(0, size);
+      this.queue = batch === this.queue ? [] : this.queue.slice(size);
+      const started = this.busyMs();
       const ids = await this.append(batch);
+      this.perAppend.took(batch.length, this.busyMs() - started);
       batch.forEach(({ event }, i) => {
         const eventId = ids[i];
         this.inner.publish(eventId === undefined ? event : ({ ...event, eventId } as DomainEvent));
