@@ -113,7 +113,10 @@ export async function runConfig(nut: NodeUnderTest, prefill: readonly SignedTx[]
   const counts = new CountSampler(nut.node, base, nut.network, 100);
   try {
     const cpu0 = service.cpu();
-    const filled = await until('the prefill in the index', 600_000, () => (counts.latest?.index ?? 0) >= prefill.length, 50);
+    const filled = await until('the prefill in the index', 600_000, () => (counts.latest?.index ?? 0) >= prefill.length, 50).catch((error: unknown) => {
+      // What the service said and the counts when it stalled: a bench that stops is a finding, not a figure.
+      throw new Error(`${String(error)}; counts (node, index) last: ${JSON.stringify(counts.latest)}; serve's log: ${service.serve.log.join('').slice(-4000)}`);
+    });
     const cpu1 = service.cpu();
     let dishonest = 0;
     counts.samples.forEach((c, i) => {
