@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FeedPage } from '../../services/events/event-feed-service.js';
-import { feedSchema, type FeedQuery } from './schemas/events.schemas.js';
+import type { RouteTypes } from '../shared/schema-kit.js';
+import { feedSchema } from './schemas/events.schemas.js';
 import type { V2Context } from './v2-context.js';
 import { shapeA } from './v2-error-spec.js';
 
@@ -19,7 +20,7 @@ function feedData(page: FeedPage): unknown {
 export function eventRoutes(fastify: FastifyInstance, { services }: V2Context): void {
   const feed = services.events;
   if (!feed) return;
-  fastify.get<{ Params: { network: string }; Querystring: FeedQuery }>(
+  fastify.withTypeProvider<RouteTypes>().get(
     '/events/:network',
     { schema: { ...feedSchema, response: { ...feedSchema.response, 410: feedSchema.response[404] } }, config: { v2Error: shapeA('network', 'channel', 'after') } },
     async ({ params, query }) => ({
