@@ -2,11 +2,11 @@
  * The fees and tx counts of a page of blocks as two bar rows (server-drawn SVG, colours from the stylesheet), oldest
  * on the left; each bar's <title> carries its block's figures, and the blocks table beside it lists them all.
  */
-import { formatCoins } from '../../../core/domain/money.js';
-import type { BlockSummary } from '../../../services/network/chain-summary-service.js';
-import type { NetworkContext } from '../../../services/shared/network-registry.js';
-import { html, type SafeHtml } from '../../shell/html.js';
-import { count, txCount } from '../format.js';
+import { formatCoins } from '../../../../core/domain/money.js';
+import type { BlockSummary } from '../../../../services/network/chain-summary-service.js';
+import type { NetworkContext } from '../../../../services/shared/network-registry.js';
+import { html, type SafeHtml } from '../../../shell/html.js';
+import { count, txCount } from '../../format.js';
 
 const WIDTH = 600;
 const PANEL = 70;

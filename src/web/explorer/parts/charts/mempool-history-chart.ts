@@ -1,10 +1,10 @@
 /** The mempool page's 24-hour chart: tx count and vbytes from the indexer's samples (services/network/mempool-history-service.ts). */
-import type { MempoolSample } from '../../../core/store/mempool-sample-store.js';
-import type { MempoolHistory } from '../../../services/network/mempool-history-service.js';
-import type { NetworkContext } from '../../../services/shared/network-registry.js';
-import { html, withQuery, type SafeHtml } from '../../shell/html.js';
-import { amount, ago, count, plural, table } from '../format.js';
-import { mempoolPath } from '../paths.js';
+import type { MempoolSample } from '../../../../core/store/mempool-sample-store.js';
+import type { MempoolHistory } from '../../../../services/network/mempool-history-service.js';
+import type { NetworkContext } from '../../../../services/shared/network-registry.js';
+import { html, withQuery, type SafeHtml } from '../../../shell/html.js';
+import { amount, ago, count, plural, table } from '../../format.js';
+import { mempoolPath } from '../../paths.js';
 import { chartFigures, lineChart } from './line-chart.js';
 
 /**

@@ -3,11 +3,11 @@
  * colours come from the stylesheet's classes, so both themes apply). Each shape carries a <title> with its figures,
  * and a table with the same numbers follows for screen readers and copying.
  */
-import type { FeeHistogramBand } from '../../../services/network/fee-histogram.js';
-import type { ProjectedBlock } from '../../../services/network/projection/mempool-projection.js';
-import type { NetworkContext } from '../../../services/shared/network-registry.js';
-import { html, type SafeHtml } from '../../shell/html.js';
-import { count, feeRate, table, txCount } from '../format.js';
+import type { FeeHistogramBand } from '../../../../services/network/fee-histogram.js';
+import type { ProjectedBlock } from '../../../../services/network/projection/mempool-projection.js';
+import type { NetworkContext } from '../../../../services/shared/network-registry.js';
+import { html, type SafeHtml } from '../../../shell/html.js';
+import { count, feeRate, table, txCount } from '../../format.js';
 
 const TILE = 100;
 const SQUARE = 80;

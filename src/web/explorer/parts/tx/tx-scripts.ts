@@ -1,6 +1,6 @@
-import { scriptToAsm } from '../../../chains/addressing.js';
-import type { TxView } from '../../../services/transactions/tx-service.js';
-import { html, type SafeHtml } from '../../shell/html.js';
+import { scriptToAsm } from '../../../../chains/addressing.js';
+import type { TxView } from '../../../../services/transactions/tx-service.js';
+import { html, type SafeHtml } from '../../../shell/html.js';
 import { scriptLabel } from './script-labels.js';
 
 /** BIP125: an input whose sequence is below this signals that the tx may be replaced (opt-in RBF). */

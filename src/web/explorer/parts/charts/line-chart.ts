@@ -3,8 +3,8 @@
  * an address's balance): no chart library and no script; colours come from the stylesheet's classes, so both themes
  * apply. Geometry only: the figures are in a table beside the chart (`chartFigures`), which screen readers read.
  */
-import { utcTime } from '../../shared/relative-time.js';
-import { html, type SafeHtml } from '../../shell/html.js';
+import { utcTime } from '../../../shared/relative-time.js';
+import { html, type SafeHtml } from '../../../shell/html.js';
 
 const WIDTH = 600;
 const PANEL = 70;

@@ -1,12 +1,12 @@
-import type { MempoolProjection } from '../../../services/network/mempool-projector.js';
-import type { TxConfidence } from '../../../services/transactions/confidence-service.js';
-import type { EffectiveFeeRate } from '../../../services/transactions/effective-fee-rate.js';
-import { COINBASE_CONFIRMATIONS } from '../../../services/shared/confirmations.js';
-import type { TxConflict, TxView } from '../../../services/transactions/tx-service.js';
-import { html, type SafeHtml } from '../../shell/html.js';
-import { count, hash, link, when } from '../format.js';
-import { blockPath, txPath } from '../paths.js';
-import { addressChannel, blockchainChannel } from '../../../services/events/catalogue/event-channels.js';
+import type { MempoolProjection } from '../../../../services/network/mempool-projector.js';
+import type { TxConfidence } from '../../../../services/transactions/confidence-service.js';
+import type { EffectiveFeeRate } from '../../../../services/transactions/effective-fee-rate.js';
+import { COINBASE_CONFIRMATIONS } from '../../../../services/shared/confirmations.js';
+import type { TxConflict, TxView } from '../../../../services/transactions/tx-service.js';
+import { html, type SafeHtml } from '../../../shell/html.js';
+import { count, hash, link, when } from '../../format.js';
+import { blockPath, txPath } from '../../paths.js';
+import { addressChannel, blockchainChannel } from '../../../../services/events/catalogue/event-channels.js';
 import { confidenceMeaning, txEta } from './tx-eta.js';
 
 export interface TxStatusModel {

@@ -1,4 +1,4 @@
-import type { ScriptType } from '../../../chains/addressing.js';
+import type { ScriptType } from '../../../../chains/addressing.js';
 
 /** Output types as people read them (the API's `type` strings stay visible beside them on the tx page). */
 const LABELS: Readonly<Record<ScriptType, string>> = {

@@ -1,10 +1,10 @@
-import type { MempoolProjection } from '../../../services/network/mempool-projector.js';
-import type { TxView } from '../../../services/transactions/tx-service.js';
-import { html, type SafeHtml } from '../../shell/html.js';
-import type { CoinId } from '../../../core/domain/network.js';
-import type { EffectiveFeeRate } from '../../../services/transactions/effective-fee-rate.js';
-import { feeRate, plural } from '../format.js';
-import { mempoolPath } from '../paths.js';
+import type { MempoolProjection } from '../../../../services/network/mempool-projector.js';
+import type { TxView } from '../../../../services/transactions/tx-service.js';
+import { html, type SafeHtml } from '../../../shell/html.js';
+import type { CoinId } from '../../../../core/domain/network.js';
+import type { EffectiveFeeRate } from '../../../../services/transactions/effective-fee-rate.js';
+import { feeRate, plural } from '../../format.js';
+import { mempoolPath } from '../../paths.js';
 
 /** The tx's own fee rate (base units per vbyte). */
 export function ownFeeRate(view: TxView): number {

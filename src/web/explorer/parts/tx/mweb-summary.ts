@@ -1,7 +1,7 @@
-import type { TxView } from '../../../services/transactions/tx-service.js';
-import { html, type SafeHtml } from '../../shell/html.js';
-import { amount, hash, link, table } from '../format.js';
-import { outputPath, txPath } from '../paths.js';
+import type { TxView } from '../../../../services/transactions/tx-service.js';
+import { html, type SafeHtml } from '../../../shell/html.js';
+import { amount, hash, link, table } from '../../format.js';
+import { outputPath, txPath } from '../../paths.js';
 import { payee } from './tx-io.js';
 
 /**

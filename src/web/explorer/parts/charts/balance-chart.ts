@@ -1,11 +1,11 @@
 /** The address page's balance over time (services/addresses/address-balance-history-service.ts), as a stepped line. */
-import { formatCoins } from '../../../core/domain/money.js';
-import type { BalanceHistory } from '../../../services/addresses/address-balance-history-service.js';
-import type { NetworkContext } from '../../../services/shared/network-registry.js';
-import { html, type SafeHtml } from '../../shell/html.js';
-import { amount, count, link, plural, table } from '../format.js';
-import { blockPath } from '../paths.js';
-import { utcTime } from '../../shared/relative-time.js';
+import { formatCoins } from '../../../../core/domain/money.js';
+import type { BalanceHistory } from '../../../../services/addresses/address-balance-history-service.js';
+import type { NetworkContext } from '../../../../services/shared/network-registry.js';
+import { html, type SafeHtml } from '../../../shell/html.js';
+import { amount, count, link, plural, table } from '../../format.js';
+import { blockPath } from '../../paths.js';
+import { utcTime } from '../../../shared/relative-time.js';
 import { chartFigures, lineChart } from './line-chart.js';
 
 export function balanceChart(network: NetworkContext, history: BalanceHistory, now: number): SafeHtml {

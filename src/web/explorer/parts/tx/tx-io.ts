@@ -1,7 +1,7 @@
-import type { TxInputView, TxOutputView, TxView } from '../../../services/transactions/tx-service.js';
-import { html, type SafeHtml } from '../../shell/html.js';
-import { amount, hash, link, plural } from '../format.js';
-import { addressPath, txPath } from '../paths.js';
+import type { TxInputView, TxOutputView, TxView } from '../../../../services/transactions/tx-service.js';
+import { html, type SafeHtml } from '../../../shell/html.js';
+import { amount, hash, link, plural } from '../../format.js';
+import { addressPath, txPath } from '../../paths.js';
 import { scriptLabel } from './script-labels.js';
 
 /** Inputs and outputs listed per tx in block pages; the tx page lists all of them. */

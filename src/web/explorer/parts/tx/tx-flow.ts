@@ -3,10 +3,10 @@
  * through the middle by bands as wide as their share of the value (server-drawn SVG, colours from the stylesheet).
  * At most FLOW_ITEMS a side; the rest is one "N more" box. The tables below list every one.
  */
-import { formatCoins } from '../../../core/domain/money.js';
-import type { TxView } from '../../../services/transactions/tx-service.js';
-import { html, type SafeHtml } from '../../shell/html.js';
-import { plural } from '../format.js';
+import { formatCoins } from '../../../../core/domain/money.js';
+import type { TxView } from '../../../../services/transactions/tx-service.js';
+import { html, type SafeHtml } from '../../../shell/html.js';
+import { plural } from '../../format.js';
 import { scriptLabel } from './script-labels.js';
 
 const FLOW_ITEMS = 8;
