@@ -1,14 +1,14 @@
 /** Admin: plans (the same operations as `outpoint plans`: list, create, change its limits) and invites (make, list, revoke). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidArgumentError } from '../../core/domain/errors.js';
-import type { InviteRecord } from '../../core/store/auth-store.js';
-import { DEFAULT_INVITE_HOURS } from '../../services/accounts/invite-service.js';
-import { html, type SafeHtml } from '../shell/html.js';
-import { dataTable } from '../shell/data-table.js';
-import { actionButton, csrfField, field, notice } from './forms.js';
-import { formField, type DashboardContext, type SignedIn } from './dashboard-context.js';
-import { at, count, sendPage, when } from './dashboard-page.js';
-import { handleForm, type FormError } from './form-errors.js';
+import { InvalidArgumentError } from '../../../core/domain/errors.js';
+import type { InviteRecord } from '../../../core/store/auth-store.js';
+import { DEFAULT_INVITE_HOURS } from '../../../services/accounts/invite-service.js';
+import { html, type SafeHtml } from '../../shell/html.js';
+import { dataTable } from '../../shell/data-table.js';
+import { actionButton, csrfField, field, notice } from '../forms.js';
+import { formField, type DashboardContext, type SignedIn } from '../dashboard-context.js';
+import { at, count, sendPage, when } from '../dashboard-page.js';
+import { handleForm, type FormError } from '../form-errors.js';
 import { ADMIN, adminNav, requireAdmin } from './admin.pages.js';
 
 const PLANS = `${ADMIN}/plans`;

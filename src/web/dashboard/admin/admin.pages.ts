@@ -3,16 +3,16 @@
  * page with plan change, disable/enable, administrator role, second-factor reset and a password reset link.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountRecord } from '../../core/store/account-store.js';
-import { ForbiddenError } from '../../core/domain/errors.js';
-import { DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
-import { html, withQuery, type SafeHtml } from '../shell/html.js';
-import { dataTable } from '../shell/data-table.js';
-import { actionButton, csrfField, notice } from './forms.js';
-import { requireUser, formField, type DashboardContext, type SignedIn } from './dashboard-context.js';
-import { at, count, sendPage, when } from './dashboard-page.js';
-import { handleForm, type FormError } from './form-errors.js';
-import { pageQuery, type SchemaTyped } from './page-query.js';
+import type { AccountRecord } from '../../../core/store/account-store.js';
+import { ForbiddenError } from '../../../core/domain/errors.js';
+import { DASHBOARD_PATH } from '../../../services/accounts/dashboard-links.js';
+import { html, withQuery, type SafeHtml } from '../../shell/html.js';
+import { dataTable } from '../../shell/data-table.js';
+import { actionButton, csrfField, notice } from '../forms.js';
+import { requireUser, formField, type DashboardContext, type SignedIn } from '../dashboard-context.js';
+import { at, count, sendPage, when } from '../dashboard-page.js';
+import { handleForm, type FormError } from '../form-errors.js';
+import { pageQuery, type SchemaTyped } from '../page-query.js';
 
 export const ADMIN = `${DASHBOARD_PATH}/admin`;
 

@@ -4,9 +4,9 @@
  * the history, a Referer header or a log line; the form on that page then posts with the cookie.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isTokenShaped } from '../../services/accounts/one-time-token.js';
-import type { CookieName } from './cookies.js';
-import type { DashboardContext } from './dashboard-context.js';
+import { isTokenShaped } from '../../../services/accounts/one-time-token.js';
+import type { CookieName } from '../cookies.js';
+import type { DashboardContext } from '../dashboard-context.js';
 
 /** True when the request carried the code (`value`, from its query): the cookie is set and the redirect sent. */
 export async function takeLinkCode(ctx: DashboardContext, request: FastifyRequest, reply: FastifyReply, value: string | undefined, cookie: CookieName, maxAgeSeconds: number): Promise<boolean> {

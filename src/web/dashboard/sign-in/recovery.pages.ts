@@ -4,17 +4,17 @@
  * password through the link; every session of the account ends, and the user signs in again.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RESET_MINUTES } from '../../services/accounts/account-mail.js';
-import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
-import { PASSWORD_MIN } from '../../services/dashboard/password-policy.js';
-import { html } from '../shell/html.js';
-import { csrfField, field, notice } from './forms.js';
-import { preSessionToken } from './csrf-guard.js';
-import { clientInfo, formField, type DashboardContext } from './dashboard-context.js';
-import { sendPage } from './dashboard-page.js';
-import { handleForm, type FormError } from './form-errors.js';
+import { RESET_MINUTES } from '../../../services/accounts/account-mail.js';
+import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../../services/accounts/dashboard-links.js';
+import { PASSWORD_MIN } from '../../../services/dashboard/password-policy.js';
+import { html } from '../../shell/html.js';
+import { csrfField, field, notice } from '../forms.js';
+import { preSessionToken } from '../csrf-guard.js';
+import { clientInfo, formField, type DashboardContext } from '../dashboard-context.js';
+import { sendPage } from '../dashboard-page.js';
+import { handleForm, type FormError } from '../form-errors.js';
 import { takeLinkCode } from './link-codes.js';
-import { pageQuery, type SchemaTyped } from './page-query.js';
+import { pageQuery, type SchemaTyped } from '../page-query.js';
 
 const FORGOT = `${DASHBOARD_PATH}/forgot`;
 

@@ -5,14 +5,14 @@
  * registered with the page's other changes; this file draws the card and the pages those posts answer with).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
-import type { Enrolment } from '../../services/dashboard/totp-service.js';
-import { html, type SafeHtml } from '../shell/html.js';
-import { qrCode } from '../shell/qr-code.js';
-import { csrfField, field, notice } from './forms.js';
-import { formField, requireUser, type DashboardContext, type SignedIn } from './dashboard-context.js';
-import { sendPage } from './dashboard-page.js';
-import { handleForm, type FormError } from './form-errors.js';
+import { DASHBOARD_PATH } from '../../../services/accounts/dashboard-links.js';
+import type { Enrolment } from '../../../services/dashboard/totp-service.js';
+import { html, type SafeHtml } from '../../shell/html.js';
+import { qrCode } from '../../shell/qr-code.js';
+import { csrfField, field, notice } from '../forms.js';
+import { formField, requireUser, type DashboardContext, type SignedIn } from '../dashboard-context.js';
+import { sendPage } from '../dashboard-page.js';
+import { handleForm, type FormError } from '../form-errors.js';
 
 export const TOTP = `${DASHBOARD_PATH}/security/2fa`;
 

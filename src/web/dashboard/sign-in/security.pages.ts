@@ -4,16 +4,16 @@
  * Every change asks for the current password (changes to the second factor also a current code).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
-import { PASSWORD_MIN } from '../../services/dashboard/password-policy.js';
-import { html } from '../shell/html.js';
-import { dataTable } from '../shell/data-table.js';
-import { actionButton, csrfField, field, notice } from './forms.js';
-import { clientInfo, formField, requireUser, type DashboardContext, type SignedIn } from './dashboard-context.js';
-import { sendPage, when } from './dashboard-page.js';
-import { handleForm, type FormError } from './form-errors.js';
+import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../../services/accounts/dashboard-links.js';
+import { PASSWORD_MIN } from '../../../services/dashboard/password-policy.js';
+import { html } from '../../shell/html.js';
+import { dataTable } from '../../shell/data-table.js';
+import { actionButton, csrfField, field, notice } from '../forms.js';
+import { clientInfo, formField, requireUser, type DashboardContext, type SignedIn } from '../dashboard-context.js';
+import { sendPage, when } from '../dashboard-page.js';
+import { handleForm, type FormError } from '../form-errors.js';
 import { codesPage, enrolPage, secondFactorSection } from './second-factor.pages.js';
-import { pageQuery, type SchemaTyped } from './page-query.js';
+import { pageQuery, type SchemaTyped } from '../page-query.js';
 
 export const SECURITY = `${DASHBOARD_PATH}/security`;
 

@@ -3,16 +3,16 @@
  * always gets a new session cookie; the second-factor step lives in its own short cookie, not in a session.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
-import { SECOND_FACTOR_SECONDS } from '../../services/dashboard/sign-in-service.js';
-import { html } from '../shell/html.js';
-import { localPath } from '../shell/theme.js';
-import { csrfField, field, notice, type NoticeKind } from './forms.js';
-import { preSessionToken } from './csrf-guard.js';
-import { clientInfo, formField, requireUser, signedIn, type DashboardContext } from './dashboard-context.js';
-import { sendPage } from './dashboard-page.js';
-import { handleForm, type FormError } from './form-errors.js';
-import { pageQuery, type SchemaTyped } from './page-query.js';
+import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../../services/accounts/dashboard-links.js';
+import { SECOND_FACTOR_SECONDS } from '../../../services/dashboard/sign-in-service.js';
+import { html } from '../../shell/html.js';
+import { localPath } from '../../shell/theme.js';
+import { csrfField, field, notice, type NoticeKind } from '../forms.js';
+import { preSessionToken } from '../csrf-guard.js';
+import { clientInfo, formField, requireUser, signedIn, type DashboardContext } from '../dashboard-context.js';
+import { sendPage } from '../dashboard-page.js';
+import { handleForm, type FormError } from '../form-errors.js';
+import { pageQuery, type SchemaTyped } from '../page-query.js';
 
 const CODE_PAGE = `${DASHBOARD_PAGES.signIn}/code`;
 

@@ -3,16 +3,16 @@
  * once; with mail configured its overview asks to confirm the address before keys can be made.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../services/accounts/dashboard-links.js';
-import { PASSWORD_MIN } from '../../services/dashboard/password-policy.js';
-import { html } from '../shell/html.js';
-import { csrfField, field, notice } from './forms.js';
-import { preSessionToken } from './csrf-guard.js';
-import { clientInfo, formField, signedIn, type DashboardContext } from './dashboard-context.js';
-import { sendPage } from './dashboard-page.js';
-import { handleForm, type FormError } from './form-errors.js';
+import { DASHBOARD_PAGES, DASHBOARD_PATH } from '../../../services/accounts/dashboard-links.js';
+import { PASSWORD_MIN } from '../../../services/dashboard/password-policy.js';
+import { html } from '../../shell/html.js';
+import { csrfField, field, notice } from '../forms.js';
+import { preSessionToken } from '../csrf-guard.js';
+import { clientInfo, formField, signedIn, type DashboardContext } from '../dashboard-context.js';
+import { sendPage } from '../dashboard-page.js';
+import { handleForm, type FormError } from '../form-errors.js';
 import { takeLinkCode } from './link-codes.js';
-import { pageQuery, type SchemaTyped } from './page-query.js';
+import { pageQuery, type SchemaTyped } from '../page-query.js';
 
 const DAY = 86_400;
 
