@@ -1,12 +1,12 @@
 /** Conformance: dashboard account changes (update, search, delete, invites), named keys with a grace, key usage, the upgrade to 7. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { InvalidArgumentError } from '../../core/domain/errors.js';
-import type { AccountStore } from '../../core/store/account-store.js';
-import type { AuthStore } from '../../core/store/auth-store.js';
-import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
-import { withDb, withDbAt } from './conformance-chain.js';
-import type { StoreHarness } from './harness.js';
+import { InvalidArgumentError } from '../../../core/domain/errors.js';
+import type { AccountStore } from '../../../core/store/account-store.js';
+import type { AuthStore } from '../../../core/store/auth-store.js';
+import { SCHEMA_VERSION } from '../../common/schema/schema-version.js';
+import { withDb, withDbAt } from '../conformance-chain.js';
+import type { StoreHarness } from '../harness.js';
 
 const hash = (byte: number) => new Uint8Array(32).fill(byte);
 const field = (name: string) => (e: unknown) => e instanceof InvalidArgumentError && e.field === name;

@@ -1,10 +1,10 @@
 /** Conformance: v3 plans, accounts, key hashes and usage counts behave the same on every engine and survive a reopen. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { InvalidArgumentError } from '../../core/domain/errors.js';
-import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
-import { withDb, withDbAt } from './conformance-chain.js';
-import type { StoreHarness } from './harness.js';
+import { InvalidArgumentError } from '../../../core/domain/errors.js';
+import { SCHEMA_VERSION } from '../../common/schema/schema-version.js';
+import { withDb, withDbAt } from '../conformance-chain.js';
+import type { StoreHarness } from '../harness.js';
 
 const hash = (byte: number) => new Uint8Array(32).fill(byte);
 

@@ -1,8 +1,8 @@
 /** Conformance: sessions, one-time tokens, second factors and recovery codes; the stored rows are the same on every engine. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { withDb } from './conformance-chain.js';
-import type { StoreHarness } from './harness.js';
+import { withDb } from '../conformance-chain.js';
+import type { StoreHarness } from '../harness.js';
 
 const hash = (byte: number) => new Uint8Array(32).fill(byte);
 const hex = (byte: number) => Buffer.from(hash(byte)).toString('hex');

@@ -1,9 +1,9 @@
 /** Conformance: webhooks are limited per account, deliveries are stored once, claimed by one caller per lease, settled and re-sent. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { WebhookSpec } from '../../core/store/webhook-store.js';
-import { withDb } from './conformance-chain.js';
-import type { StoreHarness } from './harness.js';
+import type { WebhookSpec } from '../../../core/store/webhook-store.js';
+import { withDb } from '../conformance-chain.js';
+import type { StoreHarness } from '../harness.js';
 
 async function account(db: Parameters<Parameters<typeof withDb>[1]>[0], email: string): Promise<number> {
   await db.store.accounts().setPlan('free', 1000, 1);

@@ -1,11 +1,11 @@
 /** Conformance: FIFO history with cursors, unspent outputs and minimum-confirmation balances. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { NotFoundError } from '../../core/domain/errors.js';
-import type { NetworkStore } from '../../core/store/network-store.js';
-import { ChainBuilder, p2pkh, spend } from './block-builder.js';
-import { withDb } from './conformance-chain.js';
-import type { StoreHarness } from './harness.js';
+import { NotFoundError } from '../../../core/domain/errors.js';
+import type { NetworkStore } from '../../../core/store/network-store.js';
+import { ChainBuilder, p2pkh, spend } from '../block-builder.js';
+import { withDb } from '../conformance-chain.js';
+import type { StoreHarness } from '../harness.js';
 
 const alice = p2pkh(1);
 const bob = p2pkh(2);

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { RawTxSource } from '../../core/sources/raw-txs.js';
-import type { BlockToConnect } from '../../core/store/chain-writes.js';
-import type { NetworkStore } from '../../core/store/network-store.js';
-import { ChainBuilder, p2pkh, spend } from './block-builder.js';
-import type { StoreHarness, TestDatabase } from './harness.js';
+import type { RawTxSource } from '../../../core/sources/raw-txs.js';
+import type { BlockToConnect } from '../../../core/store/chain-writes.js';
+import type { NetworkStore } from '../../../core/store/network-store.js';
+import { ChainBuilder, p2pkh, spend } from '../block-builder.js';
+import type { StoreHarness, TestDatabase } from '../harness.js';
 
 /**
  * A chain with every shape the load must get right: coinbases paying reused scripts, spends of outputs from earlier

@@ -1,11 +1,11 @@
 /** Conformance: the realtime event log gives consecutive ids per network, reads a channel in order, and prunes by age and count. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { LoggedChannelEvent } from '../../core/store/event-log-store.js';
-import { withDb } from './conformance-chain.js';
-import { BUCKET_IDS, PRUNE_IDS_PER_STATEMENT } from '../common/events/sql-event-log.js';
-import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
-import type { StoreHarness } from './harness.js';
+import type { LoggedChannelEvent } from '../../../core/store/event-log-store.js';
+import { withDb } from '../conformance-chain.js';
+import { BUCKET_IDS, PRUNE_IDS_PER_STATEMENT } from '../../common/events/sql-event-log.js';
+import { SCHEMA_VERSION } from '../../common/schema/schema-version.js';
+import type { StoreHarness } from '../harness.js';
 
 const T = 1_700_000_000;
 const block = (n: number): LoggedChannelEvent => ({ channelKey: 'blockchain', event: 'block_update', payload: `{"type":"block","value":{"block_no":${n}}}` });

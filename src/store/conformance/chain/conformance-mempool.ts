@@ -1,9 +1,9 @@
 /** Conformance: mempool add/remove/confirm and double-spend recording; mempool samples (the explorer's 24-hour chart). */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { ChainBuilder, p2pkh, spend } from './block-builder.js';
-import { withDb } from './conformance-chain.js';
-import type { StoreHarness } from './harness.js';
+import { ChainBuilder, p2pkh, spend } from '../block-builder.js';
+import { withDb } from '../conformance-chain.js';
+import type { StoreHarness } from '../harness.js';
 
 export function mempoolTests(harness: StoreHarness): void {
   it('adds parents and children in any order, reports missing parents, confirms and evicts', () => withDb(harness, async (db) => {

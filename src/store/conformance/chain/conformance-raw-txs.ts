@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { RawTxLocation, RawTxSource } from '../../core/sources/raw-txs.js';
-import type { BlockToConnect } from '../../core/store/chain-writes.js';
-import { ChainBuilder, p2pkh, spend } from './block-builder.js';
+import type { RawTxLocation, RawTxSource } from '../../../core/sources/raw-txs.js';
+import type { BlockToConnect } from '../../../core/store/chain-writes.js';
+import { ChainBuilder, p2pkh, spend } from '../block-builder.js';
 import { answers, bulkLoad, sampleChain } from './conformance-bulk.js';
-import type { StoreHarness, StoreOptions, TestDatabase } from './harness.js';
+import type { StoreHarness, StoreOptions, TestDatabase } from '../harness.js';
 
 /** A source answering from the test's own blocks, checking each location; counts the txs asked for. */
 function blocksSource(blocks: readonly BlockToConnect[]): RawTxSource & { asked: RawTxLocation[] } {

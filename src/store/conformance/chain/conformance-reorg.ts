@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { ChainBuilder, p2pkh, spend } from './block-builder.js';
-import { withDb } from './conformance-chain.js';
-import type { StoreHarness } from './harness.js';
+import { ChainBuilder, p2pkh, spend } from '../block-builder.js';
+import { withDb } from '../conformance-chain.js';
+import type { StoreHarness } from '../harness.js';
 
 export function reorgTests(harness: StoreHarness): void {
   it('a tx mined again after a reorg answers from its main-chain copy, which later blocks spend', () => withDb(harness, async (db) => {

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { ChainBuilder, p2pkh, spend } from './block-builder.js';
-import type { StoreHarness, TestDatabase } from './harness.js';
+import { ChainBuilder, p2pkh, spend } from '../block-builder.js';
+import type { StoreHarness, TestDatabase } from '../harness.js';
 
 /** The scripts table's keys, as numbers. */
 async function storedKeys(db: TestDatabase, table: string): Promise<number[]> {

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { NetworkStore } from '../../core/store/network-store.js';
-import { ChainBuilder, p2pkh, spend } from './block-builder.js';
-import type { StoreHarness, StoreOptions } from './harness.js';
+import type { NetworkStore } from '../../../core/store/network-store.js';
+import { ChainBuilder, p2pkh, spend } from '../block-builder.js';
+import type { StoreHarness, StoreOptions } from '../harness.js';
 
 const alice = p2pkh(11);
 const bob = p2pkh(12);

@@ -1,11 +1,11 @@
 /** Conformance: each network's sync status is stored whole, read back exactly, per network, and survives a restart. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { SyncStatus } from '../../core/domain/sync-status.js';
-import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
-import { ChainBuilder, p2pkh } from './block-builder.js';
-import { withDb } from './conformance-chain.js';
-import type { StoreHarness } from './harness.js';
+import type { SyncStatus } from '../../../core/domain/sync-status.js';
+import { SCHEMA_VERSION } from '../../common/schema/schema-version.js';
+import { ChainBuilder, p2pkh } from '../block-builder.js';
+import { withDb } from '../conformance-chain.js';
+import type { StoreHarness } from '../harness.js';
 
 const loading: SyncStatus = { phase: 'loading', height: 120_000, targetHeight: 2_650_000, etaSeconds: 86_400 * 3, updatedAt: 1_900_000_000 };
 

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { SCHEMA_VERSION } from '../common/schema/schema-version.js';
-import { ChainBuilder, p2pkh } from './block-builder.js';
-import type { StoreHarness } from './harness.js';
+import { SCHEMA_VERSION } from '../../common/schema/schema-version.js';
+import { ChainBuilder, p2pkh } from '../block-builder.js';
+import type { StoreHarness } from '../harness.js';
 
 export function upgradeTests(harness: StoreHarness): void {
   it('upgrading from schema version 5 keeps accounts, keys, usage, prices and short addresses; the chain index starts over', async () => {
