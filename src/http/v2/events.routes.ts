@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
-import { feedSchema, type FeedQuery } from './schemas/events.schemas.js';
+import { jsonpCallback } from '../plugins/jsonp.plugin.js';
+import type { RouteTypes } from '../shared/schema-kit.js';
+import { feedSchema } from './schemas/events.schemas.js';
 import type { V2Context } from './v2-context.js';
 import { feedPageChunks } from './events-page.js';
 import { shapeA } from './v2-error-spec.js';
@@ -12,7 +14,7 @@ import { shapeA } from './v2-error-spec.js';
 export function eventRoutes(fastify: FastifyInstance, { services }: V2Context): void {
   const feed = services.events;
   if (!feed) return;
-  fastify.get<{ Params: { network: string }; Querystring: FeedQuery & { callback?: string } }>(
+  fastify.withTypeProvider<RouteTypes>().get(
     '/events/:network',
     { schema: { ...feedSchema, response: { ...feedSchema.response, 410: feedSchema.response[404] } }, config: { v2Error: shapeA('network', 'channel', 'after') } },
     async (request, reply) => {
@@ -23,7 +25,7 @@ export function eventRoutes(fastify: FastifyInstance, { services }: V2Context): 
       const chunks = feedPageChunks(stream, feed.limits.pageBytes, (bytes) => feed.limits.budget.take(request.ip, bytes));
       reply.type('application/json; charset=utf-8');
       // JSONP wraps a whole text (jsonp.plugin.ts): the page is bounded, so it is gathered for it.
-      if (query.callback !== undefined) {
+      if (jsonpCallback(request) !== null) {
         let text = '';
         for await (const chunk of chunks) text += chunk;
         return reply.send(text);

@@ -1,4 +1,5 @@
-import { arr, nullable, nullableObj, obj, type Schema } from '../../shared/schema-kit.js';
+import type { JSONSchema } from 'json-schema-to-ts';
+import { arr, nullable, nullableObj, obj, type RouteRequest, type Schema } from '../../shared/schema-kit.js';
 import { MAX_WALLET_TEXT } from '../../../chains/wallet/wallet-descriptor.js';
 import { amount, int, str, V3P, v3Params, v3Route } from './v3-schema-kit.js';
 
@@ -12,10 +13,10 @@ const wallet = {
 } as const;
 const walletParams = v3Params({ network: V3P.network, wallet }, ['network', 'wallet']);
 const pageParams = v3Params({ network: V3P.network, wallet, page: V3P.page }, ['network', 'wallet']);
-const gapQuery: Schema = {
+const gapQuery = {
   type: 'object',
   properties: { gap: { type: 'string', maxLength: 12, description: 'Unused addresses in a row that end the scan of a chain: 1 to 1000 (default 20)' } },
-};
+} as const;
 const addressRef = {
   address: { type: ['string', 'null'], description: 'null for a script without an address (P2PK, bare multisig, a non-standard raw() script)' },
   path: { type: ['string', 'null'], description: 'Derivation path from the key: chain/index, e.g. 0/5 (keys whose paths differ: each key\'s, comma-separated); null where nothing is derived' },
@@ -27,7 +28,10 @@ const policyKey = obj({
   path: { type: ['string', 'null'], description: 'The steps after the key, e.g. <0;1>/*; null for a plain public key' },
 });
 
-const walletRoute = (opts: Parameters<typeof v3Route>[0]): Schema => ({ ...v3Route(opts), querystring: gapQuery });
+/** A wallet route: its params typed as written, and the `?gap=` query every wallet read takes. */
+function walletRoute<const Params extends JSONSchema>(opts: RouteRequest<Params, undefined> & { data: Schema }): ReturnType<typeof v3Route<Params>> & { readonly querystring: typeof gapQuery } {
+  return { ...v3Route(opts), querystring: gapQuery };
+}
 
 export const walletSummarySchema = walletRoute({
   summary: 'A wallet (extended public key or descriptor): balances, counts and the next unused addresses',
