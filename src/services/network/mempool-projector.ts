@@ -131,6 +131,11 @@ export class MempoolProjector {
   }
 
   /** Recomputes now (coalescing with a run in progress). */
+  /** How long the network's last pass took (ms, what paces the next one); 0 before the first. */
+  lastPassMs(id: NetworkId): number {
+    return this.state(id).lastPassMs;
+  }
+
   refresh(id: NetworkId): Promise<void> {
     const state = this.state(id);
     state.running ??= this.compute(id)
