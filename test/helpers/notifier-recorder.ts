@@ -22,10 +22,11 @@ export class NotifierRecorder {
     notifier.on('error', (event) => this.errors.push({ at: Date.now(), event }));
   }
 
-  /** Arrival time of the tip event for `hash`. */
-  async tipReported(hash: string, timeoutMs = 5_000): Promise<number> {
-    await waitFor(() => this.tips.some((r) => r.event.hash === hash), timeoutMs, `tip ${hash}`, 2);
-    return this.tips.find((r) => r.event.hash === hash)!.at;
+  /** Arrival time of the tip event for `hash` (the first at or after `since`: a tip reported again after a reorg back). */
+  async tipReported(hash: string, timeoutMs = 5_000, since = 0): Promise<number> {
+    const find = () => this.tips.find((r) => r.event.hash === hash && r.at >= since);
+    await waitFor(() => find() !== undefined, timeoutMs, `tip ${hash}`, 2);
+    return find()!.at;
   }
 
   /** Arrival time of the first `mempool` signal at or after `since` (a Date.now() taken before the change). */

@@ -74,11 +74,13 @@ for (const syncOnRemoval of [false, true]) {
       const t0 = Date.now();
       await node.rpc.call('invalidateblock', [hash]);
       const back = await node.rpc.call<string>('getbestblockhash');
-      await recorder.tipReported(back, 1_000);
+      await recorder.tipReported(back, 1_000, t0);
       await recorder.mempoolSignalled(t0, 1_000);
       assert.ok((await node.node.getRawMempool()).includes(txid), 'the tx is back in the node\'s mempool');
+      // Reported again, after it was given up: a report from before invalidateblock does not count.
+      const t1 = Date.now();
       await node.rpc.call('reconsiderblock', [hash]);
-      await recorder.tipReported(hash!, 3_000);
+      await recorder.tipReported(hash!, 3_000, t1);
       assert.equal(notifier.tip, hash);
     });
 

@@ -83,7 +83,7 @@ describe('ZmqNotifier against bitcoind -regtest', () => {
     const t0 = Date.now();
     await node.rpc.call('invalidateblock', [confirming]);
     const back = await node.node.getBestBlockHash();
-    await recorder.tipReported(back, 1_000);
+    await recorder.tipReported(back, 1_000, t0); // reported again (it was the tip before `confirming`)
     await recorder.mempoolSignalled(t0, 1_000);
     assert.ok((await node.node.getRawMempool()).includes(txid), 'the node put the tx back');
     const [replacement] = await node.mine(2); // to a new address: not the same block again

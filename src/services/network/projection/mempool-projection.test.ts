@@ -66,11 +66,13 @@ void test('matches the naive projection on random mempools with ancestor chains'
 void test('projects 50,000 transactions quickly', () => {
   const entries: MempoolSourceEntry[] = [];
   for (let i = 1; i <= 50_000; i++) entries.push(tx(i, 200 + ((i * 7919) % 20_000), 140 + (i % 300), i % 10 === 0 ? [i - 1] : []));
-  const started = performance.now();
+  // CPU time, not the wall clock: on a loaded machine the process waits for a core (2.2 s of wall clock seen at load 10).
+  const started = process.cpuUsage();
   const blocks = projectMempoolBlocks(entries, { maxBlockWeight: 4_000_000, blocks: 6, minFeeRate: 1 });
-  const ms = performance.now() - started;
+  const used = process.cpuUsage(started);
+  const ms = (used.user + used.system) / 1000;
   assert.equal(blocks.length, 6);
-  assert.ok(ms < 2_000, `took ${ms} ms`);
+  assert.ok(ms < 2_000, `took ${ms} ms of CPU`);
 });
 
 void test('the sliced projection gives the same blocks, with turns of the event loop during it', async () => {
