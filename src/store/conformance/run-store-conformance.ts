@@ -15,6 +15,7 @@ import { bulkTests } from './conformance-bulk.js';
 import { rawTxTests } from './conformance-raw-txs.js';
 import { scriptKeyTests } from './conformance-script-keys.js';
 import { scriptSetTests } from './conformance-script-sets.js';
+import { scriptHashTests } from './conformance-script-hashes.js';
 import { upgradeTests } from './conformance-upgrade.js';
 import { syncStatusTests } from './conformance-sync-status.js';
 
@@ -31,6 +32,7 @@ export function runStoreConformance(name: string, harness: StoreHarness): void {
     void describe('upgrade', () => upgradeTests(harness));
     void describe('script keys', () => scriptKeyTests(harness));
     void describe('script sets (wallets)', () => scriptSetTests(harness));
+    void describe('scripthash index (Electrum)', () => scriptHashTests(harness));
     void describe('bulk load', () => bulkTests(harness));
     void describe('raw txs kept by the node', () => rawTxTests(harness));
     void describe('sync status', () => syncStatusTests(harness));

@@ -1,0 +1,117 @@
+/**
+ * Reads by scripthash and the Electrum protocol's chain data (core/store/script-hash-reads.ts), written once for both
+ * engines as plans (sql-plan.ts): the lookup through the scripthash index (the dialect's one difference), a script's
+ * whole history as Electrum's status needs it (txid and height; fee and unconfirmed parents of mempool txs), raw
+ * headers and block hashes by height.
+ */
+import type { ScriptHashHistory, ScriptHashIndexState, ScriptHashMempoolTx } from '../../../core/store/script-hash-reads.js';
+import type { ChainNet } from '../chain-net.js';
+import { probeScript } from '../chain-writes/script-rows.js';
+import { scriptHashBuildKey } from '../schema/chain-tables.js';
+import { bytesToHex, sameBytes, unpackPrevouts } from '../schema/codec.js';
+import { scriptSha256 } from '../schema/script-hash-keys.js';
+import { big, first, num, rows, type Plan, type Row } from '../sql/sql-plan.js';
+import { joinBlockOf } from './chain-read-plans.js';
+
+/** The 80-byte header of a stored block row (hashes are stored in display order, headers carry them reversed). */
+export function headerOfRow(r: Row): Buffer {
+  const header = Buffer.alloc(80);
+  header.writeInt32LE(num(r.version) | 0, 0);
+  Buffer.from(r.prev_hash as Uint8Array).reverse().copy(header, 4);
+  Buffer.from(r.merkle_root as Uint8Array).reverse().copy(header, 36);
+  header.writeUInt32LE(num(r.time), 68);
+  header.writeUInt32LE(num(r.bits), 72);
+  header.writeUInt32LE(num(r.nonce), 76);
+  return header;
+}
+
+/** How far a background build has come: the last script key it indexed over the key space (keys are uniform hashes). */
+function buildProgress(value: unknown, bits: number): number {
+  const last = value === '' || value === null || value === undefined ? -1 : Number(value);
+  return Math.min(0.99, Math.max(0, (last + 1) / 2 ** bits));
+}
+
+export class ScriptHashPlans {
+  private readonly sql;
+
+  constructor(private readonly n: ChainNet) {
+    const { t, dialect: d } = n;
+    this.sql = {
+      byHash: d.scriptsByHash(t),
+      confirmed: `SELECT tx.txid, b.height FROM ${t.history} h JOIN ${t.txs} tx ON tx.id = h.id ${joinBlockOf(t.blocks, 'h.id')}
+        WHERE h.script = ? ORDER BY h.id LIMIT ? + 0`,
+      mempool: `SELECT txid, fee, prevouts FROM ${t.mempoolTxs} WHERE txid IN
+        (SELECT txid FROM ${t.mempoolOutputs} WHERE script = ? UNION SELECT txid FROM ${t.mempoolSpends} WHERE script = ?) LIMIT ? + 0`,
+      liveOf: `SELECT txid FROM ${t.mempoolTxs} WHERE ${d.inHashList('txid')} AND removed = ${d.no}`,
+      headers: `SELECT version, prev_hash, merkle_root, time, bits, nonce FROM ${t.blocks}
+        WHERE height >= ? AND height < ? AND is_orphan = ${d.no} ORDER BY height`,
+      hashes: `SELECT hash FROM ${t.blocks} WHERE height >= ? AND height <= ? AND is_orphan = ${d.no} ORDER BY height`,
+    };
+  }
+
+  *indexState(): Plan<ScriptHashIndexState> {
+    const row = yield* first('SELECT value FROM meta WHERE key = ?', [scriptHashBuildKey(this.n.id)]);
+    if (!row) return { ready: true, progress: 1 };
+    const keys = yield* this.n.keysOfStore();
+    return { ready: false, progress: buildProgress(row.value, keys.params.bits) };
+  }
+
+  /** The stored script with this sha256 (the index narrows to a prefix; the whole hash of each candidate decides). */
+  *scriptOf(sha256: Uint8Array): Plan<Uint8Array | null> {
+    for (const r of yield* rows(this.sql.byHash, [this.n.dialect.scriptHashKey(sha256)])) {
+      const script = r.script as Uint8Array;
+      if (sameBytes(scriptSha256(script), sha256)) return script;
+    }
+    return null;
+  }
+
+  /** The script's key, or null when the index has never seen it. */
+  private *keyOf(script: Uint8Array): Plan<number | null> {
+    const keys = yield* this.n.keysOfStore();
+    const { row, key } = yield* probeScript(this.n.t, script, keys.base(script));
+    return row ? key : null;
+  }
+
+  *history(script: Uint8Array, max: number): Plan<ScriptHashHistory | null> {
+    const key = yield* this.keyOf(script);
+    if (key === null) return { confirmed: [], mempool: [] };
+    const confirmed = (yield* rows(this.sql.confirmed, [key, max + 1])).map((r) => ({ txid: bytesToHex(r.txid as Uint8Array), height: num(r.height) }));
+    if (confirmed.length > max) return null;
+    const mempool = yield* this.mempoolOfKey(key, max - confirmed.length);
+    return mempool && { confirmed, mempool };
+  }
+
+  *mempool(script: Uint8Array, max: number): Plan<ScriptHashMempoolTx[] | null> {
+    const key = yield* this.keyOf(script);
+    return key === null ? [] : yield* this.mempoolOfKey(key, max);
+  }
+
+  private *mempoolOfKey(key: number, max: number): Plan<ScriptHashMempoolTx[] | null> {
+    const pool = yield* rows(this.sql.mempool, [key, key, max + 1]);
+    return pool.length > max ? null : yield* this.withParents(pool);
+  }
+
+  /** Whether each mempool tx spends an output of another live mempool tx: one statement for all their inputs. */
+  private *withParents(pool: readonly Row[]): Plan<ScriptHashMempoolTx[]> {
+    if (pool.length === 0) return [];
+    const parents = pool.map((r) => new Set(unpackPrevouts(r.prevouts as Uint8Array).flatMap((p) => (p ? [p.txid] : []))));
+    const wanted = [...new Set(parents.flatMap((s) => [...s]))];
+    const live = new Set<string>();
+    for (let i = 0; i < wanted.length; i += 5_000) {
+      for (const r of yield* rows(this.sql.liveOf, [this.n.dialect.hashList(wanted.slice(i, i + 5_000))])) live.add(bytesToHex(r.txid as Uint8Array));
+    }
+    return pool.map((r, i) => ({
+      txid: bytesToHex(r.txid as Uint8Array), fee: big(r.fee), unconfirmedParent: [...parents[i]!].some((txid) => live.has(txid)),
+    }));
+  }
+
+  *headers(fromHeight: number, count: number): Plan<Buffer[]> {
+    if (count <= 0) return [];
+    return (yield* rows(this.sql.headers, [fromHeight, fromHeight + count])).map(headerOfRow);
+  }
+
+  /** Internal byte order (the reverse of the stored display bytes), as header merkle trees hash them. */
+  *blockHashes(fromHeight: number, toHeight: number): Plan<Buffer[]> {
+    return (yield* rows(this.sql.hashes, [fromHeight, toHeight])).map((r) => Buffer.from(r.hash as Uint8Array).reverse());
+  }
+}
