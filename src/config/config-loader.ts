@@ -10,6 +10,7 @@ import { isTable, keyReader, type KeyReader, type Raw } from './config-values.js
 import { buildOpsConfig } from './ops-config.js';
 import { buildHttpLimits } from './http-limits-config.js';
 import { buildAccounts } from './accounts-config.js';
+import { buildElectrum, buildElectrumListeners } from './electrum-config.js';
 
 /** Environment variables with these prefixes belong to scripts and tests, not to the service. */
 const NON_CONFIG_ENV_PREFIXES = ['OUTPOINT_SETUP_', 'OUTPOINT_TEST_', 'OUTPOINT_BENCH_'];
@@ -140,6 +141,7 @@ function buildConfig(raw: Raw): OutpointConfig {
       eventLogHours: realtime.int('event_log_hours'), eventLogMaxEvents: realtime.int('event_log_max_events') },
     webhooks: buildWebhooks(keys('webhooks')),
     redis: { url: keys('redis').optionalStr('url') },
+    electrum: buildElectrum(keys('electrum')),
     market: buildMarket(keys('market')),
     ...buildOpsConfig(keys),
     accounts: buildAccounts(keys('accounts')),
@@ -216,6 +218,7 @@ function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
     mempoolSampleSeconds: keys.int('mempool_sample_seconds'),
     mempoolSamplesKeepHours: keys.int('mempool_samples_keep_hours'),
     p2p: buildP2p(keys, chain, `networks.${id}.p2p_peers`),
+    electrum: buildElectrumListeners(keys, `networks.${id}.`),
   };
 }
 

@@ -30,6 +30,7 @@ import { WebhookMatcher } from '../../services/webhooks/webhook-matcher.js';
 import { tappedBus } from '../../services/webhooks/tapped-bus.js';
 import { WebhookHttpSender } from '../../webhooks-http/webhook-http-sender.js';
 import { createNetworkRuntime, type NetworkRuntime } from './network-runtime.js';
+import { ElectrumRuntime } from './electrum-wiring.js';
 import { waitForConfiguredNode } from './node-check.js';
 import { applyRawTxMode } from './raw-tx-mode.js';
 import { Observability } from './observability.js';
@@ -68,6 +69,8 @@ export class Runtime {
   private readonly webhookLimits: WebhookLimits;
   private readonly dispatcher: WebhookDispatcher;
   private readonly matcher: WebhookMatcher | null;
+  /** The Electrum listeners (where configured) and the background build of the scripthash index. */
+  private readonly electrum: ElectrumRuntime;
 
   private constructor(
     readonly config: OutpointConfig,
@@ -100,6 +103,7 @@ export class Runtime {
     this.networks = config.networks.map((n) =>
       createNetworkRuntime(n, this.store, publishBus, logger, { store: config.store, bulk: options.bulk ?? false, writes: this.observability.storeWrites }),
     );
+    this.electrum = new ElectrumRuntime(config, this.store, this.networks, logger);
     this.market = createMarket(config.market, this.store.prices(), publishBus, logger);
     registerMarketMetrics(this.observability.metrics, this.market);
     if (options.indexers ?? true) {
@@ -139,6 +143,7 @@ export class Runtime {
       await this.observability.start();
       this.dispatcher.start();
       if (this.options.http !== false) await this.startHttp();
+      if (this.options.http !== false) await this.electrum.start(this.bus, this.observability.metrics);
       if (this.options.indexers === false) return;
       // One poller per database, like one indexer per network: API-only replicas read the stored prices.
       this.market.start();
@@ -152,6 +157,7 @@ export class Runtime {
         await network.notifier.start();
         await network.p2p.start();
       }
+      this.electrum.startIndexBuild();
     } catch (err) {
       await this.stop();
       throw err;
@@ -165,6 +171,7 @@ export class Runtime {
     process.off('SIGHUP', this.reloadTls);
     // Realtime first: it closes its clients with a close frame before the HTTP server goes away.
     await this.realtime?.close();
+    await this.electrum.stop();
     await this.app?.close();
     await this.market.stop();
     for (const network of this.networks) await network.p2p.stop();
@@ -218,7 +225,7 @@ export class Runtime {
       packageSources: new Map(this.networks.map((n) => [n.config.id, new RpcMempoolPackageSource(n.node)])),
       events: this.bus,
       metrics: this.observability.metrics,
-      ops: { health: this.observability.health, metrics: this.observability.apiExposition },
+      ops: { health: this.observability.health, metrics: this.observability.apiExposition, electrum: () => this.electrum.listeners },
       rawBlocks: new Map(this.networks.map((n) => [n.config.id, new RpcChainSource(n.node)])),
       ...(this.config.realtime.eventLogHours > 0 ? { eventLog: this.store.events() } : {}),
       mempoolSamples: this.store.mempoolSamples(),
@@ -266,6 +273,7 @@ export class Runtime {
     }
     try {
       replaceTlsCredentials(this.app, this.readTls());
+      this.electrum.reloadTls();
       this.logger.info('tls: certificate reloaded', { certFile: this.config.http.tls!.certFile });
     } catch (error) {
       this.logger.error('tls: reload failed; still serving the previous certificate', { error: (error as Error).message });

@@ -15,7 +15,7 @@ import { bulkTests } from './conformance-bulk.js';
 import { rawTxTests } from './conformance-raw-txs.js';
 import { scriptKeyTests } from './conformance-script-keys.js';
 import { scriptSetTests } from './conformance-script-sets.js';
-import { scriptHashTests } from './conformance-script-hashes.js';
+import { scriptHashTests } from './script-hashes/conformance-script-hashes.js';
 import { upgradeTests } from './conformance-upgrade.js';
 import { syncStatusTests } from './conformance-sync-status.js';
 

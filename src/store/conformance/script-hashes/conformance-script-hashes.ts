@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { it } from 'node:test';
-import { ScriptHashIndexBuildingError } from '../../core/domain/errors.js';
-import type { NetworkStore } from '../../core/store/network-store.js';
-import { chainTables, scriptHashBuildKey } from '../common/schema/chain-tables.js';
-import { ChainBuilder, p2pkh, spend } from './block-builder.js';
-import { bulkLoad } from './conformance-bulk.js';
-import { withDb, withDbAt } from './conformance-chain.js';
-import type { StoreHarness, TestDatabase } from './harness.js';
+import { ScriptHashIndexBuildingError } from '../../../core/domain/errors.js';
+import type { NetworkStore } from '../../../core/store/network-store.js';
+import { chainTables, scriptHashBuildKey } from '../../common/schema/chain-tables.js';
+import { ChainBuilder, p2pkh, spend } from '../block-builder.js';
+import { bulkLoad } from '../conformance-bulk.js';
+import { withDb, withDbAt } from '../conformance-chain.js';
+import type { StoreHarness, TestDatabase } from '../harness.js';
 
 const sha = (script: Uint8Array): Buffer => createHash('sha256').update(script).digest();
 const hex = (bytes: Uint8Array | null): string | null => (bytes ? Buffer.from(bytes).toString('hex') : null);
