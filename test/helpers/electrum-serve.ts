@@ -2,6 +2,8 @@
  * `outpoint serve` with an Electrum server: a regtest node indexed into a store of either engine, the network's
  * Electrum listeners on free loopback ports, ready once its Electrum server answers at the node's tip.
  */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { freePort } from './free-port.js';
 import type { RegtestNode } from './regtest-node.js';
 import { startServeWithBody, type ServeOptions, type ServeProcess } from './serve-process.js';
@@ -19,7 +21,27 @@ export interface ElectrumServe {
   stop(): Promise<void>;
 }
 
+/** A GET's JSON body (null on any failure), over HTTP or, with `ca`, HTTPS trusting it. */
+export function getJson(url: string, ca?: string | Buffer): Promise<unknown> {
+  return new Promise((resolve) => {
+    const done = (res: import('node:http').IncomingMessage): void => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => {
+        try {
+          resolve(JSON.parse(body));
+        } catch {
+          resolve(null);
+        }
+      });
+    };
+    const req = ca ? httpsRequest(url, { ca, agent: false }, done) : httpRequest(url, done);
+    req.on('error', () => resolve(null)).end();
+  });
+}
+
 export interface ElectrumServeOptions extends ServeOptions {
+  /** `[http]` TLS: the certificate files and the CA that signed them (the HTTP port speaks HTTPS then). */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string; readonly ca: string | Buffer };
   /** `[electrum]` keys as TOML lines. */
   readonly electrum?: Readonly<Record<string, string>>;
   readonly transports?: readonly ('tcp' | 'tls' | 'ws' | 'wss')[];
@@ -35,7 +57,14 @@ export async function startElectrumServe(node: RegtestNode, storeUrl: string, op
   const electrum = Object.entries(options.electrum ?? {}).map(([k, v]) => `${k} = ${v}`).join('\n');
   const body = `[store]\nurl = "${storeUrl}"\n[electrum]\n${electrum}\n[networks.${network}]\nchain = "regtest"\nrpc_url = "${node.rpcUrl}"\n`
     + `${node.zmqUrl ? `zmq_url = "${node.zmqUrl}"\n` : 'poll_ms = 100\n'}p2p_target_peers = 0\nmempool_sample_seconds = 0\n${listeners}\n${options.extra ?? ''}`;
-  const serve = await startServeWithBody(body, { readyNetwork: network, ...options });
+  const http = options.tls ? { ...options.http, tls_cert_file: `"${options.tls.certFile}"`, tls_key_file: `"${options.tls.keyFile}"` } : options.http;
+  const scheme = options.tls ? 'https' : 'http';
+  const ca = options.tls?.ca;
+  const serve = await startServeWithBody(body, {
+    readyNetwork: network, ...options, ...(http ? { http } : {}),
+    ...(options.tls ? { readyProbe: async (u: string) => (await getJson(`${u.replace(/^http:/, 'https:')}/api/v2/get_info/${network}`, ca)) !== null } : {}),
+  });
+  const url = serve.url.replace(/^http:/, `${scheme}:`);
   const tcp = ports.tcp;
   const result: ElectrumServe = {
     serve, network, ports,
@@ -50,9 +79,9 @@ export async function startElectrumServe(node: RegtestNode, storeUrl: string, op
           const tip = await client.request<{ height: number; hex: string }>('blockchain.headers.subscribe').catch(() => null);
           const best = await n.rpc.call<number>('getblockcount');
           if (tip?.height !== best) return false;
-          const ours = await fetch(`${serve.url}/api/v2/get_info/${network}`).then((r) => r.json() as Promise<{ data: { unconfirmed_txs?: number } }>).catch(() => null);
+          const ours = await getJson(`${url}/api/v2/get_info/${network}`, ca) as { data?: { unconfirmed_txs?: number } } | null;
           const theirs = (await n.rpc.call<string[]>('getrawmempool')).length;
-          return ours?.data.unconfirmed_txs === undefined || ours.data.unconfirmed_txs === theirs;
+          return ours?.data?.unconfirmed_txs === theirs;
         }, 60_000, `${network} Electrum server at the node's tip and mempool`, 50);
       } finally {
         client.close();
