@@ -5,10 +5,13 @@
  * package); negotiation; bad input answered with JSON-RPC errors. One node and one serve process per engine.
  */
 import assert from 'node:assert/strict';
+import MempoolElectrumClient from '@mempool/electrum-client';
 import { after, before, describe, it } from 'node:test';
 import { checkFees, checkHeaders, checkScripthashes, checkTransactions, rejectsWith } from '../helpers/electrum-checks.js';
+import { nodeElectrumView } from '../helpers/electrum-oracle.js';
 import { startElectrumServe, type ElectrumServe } from '../helpers/electrum-serve.js';
 import { makeElectrumScenario, scriptOf, type ElectrumScenario } from '../helpers/electrum-scenario.js';
+import { scripthashOf } from '../helpers/electrum-test-client.js';
 import { startBitcoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
 import { StoreEngines, testEngines } from '../helpers/store-engines.js';
 
@@ -74,6 +77,31 @@ for (const engine of testEngines()) {
         const other = await servers.get(engine)!.connect();
         await rejectsWith(other.request('server.version', ['x', '1.2']), 1, /Unsupported protocol version/);
         await waitFor(() => other.closed, 10_000, 'the connection closed');
+      } finally {
+        client.close();
+      }
+    });
+
+    it('@mempool/electrum-client (mempool.space\'s backend) reads balances, histories and unspent outputs, one by one and batched', async () => {
+      const client = new MempoolElectrumClient(servers.get(engine)!.ports.tcp!, '127.0.0.1', 'tcp', null, { onLog: () => undefined });
+      await client.initElectrum({ client: 'mempool-v2', version: '1.4' });
+      try {
+        assert.deepEqual(client.versionInfo, ['Outpoint 0.1.0', '1.4']);
+        const views = await nodeElectrumView(btc.rpc, scenario.scripts);
+        const hashes = scenario.scripts.map((s) => scripthashOf(Buffer.from(s, 'hex')));
+        for (const [i, script] of scenario.scripts.entries()) {
+          const view = views.get(script)!;
+          assert.deepEqual(await client.blockchainScripthash_getBalance(hashes[i]!), { confirmed: view.confirmed, unconfirmed: view.unconfirmed });
+          assert.deepEqual(await client.blockchainScripthash_getHistory(hashes[i]!), view.history);
+          assert.deepEqual(await client.blockchainScripthash_getMempool(hashes[i]!), view.mempool);
+          assert.deepEqual(await client.blockchainScripthash_listunspent(hashes[i]!), view.utxos);
+        }
+        const balances = await client.blockchainScripthash_getBalanceBatch(hashes);
+        assert.deepEqual(balances.map((b) => [b.param, b.result]), scenario.scripts.map((s, i) => [hashes[i], { confirmed: views.get(s)!.confirmed, unconfirmed: views.get(s)!.unconfirmed }]));
+        const histories = await client.blockchainScripthash_getHistoryBatch(hashes);
+        assert.deepEqual(histories.map((h) => [h.param, h.result]), scenario.scripts.map((s, i) => [hashes[i], views.get(s)!.history]));
+        const verbose = await client.blockchainTransaction_get(scenario.confirmed.txid, true) as { txid: string; confirmations: number };
+        assert.equal(verbose.txid, scenario.confirmed.txid);
       } finally {
         client.close();
       }
