@@ -61,6 +61,8 @@ export interface ElectrumConfig {
   readonly requestsPerSecond: number;
   readonly maxHistory: number;
   readonly idleTimeoutS: number;
+  /** Processes serving the listeners (1: the serving process itself). */
+  readonly processes: number;
 }
 
 export interface AccountsConfig {

@@ -1,4 +1,5 @@
 /** `[electrum]` and each network's Electrum listeners (docs/electrum.md). */
+import { availableParallelism } from 'node:os';
 import { ConfigError } from '../core/index.js';
 import type { ElectrumConfig, ElectrumListenConfig } from './config-types.js';
 import type { KeyReader } from './config-values.js';
@@ -15,6 +16,8 @@ export function buildElectrum(electrum: KeyReader): ElectrumConfig {
     requestsPerSecond: electrum.int('requests_per_second'),
     maxHistory: electrum.int('max_history'),
     idleTimeoutS: electrum.int('idle_timeout_s'),
+    // Every core: measured to pay on 2 (docs/benchmarks.md, "Electrum against Fulcrum"); past 8 the node and the store bound it.
+    processes: electrum.int('processes', Math.min(8, availableParallelism())),
   };
 }
 

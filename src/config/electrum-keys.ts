@@ -1,5 +1,5 @@
 /** The Electrum server's configuration keys (docs/electrum.md): `[electrum]` and each network's listeners. */
-import type { KeySpec } from './config-schema-types.js';
+import { derived, type KeySpec } from './config-schema-types.js';
 
 const listener = (what: string): KeySpec => ({
   type: 'string', default: null,
@@ -38,6 +38,10 @@ export const ELECTRUM_KEYS: Readonly<Record<string, KeySpec>> = {
   max_history: {
     type: 'integer', min: 100, max: 100_000_000, default: 125_000,
     doc: 'transactions one Electrum history, mempool or unspent list may hold (Fulcrum\'s max_history); past it the request answers error 1',
+  },
+  processes: {
+    type: 'integer', min: 1, max: 64, default: derived('the number of cores, at most 8'),
+    doc: 'processes serving the Electrum listeners over the one index, each taking its share of the connections (and of the per-address and per-network limits); `1`: the serving process itself',
   },
   idle_timeout_s: { type: 'integer', min: 10, max: 86_400, default: 600, doc: 'an Electrum connection that sent nothing for this long is closed' },
 };

@@ -5,7 +5,6 @@
  */
 import type { Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { EventBus } from '../core/domain/events.js';
 import type { NetworkId } from '../core/domain/network.js';
 import type { Logger } from '../core/infrastructure/logger.js';
 import type { Metrics } from '../core/infrastructure/metrics.js';
@@ -15,7 +14,7 @@ import { METHODS } from './methods/method-table.js';
 import type { ServerInfo } from './methods/method-spec.js';
 import type { ElectrumLimits } from './sessions/electrum-limits.js';
 import { SessionHost } from './sessions/session-host.js';
-import { followElectrumChanges } from './subscriptions/electrum-changes.js';
+import type { ElectrumChange } from './subscriptions/electrum-changes.js';
 import { tcpServer, tlsServer } from './transport/socket-transport.js';
 import type { TlsCredentials } from './transport/tls-credentials.js';
 import { websocketServer } from './transport/websocket-transport.js';
@@ -39,7 +38,11 @@ export interface ElectrumOptions {
   readonly limits: ElectrumLimits;
   /** The [http] certificate: needed by `ssl` and `wss` listeners. */
   readonly tls: TlsCredentials | null;
-  readonly bus: EventBus;
+  /**
+   * Where the subscriptions learn what changed: the event bus through electrum-changes.ts in the serving process, the
+   * changes the serving process forwards in an Electrum worker process. Returns the unsubscribe.
+   */
+  readonly changes: (onChange: (change: ElectrumChange) => void) => () => void;
   readonly metrics: Metrics;
   readonly logger: Logger;
   /** Largest raw transaction accepted for broadcast, in bytes (Fulcrum's 4 MB: a block's weight at most). */
@@ -83,7 +86,7 @@ export async function startElectrum(options: ElectrumOptions): Promise<ElectrumH
     for (const host of hosts.values()) host.closeAll();
     await Promise.all(servers.map(({ server }) => new Promise((resolve) => server.close(resolve))));
   };
-  const unfollow = followElectrumChanges(options.bus, (change) => hosts.get(change.network)?.onChange(change));
+  const unfollow = options.changes((change) => hosts.get(change.network)?.onChange(change));
   try {
     for (const [network, { services, listen: addresses }] of options.networks) {
       const ports: Partial<Record<(typeof PORT_KEYS)[ElectrumTransport], number>> = {};

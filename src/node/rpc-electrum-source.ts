@@ -15,15 +15,26 @@ export class RpcElectrumSource implements ElectrumNodeSource {
     return Number((await this.rpc.call<{ relayfee?: unknown }>('getnetworkinfo')).relayfee);
   }
 
-  async mempoolFees(): Promise<Record<string, number>> {
+  async mempoolFees(): Promise<Record<string, number | boolean>> {
     const info = await this.rpc.call<Record<string, unknown>>('getmempoolinfo');
-    const out: Record<string, number> = {};
-    for (const key of ['mempoolminfee', 'minrelaytxfee', 'incrementalrelayfee']) if (typeof info[key] === 'number') out[key] = info[key];
+    const out: Record<string, number | boolean> = {};
+    // The protocol's three, and the two Fulcrum passes on too; the mempool's size is left out (a client need not know it).
+    for (const key of ['mempoolminfee', 'minrelaytxfee', 'incrementalrelayfee', 'unbroadcastcount', 'fullrbf']) {
+      const value = info[key];
+      if (typeof value === 'number' || typeof value === 'boolean') out[key] = value;
+    }
     return out;
   }
 
-  verboseTx(txid: string, blockHash: string | null): Promise<NodeReply> {
-    return this.rpc.call('getrawtransaction', blockHash === null ? [txid, true] : [txid, true, blockHash]);
+  /**
+   * With the block's hash a node without -txindex answers too; it then adds `in_active_chain`, which is left out so the
+   * answer is the node's usual one (Fulcrum's, which needs -txindex and never passes the block).
+   */
+  async verboseTx(txid: string, blockHash: string | null): Promise<NodeReply> {
+    if (blockHash === null) return this.rpc.call('getrawtransaction', [txid, true]);
+    const reply = await this.rpc.call<Record<string, unknown>>('getrawtransaction', [txid, true, blockHash]);
+    delete reply.in_active_chain;
+    return reply;
   }
 
   submitPackage(rawTxs: readonly string[]): Promise<NodeReply> {

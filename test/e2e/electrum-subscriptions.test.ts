@@ -3,7 +3,8 @@
  * scripthash is notified with its new status, equal to the status computed from the node, when a payment enters the
  * mempool, when a tx spending its output depends on an unconfirmed parent, when a block confirms them and when a
  * reorg moves them back to the mempool and into another block; headers.subscribe is notified of each new tip, the
- * lower one of a reorg included. An unsubscribed scripthash is not notified.
+ * lower one of a reorg included. An unsubscribed scripthash is not notified. Each server runs its Electrum listeners in
+ * two worker processes (`[electrum] processes = 2`), so every notification crosses from the indexer's bus to a worker.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -27,7 +28,8 @@ before(async () => {
   script = await scriptOf(btc, address);
   sh = scripthashOf(Buffer.from(script, 'hex'));
   for (const engine of testEngines()) {
-    const server = await startElectrumServe(btc, (await engines.create(engine)).url);
+    // Two Electrum worker processes: notifications reach subscribers through the serving process's forwarding.
+    const server = await startElectrumServe(btc, (await engines.create(engine)).url, { electrum: { processes: '2' } });
     await server.caughtUp(btc);
     const client = await server.connect();
     await client.request('server.version', ['subscriber', '1.6']);

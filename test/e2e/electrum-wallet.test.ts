@@ -43,7 +43,8 @@ async function electrum(...args: string[]): Promise<unknown> {
 before(async () => {
   btc = await startBitcoind({ funded: true });
   dir = mkdtempSync(join(tmpdir(), 'outpoint-electrum-wallet-'));
-  server = await startElectrumServe(btc, (await engines.create(testEngines()[0]!)).url);
+  // Served by two Electrum worker processes, as a 2-core machine runs it by default.
+  server = await startElectrumServe(btc, (await engines.create(testEngines()[0]!)).url, { electrum: { processes: '2' } });
   // A key of our own (WIF, regtest, compressed): Electrum restores it as a p2wpkh wallet; the node tells its address.
   const wif = base58check.encode(Buffer.concat([Buffer.from([0xef]), randomBytes(32), Buffer.from([0x01])]));
   const { descriptor } = await btc.rpc.call<{ descriptor: string }>('getdescriptorinfo', [`wpkh(${wif})`]);

@@ -123,8 +123,8 @@ export async function checkFees(client: ElectrumTestClient, node: RegtestNode, v
   assert.equal(await client.request('blockchain.estimatefee', [2]), smart.feerate ?? -1);
   const info = await node.rpc.call<Record<string, number>>('getmempoolinfo');
   if (version === '1.6') {
-    // The fee floors the node has (Litecoin Core 0.21 has no incrementalrelayfee in getmempoolinfo).
-    const floors = Object.fromEntries(['mempoolminfee', 'minrelaytxfee', 'incrementalrelayfee'].filter((k) => k in info).map((k) => [k, info[k]]));
+    // The fee floors the node has (Litecoin Core 0.21 has no incrementalrelayfee), and what Fulcrum passes on too.
+    const floors = Object.fromEntries(['mempoolminfee', 'minrelaytxfee', 'incrementalrelayfee', 'unbroadcastcount', 'fullrbf'].filter((k) => k in info).map((k) => [k, info[k]]));
     assert.deepEqual(await client.request('mempool.get_info'), floors);
     await rejectsWith(client.request('blockchain.relayfee'), -32601);
     assert.equal(await client.request('blockchain.estimatefee', [2, 'economical']), (await node.rpc.call<{ feerate?: number }>('estimatesmartfee', [2, 'ECONOMICAL'])).feerate ?? -1);

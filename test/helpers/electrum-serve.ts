@@ -54,7 +54,8 @@ export async function startElectrumServe(node: RegtestNode, storeUrl: string, op
   const ports: Partial<Record<'tcp' | 'tls' | 'ws' | 'wss', number>> = {};
   for (const t of options.transports ?? ['tcp']) ports[t] = await freePort();
   const listeners = Object.entries(ports).map(([t, port]) => `electrum_${t} = "127.0.0.1:${port}"`).join('\n');
-  const electrum = Object.entries(options.electrum ?? {}).map(([k, v]) => `${k} = ${v}`).join('\n');
+  // One process unless a test asks for more (a worker process costs a second or two to start).
+  const electrum = Object.entries({ processes: '1', ...options.electrum }).map(([k, v]) => `${k} = ${v}`).join('\n');
   const body = `[store]\nurl = "${storeUrl}"\n[electrum]\n${electrum}\n[networks.${network}]\nchain = "regtest"\nrpc_url = "${node.rpcUrl}"\n`
     + `${node.zmqUrl ? `zmq_url = "${node.zmqUrl}"\n` : 'poll_ms = 100\n'}p2p_target_peers = 0\nmempool_sample_seconds = 0\n${listeners}\n${options.extra ?? ''}`;
   const http = options.tls ? { ...options.http, tls_cert_file: `"${options.tls.certFile}"`, tls_key_file: `"${options.tls.keyFile}"` } : options.http;
@@ -73,10 +74,12 @@ export async function startElectrumServe(node: RegtestNode, storeUrl: string, op
       return ElectrumTestClient.connect({ kind: 'tcp', port: tcp });
     },
     async caughtUp(n) {
-      const client = await result.connect();
+      // The Electrum listeners open after HTTP (in worker processes, a second or two later).
+      let client: ElectrumTestClient | null = null;
+      await waitFor(async () => (client = await result.connect().catch(() => null)) !== null, 60_000, `the Electrum listener: ${serve.log.join('').slice(-1500)}`, 100);
       try {
         await waitFor(async () => {
-          const tip = await client.request<{ height: number; hex: string }>('blockchain.headers.subscribe').catch(() => null);
+          const tip = await client!.request<{ height: number; hex: string }>('blockchain.headers.subscribe').catch(() => null);
           const best = await n.rpc.call<number>('getblockcount');
           if (tip?.height !== best) return false;
           const ours = await getJson(`${url}/api/v2/get_info/${network}`, ca) as { data?: { unconfirmed_txs?: number } } | null;
@@ -84,7 +87,7 @@ export async function startElectrumServe(node: RegtestNode, storeUrl: string, op
           return ours?.data?.unconfirmed_txs === theirs;
         }, 60_000, `${network} Electrum server at the node's tip and mempool`, 50);
       } finally {
-        client.close();
+        client!.close();
       }
     },
     stop: () => serve.stop(),

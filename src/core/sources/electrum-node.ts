@@ -11,8 +11,11 @@ export interface ElectrumNodeSource {
   estimateFee(target: number, mode: string | null): Promise<number>;
   /** `getnetworkinfo`'s relayfee: coins per 1,000 vbytes. */
   relayFee(): Promise<number>;
-  /** `getmempoolinfo`'s mempoolminfee, minrelaytxfee and incrementalrelayfee (coins per 1,000 vbytes), those it has. */
-  mempoolFees(): Promise<Record<string, number>>;
+  /**
+   * `getmempoolinfo`'s mempoolminfee, minrelaytxfee and incrementalrelayfee (coins per 1,000 vbytes), and its
+   * unbroadcastcount and fullrbf (Fulcrum passes those on too), those the node has.
+   */
+  mempoolFees(): Promise<Record<string, number | boolean>>;
   /** `getrawtransaction txid true [blockhash]`: the node's verbose form (the block hash lets a node without -txindex answer). */
   verboseTx(txid: string, blockHash: string | null): Promise<NodeReply>;
   /** `submitpackage`: the node's reply (Bitcoin Core 28+); rejects with RpcError when the node refuses the call. */

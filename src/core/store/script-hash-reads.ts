@@ -35,6 +35,17 @@ export interface ScriptHashHistory {
   readonly mempool: readonly ScriptHashMempoolTx[];
 }
 
+/** An unspent output of a script, as listunspent needs it. */
+export interface ScriptHashUtxo {
+  readonly txid: string;
+  readonly vout: number;
+  readonly value: Sats;
+  /** null for a mempool output. */
+  readonly height: number | null;
+  /** A mempool output whose tx spends another mempool tx's output. */
+  readonly unconfirmedParent: boolean;
+}
+
 export interface ScriptHashReader {
   indexState(): Promise<ScriptHashIndexState>;
   /**
@@ -47,6 +58,11 @@ export interface ScriptHashReader {
    * bound on what one answer may hold, checked before the rows are read whole.
    */
   history(script: Uint8Array, max: number): Promise<ScriptHashHistory | null>;
+  /**
+   * The script's unspent outputs, none a live mempool tx spends: confirmed by (height, position, output), then mempool
+   * outputs in no particular order; null when more than `max`.
+   */
+  unspent(script: Uint8Array, max: number): Promise<ScriptHashUtxo[] | null>;
   /** The script's live mempool txs alone (history's second half), or null when more than `max`. */
   mempool(script: Uint8Array, max: number): Promise<ScriptHashMempoolTx[] | null>;
   /** The main chain's 80-byte headers from `fromHeight`, at most `count`, fewer at the tip. */

@@ -31,12 +31,14 @@ export class ElectrumChainService {
 
   /** The tip's height and header; null before the first block. */
   async tip(): Promise<{ height: number; hex: string } | null> {
-    const tip = await this.reader.getTip();
-    if (!tip) return null;
-    const [header] = await this.index.headers(tip.height, 1);
-    // A reorg between the two reads shortened the chain: ask again (it moved, so it does not loop).
-    if (!header) return this.tip();
-    return { height: tip.height, hex: Buffer.from(header).toString('hex') };
+    // A reorg between the two reads can shorten the chain under the tip read first: then the tip is read again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const tip = await this.reader.getTip();
+      if (!tip) return null;
+      const [header] = await this.index.headers(tip.height, 1);
+      if (header) return { height: tip.height, hex: Buffer.from(header).toString('hex') };
+    }
+    throw new ElectrumRequestError('the chain is changing; ask again');
   }
 
   async tipHeight(): Promise<number> {

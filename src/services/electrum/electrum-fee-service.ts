@@ -23,7 +23,7 @@ export class ElectrumFeeService {
   /** (target, mode) pairs: targets 0-1008 and a few modes, bounded anyway. */
   private readonly estimates = new CappedMap<string, Kept<number>>(256);
   private relay: Kept<number> | null = null;
-  private floors: Kept<Record<string, number>> | null = null;
+  private floors: Kept<Record<string, number | boolean>> | null = null;
   private histogramKept: Kept<[number, number][]> | null = null;
 
   constructor(
@@ -66,7 +66,7 @@ export class ElectrumFeeService {
     return kept.value;
   }
 
-  mempoolFees(): Promise<Record<string, number>> {
+  mempoolFees(): Promise<Record<string, number | boolean>> {
     this.floors = this.kept(this.floors, FLOORS_MS, () => this.source().mempoolFees());
     const kept = this.floors;
     kept.value.catch(() => { if (this.floors === kept) this.floors = null; });

@@ -7,9 +7,8 @@
  */
 import { OP_RETURN } from '../../chains/script/opcodes.js';
 import type { NetworkId } from '../../core/domain/network.js';
-import type { UnspentOutput } from '../../core/store/chain-reads.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
-import type { ScriptHashReader } from '../../core/store/script-hash-reads.js';
+import type { ScriptHashReader, ScriptHashUtxo } from '../../core/store/script-hash-reads.js';
 import { CappedMap } from '../shared/capped-map.js';
 import { HistoryTooLargeError } from './electrum-request-error.js';
 import type { SyncGate } from '../shared/sync-gate.js';
@@ -100,18 +99,18 @@ export class ScriptHashService {
   async unspent(scripthash: string): Promise<ElectrumUtxo[]> {
     const script = await this.script(scripthash);
     if (!script) return [];
-    const outputs = await this.reader.getUnspent(script, { limit: this.maxHistory + 1, includeMempool: true });
-    if (outputs.length > this.maxHistory) throw new HistoryTooLargeError(this.maxHistory);
-    const confirmed = outputs.filter((o) => o.height !== null).map(utxo);
-    const pending = outputs.filter((o) => o.height === null);
-    if (pending.length === 0) return confirmed;
-    const parents = new Map((await this.index.mempool(script, this.maxHistory) ?? []).map((m) => [m.txid, m.unconfirmedParent]));
-    const rank = (o: UnspentOutput): number => (parents.get(o.txid) ? 1 : 0);
-    pending.sort((a, b) => rank(a) - rank(b) || a.vout - b.vout || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0) || (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : 0));
-    return [...confirmed, ...pending.map(utxo)];
+    await this.gate.check(this.network);
+    const outputs = await this.index.unspent(script, this.maxHistory);
+    if (!outputs) throw new HistoryTooLargeError(this.maxHistory);
+    const first = outputs.findIndex((o) => o.height === null);
+    if (first < 0) return outputs.map(utxo);
+    const rank = (o: ScriptHashUtxo): number => (o.unconfirmedParent ? 1 : 0);
+    const pending = outputs.slice(first)
+      .sort((a, b) => rank(a) - rank(b) || a.vout - b.vout || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0) || (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : 0));
+    return [...outputs.slice(0, first), ...pending].map(utxo);
   }
 }
 
-function utxo(o: UnspentOutput): ElectrumUtxo {
+function utxo(o: ScriptHashUtxo): ElectrumUtxo {
   return { tx_hash: o.txid, tx_pos: o.vout, height: o.height ?? 0, value: o.value };
 }

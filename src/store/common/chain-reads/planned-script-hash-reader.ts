@@ -5,7 +5,7 @@
  * with a chain reset, and the network answers nothing during the initial load that follows).
  */
 import { ScriptHashIndexBuildingError } from '../../../core/domain/errors.js';
-import type { ScriptHashHistory, ScriptHashIndexState, ScriptHashMempoolTx, ScriptHashReader } from '../../../core/store/script-hash-reads.js';
+import type { ScriptHashHistory, ScriptHashIndexState, ScriptHashMempoolTx, ScriptHashReader, ScriptHashUtxo } from '../../../core/store/script-hash-reads.js';
 import type { Plan } from '../sql/sql-plan.js';
 import type { ScriptHashPlans } from './script-hash-plans.js';
 
@@ -35,6 +35,10 @@ export class PlannedScriptHashReader implements ScriptHashReader {
 
   history(script: Uint8Array, max: number): Promise<ScriptHashHistory | null> {
     return this.read(this.plans.history(script, max));
+  }
+
+  unspent(script: Uint8Array, max: number): Promise<ScriptHashUtxo[] | null> {
+    return this.read(this.plans.unspent(script, max));
   }
 
   mempool(script: Uint8Array, max: number): Promise<ScriptHashMempoolTx[] | null> {

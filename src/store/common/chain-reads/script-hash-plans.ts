@@ -4,14 +4,14 @@
  * whole history as Electrum's status needs it (txid and height; fee and unconfirmed parents of mempool txs), raw
  * headers and block hashes by height.
  */
-import type { ScriptHashHistory, ScriptHashIndexState, ScriptHashMempoolTx } from '../../../core/store/script-hash-reads.js';
+import type { ScriptHashHistory, ScriptHashIndexState, ScriptHashMempoolTx, ScriptHashUtxo } from '../../../core/store/script-hash-reads.js';
 import type { ChainNet } from '../chain-net.js';
 import { probeScript } from '../chain-writes/script-rows.js';
 import { scriptHashBuildKey } from '../schema/chain-tables.js';
 import { bytesToHex, sameBytes, unpackPrevouts } from '../schema/codec.js';
 import { scriptSha256 } from '../schema/script-hash-keys.js';
 import { big, first, num, rows, type Plan, type Row } from '../sql/sql-plan.js';
-import { joinBlockOf } from './chain-read-plans.js';
+import { MainChainHeights } from './main-chain-heights.js';
 
 /** The 80-byte header of a stored block row (hashes are stored in display order, headers carry them reversed). */
 export function headerOfRow(r: Row): Buffer {
@@ -33,16 +33,24 @@ function buildProgress(value: unknown, bits: number): number {
 
 export class ScriptHashPlans {
   private readonly sql;
+  /** Heights by tx id (main-chain-heights.ts): a listed tx's block is not joined per row. */
+  private readonly heights: MainChainHeights;
 
   constructor(private readonly n: ChainNet) {
     const { t, dialect: d } = n;
+    this.heights = new MainChainHeights(t, d, n.net);
     this.sql = {
       byHash: d.scriptsByHash(t),
-      confirmed: `SELECT tx.txid, b.height FROM ${t.history} h JOIN ${t.txs} tx ON tx.id = h.id ${joinBlockOf(t.blocks, 'h.id')}
-        WHERE h.script = ? ORDER BY h.id LIMIT ? + 0`,
+      confirmed: `SELECT h.id, tx.txid FROM ${t.history} h JOIN ${t.txs} tx ON tx.id = h.id WHERE h.script = ? ORDER BY h.id LIMIT ? + 0`,
       mempool: `SELECT txid, fee, prevouts FROM ${t.mempoolTxs} WHERE txid IN
         (SELECT txid FROM ${t.mempoolOutputs} WHERE script = ? UNION SELECT txid FROM ${t.mempoolSpends} WHERE script = ?) LIMIT ? + 0`,
       liveOf: `SELECT txid FROM ${t.mempoolTxs} WHERE ${d.inHashList('txid')} AND removed = ${d.no}`,
+      // Through the partial index of unspent outputs (script, id, vout, value): its condition is the query's.
+      unspent: `SELECT o.id, tx.txid, o.vout, o.value FROM ${t.outputs} o JOIN ${t.txs} tx ON tx.id = o.id
+        WHERE o.script = ? AND o.spent_by IS NULL ORDER BY o.id, o.vout LIMIT ? + 0`,
+      mempoolSpent: `SELECT prev_txid, prev_vout FROM ${t.mempoolSpends} WHERE script = ?`,
+      mempoolPaid: `SELECT txid, vout, value FROM ${t.mempoolOutputs} WHERE script = ?`,
+      mempoolTxsOf: `SELECT txid, fee, prevouts FROM ${t.mempoolTxs} WHERE ${d.inHashList('txid')}`,
       headers: `SELECT version, prev_hash, merkle_root, time, bits, nonce FROM ${t.blocks}
         WHERE height >= ? AND height < ? AND is_orphan = ${d.no} ORDER BY height`,
       hashes: `SELECT hash FROM ${t.blocks} WHERE height >= ? AND height <= ? AND is_orphan = ${d.no} ORDER BY height`,
@@ -75,8 +83,10 @@ export class ScriptHashPlans {
   *history(script: Uint8Array, max: number): Plan<ScriptHashHistory | null> {
     const key = yield* this.keyOf(script);
     if (key === null) return { confirmed: [], mempool: [] };
-    const confirmed = (yield* rows(this.sql.confirmed, [key, max + 1])).map((r) => ({ txid: bytesToHex(r.txid as Uint8Array), height: num(r.height) }));
-    if (confirmed.length > max) return null;
+    const found = yield* rows(this.sql.confirmed, [key, max + 1]);
+    if (found.length > max) return null;
+    const heights = yield* this.heights.current();
+    const confirmed = found.map((r) => ({ txid: bytesToHex(r.txid as Uint8Array), height: heights.heightOf(num(r.id)) }));
     const mempool = yield* this.mempoolOfKey(key, max - confirmed.length);
     return mempool && { confirmed, mempool };
   }
@@ -84,6 +94,30 @@ export class ScriptHashPlans {
   *mempool(script: Uint8Array, max: number): Plan<ScriptHashMempoolTx[] | null> {
     const key = yield* this.keyOf(script);
     return key === null ? [] : yield* this.mempoolOfKey(key, max);
+  }
+
+  *unspent(script: Uint8Array, max: number): Plan<ScriptHashUtxo[] | null> {
+    const key = yield* this.keyOf(script);
+    if (key === null) return [];
+    const confirmed = yield* rows(this.sql.unspent, [key, max + 1]);
+    if (confirmed.length > max) return null;
+    const heights = confirmed.length > 0 ? yield* this.heights.current() : null;
+    const spent = new Set((yield* rows(this.sql.mempoolSpent, [key])).map((r) => `${bytesToHex(r.prev_txid as Uint8Array)}:${num(r.prev_vout)}`));
+    const out: ScriptHashUtxo[] = [];
+    for (const r of confirmed) {
+      const txid = bytesToHex(r.txid as Uint8Array);
+      if (spent.size === 0 || !spent.has(`${txid}:${num(r.vout)}`)) out.push({ txid, vout: num(r.vout), value: big(r.value), height: heights!.heightOf(num(r.id)), unconfirmedParent: false });
+    }
+    const paid = (yield* rows(this.sql.mempoolPaid, [key])).filter((r) => !spent.has(`${bytesToHex(r.txid as Uint8Array)}:${num(r.vout)}`));
+    if (paid.length === 0) return out;
+    if (out.length + paid.length > max) return null;
+    const txids = [...new Set(paid.map((r) => bytesToHex(r.txid as Uint8Array)))];
+    const parents = new Map((yield* this.withParents(yield* rows(this.sql.mempoolTxsOf, [this.n.dialect.hashList(txids)]))).map((m) => [m.txid, m.unconfirmedParent]));
+    for (const r of paid) {
+      const txid = bytesToHex(r.txid as Uint8Array);
+      out.push({ txid, vout: num(r.vout), value: big(r.value), height: null, unconfirmedParent: parents.get(txid) ?? false });
+    }
+    return out;
   }
 
   private *mempoolOfKey(key: number, max: number): Plan<ScriptHashMempoolTx[] | null> {

@@ -74,6 +74,12 @@ export function scriptHashTests(harness: StoreHarness): void {
       .sort((a, b) => a.txid.localeCompare(b.txid)));
     assert.deepEqual((await net.scriptHashes.history(fresh, 100))?.confirmed, []);
     assert.equal((await net.scriptHashes.history(fresh, 100))?.mempool.length, 2, 'paid by the parent, spent by the child');
+    // Unspent: confirmed in chain order, then mempool outputs; none a mempool tx spends (fresh's one is the child's input).
+    const utxos = (await net.scriptHashes.unspent(scripts[1]!, 100))!.map((u) => [u.txid, u.vout, u.value, u.height, u.unconfirmedParent]);
+    assert.deepEqual(utxos.slice(0, 2), [[chain.blocks[1]!.block.txs[0]!.txid, 0, 50n, 1, false], [paid, 0, 20n, 10, false]]);
+    assert.deepEqual(utxos.slice(2).sort(), [[parent, 1, 9n, null, false], [child, 0, 38n, null, true]].sort());
+    assert.deepEqual(await net.scriptHashes.unspent(fresh, 100), []);
+    assert.equal(await net.scriptHashes.unspent(scripts[1]!, 3), null, 'four outputs are more than three');
     assert.equal(await net.scriptHashes.history(scripts[1]!, 3), null, 'four txs are more than three');
     assert.equal((await net.scriptHashes.history(scripts[1]!, 4))?.confirmed.length, 2);
     assert.deepEqual(await net.scriptHashes.history(p2pkh(398), 10), { confirmed: [], mempool: [] });
@@ -82,6 +88,24 @@ export function scriptHashTests(harness: StoreHarness): void {
     const after = await net.scriptHashes.history(scripts[1]!, 100);
     assert.deepEqual(after?.confirmed.at(-1), { txid: parent, height: 11 });
     assert.deepEqual(after?.mempool, [{ txid: child, fee: 2n, unconfirmedParent: false }]);
+  }));
+
+  it('answers heights of the chain as it is after a reorg (the kept heights follow the tip)', () => withDb(harness, async (db) => {
+    const net = db.store.network('LTC');
+    const chain = new ChainBuilder();
+    const alice = p2pkh(310);
+    for (let h = 0; h < 3; h++) chain.add(alice, 50n);
+    await net.connectBlocks(chain.blocks);
+    assert.deepEqual((await net.scriptHashes.history(alice, 10))!.confirmed.map((c) => c.height), [0, 1, 2]);
+    // Heights 1 and 2 replaced by a longer branch: alice is paid at heights 1, 2 and 3 of it.
+    const fork = chain.forkAt(1);
+    for (let h = 1; h < 4; h++) fork.add(alice, 25n);
+    await net.disconnectTip(chain.blocks[2]!.block.header.hash);
+    await net.disconnectTip(chain.blocks[1]!.block.header.hash);
+    await net.connectBlocks(fork.blocks.slice(1));
+    const after = (await net.scriptHashes.history(alice, 10))!.confirmed;
+    assert.deepEqual(after.map((c) => [c.txid, c.height]), fork.blocks.map((b, h) => [b.block.txs[0]!.txid, h]));
+    assert.deepEqual((await net.scriptHashes.unspent(alice, 10))!.map((u) => u.height), [0, 1, 2, 3]);
   }));
 
   it('serves main-chain headers and block hashes by height', () => withDb(harness, async (db) => {
