@@ -42,13 +42,15 @@ export class ScriptHashPlans {
     this.sql = {
       byHash: d.scriptsByHash(t),
       confirmed: `SELECT h.id, tx.txid FROM ${t.history} h JOIN ${t.txs} tx ON tx.id = h.id WHERE h.script = ? ORDER BY h.id LIMIT ? + 0`,
-      mempool: `SELECT txid, fee, prevouts FROM ${t.mempoolTxs} WHERE txid IN
-        (SELECT txid FROM ${t.mempoolOutputs} WHERE script = ? UNION SELECT txid FROM ${t.mempoolSpends} WHERE script = ?) LIMIT ? + 0`,
       liveOf: `SELECT txid FROM ${t.mempoolTxs} WHERE ${d.inHashList('txid')} AND removed = ${d.no}`,
       // Through the partial index of unspent outputs (script, id, vout, value): its condition is the query's.
       unspent: `SELECT o.id, tx.txid, o.vout, o.value FROM ${t.outputs} o JOIN ${t.txs} tx ON tx.id = o.id
         WHERE o.script = ? AND o.spent_by IS NULL ORDER BY o.id, o.vout LIMIT ? + 0`,
       mempoolSpent: `SELECT prev_txid, prev_vout FROM ${t.mempoolSpends} WHERE script = ?`,
+      // UNION ALL, not UNION: each side is a search of its by-script index; UNION would sort them through a temporary
+      // B-tree on every call. Duplicates are dropped in memory.
+      mempoolTouching: `SELECT txid FROM ${t.mempoolOutputs} WHERE script = ?
+        UNION ALL SELECT txid FROM ${t.mempoolSpends} WHERE script = ? LIMIT ? + 0`,
       mempoolPaid: `SELECT txid, vout, value FROM ${t.mempoolOutputs} WHERE script = ?`,
       mempoolTxsOf: `SELECT txid, fee, prevouts FROM ${t.mempoolTxs} WHERE ${d.inHashList('txid')}`,
       headers: `SELECT version, prev_hash, merkle_root, time, bits, nonce FROM ${t.blocks}
@@ -120,9 +122,24 @@ export class ScriptHashPlans {
     return out;
   }
 
+  /**
+   * The txs paying the script and those spending from it (none, the usual case, costs one statement). The read stops
+   * after max + 1 rows; only when it stopped short of max + 1 txids (a tx with several of these outputs or inputs) is
+   * it read again whole, so a script with a huge mempool costs max + 1 rows, not all of them.
+   */
   private *mempoolOfKey(key: number, max: number): Plan<ScriptHashMempoolTx[] | null> {
-    const pool = yield* rows(this.sql.mempool, [key, key, max + 1]);
-    return pool.length > max ? null : yield* this.withParents(pool);
+    let txids = yield* this.mempoolTxidsOf(key, max + 1);
+    if (txids === 'cut') txids = yield* this.mempoolTxidsOf(key, 2 ** 31 - 1); // PostgreSQL types `? + 0` as integer
+    if (txids === 'cut' || txids.size > max) return null;
+    if (txids.size === 0) return [];
+    return yield* this.withParents(yield* rows(this.sql.mempoolTxsOf, [this.n.dialect.hashList([...txids])]));
+  }
+
+  /** The mempool txids paying or spending the script, or 'cut' when the read hit its cap with fewer than cap txids. */
+  private *mempoolTxidsOf(key: number, cap: number): Plan<Set<string> | 'cut'> {
+    const found = yield* rows(this.sql.mempoolTouching, [key, key, cap]);
+    const txids = new Set(found.map((r) => bytesToHex(r.txid as Uint8Array)));
+    return found.length >= cap && txids.size < cap ? 'cut' : txids;
   }
 
   /** Whether each mempool tx spends an output of another live mempool tx: one statement for all their inputs. */

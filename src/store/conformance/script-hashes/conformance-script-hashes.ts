@@ -83,6 +83,13 @@ export function scriptHashTests(harness: StoreHarness): void {
     assert.equal(await net.scriptHashes.history(scripts[1]!, 3), null, 'four txs are more than three');
     assert.equal((await net.scriptHashes.history(scripts[1]!, 4))?.confirmed.length, 2);
     assert.deepEqual(await net.scriptHashes.history(p2pkh(398), 10), { confirmed: [], mempool: [] });
+    // One mempool tx paying a script three times is one tx: the bound counts txs, not rows.
+    const thrice = p2pkh(397);
+    const triple = spend([{ txid: chain.blocks[4]!.block.txs[0]!.txid, vout: 0 }], [1n, 2n, 3n].map((value) => ({ script: thrice, value })));
+    await net.addMempoolTxs([{ tx: triple, seenAt: 102 }]);
+    assert.deepEqual((await net.scriptHashes.history(thrice, 1))?.mempool.map((m) => m.txid), [triple.txid]);
+    assert.deepEqual((await net.scriptHashes.mempool(thrice, 1))?.map((m) => m.txid), [triple.txid]);
+    assert.equal(await net.scriptHashes.mempool(thrice, 0), null);
     // The parent confirms: the child's input is confirmed now.
     await net.connectBlocks([chain.add(scripts[9]!, 50n, [parentTx])]);
     const after = await net.scriptHashes.history(scripts[1]!, 100);
