@@ -25,7 +25,7 @@ export const ELECTRUM_KEYS: Readonly<Record<string, KeySpec>> = {
   },
   max_subscriptions: {
     type: 'integer', min: 1, max: 100_000_000, default: 1_000_000,
-    doc: 'scripthash subscriptions per network and process, all connections together (~300 bytes of memory each)',
+    doc: 'scripthash subscriptions per network, all connections together (shared out between the `processes`; ~500 bytes of memory each)',
   },
   max_request_bytes: {
     type: 'integer', min: 1024, max: 268_435_456, default: 2_097_152,
