@@ -29,7 +29,7 @@ import { applyServerLimits, resolveServerLimits } from '../src/http/server-limit
 import { attachRealtime } from '../src/realtime/attach-realtime.js';
 import { channelEventFrame } from '../src/realtime/protocol/protocol-messages.js';
 import { nativeSendAll } from '../src/realtime/sending/send-all.js';
-import { txUpdatePayload } from '../src/realtime/payloads/tx-update.payload.js';
+import { txUpdatePayload } from '../src/services/events/catalogue/tx-update.payload.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { startBitcoind, startLitecoind, waitFor, type RegtestNode } from '../test/helpers/regtest-node.js';
 

@@ -18,7 +18,7 @@ import { addressToScript, getNetworkParams } from '../src/chains/addressing.js';
 import { NetworkIndexer } from '../src/indexer/network-indexer.js';
 import { PollNotifier } from '../src/node/notifiers/poll-notifier.js';
 import { RpcChainSource } from '../src/node/rpc-chain-source.js';
-import { addressKey } from '../src/services/events/event-channel-keys.js';
+import { addressKey } from '../src/services/events/catalogue/event-channels.js';
 import { tappedBus } from '../src/services/webhooks/tapped-bus.js';
 import { WebhookDispatcher } from '../src/services/webhooks/webhook-dispatcher.js';
 import { WebhookIndex } from '../src/services/webhooks/webhook-index.js';

@@ -1,6 +1,6 @@
 /**
  * A real pusher-js client (the official one, as users run it) subscribed to the network's blockchain channel
- * (`tx_update` for every mempool tx) and to the watched addresses' channels (`balance_update` for the payment each
+ * (`tx_update` for every mempool tx, `block_update` for every block) and to the watched addresses' channels (`balance_update` for the payment each
  * tx makes to one of them): when each txid first arrived on each, in ms since the epoch (this process's clock,
  * which is the stand-in node's: same machine).
  */
@@ -13,6 +13,8 @@ export class RealtimeWatch {
   readonly txUpdates = new Map<string, number>();
   /** txid → arrival of the first balance_update naming it on a watched address channel. */
   readonly balanceUpdates = new Map<string, number>();
+  /** block hash → arrival of its block_update on blockchain_update_<network>. */
+  readonly blockUpdates = new Map<string, number>();
   private constructor(private readonly pusher: Pusher) {}
 
   static async open(port: number, key: string, network: string, addresses: readonly string[]): Promise<RealtimeWatch> {
@@ -23,6 +25,10 @@ export class RealtimeWatch {
     blockchain.bind('tx_update', (data: { value?: { txid?: string } }) => {
       const txid = data.value?.txid;
       if (txid && !watch.txUpdates.has(txid)) watch.txUpdates.set(txid, nowMs());
+    });
+    blockchain.bind('block_update', (data: { value?: { blockhash?: string } }) => {
+      const hash = data.value?.blockhash;
+      if (hash && !watch.blockUpdates.has(hash)) watch.blockUpdates.set(hash, nowMs());
     });
     const channels = await Promise.all(addresses.map((a) => subscribed(watch.pusher, `address_${slug}_${a}`, 30_000)));
     for (const channel of channels) {

@@ -17,7 +17,7 @@ export interface ChainFeatures {
 export type ZmqTopic = 'sequence' | 'hashblock' | 'hashtx';
 export const ZMQ_TOPICS: readonly ZmqTopic[] = ['sequence', 'hashblock', 'hashtx'];
 
-/** Everything that makes one coin's network differ from another: data, not code paths. */
+/** Everything that makes one coin's network differ from another: data, not code paths. The coin's own facts are its CoinParams (coin-params.ts). */
 export interface NetworkParams {
   /** The API acronym (regtest uses its coin's test acronym). */
   readonly id: NetworkId;
@@ -58,8 +58,6 @@ export interface NetworkParams {
   readonly zmqTopics: readonly ZmqTopic[];
   /** Extended key versions (SLIP-132) this network's keys are written with; the first is the node's own. */
   readonly extendedKeys: readonly ExtendedKeyVersion[];
-  /** The coin's smallest unit as fee rates name it ("sat" in "sat/vB"). */
-  readonly baseUnit: string;
   /**
    * The lowest node version (`getnetworkinfo` version) whose `estimatesmartfee` answers are used; older nodes'
    * estimates are ignored (Dogecoin Core before 1.14.7: unreliable). 0: every version.

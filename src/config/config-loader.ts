@@ -11,6 +11,7 @@ import { buildOpsConfig } from './ops-config.js';
 import { buildHttpLimits } from './http-limits-config.js';
 import { buildAccounts } from './accounts-config.js';
 import { buildElectrum, buildElectrumListeners } from './electrum-config.js';
+import { buildWallets, dnsServers } from './client-bounds-config.js';
 
 /** Environment variables with these prefixes belong to scripts and tests, not to the service. */
 const NON_CONFIG_ENV_PREFIXES = ['OUTPOINT_SETUP_', 'OUTPOINT_TEST_', 'OUTPOINT_BENCH_'];
@@ -138,8 +139,10 @@ function buildConfig(raw: Raw): OutpointConfig {
     http: { host, port, publicUrl, rateLimitPerSecond, maxConcurrentPerIp: http.int('max_concurrent_per_ip'), tls, ...buildHttpLimits(http, section('http')) },
     web: buildWeb(keys('web'), rateLimitPerSecond),
     realtime: { appKey: realtime.str('app_key'), sendThreads: realtime.int('send_threads', defaultSendThreads()), maxConnectionsPerIp: realtime.int('max_connections_per_ip'),
-      eventLogHours: realtime.int('event_log_hours'), eventLogMaxEvents: realtime.int('event_log_max_events') },
+      eventLogHours: realtime.int('event_log_hours'), eventLogMaxEvents: realtime.int('event_log_max_events'),
+      feedPageBytes: realtime.int('feed_page_kib') * 1024, feedBytesPerMinute: realtime.int('feed_mib_per_minute') * 1024 * 1024 },
     webhooks: buildWebhooks(keys('webhooks')),
+    wallets: buildWallets(keys('wallets')),
     redis: { url: keys('redis').optionalStr('url') },
     electrum: buildElectrum(keys('electrum')),
     market: buildMarket(keys('market')),
@@ -154,6 +157,7 @@ function buildWebhooks(hooks: KeyReader): OutpointConfig['webhooks'] {
   return {
     allowPrivateTargets: hooks.bool('allow_private_targets'), maxHooks: hooks.int('max_hooks'), maxDeliveriesPerDay: hooks.int('max_deliveries_per_day'),
     planLimits: hooks.list('plan_limits'), retryHours: hooks.int('retry_hours'), concurrency: hooks.int('concurrency'),
+    dnsTimeoutMs: hooks.int('dns_timeout_ms'), dnsServers: dnsServers(hooks.list('dns_servers')),
   };
 }
 

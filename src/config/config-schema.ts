@@ -135,6 +135,32 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
       type: 'integer', min: 1000, max: 1_000_000_000, default: 1_000_000,
       doc: 'at most this many event ids are kept per network, whatever their age (bounds the table on a busy chain)',
     },
+    feed_page_kib: {
+      type: 'integer', min: 16, max: 65_536, default: 1024,
+      doc: 'a catch-up page (`/api/v2/events`) ends once it holds this many KiB of events as sent (and at most `limit` events; a single larger event still goes alone); `has_more` says there is more',
+    },
+    feed_mib_per_minute: {
+      type: 'integer', min: 0, max: 1_000_000, default: 64,
+      doc: 'catch-up pages per client network (IPv4 address, IPv6 /64) and minute, in MiB sent; past it `429` with Retry-After (0 = off)',
+    },
+  },
+  wallets: {
+    derive_per_minute: {
+      type: 'integer', min: 0, max: 100_000_000, default: 20_000,
+      doc: 'key derivations per client network (IPv4 address, IPv6 /64) and minute, explorer and v3 together: each key of each wallet address (a k-of-n address costs n) and each key path step; past it `429` with Retry-After, what was derived is kept (0 = off; docs/wallets.md, Limits)',
+    },
+    derive_threads: {
+      type: 'integer', min: 1, max: 64, default: derived('half the cores, at least 1'),
+      doc: 'worker threads deriving wallet addresses (at the lowest priority), so the event loop keeps answering other requests meanwhile',
+    },
+    derive_queue: {
+      type: 'integer', min: 0, max: 100_000, default: 32,
+      doc: 'wallet derivations waiting for a thread, all clients together; one more is answered `503` with Retry-After',
+    },
+    cache_mb: {
+      type: 'integer', min: 1, max: 65_536, default: 32,
+      doc: "MiB of derived scripts (and each wallet's own overhead) kept between requests; least recently used wallets go first",
+    },
   },
   webhooks: {
     allow_private_targets: {
@@ -149,6 +175,14 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     plan_limits: { type: 'list', default: [], doc: 'per plan `"plan:max_hooks:deliveries_per_day"`, e.g. `["free:3:1000", "pro:500:1000000"]`' },
     retry_hours: { type: 'integer', min: 1, max: 720, default: 24, doc: 'a delivery not answered with 2xx is retried (backoff up to an hour) this long, then failed' },
     concurrency: { type: 'integer', min: 1, max: 10_000, default: 64, doc: 'deliveries in flight at once per process' },
+    dns_timeout_ms: {
+      type: 'integer', min: 100, max: 60_000, default: 5000,
+      doc: "a webhook target's name unresolved this long is refused (at registration) or the call failed (retried later); resolved by c-ares, off the thread pool",
+    },
+    dns_servers: {
+      type: 'list', default: [],
+      doc: 'DNS servers (`1.2.3.4`, `1.2.3.4:5353`, `[::1]:53`) for webhook targets\' names; empty: the system\'s (`/etc/resolv.conf`; `/etc/hosts` is not read, `localhost` is loopback)',
+    },
   },
   redis: {
     url: { type: 'url', default: null, doc: '`redis://host:port`: events, rate limits and quotas shared between processes' },

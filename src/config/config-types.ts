@@ -140,6 +140,16 @@ export interface OutpointConfig {
     readonly planLimits: readonly string[];
     readonly retryHours: number;
     readonly concurrency: number;
+    /** Name resolution of targets: deadline, and servers (empty: the system's). */
+    readonly dnsTimeoutMs: number;
+    readonly dnsServers: readonly string[];
+  };
+  /** Wallets (docs/wallets.md, Limits): derivation budget per client network, threads, queue, cache bound. */
+  readonly wallets: {
+    readonly derivePerMinute: number;
+    readonly deriveThreads: number;
+    readonly deriveQueue: number;
+    readonly cacheBytes: number;
   };
   readonly realtime: {
     readonly appKey: string;
@@ -148,6 +158,9 @@ export interface OutpointConfig {
     /** Catch-up log retention (docs/realtime.md): hours (0 = no log) and ids kept per network. */
     readonly eventLogHours: number;
     readonly eventLogMaxEvents: number;
+    /** A catch-up page's bound in bytes as sent, and the feed's bytes per client network and minute (0 = off). */
+    readonly feedPageBytes: number;
+    readonly feedBytesPerMinute: number;
   };
   readonly redis: { readonly url: string | null };
   readonly electrum: ElectrumConfig;

@@ -19,8 +19,8 @@ export class MemoryRateCounter implements RateCounter {
     this.sweeper.unref();
   }
 
-  async hit(key: string, windowMs: number): Promise<RateWindow> {
-    const window = this.windows.add(key, windowMs);
+  async hit(key: string, windowMs: number, amount = 1): Promise<RateWindow> {
+    const window = this.windows.add(key, windowMs, amount);
     return { count: window.count, resetMs: window.resetMs };
   }
 

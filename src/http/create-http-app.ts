@@ -5,6 +5,7 @@ import type { Metrics } from '../core/infrastructure/metrics.js';
 import type { Services } from '../services/create-services.js';
 import type { TlsCredentials } from './tls.js';
 import { compileTrust, type TrustProxy } from '../core/limits/client-address.js';
+import { MAX_WALLET_TEXT } from '../chains/wallet/wallet-descriptor.js';
 import { applyServerLimits, resolveServerLimits, type ServerLimits } from './server-limits.js';
 import { missingSegmentMessage, RouteTable } from './missing-segment.js';
 import { opsRoutes, type OpsDeps } from './ops.routes.js';
@@ -15,6 +16,7 @@ import { installCors } from './plugins/cors.plugin.js';
 import { installFormBody } from './plugins/form-body.plugin.js';
 import { installHsts } from './plugins/hsts.plugin.js';
 import { installHttpMetrics } from './plugins/http-metrics.plugin.js';
+import { installJsonBody } from './plugins/json-body.plugin.js';
 import { installJsonp } from './plugins/jsonp.plugin.js';
 import { installOpenApi } from './plugins/openapi.plugin.js';
 import { installRateLimit } from './plugins/rate-limit.plugin.js';
@@ -100,8 +102,10 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
     // Compiled here, not by Fastify: one rule for request.ip and the realtime upgrade (a hop count keeps its meaning).
     trustProxy: compileTrust(deps.trustProxy ?? false) ?? false,
     genReqId: requestId,
-    // Stealth and bech32m addresses exceed find-my-way's default 100-character parameter limit.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Stealth and bech32m addresses exceed find-my-way's default 100-character parameter limit, and a multisig
+    // descriptor with its keys' origins is one path segment of up to MAX_WALLET_TEXT characters (decoded: the limit
+    // applies after percent-decoding; Node's 16 KiB header limit bounds the encoded request line).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_WALLET_TEXT },
     // A stop (SIGTERM) closes the listener and idle connections, and answers what arrives on busy keep-alive
     // connections meanwhile like any request (the store closes only after the last answer) instead of Fastify's 503.
     return503OnClosing: false,
@@ -125,6 +129,7 @@ export async function createHttpApp(deps: HttpAppDeps): Promise<FastifyInstance>
   installCors(app);
   installJsonp(app, { exceptUnder: [V3_PREFIX] });
   installFormBody(app);
+  installJsonBody(app);
   const { limits } = deps;
   installRateLimit(app, { perSecond: limits.ratePerSecond, counters: limits.rateCounters, logger: deps.logger, rejections });
   installPerIpConcurrency(app, { perIp: limits.maxConcurrentPerIp ?? 0, limiter: limits.concurrency, rejections });

@@ -13,6 +13,7 @@ import { isNetworkId } from '../core/domain/network.js';
 import type { MetricsExposition } from '../core/infrastructure/metrics.js';
 import type { HealthMonitor } from '../services/health/health-monitor.js';
 import type { NetworkReadiness } from '../services/health/readiness.js';
+import type { RouteTypes } from './shared/schema-kit.js';
 
 export interface OpsDeps {
   readonly health: HealthMonitor;
@@ -23,6 +24,8 @@ export interface OpsDeps {
 }
 
 const EXEMPT = { config: { rateLimitExempt: true } };
+/** Any text: an unknown network answers 404 with the body below, not a validation error. */
+const READY_PARAMS = { type: 'object', required: ['network'], properties: { network: { type: 'string' } } } as const;
 
 export function opsRoutes(app: FastifyInstance, deps: OpsDeps): void {
   const startedAt = Date.now();
@@ -56,7 +59,7 @@ export function opsRoutes(app: FastifyInstance, deps: OpsDeps): void {
       });
   });
 
-  app.get<{ Params: { network: string } }>('/ready/:network', EXEMPT, async (request, reply) => {
+  app.withTypeProvider<RouteTypes>().get('/ready/:network', { ...EXEMPT, schema: { params: READY_PARAMS } }, async (request, reply) => {
     const id = request.params.network.toUpperCase();
     const readiness = isNetworkId(id) ? deps.health.readiness(id) : null;
     if (!readiness) {

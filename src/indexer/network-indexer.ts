@@ -5,14 +5,22 @@ import { BlockFetcher, type FetchedBatch } from './block-fetcher.js';
 import { rollBackToNodeChain } from './chain-reorg.js';
 import { runInitialLoad, type InitialLoadOptions } from './initial-load-run.js';
 import { blockEvents, mempoolTxEvents } from './indexer-events.js';
-import { MempoolSampler, type MempoolSamplerOptions } from './mempool-sampler.js';
-import { MempoolSync } from './mempool-sync.js';
-import { RemovedMempoolPruner } from './removed-mempool-pruner.js';
+import { MempoolSampler, type MempoolSamplerOptions } from './mempool/mempool-sampler.js';
+import { MempoolSync, type MempoolSyncResult } from './mempool/mempool-sync.js';
+import { RemovedMempoolPruner } from './mempool/removed-mempool-pruner.js';
+import { PassSignals } from './pass-signals.js';
 import { SyncProgress } from './sync-progress.js';
 import { quietWhileSyncing, SyncStatusWriter } from './sync-status-writer.js';
 
-/** Mempool txs announced per turn of the event loop (their events rendered, logged and sent: ~1 ms each). */
+/** Mempool txs announced per turn of the event loop (their events rendered, logged and sent: ~0.1-0.3 ms each). */
 const PUBLISH_SLICE = 250;
+/**
+ * Events of a pass's mempool txs that may wait behind the publisher (in the event log's or webhook matching's queue):
+ * a whole mempool taken in one pass (100,000 txs, ~4 events each) goes out at the pace it is logged, so the next
+ * block's `block_update`, which keeps its place behind them, waits for at most this many (a fraction of a second),
+ * not for the 50,000 the queues hold at most.
+ */
+const MEMPOOL_EVENTS_AHEAD = 2_000;
 
 export interface NetworkIndexerOptions extends InitialLoadOptions {
   readonly bus: EventBus;
@@ -51,15 +59,24 @@ export class NetworkIndexer {
   /** ... and this network's events, unpublished until then. */
   private readonly bus: EventBus;
   private readonly now: () => number;
-  private running: Promise<void> | null = null;
-  private dirty = false;
-  private stopped = true;
-  /** Set by stop(): ends an initial sync between batches (syncOnce without start() runs to the tip). */
-  private stopping = false;
-  private wake: (() => void) | null = null;
-  private caughtUp = false;
+  /**
+   * `idle`: never started (syncOnce alone runs to the tip); `running`: the loop runs; `stopping`: stop() was called,
+   * the loop ends after its pass and an initial sync between batches.
+   */
+  private run: 'idle' | 'running' | 'stopping' = 'idle';
+  /** The loop, while it runs. */
+  private loopDone: Promise<void> | null = null;
+  private readonly signals = new PassSignals();
+  /**
+   * Where this process stands as the network's writer: `catching-up` until the index has reached the node's tip once,
+   * `following` from then on, `standby` while another process writes the network (PostgreSQL) and this one waits to
+   * take over (it has caught up before if `wasCaughtUp`).
+   */
+  private position: 'catching-up' | 'following' | 'standby' = 'catching-up';
+  private wasCaughtUp = false;
+  /** The tip the last block part of a pass reached (undefined: none yet); the next pass of announcements alone keeps it. */
+  private reached: ChainTip | null | undefined = undefined;
   private consecutiveFailures = 0;
-  private standby = false;
   /** `bulk` was asked for and not done yet in this process. */
   private rebuild: boolean;
 
@@ -93,66 +110,103 @@ export class NetworkIndexer {
 
   /** True once the index has reached the node's tip at least once. */
   get isCaughtUp(): boolean {
-    return this.caughtUp;
+    return this.wasCaughtUp;
   }
 
   /** True while another process writes this network (PostgreSQL) and this indexer waits to take over. */
   get isStandby(): boolean {
-    return this.standby;
+    return this.position === 'standby';
+  }
+
+  private get stopping(): boolean {
+    return this.run === 'stopping';
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.stopping = false;
-    this.running = this.loop();
+    if (this.run === 'running') return;
+    this.run = 'running';
+    this.loopDone = this.loop();
   }
 
-  /** Something changed at the node (new block or mempool activity). */
+  /** Something changed at the node (a new block, or anything else: the next pass looks at the tip first). */
   poke(): void {
-    this.dirty = true;
-    this.wake?.();
+    this.signals.tip();
+  }
+
+  /**
+   * The node's mempool may have changed in ways not announced (polling, hashtx, a lost or doubtful message): the next
+   * pass diffs its whole txid list.
+   */
+  mempoolChanged(): void {
+    this.mempool.distrust();
+    this.poke();
+  }
+
+  /** The node announced that a tx entered or left its mempool (ZMQ `sequence`): a pass takes it without the list. */
+  announceTx(txid: string, entered: boolean): void {
+    this.mempool.announce(txid, entered);
+    // Not a tip signal: a pass for announcements alone skips the block part (see syncOnce).
+    this.signals.changed();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopping = true;
-    this.wake?.();
-    await this.running;
-    this.running = null;
+    this.run = 'stopping';
+    this.signals.interrupt();
+    await this.loopDone;
+    this.loopDone = null;
   }
 
-  /** One full pass: blocks to the node's tip, then the mempool. Used by the loop and by tests. */
-  async syncOnce(): Promise<{ incomplete: boolean }> {
-    // Before anything is written (a resumed initial load's worker writes through its own connection).
-    await this.options.store.claimWriter();
-    // First decision of the run: an initial sync (empty index, --bulk, or one a stopped process left) or ready.
-    await this.syncStatus.begin(await this.options.store.getTip());
-    await this.initialLoad();
-    // Stopped during the initial load: nothing else may touch the index before the load is finished.
-    if (await this.options.store.getBulkLoad()) return { incomplete: false };
-    const tip = await this.syncBlocks();
-    const result = await this.mempool.sync(tip?.hash ?? null);
-    // The pass knows the count it left; reading it from the store scanned the whole mempool table at every pass.
-    const count = result.added.length === 0 ? 0 : result.count ?? (await this.options.store.getMempoolInfo()).count;
-    for (const [i, { tx, result: added, seenAt }] of result.added.entries()) {
-      // A whole mempool found at start (20,000 txs) is announced with turns of the event loop between slices: rendering
-      // and logging its events held the loop for seconds.
-      if (i > 0 && i % PUBLISH_SLICE === 0) {
-        await yieldToEventLoop();
-        await this.bus.absorbed?.();
-      }
-      // Subscribers see each input's address and value (balance_update): the write result carries them.
-      for (const event of mempoolTxEvents(this.options.params.id, tx, seenAt, added.fee, added.deltas, count, added.deltas.length > 0 ? added.prevouts : null)) {
-        this.bus.publish(event);
-      }
+  /**
+   * One full pass: blocks to the node's tip, then the mempool. Used by the loop and by tests. `blocks: false` (the loop,
+   * when nothing but mempool announcements came since the last pass): the tip the last pass reached stands, and the
+   * pass is the mempool's alone. A ZMQ `sequence` burst of 100 tx/s makes a pass every few txs; the block part's
+   * store reads and node requests (the tip, a block count) were most of such a pass. A block is still found at once:
+   * ZMQ announces it (`tip` pokes), the mempool pass itself asks the node's tip, and the idle resync looks anyway.
+   */
+  async syncOnce(options: { readonly blocks?: boolean } = {}): Promise<{ incomplete: boolean; more?: boolean }> {
+    let tip: ChainTip | null;
+    if (options.blocks === false && this.wasCaughtUp && this.reached !== undefined) tip = this.reached;
+    else {
+      // Before anything is written (a resumed initial load's worker writes through its own connection).
+      await this.options.store.claimWriter();
+      // First decision of the run: an initial sync (empty index, --bulk, or one a stopped process left) or ready.
+      await this.syncStatus.begin(await this.options.store.getTip());
+      await this.initialLoad();
+      // Stopped during the initial load: nothing else may touch the index before the load is finished.
+      if (await this.options.store.getBulkLoad()) return { incomplete: false };
+      tip = await this.syncBlocks();
+      this.reached = tip;
     }
+    const network = this.options.params.id;
+    // Each write's txs are announced as soon as it is stored (a pass takes up to 5,000), paced to the event log.
+    const publish = async (added: MempoolSyncResult['added'], count: number): Promise<void> => {
+      for (const [i, { tx, result: stored, seenAt }] of added.entries()) {
+        // A whole mempool found at start is announced with turns of the event loop between slices: rendering and
+        // logging its events held the loop for seconds.
+        if (i > 0 && i % PUBLISH_SLICE === 0) {
+          await yieldToEventLoop();
+          await this.bus.absorbed?.(MEMPOOL_EVENTS_AHEAD);
+        }
+        // Subscribers see each input's address and value (balance_update): the write result carries them.
+        for (const event of mempoolTxEvents(network, tx, seenAt, stored.fee, stored.deltas, count, stored.deltas.length > 0 ? stored.prevouts : null)) {
+          this.bus.publish(event);
+        }
+      }
+      await this.bus.absorbed?.(MEMPOOL_EVENTS_AHEAD);
+    };
+    const result = await this.mempool.sync(tip?.hash ?? null, publish);
+    // The node's tip moved during the mempool pass: the next one connects it.
+    if (result.count === null) this.signals.lookAtBlocks();
+    // The last write's txs carry the size the pass left (counted by the pass: reading it from the store scanned the
+    // whole mempool table at every pass, before the stats row).
+    const last = result.added.slice(result.told);
+    if (last.length > 0) await publish(last, result.count ?? (await this.options.store.getMempoolInfo()).count);
     for (const { txid, reason } of result.removed) {
-      this.bus.publish({ kind: 'tx_removed', network: this.options.params.id, txid, reason });
+      this.bus.publish({ kind: 'tx_removed', network, txid, reason });
     }
     await this.pruner.maybePrune();
     await this.sampler?.maybeSample();
-    return { incomplete: result.incomplete };
+    return { incomplete: result.incomplete, more: result.more };
   }
 
   /** An empty index (or one asked to be rebuilt) is loaded in bulk first (initial-load-run.ts). */
@@ -168,23 +222,24 @@ export class NetworkIndexer {
 
   private async loop(): Promise<void> {
     const idle = this.options.idleResyncMs ?? 5000;
-    while (!this.stopped) {
-      this.dirty = false;
+    while (this.run === 'running') {
       let delay = idle;
       try {
-        const { incomplete } = await this.syncOnce();
+        const { incomplete, more } = await this.syncOnce(this.signals.take());
         this.consecutiveFailures = 0;
-        if (this.standby) this.options.logger.info('took over as the writer of this network', { network: this.id });
-        this.standby = false;
+        if (this.position === 'standby') this.options.logger.info('took over as the writer of this network', { network: this.id });
+        this.position = this.wasCaughtUp ? 'following' : 'catching-up';
         if (incomplete) delay = 250;
+        // The mempool had more new txs than a pass takes: the next pass (the tip first) at once.
+        if (more) this.signals.tip();
       } catch (err) {
         if (err instanceof WriterStandbyError) {
           // Another process writes the mempool meanwhile.
           this.mempool.forget();
-          if (!this.standby) this.options.logger.info('standing by: another indexer writes this network; taking over when it stops', { network: this.id });
-          this.standby = true;
-          if (this.stopped) break;
-          await this.sleep(this.options.standbyPollMs ?? 1000);
+          if (this.position !== 'standby') this.options.logger.info('standing by: another indexer writes this network; taking over when it stops', { network: this.id });
+          this.position = 'standby';
+          if (this.run !== 'running') break;
+          await this.signals.sleep(this.options.standbyPollMs ?? 1000);
           continue;
         }
         this.consecutiveFailures++;
@@ -195,23 +250,9 @@ export class NetworkIndexer {
           retryInMs: delay,
         });
       }
-      if (this.stopped) break;
-      if (!this.dirty) await this.sleep(delay);
+      if (this.run !== 'running') break;
+      if (!this.signals.pending) await this.signals.sleep(delay);
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
-        this.wake = null;
-        done();
-      };
-    });
   }
 
   /**
@@ -220,14 +261,13 @@ export class NetworkIndexer {
    */
   private async syncBlocks(): Promise<ChainTip | null> {
     const { source, store } = this.options;
-    const indexTip = await store.getTip();
-    await this.syncStatus.begin(indexTip);
-    let tip = await this.rollBack(indexTip);
+    // Read again: an initial load this pass ran moved it (the status was decided at the pass's start, syncOnce).
+    let tip = await this.rollBack(await store.getTip());
     const nodeHeight = await source.getBlockCount();
     const upToDate = (tip ? tip.height + 1 : 0) > nodeHeight;
     if (!upToDate) tip = await this.catchUp(tip, nodeHeight);
     if (upToDate || (tip && tip.height >= nodeHeight)) {
-      this.caughtUp = true;
+      this.wasCaughtUp = true;
       // Also a restart killed between the last batch of an initial sync and its `ready`.
       if (tip) await this.syncStatus.ready(tip.height, nodeHeight);
     }
@@ -251,7 +291,7 @@ export class NetworkIndexer {
   private async catchUp(from: ChainTip | null, nodeHeight: number): Promise<ChainTip | null> {
     const next = from ? from.height + 1 : 0;
     // Following the tip block by block needs no progress report; catching up does.
-    const progress = this.caughtUp && nodeHeight - next < 10 ? null : new SyncProgress(this.id, this.options.logger, this.options.progressSink ?? null);
+    const progress = this.wasCaughtUp && nodeHeight - next < 10 ? null : new SyncProgress(this.id, this.options.logger, this.options.progressSink ?? null);
     let tip = from;
     await runBatchPipeline({
       fetcher: this.fetcher, from: next, to: nodeHeight, stopping: () => this.stopping, progress,
@@ -259,7 +299,7 @@ export class NetworkIndexer {
       write: async (batch) => {
         if (tip && batch.blocks[0]!.header.prevHash !== tip.hash) {
           // The node reorganised while we were fetching: the next run rolls back and retries.
-          this.dirty = true;
+          this.signals.tip();
           return false;
         }
         tip = await this.connectBatch(batch, nodeHeight, progress);
@@ -277,7 +317,7 @@ export class NetworkIndexer {
     this.mempool.forget();
     const connected = await this.options.store.connectBlocks(batch.blocks.map((block, i) => ({ height: batch.fromHeight + i, block })));
     progress?.wrote(performance.now() - writeStarted);
-    for (const [i, c] of connected.entries()) this.announce(batch.blocks[i]!, c, receivedAt);
+    for (const [i, c] of connected.entries()) this.announceBlock(batch.blocks[i]!, c, receivedAt);
     // The next batch waits for this one's events to be taken up (logged, matched): a catch-up otherwise ran ahead of
     // the event log and held ~4 KB per tx in memory until it caught up (core EventBus.absorbed).
     await this.bus.absorbed?.();
@@ -291,9 +331,9 @@ export class NetworkIndexer {
    * A connected block's events. Once following the tip, also its txs' addresses (a catch-up publishes blocks, not
    * every address they touch) and its raw txs primed into the node reader's cache (raw_txs = "node").
    */
-  private announce(block: Block, connected: ConnectedBlock, receivedAt: number): void {
-    if (this.caughtUp) this.options.rawTxs?.remember?.(connected.hash, block.txs.map((tx) => ({ txid: tx.txid, raw: tx.raw })));
-    const prevoutsOf = this.caughtUp ? (txid: string) => connected.prevouts.get(txid) ?? null : null;
+  private announceBlock(block: Block, connected: ConnectedBlock, receivedAt: number): void {
+    if (this.wasCaughtUp) this.options.rawTxs?.remember?.(connected.hash, block.txs.map((tx) => ({ txid: tx.txid, raw: tx.raw })));
+    const prevoutsOf = this.wasCaughtUp ? (txid: string) => connected.prevouts.get(txid) ?? null : null;
     for (const event of blockEvents(this.options.params, block, connected, receivedAt, prevoutsOf)) this.bus.publish(event);
   }
 }

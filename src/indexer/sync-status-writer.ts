@@ -92,6 +92,6 @@ export function quietWhileSyncing(bus: EventBus, writer: { readonly syncing: boo
       if (!writer.syncing) bus.publish(event);
     },
     subscribe: (handler) => bus.subscribe(handler),
-    absorbed: async () => bus.absorbed?.(),
+    absorbed: async (maxQueued?: number) => bus.absorbed?.(maxQueued),
   };
 }

@@ -3,7 +3,8 @@
  * coins have no value). `latest` serves only prices observed within maxAgeS; `at` is the median across
  * the exchanges quoting at that time of each one's newest value at or before it.
  */
-import { isPricedCoin, type PriceQuote, type PriceReader } from '../core/domain/prices.js';
+import type { PriceQuote, PriceReader } from '../core/domain/prices.js';
+import { isPricedCoin } from '../chains/networks.js';
 import type { PriceStore } from '../core/store/price-store.js';
 import { medianDecimal } from './decimal-price.js';
 import { unixNow } from './sources/source-kit.js';

@@ -1,11 +1,8 @@
 import { ConfigError, RpcError } from '../core/domain/errors.js';
-import type { CoinId } from '../core/domain/network.js';
-import { ALL_NETWORK_PARAMS, BTC_TESTNET4_GENESIS_HASH, knownGenesisHashes } from '../chains/networks.js';
+import { ALL_NETWORK_PARAMS, BTC_TESTNET4_GENESIS_HASH, coinOf, knownGenesisHashes } from '../chains/networks.js';
 import type { NetworkParams } from '../chains/network-params.js';
 import type { NodeClient } from './rpc/node-client.js';
 
-/** The node software each coin's networks are served by (docs/node.md lists the versions). */
-const NODE_SOFTWARE: Record<CoinId, string> = { BTC: 'Bitcoin Core (or Knots)', LTC: 'Litecoin Core', DOGE: 'Dogecoin Core' };
 const CHAIN_FLAG = { main: 'no network flag', test: '-testnet', regtest: '-regtest' } as const;
 
 /** What a genesis hash belongs to, in words ("Litecoin Regtest"), or null for a chain Outpoint does not know. */
@@ -33,7 +30,7 @@ export async function assertNodeServesNetwork(node: NodeClient, params: NetworkP
   throw new ConfigError(
     `networks.${params.id} is configured as ${params.name} (genesis ${params.genesisHash}), but the node at ${where} ` +
       `serves ${actual ?? 'a chain Outpoint does not know'} (genesis ${genesis}${chainName}). Point networks.${params.id}.rpc_url ` +
-      `at a ${NODE_SOFTWARE[params.coin]} node running ${params.name} (${CHAIN_FLAG[params.chain]}), or set networks.${params.id}.chain ` +
+      `at a ${coinOf(params).nodeSoftware} node running ${params.name} (${CHAIN_FLAG[params.chain]}), or set networks.${params.id}.chain ` +
       `to the chain that node runs.`,
   );
 }

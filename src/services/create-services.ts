@@ -23,7 +23,8 @@ import { BlockFeeRateService } from './blocks/block-fee-rates.js';
 import { BroadcastService } from './transactions/broadcast-service.js';
 import { ChainSummaryService } from './network/chain-summary-service.js';
 import { ConfidenceService } from './transactions/confidence-service.js';
-import { EventFeedService } from './events/event-feed-service.js';
+import { DEFAULT_FEED_PAGE_BYTES, EventFeedService } from './events/event-feed-service.js';
+import { ClientBudget } from './limits/client-budget.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 import type { WebhookLimits } from './webhooks/webhook-limits.js';
 import type { WebhookSender } from '../core/sources/webhook-sender.js';
@@ -44,6 +45,11 @@ import { SyncGate } from './shared/sync-gate.js';
 import { storeSyncStatusSource, SyncStatusCache } from './shared/sync-status-cache.js';
 import { TxService } from './transactions/tx-service.js';
 import { WalletService } from './wallets/wallet-service.js';
+import { DerivationBudget, DEFAULT_DERIVE_PER_MINUTE } from './wallets/derivation-budget.js';
+import { DerivationCache, DEFAULT_CACHE_BYTES } from './wallets/derivation-cache.js';
+import { DerivationPool } from './wallets/derivation-pool.js';
+import type { RateCounterFactory } from '../core/limits/rate-counter.js';
+import { availableParallelism } from 'node:os';
 
 export interface ServiceDeps {
   readonly networks: NetworkMap;
@@ -74,6 +80,43 @@ export interface ServiceDeps {
   /** Webhooks (v3, dashboard): the store, the target check of the sender, the plans' limits; without them no webhooks. */
   readonly webhooks?: { readonly store: WebhookStore; readonly targets: Pick<WebhookSender, 'checkTarget'>; readonly limits: WebhookLimits };
   readonly accounts?: { readonly store: AccountStore; readonly usage: UsageCounter; readonly keyCacheMs?: number; readonly keyFailures?: KeyFailureRule };
+  /** Wallet derivation (`[wallets]`, docs/wallets.md, Limits); absent keys take their defaults. */
+  readonly wallets?: WalletLimits;
+  /** The catch-up feed's bounds (`[realtime] feed_page_kib`, `feed_mib_per_minute`); absent keys take their defaults. */
+  readonly feed?: { readonly pageBytes?: number; readonly bytesPerMinute?: number };
+  /** The rate counters (this process's or Redis's) per-client budgets count on; without them no per-client budgets. */
+  readonly counters?: RateCounterFactory;
+}
+
+export interface WalletLimits {
+  readonly derivePerMinute?: number;
+  readonly threads?: number;
+  readonly queue?: number;
+  readonly cacheBytes?: number;
+}
+
+/** Bytes of catch-up pages per client network and minute unless configured: 64 pages of the default size. */
+const DEFAULT_FEED_BYTES_PER_MINUTE = 64 * 1024 * 1024;
+
+function feedService(deps: ServiceDeps, networks: NetworkRegistry): EventFeedService | null {
+  if (!deps.eventLog) return null;
+  const budget = new ClientBudget({
+    perMinute: deps.feed?.bytesPerMinute ?? DEFAULT_FEED_BYTES_PER_MINUTE, counter: deps.counters ? deps.counters('outpoint:feed:') : null, logger: deps.logger,
+    name: 'catch-up feed budget',
+    refusal: (limit, wait) => `this client network was sent its ${Math.round(limit / 1048576)} MiB of catch-up pages of the minute: retry in ${wait} s`,
+  });
+  return new EventFeedService(networks, deps.eventLog, { pageBytes: deps.feed?.pageBytes ?? DEFAULT_FEED_PAGE_BYTES, budget });
+}
+
+function walletService(networks: NetworkRegistry, limits: WalletLimits, counters: RateCounterFactory | undefined, logger: Logger): { service: WalletService; close(): Promise<void> } {
+  const pool = new DerivationPool({
+    threads: limits.threads ?? Math.max(1, Math.floor(availableParallelism() / 2)),
+    queue: limits.queue ?? 32,
+    onLost: (error) => logger.error('wallets: a derivation thread failed; deriving on the event loop from now on', { error: error.message }),
+  });
+  const budget = new DerivationBudget(limits.derivePerMinute ?? DEFAULT_DERIVE_PER_MINUTE, counters ? counters('outpoint:derive:') : null, logger);
+  const service = new WalletService(networks, new DerivationCache(pool, limits.cacheBytes ?? DEFAULT_CACHE_BYTES), budget);
+  return { service, close: async () => void (await Promise.all([pool.close(), budget.close()])) };
 }
 
 /** v3 API keys and the requests counted against their plans. */
@@ -165,6 +208,8 @@ export function createServices(deps: ServiceDeps): Services {
     logger: deps.logger,
     ...(deps.mempoolMaxAgeMs !== undefined ? { maxAgeMs: deps.mempoolMaxAgeMs } : {}),
   });
+  const wallets = walletService(networks, deps.wallets ?? {}, deps.counters, deps.logger);
+  const events = feedService(deps, networks);
   const accounts = deps.accounts
     ? { keys: new AccountService(deps.accounts.store, now, deps.accounts.keyCacheMs), usage: deps.accounts.usage, keyFailures: new KeyFailureLimit(deps.accounts.keyFailures ?? DEFAULT_KEY_FAILURES) }
     : null;
@@ -192,13 +237,15 @@ export function createServices(deps: ServiceDeps): Services {
     },
     prices,
     search: new SearchService(networks, deps.shortLinks),
-    wallets: new WalletService(networks),
+    wallets: wallets.service,
     fees: new FeeService(networks, projector, deps.feeSources ?? new Map(), deps.logger),
     accounts,
-    events: deps.eventLog ? new EventFeedService(networks, deps.eventLog) : null,
+    events,
     webhooks: deps.webhooks ? new WebhookService(deps.webhooks.store, networks, deps.webhooks.targets, deps.webhooks.limits) : null,
     async close() {
       projector.close();
+      await wallets.close();
+      await events?.limits.budget.close();
       await accounts?.usage.close();
     },
   };

@@ -1,16 +1,18 @@
 /**
  * Webhook calls over node:http(s) (docs/webhooks.md, Safety). The host is resolved once per call through the
- * request's own `lookup`, which refuses private addresses before the socket connects to exactly the address it
- * checked: no second DNS lookup between the check and the connection. No redirect is followed (node:http never
+ * request's own `lookup` (hook-resolver.ts: c-ares with a deadline, off libuv's thread pool), which refuses private
+ * addresses before the socket connects to exactly the address it checked: no second DNS lookup between the check and
+ * the connection. Refusals never say what a name resolved to (that would map a private network's DNS for a client). No redirect is followed (node:http never
  * does), the answer's body is read to at most 64 KiB and dropped, the whole call ends after `timeoutMs`, and per
  * receiver at most `socketsPerHost` sockets are open, `maxSockets` in all, so slow receivers cannot hold more.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from '../core/sources/webhook-sender.js';
 import { parseUrlOrNull } from '../core/infrastructure/safe-parse.js';
+import { HookResolver, ResolveError } from './hook-resolver.js';
 import { isPrivateAddress } from './private-addresses.js';
 
 export interface WebhookHttpOptions {
@@ -19,6 +21,10 @@ export interface WebhookHttpOptions {
   readonly timeoutMs?: number;
   readonly socketsPerHost?: number;
   readonly maxSockets?: number;
+  /** A target's name unresolved this long is refused (`[webhooks] dns_timeout_ms`; default 5 s). */
+  readonly dnsTimeoutMs?: number;
+  /** DNS servers for targets' names (`[webhooks] dns_servers`); default the system's. */
+  readonly dnsServers?: readonly string[];
 }
 
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -28,9 +34,11 @@ class RefusedTarget extends Error {}
 export class WebhookHttpSender implements WebhookSender {
   private readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
   private readonly timeoutMs: number;
+  private readonly resolver: HookResolver;
 
   constructor(private readonly options: WebhookHttpOptions) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.resolver = new HookResolver({ timeoutMs: options.dnsTimeoutMs ?? 5000, ...(options.dnsServers ? { servers: options.dnsServers } : {}) });
     const limits = { keepAlive: true, maxSockets: options.socketsPerHost ?? 4, maxTotalSockets: options.maxSockets ?? 64, maxFreeSockets: 4 };
     this.agents = { http: new http.Agent(limits), https: new https.Agent(limits) };
   }
@@ -43,11 +51,10 @@ export class WebhookHttpSender implements WebhookSender {
     const host = parsed.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) return isPrivateAddress(host) ? `${host} is a private address` : null;
     try {
-      const addresses = await new Promise<LookupAddress[]>((resolve, reject) => dnsLookup(host, { all: true }, (err, found) => (err ? reject(err) : resolve(found))));
-      const refused = addresses.find((a) => isPrivateAddress(a.address));
-      return refused ? `${host} resolves to a private address (${refused.address})` : null;
+      const addresses = await this.resolver.resolve(host);
+      return addresses.some((a) => isPrivateAddress(a.address)) ? `${host} resolves to a private address` : null;
     } catch (error) {
-      return `${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+      return `${host} ${error instanceof ResolveError ? error.message : 'does not resolve'}`;
     }
   }
 
@@ -99,14 +106,13 @@ export class WebhookHttpSender implements WebhookSender {
 
   /** Resolves, refuses private answers, and hands the socket the address it checked. */
   private readonly lookup: LookupFunction = (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, found) => {
-      if (err) return callback(err, '', 4);
-      const addresses = found as unknown as LookupAddress[];
-      const usable = this.options.allowPrivateTargets ? addresses : addresses.filter((a) => !isPrivateAddress(a.address));
+    this.resolver.resolve(hostname).then((addresses) => {
+      const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+      const usable = this.options.allowPrivateTargets ? wanted : wanted.filter((a) => !isPrivateAddress(a.address));
       const first = usable[0];
       if (!first) return callback(new RefusedTarget(`${hostname} resolves only to private addresses`), '', 4);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [first]);
       return callback(null, first.address, first.family);
-    });
+    }, (error: Error) => callback(Object.assign(new Error(`${hostname} ${error.message}`), { code: (error as ResolveError).code }), '', 4));
   };
 }

@@ -15,7 +15,7 @@ import { getNetworkParams } from '../../src/chains/addressing.js';
 import { parseBlock } from '../../src/chains/parsing.js';
 import type { Block, ConnectedBlock, NetworkId, NetworkReader, PriceQuote, PriceReader } from '../../src/core/index.js';
 import { blockEvents } from '../../src/indexer/indexer-events.js';
-import { blockUpdatePayload } from '../../src/realtime/payloads/block-update.payload.js';
+import { blockUpdatePayload } from '../../src/services/events/catalogue/block-update.payload.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { call, sameAccountIn, v3App } from './v3-fixture.js';
 

@@ -86,8 +86,9 @@ describe('v3 xpub: refusals are 404s that say why', () => {
     await refused(url(`wpkh(${zpub}/0/*)`), /belongs to Bitcoin, Litecoin, not Bitcoin Regtest/);
     await refused(url('tprv8ZgxMBicQKsPeDgjzdC36fs6bMjGApWDNLR9erAXMs5skhMv36j9MV5ecvfavji5khqjWaWSFhN3YcCUUdiKH6isR4Pwy3U5y5egddBr16m'), /extended private key/);
     await refused(url(`wpkh(${tpub()}/0h/*)`), /hardened derivation/);
-    await refused(url(`wsh(pkh(${tpub()}/*))`), /unsupported descriptor wsh\(\)/);
-    await refused(url(`wpkh(${tpub()}/0)`), /not ranged/);
+    await refused(url(`wsh(pkh(${tpub()}/*))`), /wsh\(\) takes multi\(\) or sortedmulti\(\) here, not pkh\(\)/);
+    await refused(url(`wsh(multi(3,${tpub()}/*,${tpub()}/1/*))`), /threshold of 3 with only 2 keys/);
+    await refused(url(`rawtr(${tpub()}/*)`), /unsupported descriptor rawtr\(\)/);
     await refused(`/api/v3/xpub/DOGE/${encodeURIComponent(tpub())}`, /DOGE|network/i);
   });
 

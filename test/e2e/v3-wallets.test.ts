@@ -108,6 +108,12 @@ describe('v3 xpub: a BIP84 account against the node wallet holding its keys', ()
     assert.deepEqual(d.next_change_address, { address: bip84.address(1, 2), path: '1/2' });
     // Received and sent add up per address: change and the internal transfer count on both sides.
     assert.equal(BigInt(d.confirmed_received.replace('.', '')) - BigInt(d.confirmed_sent.replace('.', '')), sats(view.balances.trusted));
+    // From and to outside: the node wallet's confirmed per-tx nets, summed by sign (the internal transfer nets to its fee).
+    const confirmed = [...view.net.values()].filter((n) => n.height !== null).map((n) => n.net);
+    assert.equal(d.confirmed_received_external, formatCoins(confirmed.filter((n) => n > 0n).reduce((s, n) => s + n, 0n)));
+    assert.equal(d.confirmed_sent_external, formatCoins(-confirmed.filter((n) => n < 0n).reduce((s, n) => s + n, 0n)));
+    assert.equal(d.confirmed_received_external, '1.87500000', 'the four receipts from outside; change and the transfer are no receipts');
+    assert.deepEqual([d.script_form, d.threshold, d.keys.length], ['wpkh', null, 1]);
   });
 
   it('the default gap stops before receive index 30; a larger gap finds it', async () => {
@@ -185,7 +191,7 @@ describe('v3 xpub: a BIP84 account against the node wallet holding its keys', ()
     assert.match(asVpub, /^vpub/);
     const plain = (await chain.get(url(asVpub, '', 40))).body.data;
     const multi = (await chain.get(url(withChecksum(bip84.descriptor('<0;1>/*')), '', 40))).body.data;
-    assert.deepEqual({ ...plain, descriptor: null }, { ...multi, descriptor: null });
+    assert.deepEqual({ ...plain, descriptor: null, keys: null }, { ...multi, descriptor: null, keys: null }, 'the same figures (the plain key has no origin)');
     assert.equal(plain.descriptor, withChecksum(`wpkh(${bip84.tpub}/<0;1>/*)`), 'a plain key normalises to wpkh(tpub/<0;1>/*)');
   });
 });

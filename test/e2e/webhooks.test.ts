@@ -8,8 +8,6 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,43 +15,7 @@ import { freePort } from '../helpers/free-port.js';
 import { runCli } from '../helpers/outpoint-cli.js';
 import { startLitecoind, waitFor, type RegtestNode } from '../helpers/regtest-node.js';
 import { httpJson, startServe, type ServeProcess } from '../helpers/serve-process.js';
-
-interface Received {
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
-}
-
-/** A webhook receiver on loopback: records every call and answers with the next status of `statuses` (then 200). */
-class Receiver {
-  readonly calls: Received[] = [];
-  private server: Server | null = null;
-
-  constructor(private readonly statuses: number[] = []) {}
-
-  async listen(port = 0): Promise<number> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.calls.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.statusCode = this.statuses.shift() ?? 200;
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    return (this.server.address() as AddressInfo).port;
-  }
-
-  async next(predicate: (r: Received) => boolean, timeoutMs = 30_000): Promise<Received> {
-    let found: Received | undefined;
-    await waitFor(() => (found = this.calls.find(predicate)) !== undefined, timeoutMs, 'webhook call');
-    return found!;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
+import { WebhookReceiver as Receiver } from '../helpers/webhook-receiver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'outpoint-webhooks-'));
 let node: RegtestNode;

@@ -39,13 +39,18 @@ export async function indexersOnBothEngines(engines: StoreEngines, node: Harness
   return result;
 }
 
-/** One full sync pass on every engine, repeated while a pass reports unfinished work. */
+/**
+ * One full sync pass on every engine, repeated while a pass reports unfinished work: txs waiting for a parent (a few
+ * times), or more new mempool txs than one pass takes (until they are all in).
+ */
 export async function syncAll(indexed: readonly IndexedEngine[]): Promise<void> {
   for (const e of indexed) e.clock.seconds = Math.floor(Date.now() / 1000);
   for (const e of indexed) {
-    for (let i = 0; i < 5; i++) {
-      const { incomplete } = await e.indexer.syncOnce();
+    for (let retries = 0; retries < 5; ) {
+      const { incomplete, more } = await e.indexer.syncOnce();
+      if (more) continue;
       if (!incomplete) break;
+      retries++;
     }
   }
 }

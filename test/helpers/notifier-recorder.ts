@@ -1,4 +1,4 @@
-import type { BlockNotifier, NotifierEvents, TipEvent } from '../../src/node/notifiers/block-notifier.js';
+import type { BlockNotifier, MempoolAnnouncement, NotifierEvents, TipEvent } from '../../src/node/notifiers/block-notifier.js';
 import { waitFor } from './regtest-node.js';
 
 interface Recorded<E> {
@@ -12,10 +12,13 @@ export class NotifierRecorder {
   /** Arrival times of the `mempool` signals. */
   readonly mempool: number[] = [];
   readonly errors: Array<Recorded<NotifierEvents['error']>> = [];
+  /** Txs announced as entering or leaving the mempool (ZMQ `sequence`), in order. */
+  readonly announcements: Array<Recorded<MempoolAnnouncement>> = [];
 
   constructor(notifier: BlockNotifier) {
     notifier.on('tip', (event) => this.tips.push({ at: Date.now(), event }));
     notifier.on('mempool', () => this.mempool.push(Date.now()));
+    notifier.on('announce', (event) => this.announcements.push({ at: Date.now(), event }));
     notifier.on('error', (event) => this.errors.push({ at: Date.now(), event }));
   }
 
@@ -31,14 +34,26 @@ export class NotifierRecorder {
     return this.mempool.find((at) => at >= since)!;
   }
 
+  /** Arrival time of the announcement that `txid` entered (or, `entered` false, left) the mempool. */
+  async announced(txid: string, entered = true, timeoutMs = 5_000): Promise<number> {
+    const find = (): Recorded<MempoolAnnouncement> | undefined => this.announcements.find((r) => r.event.txid === txid && r.event.entered === entered);
+    await waitFor(() => find() !== undefined, timeoutMs, `${txid} announced as ${entered ? 'entering' : 'leaving'}`, 2);
+    return find()!.at;
+  }
+
   /** Signals of each kind that arrived at or after `since`. */
   since(since: number): { tips: number; mempool: number } {
     return { tips: this.tips.filter((r) => r.at >= since).length, mempool: this.mempool.filter((at) => at >= since).length };
   }
 
+  /** Announcements that arrived at or after `since`. */
+  announcedSince(since: number): number {
+    return this.announcements.filter((r) => r.at >= since).length;
+  }
+
   /** Waits until no signal has arrived for `quietMs` (what an earlier change caused is over); returns that moment. */
   async settled(quietMs: number, timeoutMs = 10_000): Promise<number> {
-    const last = (): number => Math.max(0, this.tips.at(-1)?.at ?? 0, this.mempool.at(-1) ?? 0);
+    const last = (): number => Math.max(0, this.tips.at(-1)?.at ?? 0, this.mempool.at(-1) ?? 0, this.announcements.at(-1)?.at ?? 0);
     await waitFor(() => Date.now() - last() >= quietMs, timeoutMs, `${quietMs} ms without signals`, 10);
     return Date.now();
   }

@@ -71,8 +71,8 @@ export class MemoryIndex {
       getTransaction: async (txid) => this.record(txid),
       getOutputs: async (txid) => this.outputs(txid),
       getTip: unused, getMainChainHash: unused, getAddressTotals: unused, getAddressHistory: unused, getUnspent: unused,
-      getBlockByHash: unused, getBlockByHeight: unused, getMempoolInfo: unused, getMempoolEntries: unused, getMempoolEntriesOf: unused, getMempoolTxids: unused, getSyncStatus: unused, findHashPrefix: unused,
-      scriptSets: { getScriptTotals: unused, getScriptSetTxCount: unused, getScriptSetSummary: unused, getScriptSetHistory: unused, getScriptSetUnspent: unused },
+      getBlockByHash: unused, getBlockByHeight: unused, getBlockHeaders: unused, getMempoolInfo: unused, getMempoolEntries: unused, getMempoolEntriesOf: unused, getMempoolTxids: unused, getSyncStatus: unused, findHashPrefix: unused,
+      scriptSets: { getScriptTotals: unused, getScriptSetTxCount: unused, getScriptSetSummary: unused, getScriptSetFlows: unused, getScriptSetHistory: unused, getScriptSetUnspent: unused },
     } as NetworkReader;
   }
 

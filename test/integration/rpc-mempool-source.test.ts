@@ -22,6 +22,19 @@ after(async () => {
   await node?.stop();
 });
 
+/**
+ * A wallet's tx is in the node's mempool before the test reads it, and every wallet has heard of it: a wallet learns of
+ * mempool txs through the node's validation queue, after the RPC that made them returned, so another wallet could
+ * still lack the coin it is about to spend (seen on Node 24 in CI: the child missing right after its wallet's send).
+ * A tx the wallet kept but could not broadcast is sent again here, so the node names its reason.
+ */
+async function settled(wallet: RpcClient, txid: string): Promise<string> {
+  const listed = await node.rpc.call<string[]>('getrawmempool');
+  if (!listed.includes(txid)) await node.rpc.call('sendrawtransaction', [(await wallet.call<{ hex: string }>('gettransaction', [txid])).hex]);
+  await node.rpc.call('syncwithvalidationinterfacequeue', []);
+  return txid;
+}
+
 const byTxid = (entries: readonly MempoolSourceEntry[]) =>
   [...entries].sort((a, b) => (a.txid < b.txid ? -1 : 1)).map((e) => ({ ...e, depends: [...e.depends].sort() }));
 
@@ -45,8 +58,9 @@ describe('RpcMempoolSource against bitcoind', () => {
     for (let i = 0; i < 3; i++) await node.send(await node.newAddress('bech32'), '0.0123');
     await check('three new txs');
     // A parent paying the child wallet, which spends that output at once.
-    const parent = await walker.call<string>('sendtoaddress', [await child.call<string>('getnewaddress', ['', 'bech32']), '1.0']);
+    const parent = await settled(walker, await walker.call<string>('sendtoaddress', [await child.call<string>('getnewaddress', ['', 'bech32']), '1.0']));
     const spend = await child.call<{ txid: string }>('send', [{ [await node.newAddress('bech32')]: '0.5' }, null, 'unset', null, { include_unsafe: true }]);
+    await settled(child, spend.txid);
     await check('a parent and its child');
     assert.deepEqual((await source.snapshot()).entries.find((e) => e.txid === spend.txid)?.depends, [parent]);
 
@@ -58,6 +72,7 @@ describe('RpcMempoolSource against bitcoind', () => {
 
     // The child wallet spends the unconfirmed child's change, then replaces that spend (BIP125), which leaves.
     const second = await child.call<{ txid: string }>('send', [{ [await node.newAddress('bech32')]: '0.1' }, null, 'unset', null, { include_unsafe: true }]);
+    await settled(child, second.txid);
     await check('a grandchild');
     const spent = await node.rpc.call<{ vin: { txid: string; vout: number }[]; vout: { value: number }[] }>('getrawtransaction', [second.txid, true]);
     const { fee } = await child.call<{ fee: number }>('gettransaction', [second.txid]);

@@ -31,7 +31,7 @@ async function v3Fees(): Promise<FeeAnswer> {
   return ((await response.json()) as { data: FeeAnswer }).data;
 }
 
-/** The five rates a page shows, in order (the numbers; the explorer writes units as "lit/vB"). */
+/** The five rates a page shows, in order (the numbers; the explorer writes units as "litoshi/vB"). */
 async function shownRates(page: Page, scope: string): Promise<string[]> {
   return (await page.locator(`${scope} .fees li strong`).allInnerTexts()).map((t) => t.split(' ')[0]!);
 }
@@ -132,7 +132,7 @@ describe('fee advice', () => {
     const median = rates.length % 2 ? rates[mid]! : (rates[mid - 1]! + rates[mid]!) / 2;
     const body = await (await fetch(`${chain.serve.url}/${SLUG}/block/${hash}`)).text();
     const field = /<dt>Fee rates<\/dt><dd>([\s\S]*?)<\/dd>/.exec(body)![1]!;
-    assert.match(field, new RegExp(`^${rates[0]!.toFixed(2)} lit/vB – ${rates[rates.length - 1]!.toFixed(2)} lit/vB, median ${median.toFixed(2)} lit/vB <span class="muted">\\(${rates.length} txs paying a fee\\)`));
+    assert.match(field, new RegExp(`^${rates[0]!.toFixed(2)} litoshi/vB – ${rates[rates.length - 1]!.toFixed(2)} litoshi/vB, median ${median.toFixed(2)} litoshi/vB <span class="muted">\\(${rates.length} txs paying a fee\\)`));
     const bands = [...body.matchAll(/<tr data-band="([^"]+)"><td data-label="[^"]*">[^<]*<\/td><td data-label="Txs" class="num">(\d+)<\/td>/g)].map((m) => [m[1], Number(m[2])] as const);
     assert.equal(bands.reduce((a, [, n]) => a + n, 0), rates.length, 'every paying tx in one band');
     assert.ok(body.includes('id="block-fee-histogram"'));

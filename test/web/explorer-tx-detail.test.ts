@@ -87,7 +87,7 @@ describe('unconfirmed-tx insight', () => {
     const entry = await chain.node.rpc.call<{ fees: { base: number }; vsize: number }>('getmempoolentry', [replaceable]);
     const rate = (Math.round(entry.fees.base * 1e8) / entry.vsize).toFixed(2);
     // Regtest blocks take the whole mempool: the next block, one block interval (2.5 min) away.
-    assert.match(body, new RegExp(`At ${rate} lit/vB \\(effective\\) it is projected into the next block \\(~3 min at one block every 2.5 min\\)`));
+    assert.match(body, new RegExp(`At ${rate} litoshi/vB \\(effective\\) it is projected into the next block \\(~3 min at one block every 2.5 min\\)`));
     assert.match(body, /Confidence is our estimate, from 0 to 1, that this transaction will confirm/);
     assert.ok(body.includes(`href="/api/v2/get_confidence/LTCTEST/${replaceable}"`));
     // A confirmed tx has neither.
@@ -114,10 +114,10 @@ describe('effective fee rate (CPFP)', () => {
       return /<dt>Effective fee rate<\/dt><dd>([\s\S]*?)<\/dd>/.exec(body)![1]!;
     };
     const parentField = await field(parent);
-    assert.match(parentField, new RegExp(`^${packageRate} lit/vB .*with 1 descendant \\(CPFP`));
+    assert.match(parentField, new RegExp(`^${packageRate} litoshi/vB .*with 1 descendant \\(CPFP`));
     assert.ok(Number(packageRate) > sats(parentEntry.fees.base) / parentEntry.vsize, 'the child raises the parent');
     const childField = await field(sent.txid);
-    assert.match(childField, new RegExp(`^${(sats(childEntry.fees.ancestor) / childEntry.ancestorsize).toFixed(2)} lit/vB .*with 1 unconfirmed ancestor`));
+    assert.match(childField, new RegExp(`^${(sats(childEntry.fees.ancestor) / childEntry.ancestorsize).toFixed(2)} litoshi/vB .*with 1 unconfirmed ancestor`));
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * The explorer's wallet page (`/{net}/xpub/{…}`) on `outpoint serve` over litecoind regtest, in headless Chromium:
  * reached from the search box with JavaScript on and off, it shows the figures and history the v3 xpub routes answer
- * (same service), follows `?gap=`, refuses another network's key with a 404 page saying why; axe in both themes,
- * no sideways scrolling at 375 px, screenshots at 1280 and 375 px (.tmp/test-output/explorer/wallet-*.png).
+ * (same service), follows `?gap=`, refuses another network's key with a 404 page saying why; a 2-of-3
+ * wsh(sortedmulti) wallet shows k of n and each key's origin, with JavaScript on and off; axe in both themes, no
+ * sideways scrolling at 375 px, screenshots at 1280 and 375 px (.tmp/test-output/explorer/wallet-*.png).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -23,16 +24,25 @@ const TEST_VERSIONS = { public: 0x043587cf, private: 0x04358394 };
 /** An account key of a fixed seed as a plain tpub (so P2PKH, SLIP-132), watched only: the node pays its addresses, it holds none of its keys. */
 const TPUB = HDKey.fromMasterSeed(Buffer.alloc(32, 7), TEST_VERSIONS).derive("m/84'/1'/0'").publicExtendedKey;
 
+/** Three cosigners' BIP48 accounts (m/48'/1'/0'/2'), each with its origin: a 2-of-3 wsh(sortedmulti) multipath wallet. */
+const COSIGNERS = [11, 12, 13].map((seed) => {
+  const master = HDKey.fromMasterSeed(Buffer.alloc(32, seed), TEST_VERSIONS);
+  return { fingerprint: master.fingerprint.toString(16).padStart(8, '0'), tpub: master.derive("m/48'/1'/0'/2'").publicExtendedKey };
+});
+const MULTISIG = `wsh(sortedmulti(2,${COSIGNERS.map((c) => `[${c.fingerprint}/48h/1h/0h/2h]${c.tpub}/<0;1>/*`).join(',')}))`;
+
 let chain: ExplorerChain;
 let apiKey: string;
-const address = (chainIndex: number, index: number): string =>
-  scriptToAddress(PARAMS, new ChainDerivation(parseWalletDescriptor(PARAMS, TPUB), chainIndex).script(index))!;
+const address = (chainIndex: number, index: number, wallet = TPUB): string =>
+  scriptToAddress(PARAMS, new ChainDerivation(parseWalletDescriptor(PARAMS, wallet), chainIndex).script(index))!;
 
 before(async () => {
   chain = await startExplorerChain();
   await chain.node.send(address(0, 0), '0.5');
   await chain.node.send(address(0, 2), '0.25');
   await chain.node.send(address(1, 0), '0.1');
+  await chain.node.send(address(0, 0, MULTISIG), '0.3');
+  await chain.node.send(address(0, 1, MULTISIG), '0.2');
   await chain.node.mine(1);
   await chain.node.send(address(0, 3), '0.05');
   await chain.synced();
@@ -83,6 +93,27 @@ describe('the wallet page', () => {
     });
   }
 
+  for (const javaScriptEnabled of [true, false]) {
+    it(`a 2-of-3 multisig wallet: k of n, each key with its origin, the v3 figures (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async () => {
+      const { page, problems, context } = await watchedPage(chain.browser, { javaScriptEnabled });
+      try {
+        await searchFor(page, MULTISIG);
+        const v3 = await api(`/api/v3/xpub/${NET}/${encodeURIComponent(MULTISIG)}`);
+        assert.equal(v3.confirmed_balance, '0.50000000');
+        assert.equal(await figure(page, 'Balance'), `${v3.confirmed_balance} LTC`);
+        assert.equal(await figure(page, 'Received from outside'), `${v3.confirmed_received_external} LTC`);
+        assert.equal((await page.locator('#policy').innerText()).trim(), '2 of 3 multisig · wsh(sortedmulti)');
+        assert.equal((await page.locator('#descriptor').innerText()).trim(), v3.descriptor);
+        const keys = await page.locator('[aria-label="Keys of this wallet"] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())));
+        assert.deepEqual(keys, COSIGNERS.map((c, i) => [String(i + 1), c.fingerprint, 'm/48h/1h/0h/2h', c.tpub, '<0;1>/*']));
+        assert.match(await figure(page, 'Receive'), new RegExp(`${address(0, 2, MULTISIG)} \\(0/2\\)`));
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
   it('a gap of 1 stops after receive index 0: the page rescans with the form', async () => {
     const { page, context } = await watchedPage(chain.browser, { javaScriptEnabled: false });
     try {
@@ -110,20 +141,22 @@ describe('the wallet page', () => {
     }
   });
 
-  it('no serious accessibility violations in either theme; no sideways scrolling at 375 px; screenshots', async () => {
-    const path = `/${SLUG}/xpub/${TPUB}`;
-    for (const colorScheme of ['light', 'dark'] as const) {
-      for (const [width, label] of [[1280, 'desktop'], [375, '375px']] as const) {
-        const { page, problems, context } = await watchedPage(chain.browser, { colorScheme, viewport: { width, height: 800 } });
-        try {
-          await page.goto(chain.serve.url + path);
-          assert.deepEqual(await seriousViolations(page), [], `${colorScheme} at ${width} px`);
-          const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-          assert.ok(overflow <= 0, `the wallet page at ${width} px scrolls sideways by ${overflow} px`);
-          await page.screenshot({ path: join(OUTPUT, `wallet-${label}-${colorScheme}.png`), fullPage: true });
-          assert.deepEqual(problems, []);
-        } finally {
-          await context.close();
+  it('no serious accessibility violations in either theme; no sideways scrolling at 375 px; screenshots (single key and multisig)', async () => {
+    for (const [wallet, name] of [[TPUB, 'wallet'], [MULTISIG, 'wallet-multisig']] as const) {
+      const path = `/${SLUG}/xpub/${encodeURIComponent(wallet)}`;
+      for (const colorScheme of ['light', 'dark'] as const) {
+        for (const [width, label] of [[1280, 'desktop'], [375, '375px']] as const) {
+          const { page, problems, context } = await watchedPage(chain.browser, { colorScheme, viewport: { width, height: 800 } });
+          try {
+            await page.goto(chain.serve.url + path);
+            assert.deepEqual(await seriousViolations(page), [], `${name}: ${colorScheme} at ${width} px`);
+            const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+            assert.ok(overflow <= 0, `${name} at ${width} px scrolls sideways by ${overflow} px`);
+            await page.screenshot({ path: join(OUTPUT, `${name}-${label}-${colorScheme}.png`), fullPage: true });
+            assert.deepEqual(problems, []);
+          } finally {
+            await context.close();
+          }
         }
       }
     }

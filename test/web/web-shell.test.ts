@@ -15,7 +15,7 @@ import { WebAssets } from '../../src/web/shell/assets.js';
 import { html } from '../../src/web/shell/html.js';
 
 const echo: WebModule = (app, { shell }) => {
-  app.get<{ Querystring: { q?: string } }>('/shell-echo', (request, reply) =>
+  app.get<{ Querystring: { q?: string } }>('/shell-echo', { config: { liveParts: ['x'] } }, (request, reply) =>
     shell.page(request, reply, { title: `Echo ${request.query.q ?? ''}`, body: html`<p id="echo">${request.query.q ?? ''}</p>${'x'.repeat(3000)}`, live: true, search: request.query.q ?? '' }),
   );
   app.get('/shell-fails', () => {
@@ -158,6 +158,21 @@ describe('web page rate limit', () => {
       assert.deepEqual([await get('/shell-echo'), await get('/shell-echo'), await get('/shell-echo')], [200, 200, 429]);
       const refused = await app.inject({ method: 'GET', url: '/shell-echo?part=x' });
       assert.match(refused.body, /live updates per second/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a part the page does not have is a 404 counted as a page, not a live refresh (issue 46)', async () => {
+    const app = await appWith({ api: 0, web: 2, live: 10 });
+    try {
+      const unknown = await app.inject({ method: 'GET', url: '/shell-echo?part=zzz' });
+      assert.equal(unknown.statusCode, 404);
+      assert.match(String(unknown.headers['content-type']), /^text\/html/);
+      assert.equal(unknown.headers['ratelimit-limit'], '2', 'counted under the page budget');
+      assert.equal((await app.inject({ method: 'GET', url: '/shell-echo?part=zzz&part=x' })).statusCode, 404, 'a repeated part is no part of the page');
+      assert.equal((await app.inject({ method: 'GET', url: '/shell-echo' })).statusCode, 429, 'the two 404s spent the page budget');
+      assert.equal((await app.inject({ method: 'GET', url: '/shell-echo?part=x' })).statusCode, 200, 'the live budget is untouched');
     } finally {
       await app.close();
     }

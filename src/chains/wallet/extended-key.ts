@@ -1,6 +1,6 @@
 /**
  * Extended public keys (BIP32 serialisation) read for one network: the version bytes must be one of the network's
- * (extended-key-versions.ts), private keys are refused (a server never needs them), and the key itself is checked by
+ * (extended-key-versions.ts), private keys are refused (a server never needs them), extended or WIF (wif.ts), and the key itself is checked by
  * @scure/bip32 (BIP32 test vector 5: depth, fingerprint, index and point rules).
  */
 import { HDKey } from '@scure/bip32';
@@ -9,6 +9,7 @@ import { decodeBase58Check } from '../address/base58.js';
 import type { NetworkParams } from '../network-params.js';
 import { ALL_NETWORK_PARAMS } from '../networks.js';
 import { ALL_KEY_VERSIONS, type ExtendedKeyVersion } from './extended-key-versions.js';
+import { isWifPayload } from './wif.js';
 
 /** version(4) depth(1) parent fingerprint(4) index(4) chain code(32) key(33). */
 const SERIALIZED_LENGTH = 78;
@@ -39,6 +40,7 @@ function expected(params: NetworkParams): string {
 export function decodeExtendedKey(params: NetworkParams, text: string): ExtendedPublicKey {
   const bytes = decodeBase58Check(text);
   if (bytes === null) throw invalidWallet('not a valid extended key: a character outside base58 or a wrong base58 checksum');
+  if (isWifPayload(bytes)) throw invalidWallet('this is a private key (WIF): private keys are never accepted; give an extended public key');
   if (bytes.length !== SERIALIZED_LENGTH) throw invalidWallet(`not a valid extended key: ${bytes.length} bytes, expected ${SERIALIZED_LENGTH}`);
   const version = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, false);
   const own = params.extendedKeys.find((v) => v.public === version);

@@ -1,12 +1,13 @@
 /**
  * The KEY of an output descriptor (BIP380 key expressions, BIP389 multipath) as a wallet reads it: an optional origin
- * `[fingerprint/path]`, one extended public key, unhardened derivation steps of which at most one is a multipath
- * `<receive;change>`, and a final `*`. Everything else a KEY may be (single public keys, private keys, hardened steps
- * after the key, hardened wildcards) is refused with the reason: those cannot describe a watch-only wallet.
+ * `[fingerprint/path]`, then either one extended public key with unhardened derivation steps, of which at most one is
+ * a multipath `<receive;change>`, ending in `*` when the key is ranged; or one plain public key in hex. Private keys,
+ * hardened steps after the key and hardened wildcards are refused with the reason: a watch-only wallet cannot use them.
  */
-import { decodeBase58Check } from '../address/base58.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { fromHex, toHex } from '../hash.js';
 import type { NetworkParams } from '../network-params.js';
-import { decodeExtendedKey, invalidWallet, type ExtendedPublicKey } from './extended-key.js';
+import { decodeExtendedKey, encodeExtendedKey, invalidWallet, type ExtendedPublicKey } from './extended-key.js';
 
 const HARDENED = 0x80000000;
 
@@ -20,12 +21,26 @@ export interface KeyOrigin {
 /** One derivation step after the key: a child number, or the alternatives of a BIP389 multipath step. */
 type Step = number | readonly number[];
 
+/**
+ * Where a KEY stands, which decides the plain keys it may be (Core's ParseScriptContext): uncompressed keys only
+ * outside segwit (top level and sh()), x-only keys only in tr().
+ */
+export type KeyContext = 'legacy' | 'segwit' | 'taproot';
+
 export interface WalletKey {
   readonly origin: KeyOrigin | null;
-  readonly key: ExtendedPublicKey;
-  /** The steps from the key to each chain's parent, one list per chain: receive first, then change if there is one. */
+  /** The extended public key; null for a plain public key. */
+  readonly key: ExtendedPublicKey | null;
+  /** A plain public key's bytes (33, 65 uncompressed, or 32 x-only in tr()); null for an extended key. */
+  readonly publicKey: Uint8Array | null;
+  /**
+   * The steps from the key to each chain's parent (ranged) or to the key itself (not ranged), one list per chain:
+   * receive first, then change if the key has a multipath step. A plain key: one empty list.
+   */
   readonly chains: readonly (readonly number[])[];
-  /** The normalised path text after the key, `*` included (`0/*`, `<0;1>/*`). */
+  /** Ends in `*`: one key per address index. */
+  readonly ranged: boolean;
+  /** The normalised path text after the key, `*` included (`0/*`, `<0;1>/*`, `0/5`); empty for none. */
   readonly pathText: string;
 }
 
@@ -54,19 +69,33 @@ function parseOrigin(text: string): KeyOrigin {
   return { fingerprint: fingerprint.toLowerCase(), path };
 }
 
-/** Why a key that is not an extended public key cannot be a wallet (single keys, WIF private keys). */
-function notExtended(text: string): Error | null {
-  if (/^(02|03)[0-9a-fA-F]{64}$|^04[0-9a-fA-F]{128}$|^[0-9a-fA-F]{64}$/.test(text)) {
-    return invalidWallet('a single public key is one address, not a wallet: give an extended public key with a ranged path (…/*)');
+/**
+ * A plain public key in hex, checked as Core does (a point on the curve, no hybrid encoding, uncompressed only
+ * outside segwit, x-only only in tr()); null when `text` is not hex of a key's length.
+ */
+function plainKey(text: string, context: KeyContext): Uint8Array | null {
+  if (!/^(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{66}|[0-9a-fA-F]{130})$/.test(text)) return null;
+  const bytes = fromHex(text);
+  if (bytes.length === 32) {
+    if (context !== 'taproot') throw invalidWallet(`an x-only public key (32 bytes) is only valid in tr(): '${text.slice(0, 16)}…'`);
+    // An x-only key is the even point of that x (BIP340): it must lie on the curve.
+    if (!validPoint(Uint8Array.of(0x02, ...bytes))) throw invalidWallet(`public key '${text.slice(0, 16)}…' is not a point on the curve`);
+    return bytes;
   }
-  if (text.length >= 50 && text.length <= 52) {
-    // Not base58check (null): decodeExtendedKey says why.
-    const bytes = decodeBase58Check(text);
-    if (bytes !== null && (bytes.length === 33 || bytes.length === 34)) {
-      return invalidWallet('this is a private key (WIF): private keys are never accepted; give an extended public key');
-    }
+  if (bytes.length === 65 && bytes[0] !== 0x04) throw invalidWallet(`public key '${text.slice(0, 16)}…' is hybrid or malformed (65 bytes not starting with 04)`);
+  if (bytes.length === 33 && bytes[0] !== 0x02 && bytes[0] !== 0x03) throw invalidWallet(`public key '${text.slice(0, 16)}…' does not start with 02 or 03`);
+  if (!validPoint(bytes)) throw invalidWallet(`public key '${text.slice(0, 16)}…' is not a point on the curve`);
+  if (bytes.length === 65 && context !== 'legacy') throw invalidWallet('uncompressed public keys are not allowed in segwit or taproot scripts (wpkh, wsh, tr)');
+  return bytes;
+}
+
+function validPoint(bytes: Uint8Array): boolean {
+  try {
+    secp256k1.Point.fromBytes(bytes).assertValidity();
+    return true;
+  } catch {
+    return false;
   }
-  return null;
 }
 
 function parseStep(text: string): Step {
@@ -84,6 +113,7 @@ function parseStep(text: string): Step {
     if (alternatives[0] === alternatives[1]) throw invalidWallet(`multipath step '${text}' names the same chain twice`);
     return alternatives;
   }
+  if (text === '*' || text === '*h' || text === "*'") throw invalidWallet("'*' can only be the last derivation step");
   const child = childNumber(text);
   if (!child) throw invalidWallet(`bad derivation step '${text.slice(0, 20)}' (a number, '*' or <receive;change>)`);
   if (child.hardened) throw invalidWallet('hardened derivation after an extended public key needs the private key; give the key at the last hardened step');
@@ -91,7 +121,7 @@ function parseStep(text: string): Step {
 }
 
 /** Parses one KEY for the network; InvalidArgumentError (field `xpub`) naming what is wrong. */
-export function parseWalletKey(params: NetworkParams, text: string): WalletKey {
+export function parseWalletKey(params: NetworkParams, text: string, context: KeyContext = 'legacy'): WalletKey {
   let origin: KeyOrigin | null = null;
   let rest = text;
   if (rest.startsWith('[')) {
@@ -104,23 +134,33 @@ export function parseWalletKey(params: NetworkParams, text: string): WalletKey {
   }
   const [keyText = '', ...stepTexts] = rest.split('/');
   if (keyText === '') throw invalidWallet('the descriptor has no key');
-  const refused = notExtended(keyText);
-  if (refused) throw refused;
+  const publicKey = plainKey(keyText, context);
+  if (publicKey) {
+    if (stepTexts.length > 0) throw invalidWallet('a plain public key takes no derivation steps (only extended keys derive)');
+    return { origin, key: null, publicKey, chains: [[]], ranged: false, pathText: '' };
+  }
+  // A WIF private key is refused there by name (wif.ts).
   const key = decodeExtendedKey(params, keyText);
   const last = stepTexts[stepTexts.length - 1];
   if (last === '*h' || last === "*'") throw invalidWallet("hardened wildcard (*h) needs the private key: end the path with '*'");
-  if (last !== '*') throw invalidWallet("the key is not ranged: a wallet's path ends with '*' (e.g. …/0/* or …/<0;1>/*)");
-  const steps = stepTexts.slice(0, -1).map(parseStep);
+  const ranged = last === '*';
+  const steps = (ranged ? stepTexts.slice(0, -1) : stepTexts).map(parseStep);
   if (steps.filter((s) => typeof s !== 'number').length > 1) throw invalidWallet('at most one multipath step <receive;change> per key');
   const multipath = steps.find((s): s is readonly number[] => typeof s !== 'number');
   const chainOf = (alternative: number): number[] => steps.map((s) => (typeof s === 'number' ? s : s[alternative]!));
   const chains = multipath ? [chainOf(0), chainOf(1)] : [chainOf(0)];
-  const pathText = [...steps.map((s) => (typeof s === 'number' ? String(s) : `<${s.join(';')}>`)), '*'].join('/');
-  return { origin, key, chains, pathText };
+  const pathText = [...steps.map((s) => (typeof s === 'number' ? String(s) : `<${s.join(';')}>`)), ...(ranged ? ['*'] : [])].join('/');
+  return { origin, key, publicKey: null, chains, ranged, pathText };
 }
 
 /** The origin as normalised descriptors write it: lower-case fingerprint, `h` for hardened steps. */
 export function originText(origin: KeyOrigin | null): string {
   if (!origin) return '';
   return `[${[origin.fingerprint, ...origin.path.map(showChild)].join('/')}]`;
+}
+
+/** The KEY as normalised descriptors write it: origin, the network's own key version (or lower-case hex), its path. */
+export function keyText(params: NetworkParams, key: WalletKey): string {
+  const body = key.key ? encodeExtendedKey(key.key.node, params.extendedKeys[0]!) : toHex(key.publicKey!);
+  return `${originText(key.origin)}${body}${key.pathText === '' ? '' : `/${key.pathText}`}`;
 }

@@ -13,7 +13,8 @@ import { toHex } from '../hash.js';
 import type { NetworkParams } from '../network-params.js';
 import { getNetworkParams } from '../networks.js';
 import { decodeExtendedKey, encodeExtendedKey } from './extended-key.js';
-import { ChainDerivation, keyScript } from './wallet-derivation.js';
+import { keyScript } from './descriptor-scripts.js';
+import { ChainDerivation } from './wallet-derivation.js';
 import { parseWalletDescriptor } from './wallet-descriptor.js';
 
 const BTC = getNetworkParams('BTC');
@@ -140,7 +141,7 @@ describe('BIP381 and BIP382 descriptor scripts', () => {
     assert.deepEqual(scripts(BTC, multi, 0, 3), scripts(BTC, single('1/2/*'), 0, 3));
     assert.deepEqual(scripts(BTC, multi, 1, 3), scripts(BTC, single('3/2/*'), 0, 3));
     const parsed = parseWalletDescriptor(BTC, multi);
-    assert.deepEqual(parsed.chains, [[1, 2], [3, 2]]);
+    assert.deepEqual(parsed.chains, [[[1, 2]], [[3, 2]]]);
     assert.equal(new ChainDerivation(parsed, 1).path(7), '3/2/7');
   });
 });

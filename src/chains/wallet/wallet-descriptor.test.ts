@@ -1,6 +1,7 @@
 /**
  * Reading wallets: BIP380's checksum and key-expression test vectors, BIP389's invalid multipath vectors (bitcoin/bips),
- * and the refusals a watch-only wallet needs (private keys, other networks' keys, forms that are not one ranged key).
+ * and the refusals a watch-only wallet needs (private keys, hardened steps after a key, other networks' keys, forms
+ * the scripts do not allow). Multisig: multisig-descriptor.test.ts.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -48,10 +49,29 @@ describe('BIP380 checksum', () => {
 describe('BIP380 key expressions', () => {
   it('accepts the ranged extended public key vectors, with origins in either hardened spelling', () => {
     const withOrigin = parseWalletDescriptor(BTC, `pkh([deadbeef/0h/1'/2h]${XPUB}/3/4/5/*)`);
-    assert.deepEqual(withOrigin.origin, { fingerprint: 'deadbeef', path: [0x80000000, 0x80000001, 0x80000002] });
-    assert.deepEqual(withOrigin.chains, [[3, 4, 5]]);
+    assert.deepEqual(withOrigin.keys[0]!.origin, { fingerprint: 'deadbeef', path: [0x80000000, 0x80000001, 0x80000002] });
+    assert.deepEqual(withOrigin.chains, [[[3, 4, 5]]]);
     assert.match(withOrigin.descriptor, new RegExp(`^pkh\\(\\[deadbeef/0h/1h/2h\\]${XPUB}/3/4/5/\\*\\)#[a-z0-9]{8}$`));
-    assert.deepEqual(parseWalletDescriptor(BTC, `wpkh(${XPUB}/*)`).chains, [[]]);
+    assert.deepEqual(withOrigin.policy, { form: 'pkh', threshold: null, keys: [{ key: XPUB, fingerprint: 'deadbeef', originPath: '0h/1h/2h', path: '3/4/5/*' }] });
+    assert.deepEqual(parseWalletDescriptor(BTC, `wpkh(${XPUB}/*)`).chains, [[[]]]);
+  });
+
+  it('keys that are not ranged and plain public keys are one-script wallets (BIP380\'s valid key vectors)', () => {
+    const pub = '03a34b99f22c790c4e36b2b3c2c35a36db06226e41c692fc82b8b56ac1c540c5bd';
+    const uncompressed = '04a34b99f22c790c4e36b2b3c2c35a36db06226e41c692fc82b8b56ac1c540c5bd5b8dec5235a0fa8722476c7709c02559e3aa73aa03918ba2d492eea75abea235';
+    for (const text of [`pkh(${pub})`, `pkh([deadbeef/1/2'/3/4']${pub})`, `pkh(${uncompressed})`, `pkh(${XPUB}/3/4)`, `pkh(${XPUB})`, `wpkh(${pub.toUpperCase().replace('03A', '03a')})`]) {
+      const wallet = parseWalletDescriptor(BTC, text);
+      assert.equal(wallet.ranged, false, text);
+      assert.equal(wallet.chains.length, 1, text);
+    }
+    assert.match(parseWalletDescriptor(BTC, `pkh([DEADBEEF/1/2'/3/4']${pub})`).descriptor, /^pkh\(\[deadbeef\/1\/2h\/3\/4h\]03a34b/, 'lower-case fingerprint, h for hardened');
+    assert.equal(parseWalletDescriptor(BTC, `pkh(${XPUB}/<0;1>)`).chains.length, 2, 'a multipath key without * is one script on each chain');
+    refused(BTC, `wpkh(${uncompressed})`, /uncompressed public keys are not allowed in segwit/);
+    refused(BTC, `pkh(${pub}/0)`, /plain public key takes no derivation steps/);
+    refused(BTC, `pkh(02${'00'.repeat(32)})`, /not a point on the curve/);
+    refused(BTC, `pkh(07${uncompressed.slice(2)})`, /hybrid or malformed/);
+    refused(BTC, `pkh(${'a34b99f22c790c4e36b2b3c2c35a36db06226e41c692fc82b8b56ac1c540c5bd'})`, /x-only public key \(32 bytes\) is only valid in tr\(\)/);
+    refused(BTC, pub, /a public key alone is no wallet/);
   });
 
   it('refuses the invalid vectors and the forms a watch-only wallet cannot be', () => {
@@ -69,22 +89,21 @@ describe('BIP380 key expressions', () => {
     refused(BTC, `pkh(aaaaaaaa]${XPUB}/*)`, /without its opening/);
     refused(BTC, `pkh([gaaaaaaa]${XPUB}/*)`, /fingerprint/);
     refused(BTC, 'pkh([deadbeef])', /no key/);
-    refused(BTC, `pkh(${pub})`, /single public key is one address/);
-    refused(BTC, `pkh([deadbeef/0h/0h/0h]${pub})`, /single public key/);
+    refused(BTC, `pkh([deadbeef/0h/0h/0h/*]${pub})`, /bad step '\*' in the key origin/);
     refused(BTC, 'pkh(L4rK1yDtCWekvXuE6oXD9jCYfFNV2cWRpVuPLBcCU2z8TrisoyY1)', /private key \(WIF\)/);
     refused(BTC, `pkh(${XPRV}/0/*)`, /extended private key .*never accepted/);
     refused(BTC, XPRV, /extended private key/);
     refused(BTC, `pkh(${XPUB}/3h/4h/5h/*)`, /hardened derivation after an extended public key needs the private key/);
     refused(BTC, `pkh(${XPUB}/3/*h)`, /hardened wildcard/);
-    refused(BTC, `pkh(${XPUB}/3/4)`, /not ranged/);
-    refused(BTC, `pkh(${XPUB}/*/3)`, /not ranged/);
-    refused(BTC, `pkh(${XPUB}/*/*)`, /bad derivation step '\*'/);
+    refused(BTC, `pkh(${XPUB}/3h)`, /hardened derivation after an extended public key/);
+    refused(BTC, `pkh(${XPUB}/*/3)`, /'\*' can only be the last derivation step/);
+    refused(BTC, `pkh(${XPUB}/*/*)`, /'\*' can only be the last derivation step/);
   });
 });
 
 describe('BIP389 multipath', () => {
   it('<0;1> names the receive and change chains; the invalid vectors are refused', () => {
-    assert.deepEqual(parseWalletDescriptor(BTC, `wpkh(${XPUB}/<0;1>/*)`).chains, [[0], [1]]);
+    assert.deepEqual(parseWalletDescriptor(BTC, `wpkh(${XPUB}/<0;1>/*)`).chains, [[[0]], [[1]]]);
     refused(BTC, `pkh(${XPUB}/<0;1>/<2;3>/*)`, /at most one multipath step/);
     refused(BTC, `pkh([deadbeef/<0;1>]${XPUB}/*)`, /bad step '<0;1>' in the key origin/);
     refused(BTC, `wpkh(${XPUB}/<>/*)`, /bad index ''/);
@@ -100,7 +119,7 @@ describe('networks and script forms', () => {
   it('a plain key implies its script and chains 0 and 1; every form normalises to one descriptor', () => {
     const plain = parseWalletDescriptor(BTC, ZPUB);
     assert.equal(plain.kind, 'wpkh');
-    assert.deepEqual(plain.chains, [[0], [1]]);
+    assert.deepEqual(plain.chains, [[[0]], [[1]]]);
     assert.equal(parseWalletDescriptor(BTC, plain.descriptor).descriptor, plain.descriptor, 'the normalised form reads back to itself');
     const spelledOut = parseWalletDescriptor(BTC, plain.descriptor.replace(/#.*/, '').replace('<0;1>', '<0;1>'));
     assert.equal(spelledOut.descriptor, plain.descriptor);
@@ -120,15 +139,20 @@ describe('networks and script forms', () => {
     assert.equal(parseWalletDescriptor(DOGE, `pkh(${dgub}/0/*)`).kind, 'pkh');
   });
 
-  it('refuses what is not a single-key wallet: other script functions, script trees, garbage, empty, too long', () => {
-    refused(BTC, `wsh(pkh(${XPUB}/*))`, /unsupported descriptor wsh\(\)/);
-    refused(BTC, `sh(pkh(${XPUB}/*))`, /unsupported descriptor sh\(\)/);
-    refused(BTC, `multi(1,${XPUB}/*)`, /unsupported descriptor multi\(\)/);
+  it('refuses what it does not read: miniscript, other nestings, script trees, garbage, empty, too long', () => {
+    refused(BTC, `wsh(pkh(${XPUB}/*))`, /wsh\(\) takes multi\(\) or sortedmulti\(\) here, not pkh\(\) \(miniscript is not supported\)/);
+    refused(BTC, `wsh(and_v(v:pk(${XPUB}/*),older(10)))`, /miniscript is not supported/);
+    refused(BTC, `sh(pkh(${XPUB}/*))`, /sh\(\) takes wpkh\(\), wsh\(\), multi\(\) or sortedmulti\(\) here, not pkh\(\)/);
+    refused(BTC, `sh(wsh(wpkh(${XPUB}/*)))`, /sh\(wsh\(…\)\) takes multi\(\) or sortedmulti\(\)/);
     refused(BTC, `tr(${XPUB}/*,pk(${XPUB}/1/*))`, /script tree is not supported/);
     refused(BTC, `pkh(pk(${XPUB}/*))`, /takes one key expression/);
-    refused(BTC, 'hello(', /not a descriptor|unsupported descriptor/);
+    refused(BTC, `rawtr(${XPUB}/*)`, /unsupported descriptor rawtr\(\)/);
+    refused(BTC, `sortedmulti_a(1,${XPUB}/*)`, /unsupported descriptor sortedmulti_a\(\)/);
+    refused(BTC, `pkh(${XPUB}/*)x`, /unexpected 'x' after pkh/);
+    refused(BTC, 'hello(', /no closing/);
+    refused(BTC, 'Hello(x)', /no script function name/);
     refused(BTC, 'not-a-key', /not a valid extended key/);
     refused(BTC, '', /empty/);
-    refused(BTC, `pkh(${XPUB}/${'0/'.repeat(600)}*)`, /too long/);
+    refused(BTC, `pkh(${XPUB}/${'0/'.repeat(2100)}*)`, /too long/);
   });
 });

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'QUOTA_EXCEEDED'
   | 'CONCURRENCY_EXCEEDED'
   | 'RATE_LIMITED'
+  | 'SERVER_BUSY'
   | 'REJECTED'
   | 'INDEX_SYNCING'
   | 'INDEX_BUILDING'
@@ -218,6 +219,27 @@ export class ForbiddenError extends OutpointError {
 export class TooManyAttemptsError extends OutpointError {
   constructor(readonly retryAfter: number, message?: string) {
     super('RATE_LIMITED', message ?? `Too many attempts. Try again in ${Math.max(1, Math.ceil(retryAfter / 60))} minute${retryAfter > 60 ? 's' : ''}.`);
+  }
+}
+
+/**
+ * A client's or an account's budget of something expensive is spent for now: addresses derived for wallets per client
+ * network and minute, catch-up feed bytes per client network and minute, an account's webhook deliveries of the day.
+ * HTTP 429 with Retry-After; the message names the budget and when it comes back.
+ */
+export class BudgetSpentError extends OutpointError {
+  constructor(message: string, readonly retryAfter: number) {
+    super('RATE_LIMITED', message);
+  }
+}
+
+/**
+ * Every slot of a shared expensive resource is taken and its queue is full (wallet derivations): the request is not
+ * served now, whoever sent it. HTTP 503 with Retry-After.
+ */
+export class ServerBusyError extends OutpointError {
+  constructor(message: string, readonly retryAfter: number) {
+    super('SERVER_BUSY', message);
   }
 }
 

@@ -102,6 +102,10 @@ export interface PriceEvent {
   readonly time: number;
 }
 
+/**
+ * What happened, as the indexer, the P2P watcher and the market publish it. What each kind is to the outside (its channel
+ * events live and logged, its webhook deliveries) is its entry in the event catalogue, services/events/catalogue/.
+ */
 export type DomainEvent =
   | BlockConnectedEvent
   | BlockDisconnectedEvent
@@ -119,7 +123,9 @@ export interface EventBus {
    * Back-pressure for a publisher that can outrun what takes its events on (the event log's writes, webhook matching):
    * resolves once their queues are back within their bounds. The indexer awaits it between batches, so a catch-up of
    * hundreds of blocks waits for its events to be logged instead of holding them all in memory (docs/benchmarks.md,
-   * "The backlog behind a catch-up"). Absent: nothing queues.
+   * "The backlog behind a catch-up"). Absent: nothing queues. `maxQueued`: a tighter bound than the queues' own
+   * (a mempool taken in one pass waits for its events to go out, so what comes after it, a block, does not queue
+   * behind tens of thousands of them).
    */
-  absorbed?(): Promise<void>;
+  absorbed?(maxQueued?: number): Promise<void>;
 }

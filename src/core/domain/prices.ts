@@ -12,7 +12,7 @@ export interface PriceQuote {
 }
 
 /**
- * Read side of market data, used by the APIs. Answers only for BTC, LTC and DOGE (PRICED_COINS): test
+ * Read side of market data, used by the APIs. Answers only for the coins that have a market value (chains' PRICED_COINS): test
  * networks' coins have no value, so any other coin gets an empty list / null. With no price sources
  * configured (and nothing else filling the store) every answer is empty/null.
  */
@@ -28,12 +28,6 @@ export const noPrices: PriceReader = {
   at: () => Promise.resolve(null),
 };
 
-/** Coins that have a market value. Test networks' coins (BTCTEST…) have none: price answers for them are empty. */
-export const PRICED_COINS: readonly string[] = ['BTC', 'LTC', 'DOGE'];
-
-export function isPricedCoin(coin: string): boolean {
-  return PRICED_COINS.includes(coin);
-}
 
 /** Configuration ids of the supported exchanges (lower case, as written in `[market] sources`). */
 export const PRICE_SOURCE_IDS = ['binance', 'bitfinex', 'bitstamp', 'coinbase', 'gemini', 'kraken', 'okx'] as const;

@@ -7,7 +7,8 @@ export interface RateWindow {
 
 /** Counts hits per key in fixed windows; local to the process or shared through Redis. */
 export interface RateCounter {
-  hit(key: string, windowMs: number): Promise<RateWindow>;
+  /** Adds `amount` (default 1: one request; a budget of work counts its units, e.g. addresses derived or bytes sent). */
+  hit(key: string, windowMs: number, amount?: number): Promise<RateWindow>;
   close(): Promise<void>;
 }
 

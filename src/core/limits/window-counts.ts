@@ -25,8 +25,8 @@ export class WindowCounts {
     private readonly nowMs: () => number = Date.now,
   ) {}
 
-  /** Adds one to the key's window, starting a window of `windowMs` when none is open. */
-  add(key: string, windowMs: number): WindowCount {
+  /** Adds `amount` (default one) to the key's window, starting a window of `windowMs` when none is open. */
+  add(key: string, windowMs: number, amount = 1): WindowCount {
     const now = this.nowMs();
     let entry = this.windows.get(key);
     if (!entry || entry.until <= now) {
@@ -35,7 +35,7 @@ export class WindowCounts {
       entry = { count: 0, until: now + windowMs };
       this.windows.set(key, entry);
     }
-    entry.count++;
+    entry.count += amount;
     return { count: entry.count, resetMs: entry.until - now };
   }
 

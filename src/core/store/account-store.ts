@@ -122,7 +122,7 @@ export interface AccountStore {
   searchAccounts(emailContains: string, limit: number, offset: number): Promise<AccountRecord[]>;
   /** Null when there is no such account; InvalidArgumentError (email / plan) as createAccount. */
   updateAccount(id: number, changes: AccountChanges): Promise<AccountRecord | null>;
-  /** Deletes the account with its keys, usage, sessions, tokens and recovery codes; false when absent. */
+  /** Deletes the account with its keys, usage, sessions, tokens, recovery codes, webhooks and their deliveries; false when absent. */
   deleteAccount(id: number): Promise<boolean>;
   /** Rejects with InvalidArgumentError (field prefix) when the prefix is taken. */
   addKey(key: NewApiKey): Promise<ApiKeyRecord>;

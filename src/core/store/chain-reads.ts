@@ -156,6 +156,9 @@ export interface OutputRecord {
   readonly spentBy: SpendRef | null;
 }
 
+/** A block's stored fields without the list of its txs (a read of its row alone). */
+export type BlockHeaderRecord = Omit<BlockRecord, 'txids' | 'nextHash'>;
+
 export interface BlockRecord {
   readonly hash: string;
   readonly height: number;

@@ -1,4 +1,4 @@
-import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HashPrefixMatches, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from './chain-reads.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockHeaderRecord, BlockRecord, HashPrefixMatches, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from './chain-reads.js';
 import type { ChainTip } from '../domain/chain-types.js';
 import type { BlockToConnect, ConnectedBlock, DisconnectedBlock, MempoolAddResult, MempoolEntry, MempoolRemoveReason } from './chain-writes.js';
 import type { NetworkId } from '../domain/network.js';
@@ -26,6 +26,11 @@ export interface NetworkReader {
   getBlockByHash(hash: string): Promise<BlockRecord | null>;
   /** Main chain only. */
   getBlockByHeight(height: number): Promise<BlockRecord | null>;
+  /**
+   * Main-chain blocks from `fromHeight` to `toHeight`, ascending, without their txids (the block rows alone: a block's
+   * thousands of txids are not read when its bits, time or size are all that is needed).
+   */
+  getBlockHeaders(fromHeight: number, toHeight: number): Promise<BlockHeaderRecord[]>;
   getMempoolInfo(): Promise<MempoolInfo>;
   /** Live mempool txs (for fee-rate projections). */
   getMempoolEntries(): Promise<MempoolTxSummary[]>;

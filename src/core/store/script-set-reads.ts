@@ -18,6 +18,17 @@ export interface ScriptSetTxCount {
   readonly mempool: number;
 }
 
+/**
+ * What a set of scripts (a wallet) got from outside it and paid outside it, over its confirmed txs: each tx's net
+ * (what it paid to the set minus what it spent from it) counts as received when positive and as sent when negative,
+ * so change and transfers inside the set cancel, and a spend counts what left the set plus its fee.
+ * received − sent is the set's confirmed balance.
+ */
+export interface ScriptSetFlows {
+  readonly received: bigint;
+  readonly sent: bigint;
+}
+
 export interface ScriptSetSummary {
   readonly totals: AddressTotals[];
   readonly txCount: ScriptSetTxCount;
@@ -29,6 +40,8 @@ export interface ScriptSetReader {
   getScriptSetTxCount(scripts: readonly Uint8Array[]): Promise<ScriptSetTxCount>;
   /** Both in one read: the scripts resolved and the mempool read once (a wallet's scan that ends in one read). */
   getScriptSetSummary(scripts: readonly Uint8Array[]): Promise<ScriptSetSummary>;
+  /** The set's confirmed flows from and to outside it (kept per set while the tip stays: they read every tx). */
+  getScriptSetFlows(scripts: readonly Uint8Array[]): Promise<ScriptSetFlows>;
   /**
    * The txs of the set newest first: live mempool txs first (newest seen first), then confirmed ones in reverse chain
    * order. A tx touching several scripts of the set is one entry whose funding and spending list every output paying

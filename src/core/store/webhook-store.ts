@@ -2,7 +2,11 @@ import type { NetworkId } from '../domain/network.js';
 
 /** Webhooks (docs/webhooks.md): registrations per account, the deliveries they owe, and the txs they watch for depth. */
 
-export type WebhookEvent = 'address' | 'tx_confirmations' | 'block' | 'double_spend';
+/**
+ * A hook's type: one of the event catalogue's webhook types (services/events/catalogue/webhook-types.ts: address,
+ * tx_confirmations, block, double_spend). The store keeps it as given; its CHECK constraint holds the same list.
+ */
+export type WebhookEvent = string;
 
 export interface WebhookSpec {
   readonly accountId: number;
@@ -62,20 +66,21 @@ export interface WebhookStore {
   list(accountId: number): Promise<Webhook[]>;
   /** Every hook of a network (the matcher's index). */
   byNetwork(network: NetworkId): Promise<Webhook[]>;
-  /** False when the account has no such hook. Its pending deliveries and watches go with it. */
+  /** False when the account has no such hook. All its deliveries (pending or finished) and watches go with it. */
   remove(accountId: number, id: number): Promise<boolean>;
   /** Persists deliveries before any attempt; an id already stored is skipped. Resolves the ones added. */
   enqueue(deliveries: readonly NewDelivery[], nowMs: number): Promise<number>;
   /**
    * Claims up to `limit` pending deliveries due at `nowMs` for `leaseMs`: no other caller gets them until the lease
    * ends (a claimer that dies loses them when it does). PostgreSQL: SKIP LOCKED, so claimers never wait on each other.
+   * A due delivery whose hook no longer exists is dropped instead, never leased.
    */
   claim(nowMs: number, leaseMs: number, limit: number): Promise<Delivery[]>;
   /** Records an attempt: delivered, retried at `nextAt`, or failed for good (nextAt null). */
   settle(id: string, outcome: { readonly state: DeliveryState; readonly nextAt: number | null; readonly status: number | null; readonly error: string | null }, nowMs: number): Promise<void>;
   /** An account's recent deliveries, newest first (the dashboard). */
   recent(accountId: number, limit: number): Promise<Delivery[]>;
-  /** Puts a delivery of the account back to pending, due now (dashboard "re-send"). */
+  /** Puts a finished delivery of the account back to pending, due now (dashboard "re-send"); false when it has none (or its hook is gone). */
   resend(accountId: number, id: string, nowMs: number): Promise<boolean>;
   /** Deliveries made for the account since `sinceMs` (the daily budget). */
   countSince(accountId: number, sinceMs: number): Promise<number>;

@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import { ConcurrencyExceededError, EventsExpiredError, IndexSyncingError, KeyFailuresLimitedError, OutpointError, QuotaExceededError, RawTxUnavailableError, StoreUnavailableError, TxRejectedError } from '../../core/domain/errors.js';
+import { BudgetSpentError, ConcurrencyExceededError, EventsExpiredError, IndexSyncingError, KeyFailuresLimitedError, OutpointError, QuotaExceededError, RawTxUnavailableError, ServerBusyError, StoreUnavailableError, TxRejectedError } from '../../core/domain/errors.js';
 
 /**
  * What went wrong with a request, decided once for both API versions; each version's error handler only words it
@@ -11,8 +11,13 @@ export type RequestFailure =
   | { readonly kind: 'rejected'; readonly reason: string }
   /** The network's index is in its initial sync, or raw txs kept by a node that is down: temporary, with a wait. */
   | { readonly kind: 'syncing' | 'raw-unavailable'; readonly message: string; readonly retryAfter: number }
-  /** v3 plans: the day's quota (retry at midnight UTC), too many 401s from the client's network, or the requests in flight at once (retry shortly). */
+  /**
+   * v3 plans: the day's quota (retry at midnight UTC), too many 401s from the client's network, or the requests in flight
+   * at once (retry shortly); any API: a budget of something expensive spent for now (wallet derivations, feed bytes).
+   */
   | { readonly kind: 'quota'; readonly message: string; readonly retryAfter: number }
+  /** A shared expensive resource is at its cap with a full queue (wallet derivations): 503, retry after the wait. */
+  | { readonly kind: 'busy'; readonly message: string; readonly retryAfter: number }
   | { readonly kind: 'concurrency'; readonly message: string }
   | { readonly kind: 'unauthorized'; readonly message: string }
   | { readonly kind: 'unsupported-network'; readonly message: string }
@@ -37,7 +42,8 @@ export function classifyRequestError(error: FastifyError | Error): RequestFailur
   if (error instanceof TxRejectedError) return { kind: 'rejected', reason: error.reason };
   if (error instanceof IndexSyncingError) return { kind: 'syncing', message: error.message, retryAfter: error.details.retryAfterSeconds };
   if (error instanceof RawTxUnavailableError) return { kind: 'raw-unavailable', message: error.message, retryAfter: error.retryAfterSeconds };
-  if (error instanceof QuotaExceededError || error instanceof KeyFailuresLimitedError) return { kind: 'quota', message: error.message, retryAfter: error.retryAfter };
+  if (error instanceof QuotaExceededError || error instanceof KeyFailuresLimitedError || error instanceof BudgetSpentError) return { kind: 'quota', message: error.message, retryAfter: error.retryAfter };
+  if (error instanceof ServerBusyError) return { kind: 'busy', message: error.message, retryAfter: error.retryAfter };
   if (error instanceof StoreUnavailableError) return { kind: 'store-down', retryAfter: error.retryAfterSeconds };
   if (error instanceof ConcurrencyExceededError) return { kind: 'concurrency', message: error.message };
   if (error instanceof EventsExpiredError) return { kind: 'gone', message: error.message, field: error.field };

@@ -5,6 +5,7 @@
  */
 import type { FastifyTypeProvider } from 'fastify';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { LISTED_NETWORKS } from '../../chains/networks.js';
 
 export type Schema = Record<string, unknown>;
 
@@ -50,7 +51,7 @@ export const failB: Schema = obj({ status: { type: 'string', enum: ['fail'] }, c
 
 /** Path parameters. Length limits keep garbage cheap; the services judge content and name the bad field. */
 export const P = {
-  network: { type: 'string', minLength: 1, maxLength: 16, description: 'Network acronym: DOGE, DOGETEST, BTC, BTCTEST, LTC, LTCTEST' },
+  network: { type: 'string', minLength: 1, maxLength: 16, description: `Network acronym: ${LISTED_NETWORKS.join(', ')}` },
   address: { type: 'string', minLength: 1, maxLength: 200, description: 'Address of the network' },
   txid: { type: 'string', minLength: 1, maxLength: 100, description: 'Transaction id (64 hex)' },
   index: { type: 'string', minLength: 1, maxLength: 20, description: 'Non-negative integer' },

@@ -47,6 +47,11 @@ function classify(error: FastifyError | Error): Failure {
       return { status: 503, field: null, message: failure.message, retryAfter: failure.retryAfter };
     case 'unsupported-network':
       return { status: 404, field: 'network', message: failure.message };
+    // A budget of something expensive spent for now (the catch-up feed's bytes per client network): retry after the wait.
+    case 'quota':
+      return { status: 429, field: null, message: failure.message, retryAfter: failure.retryAfter };
+    case 'busy':
+      return { status: 503, field: null, message: failure.message, retryAfter: failure.retryAfter };
     case 'client':
       return { status: 404, field: failure.field, message: failure.message };
     case 'gone':
@@ -62,7 +67,7 @@ function classify(error: FastifyError | Error): Failure {
     // Unparseable or oversized bodies, unsupported content types: the caller's fault, reported as such.
     case 'http':
       return { status: failure.status === 413 ? 413 : 404, field: null, message: failure.message };
-    // v2 has no keys or plans: quota, concurrency and authorization errors cannot come from its routes.
+    // v2 has no keys or plans: plan concurrency and authorization errors cannot come from its routes.
     default:
       return { status: 500, field: null, message: 'internal error' };
   }

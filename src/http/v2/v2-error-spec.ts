@@ -1,3 +1,5 @@
+import { LISTED_NETWORKS } from '../../chains/networks.js';
+
 /**
  * How a v2 route reports failures, declared next to the route (route `config.v2Error`):
  * shape A lists the route's parameter keys with hint texts; shape B is {status, code: 404, message}.
@@ -19,7 +21,7 @@ export const shapeBShort: V2ErrorSpec = { shape: 'B', httpStatus: 400 };
 
 /** Hints shown for every key of a shape-A failure; the failing key carries the specific reason instead. */
 export const KEY_HINTS: Readonly<Record<string, string>> = {
-  network: 'Network is required (DOGE, DOGETEST, BTC, BTCTEST, LTC, LTCTEST) and must be served here',
+  network: `Network is required (${LISTED_NETWORKS.join(', ')}) and must be served here`,
   address: 'A valid address of this network is required',
   confirmations: 'Minimum confirmations must be a non-negative integer (default 0)',
   after_tx: 'Optional: the id of a confirmed transaction to list after, or a minimum number of confirmations',

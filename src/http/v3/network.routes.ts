@@ -23,7 +23,7 @@ export function networkRoutes(fastify: FastifyInstance, { services, accounts, no
     data: networkInfoData(await services.network.chain.status(params.network)),
   }));
 
-  app.get<{ Params: { network: string } }>('/fee_estimates/:network', { schema: feeEstimatesSchema }, async ({ params }) => ({
+  app.get('/fee_estimates/:network', { schema: feeEstimatesSchema }, async ({ params }) => ({
     status: 'success',
     data: feeEstimatesData(await services.fees.estimates(params.network)),
   }));

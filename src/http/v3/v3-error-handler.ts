@@ -11,13 +11,15 @@ export function v3Failure(reply: FastifyReply, status: number, message: string):
  * The one v3 error mapping: 401 authentication, 429 quota or concurrency (with Retry-After), 404 for anything wrong with
  * the request's network, address, hash, height, page or timestamp (and transactions the node rejects),
  * the framework's own 4xx for unreadable bodies, 503 when the node is down or the network's index is in its initial
- * sync or the raw txs a route shows are kept by a node that is down (the last two with Retry-After), 500 otherwise (no internals).
+ * sync or the raw txs a route shows are kept by a node that is down or every wallet derivation slot and its queue are
+ * taken (the last three with Retry-After), 500 otherwise (no internals).
  */
 export function v3ErrorHandler(logger: Logger) {
   return (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const failure = classifyRequestError(error);
     switch (failure.kind) {
       case 'quota':
+      case 'busy':
       case 'syncing':
       case 'raw-unavailable':
         reply.header('Retry-After', String(failure.retryAfter));

@@ -42,7 +42,8 @@ export function webhookRoutes(fastify: FastifyInstance, { services }: V3Context)
     data: (await hooks.recent(principal(request).id)).map(deliveryData),
   }));
   app.post('/webhooks/deliveries/:id/resend', { schema: resendSchema }, async (request) => {
-    await hooks.resend(principal(request).id, request.params.id);
+    const { id, plan } = principal(request);
+    await hooks.resend(id, plan, request.params.id);
     return { status: 'success', data: { id: request.params.id, state: 'pending' } };
   });
 }

@@ -1,6 +1,9 @@
+import { replaceWifKeys } from '../../chains/wallet/wif.js';
+
 /**
- * What keeps secrets out of log lines: RPC passwords and cookies, database and Redis passwords, API keys. Applied to
- * every line by the logger, whatever code wrote it, so a new log call cannot leak one by accident.
+ * What keeps secrets out of log lines: RPC passwords and cookies, database and Redis passwords, API keys, private keys
+ * (extended and WIF). Applied to every line by the logger, whatever code wrote it, so a new log call cannot leak one
+ * by accident.
  */
 
 /** Field names whose values are secrets wherever they appear (any nesting). */
@@ -38,7 +41,9 @@ export function redactText(text: string, options: RedactOptions = {}): string {
     .replace(AUTH_HEADER, `$1 ${REDACTED}`)
     .replace(SECRET_PARAM, `$1${REDACTED}`)
     .replace(EXTENDED_PRIVATE_KEY, `$1${REDACTED}`);
-  return options.walletKeys ? masked : masked.replace(EXTENDED_PUBLIC_KEY, `$1${REDACTED}`);
+  // WIF private keys (a single key's secret, wallet routes refuse them by name): whole, at every level.
+  const noWif = replaceWifKeys(masked, () => `WIF${REDACTED}`);
+  return options.walletKeys ? noWif : noWif.replace(EXTENDED_PUBLIC_KEY, `$1${REDACTED}`);
 }
 
 /**

@@ -88,3 +88,18 @@ void test('wallet keys: extended public keys are masked unless [log] wallet_keys
   assert.ok(kept.lines.join('').includes(xpub), 'kept when the operator turns the log on');
   assert.ok(!kept.lines.join('').includes(xprv.slice(4)), 'private keys never');
 });
+
+void test('WIF private keys are masked at every level, in URLs and in text, on every network; other base58 is left alone', () => {
+  // Bitcoin's, testnets' and Litecoin's (compressed and not) of the same secret: none may appear in any line.
+  const wifs = ['5HpHagT65TZzG1PH3CSu63k8DbpvD8s5ip4nEB3kEsreAnchuDf', 'KwDiBf89QgGbjEhKnhXJuH7LrciVrZi3qYjgd9M7rFU73sVHnoWn',
+    'cMahea7zqjxrtgAbB7LSGbcQUr1uX1ojuat9jZodMN87JcbXMTcA', 'T33ydQRKp4FCW5LCLLUB7deioUMoveiwekdwUwyfRDeGZm76aUjV'];
+  const address = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+  for (const level of ['debug', 'info', 'warn', 'error'] as const) {
+    const { logger, lines } = capture({ level: 'debug' });
+    for (const wif of wifs) logger[level]!(`asked ${wif}`, { path: `/ltctest/xpub/${encodeURIComponent(`wpkh(${wif}/0/*)`)}`, note: `[${wif}]`, address });
+    const text = lines.join('');
+    for (const wif of wifs) assert.ok(!text.includes(wif.slice(1, 40)), `${level}: ${wif} leaked: ${text}`);
+    assert.equal(text.split('WIF[redacted]').length - 1, wifs.length * 3, text);
+    assert.ok(text.includes(address), 'addresses are kept');
+  }
+});

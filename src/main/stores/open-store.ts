@@ -12,6 +12,11 @@ export interface OpenStoreOptions {
   readonly maxReplicaLagMs?: number;
   /** `[store] sqlite_cache_mb` (SQLite); absent or null: sized to the index. */
   readonly sqliteCacheMb?: number | null;
+  /**
+   * SQLite: WAL checkpoints on a worker thread, and where to say when they stop (sqlite-checkpointer.ts); the processes
+   * that index pass it, short-lived commands do not.
+   */
+  readonly onCheckpointFailure?: (error: Error) => void;
 }
 
 /** `sqlite:PATH` (the embedded default) or `postgres://…`. */
@@ -20,10 +25,13 @@ export function openStore(url: string, options: OpenStoreOptions = {}): ChainSto
     const path = url.slice('sqlite:'.length);
     // Owner-only: the store holds password hashes and the script-key salt (an existing directory is left as it is).
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    return new SqliteStore({ path, ...(options.rawTxs ? { rawTxs: options.rawTxs } : {}), ...(options.sqliteCacheMb ? { cacheMb: options.sqliteCacheMb } : {}) });
+    return new SqliteStore({
+      path, ...(options.rawTxs ? { rawTxs: options.rawTxs } : {}), ...(options.sqliteCacheMb ? { cacheMb: options.sqliteCacheMb } : {}),
+      ...(options.onCheckpointFailure ? { checkpointInBackground: true, onCheckpointFailure: options.onCheckpointFailure } : {}),
+    });
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const { sqliteCacheMb: _sqliteOnly, ...pgOptions } = options;
+    const { sqliteCacheMb: _sqliteOnly, onCheckpointFailure: _sqliteToo, ...pgOptions } = options;
     return new PostgresStore({ connectionString: url, ...pgOptions });
   }
   throw new ConfigError(`store.url must be sqlite:PATH or postgres://…, got "${url}"`);

@@ -77,7 +77,8 @@ export function createNetworkRuntime(
       : // sequence (Core 0.21+): one ordered stream for blocks and mempool; hashblock/hashtx (Dogecoin Core 1.14) plus polling.
         new ZmqNotifier(node, { ...config.zmq.endpoints, ...(config.zmq.reconcileMs !== null ? { reconcileMs: config.zmq.reconcileMs } : {}) });
   notifier.on('tip', () => indexer.poke());
-  notifier.on('mempool', () => indexer.poke());
+  notifier.on('mempool', () => indexer.mempoolChanged());
+  notifier.on('announce', ({ txid, entered }) => indexer.announceTx(txid, entered));
   notifier.on('error', (err) => logger.warn('node notifications failed; retrying', { network: config.id, error: err.message }));
   const p2p = new P2pRuntime(config, params, store.network(config.id), bus, node, logger, () => indexer.isSyncing);
   return { config, node, rawTxs, rawTxNode, indexer, notifier, p2p };

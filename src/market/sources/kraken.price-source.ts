@@ -1,10 +1,13 @@
 /**
  * Kraken: GET /0/public/Ticker?pair=XBTUSD,… → {"error":[],"result":{"XXBTZUSD":{"c":["65000.10000","0.001"],…}}}.
  * One request for every pair; results are keyed by Kraken's canonical pair names (XXBTZUSD, XDGUSD, XXDGXXBT),
- * which differ from the names asked for, so each pair lists both. `c[0]` is the last trade price. Errors arrive
+ * which differ from the names asked for, so each pair lists both. Pairs are asked for by Kraken's names of the coins
+ * (XBT for BTC, XDG for DOGE: the coin catalogue's `exchangeNames`). `c[0]` is the last trade price. Errors arrive
  * with HTTP 200 in `error` ("EQuery:Unknown asset pair", "EAPI:Rate limit exceeded").
  */
+import type { CoinId } from '../../core/domain/network.js';
 import type { PricePair, PriceSource } from '../../core/domain/prices.js';
+import { exchangeName } from '../../chains/networks.js';
 import { ExchangeError } from '../exchange-error.js';
 import { getJson } from '../exchange-http.js';
 import { isRecord, priceSource, quoteOf, usable, type SourceOptions } from './source-kit.js';
@@ -18,16 +21,15 @@ interface KrakenPair extends PricePair {
   readonly key: string;
 }
 
+/** A pair asked for by Kraken's names of coin and base (a base may be a coin: LTC in BTC is LTCXBT). */
+function krakenPair(coin: CoinId, base: string, key: string): KrakenPair {
+  return { coin, base, query: `${exchangeName(coin, 'kraken')}${exchangeName(base, 'kraken')}`, key };
+}
+
 export const KRAKEN_PAIRS: readonly KrakenPair[] = [
-  { coin: 'BTC', base: 'USD', query: 'XBTUSD', key: 'XXBTZUSD' },
-  { coin: 'BTC', base: 'EUR', query: 'XBTEUR', key: 'XXBTZEUR' },
-  { coin: 'BTC', base: 'GBP', query: 'XBTGBP', key: 'XXBTZGBP' },
-  { coin: 'LTC', base: 'USD', query: 'LTCUSD', key: 'XLTCZUSD' },
-  { coin: 'LTC', base: 'EUR', query: 'LTCEUR', key: 'XLTCZEUR' },
-  { coin: 'LTC', base: 'BTC', query: 'LTCXBT', key: 'XLTCXXBT' },
-  { coin: 'DOGE', base: 'USD', query: 'XDGUSD', key: 'XDGUSD' },
-  { coin: 'DOGE', base: 'EUR', query: 'XDGEUR', key: 'XDGEUR' },
-  { coin: 'DOGE', base: 'BTC', query: 'XDGXBT', key: 'XXDGXXBT' },
+  krakenPair('BTC', 'USD', 'XXBTZUSD'), krakenPair('BTC', 'EUR', 'XXBTZEUR'), krakenPair('BTC', 'GBP', 'XXBTZGBP'),
+  krakenPair('LTC', 'USD', 'XLTCZUSD'), krakenPair('LTC', 'EUR', 'XLTCZEUR'), krakenPair('LTC', 'BTC', 'XLTCXXBT'),
+  krakenPair('DOGE', 'USD', 'XDGUSD'), krakenPair('DOGE', 'EUR', 'XDGEUR'), krakenPair('DOGE', 'BTC', 'XXDGXXBT'),
 ];
 
 export function krakenPriceSource(options: SourceOptions = {}): PriceSource {

@@ -1,4 +1,5 @@
 /** What every exchange adapter shares: options, quote building and the "some pairs may fail" rule. */
+import type { CoinId } from '../../core/domain/network.js';
 import type { PricePair, PriceQuote, PriceSource, PriceSourceId } from '../../core/domain/prices.js';
 import { normalizePrice } from '../decimal-price.js';
 import { ExchangeError } from '../exchange-error.js';
@@ -12,15 +13,15 @@ export interface SourceOptions {
 
 export const unixNow = (): number => Math.floor(Date.now() / 1000);
 
-/** A pair named by its coin and base alone. */
-export const pair = (coin: string, base: string): PricePair => ({ coin, base });
+/** A pair named by its coin (one of the coin catalogue's, chains/networks.ts) and base alone. */
+export const pair = (coin: CoinId, base: string): PricePair => ({ coin, base });
 
 /** A pair the exchange names by one symbol. */
 export interface SymbolPair extends PricePair {
   readonly symbol: string;
 }
 
-export const symbolPair = (coin: string, base: string, symbol: string): SymbolPair => ({ coin, base, symbol });
+export const symbolPair = (coin: CoinId, base: string, symbol: string): SymbolPair => ({ coin, base, symbol });
 
 /** What an adapter's requests are built from: its name, the API origin (options.baseUrl or the exchange's) and the clock. */
 export interface SourceEnv {

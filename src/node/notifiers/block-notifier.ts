@@ -1,13 +1,20 @@
 /**
- * "Something changed, go and look" signals from a full node: a new best block, or a mempool that may have
- * changed. Two drivers implement it: polling (any node) and ZMQ (bitcoind built with ZMQ). Signals carry no
- * txid lists: the one consumer (the indexer) answers every signal with one `getrawmempool` diffed against its
- * store, so a txid mirror kept here would double that work. Signals may repeat, and one signal may stand for
- * many changes; a driver that may have missed something (reconnect, lost message, periodic safety net) signals.
+ * Signals from a full node: a new best block, a mempool that may have changed ("go and look": the consumer diffs the
+ * node's whole txid list against its store), and, where the node says so (ZMQ `sequence`), each tx that entered or
+ * left its mempool, in the node's order. Two drivers implement it: polling (any node) and ZMQ (bitcoind built with
+ * ZMQ). Signals may repeat, and one signal may stand for many changes; a driver that may have missed something
+ * (reconnect, lost message, periodic safety net) sends `mempool`, which also tells the consumer that announcements
+ * may have been lost.
  */
 export interface TipEvent {
   /** The node's best block hash as the driver last saw it (a later signal may carry a newer one). */
   readonly hash: string;
+}
+
+/** A tx entered ('A') or left ('R') the node's mempool (not: left it in a block; the new tip says that). */
+export interface MempoolAnnouncement {
+  readonly txid: string;
+  readonly entered: boolean;
 }
 
 export interface NotifierEvents {
@@ -15,6 +22,8 @@ export interface NotifierEvents {
   tip: TipEvent;
   /** Txs may have entered or left the mempool (no payload: read the node's mempool to know which). */
   mempool: undefined;
+  /** One tx entered or left, as the node announced it (ZMQ `sequence` only), in the node's order. */
+  announce: MempoolAnnouncement;
   /** A failed poll or socket error; the notifier keeps running and retries by itself. */
   error: Error;
 }

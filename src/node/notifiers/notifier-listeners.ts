@@ -5,6 +5,7 @@ export class NotifierListeners {
   readonly #listeners: { [E in keyof NotifierEvents]: Set<NotifierListener<E>> } = {
     tip: new Set(),
     mempool: new Set(),
+    announce: new Set(),
     error: new Set(),
   };
 

@@ -50,12 +50,13 @@ export async function zmqEndpointsFromNode(node: NodeClient): Promise<ZmqEndpoin
 const RPC_METHOD_NOT_FOUND = -32601;
 
 /**
- * Push signals from a node's ZMQ publisher. With `sequence`: 'A'/'R' (a tx entered or left the mempool) signal
- * `mempool`, 'C' (block connected) a tip check (getbestblockhash, `tip` when it moved), 'D' (disconnected) a glance
+ * Push signals from a node's ZMQ publisher. With `sequence`: 'A'/'R' (a tx entered or left the mempool) are
+ * announced with their txid (`announce`), 'C' (block connected) a tip check (getbestblockhash, `tip` when it moved), 'D' (disconnected) a glance
  * at the node that signals both. Without it (Dogecoin Core 1.14: hashblock/hashtx only), hashblock checks the tip
  * and hashtx signals `mempool` (also for a block's txs: the consumer's pass coalesces them), and the reconcile poll (see
  * ZmqNotifierOptions.reconcileMs) finds what ZMQ never says. Anything suspicious (a gap in a topic's message
- * counter, a reconnect) glances at the node and signals `mempool`. No txid set is kept: the consumer diffs.
+ * counter, a reconnect) glances at the node and signals `mempool`: the consumer then diffs the whole list, since
+ * announcements may have been lost. No txid set is kept here.
  * Messages and glances are handled one at a time, in arrival order.
  */
 export class ZmqNotifier implements BlockNotifier {
@@ -165,7 +166,7 @@ export class ZmqNotifier implements BlockNotifier {
     if (this.#checkSequence(topic, seqFrame)) return this.#reconcile(true);
     if (topic === 'sequence') {
       const label = String.fromCharCode(body[32] ?? 0);
-      if (label === 'A' || label === 'R') return this.#signalMempool();
+      if ((label === 'A' || label === 'R') && body.length >= 33) return this.#announce(body, label === 'A');
       if (label === 'C') return this.#checkTip(); // the txs it confirmed leave the mempool without 'R': `tip` says so
       return this.#reconcile(true); // 'D': the txs of the disconnected block may return to the mempool
     }
@@ -196,6 +197,16 @@ export class ZmqNotifier implements BlockNotifier {
     this.#listeners.emit('tip', { hash });
   }
 
+  /**
+   * 'A'/'R': the txid (32 bytes, in the order txids are written: Core reverses the hash for this topic) entered or
+   * left the mempool. The 8-byte mempool sequence number after the label is not needed: message loss is found by the
+   * topic's own counter (#checkSequence), and removals by a block have no 'R' (the tip says they left).
+   */
+  #announce(body: Buffer, entered: boolean): void {
+    this.#gate.signalled(Date.now());
+    this.#listeners.emit('announce', { txid: body.toString('hex', 0, 32), entered });
+  }
+
   #signalMempool(): void {
     this.#gate.signalled(Date.now());
     this.#listeners.emit('mempool', undefined);
@@ -206,9 +217,12 @@ export class ZmqNotifier implements BlockNotifier {
    * `mempool` when forced (a message may have been lost) or the fingerprint says so (see MempoolSignalGate).
    */
   async #reconcile(forceMempool: boolean): Promise<void> {
+    // Forced (a gap, a reconnect, the safety net): said before the glance, which can fail (a node that has just
+    // restarted answers RPC only once warmed up) while what was missed must still be read.
+    if (forceMempool) this.#signalMempool();
     const { tip, fingerprint } = await glanceAtNode(this.#node);
     this.#signalTip(tip);
-    if (this.#gate.due(fingerprint, Date.now()) || forceMempool) this.#signalMempool();
+    if (!forceMempool && this.#gate.due(fingerprint, Date.now())) this.#signalMempool();
   }
 
   #emitError(err: unknown): void {

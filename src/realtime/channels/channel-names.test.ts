@@ -4,7 +4,8 @@ import type { NetworkId } from '../../core/index.js';
 import { addressToScript, getNetworkParams, type NetworkParams } from '../../chains/addressing.js';
 import { encodeBase58Address } from '../../chains/address/base58-address.js';
 import { PusherCode } from '../protocol/error-codes.js';
-import { blockchainChannel, resolveChannel, scriptKey, tickerChannel } from './channel-names.js';
+import { blockchainChannel, scriptKey, tickerChannel } from '../../services/events/catalogue/event-channels.js';
+import { resolveChannel } from './channel-names.js';
 
 const LTC = getNetworkParams('LTC');
 const networks = new Map<NetworkId, NetworkParams>([['LTC', LTC], ['LTCTEST', getNetworkParams('LTCTEST', 'regtest')]]);

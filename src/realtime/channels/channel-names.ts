@@ -1,18 +1,22 @@
-import { InvalidArgumentError, NETWORK_IDS, type NetworkId } from '../../core/index.js';
+import { InvalidArgumentError, type NetworkId } from '../../core/index.js';
 import { decodeAddress, type NetworkParams } from '../../chains/addressing.js';
+import { PRICED_COINS } from '../../chains/networks.js';
+import {
+  ADDRESS_CHANNEL_PREFIX, BLOCKCHAIN_CHANNEL_PREFIX, networkFromSlug, scriptKey, TICKER_CHANNEL_PREFIX,
+} from '../../services/events/catalogue/event-channels.js';
 import { PusherCode } from '../protocol/error-codes.js';
 
 /*
- * The channel families of docs/realtime.md, and Pusher's naming rules. Networks are written in lower case
- * in channel names: doge, btc, ltc and the test networks dogetest, btctest, ltctest (the API
- * acronym lower-cased; a regtest node answers as its coin's test network).
+ * A channel name a client subscribes to, checked against Pusher's naming rules and the channel families of the event
+ * catalogue (services/events/catalogue/event-channels.ts, which also builds the names events go to).
  */
 
 /** Pusher's allowed characters and maximum length for channel names. */
 const CHANNEL_NAME = /^[A-Za-z0-9_\-=@,.;]+$/;
 export const MAX_CHANNEL_NAME_LENGTH = 164;
 
-const TICKER_COINS: ReadonlySet<string> = new Set(['btc', 'ltc', 'doge']);
+/** Ticker channels name the coins that have a price (the coin catalogue's), in lower case. */
+const TICKER_COINS: readonly string[] = PRICED_COINS.map((coin) => coin.toLowerCase());
 const TICKER_BASE = /^[a-z0-9]{2,12}$/;
 
 export type ChannelSpec =
@@ -23,28 +27,6 @@ export type ChannelSpec =
 export type ChannelResolution =
   | { readonly ok: true; readonly spec: ChannelSpec }
   | { readonly ok: false; readonly code: PusherCode; readonly message: string };
-
-export function networkSlug(network: NetworkId): string {
-  return network.toLowerCase();
-}
-
-export function networkFromSlug(slug: string): NetworkId | null {
-  return NETWORK_IDS.find((id) => id.toLowerCase() === slug) ?? null;
-}
-
-/** Address channels are found by script, so `3…` and `M…` spellings of one Litecoin P2SH share events. */
-export function scriptKey(network: NetworkId, script: Uint8Array): string {
-  return `${network}:${Buffer.from(script.buffer, script.byteOffset, script.byteLength).toString('hex')}`;
-}
-
-export function blockchainChannel(network: NetworkId): string {
-  return `blockchain_update_${networkSlug(network)}`;
-}
-
-/** Price events name coin and base in upper case; the channel uses lower case as the reference clients do. */
-export function tickerChannel(coin: string, base: string): string {
-  return `ticker_${coin.toLowerCase()}_${base.toLowerCase()}`;
-}
 
 function refuse(code: PusherCode, message: string): ChannelResolution {
   return { ok: false, code, message };
@@ -62,12 +44,12 @@ export function resolveChannel(name: string, networks: ReadonlyMap<NetworkId, Ne
     const network = networkFromSlug(slug);
     return network !== null && networks.has(network) ? network : null;
   };
-  if (name.startsWith('blockchain_update_')) {
-    const network = served(name.slice('blockchain_update_'.length));
+  if (name.startsWith(BLOCKCHAIN_CHANNEL_PREFIX)) {
+    const network = served(name.slice(BLOCKCHAIN_CHANNEL_PREFIX.length));
     return network ? { ok: true, spec: { kind: 'blockchain', network } } : refuse(PusherCode.InvalidMessage, `${name}: network not served`);
   }
-  if (name.startsWith('address_')) {
-    const rest = name.slice('address_'.length);
+  if (name.startsWith(ADDRESS_CHANNEL_PREFIX)) {
+    const rest = name.slice(ADDRESS_CHANNEL_PREFIX.length);
     const sep = rest.indexOf('_');
     const network = sep > 0 ? served(rest.slice(0, sep)) : null;
     if (!network) return refuse(PusherCode.InvalidMessage, `${name}: network not served`);
@@ -81,10 +63,10 @@ export function resolveChannel(name: string, networks: ReadonlyMap<NetworkId, Ne
       throw err;
     }
   }
-  if (name.startsWith('ticker_')) {
-    const [coin = '', base = '', ...extra] = name.slice('ticker_'.length).split('_');
-    if (extra.length === 0 && TICKER_COINS.has(coin) && TICKER_BASE.test(base)) return { ok: true, spec: { kind: 'ticker', coin, base } };
-    return refuse(PusherCode.InvalidMessage, `${name}: expected ticker_{btc|ltc|doge}_{base currency}, lower case`);
+  if (name.startsWith(TICKER_CHANNEL_PREFIX)) {
+    const [coin = '', base = '', ...extra] = name.slice(TICKER_CHANNEL_PREFIX.length).split('_');
+    if (extra.length === 0 && TICKER_COINS.includes(coin) && TICKER_BASE.test(base)) return { ok: true, spec: { kind: 'ticker', coin, base } };
+    return refuse(PusherCode.InvalidMessage, `${name}: expected ticker_{${TICKER_COINS.join('|')}}_{base currency}, lower case`);
   }
   return refuse(PusherCode.InvalidMessage, `${name}: no such channel (address_{network}_{address}, blockchain_update_{network}, ticker_{coin}_{base})`);
 }

@@ -1,104 +1,64 @@
-import type { AddressTouchedEvent, DomainEvent, DoubleSpendEvent, NetworkId } from '../../core/index.js';
+import type { DomainEvent, LoggedEvent, NetworkId } from '../../core/index.js';
 import type { NetworkParams } from '../../chains/addressing.js';
-import { balanceUpdatePayload } from '../payloads/balance-update.payload.js';
-import { LastTxSummary } from '../../services/events/tx-summary.js';
-import { blockUpdatePayload } from '../payloads/block-update.payload.js';
-import { doubleSpendPayload } from '../payloads/double-spend.payload.js';
-import { blockchainChannel, scriptKey, tickerChannel } from './channel-names.js';
+import { kindOf, type LiveOut } from '../../services/events/catalogue/event-catalogue.js';
+import { scriptKey } from '../../services/events/catalogue/event-channels.js';
+import { RenderState } from '../../services/events/catalogue/render-state.js';
 import type { ChannelRegistry } from './channel-registry.js';
-import { priceUpdatePayload } from '../payloads/price-update.payload.js';
 import { channelEventFrame } from '../protocol/protocol-messages.js';
-import { TxRate } from './tx-rate.js';
-import { txUpdatePayload } from '../payloads/tx-update.payload.js';
 
 export interface FanOutCounters {
   eventsDelivered: number;
 }
 
 /**
- * Domain events to channel events. A payload is built only when its channel has subscribers in
- * this process, and encoded once per channel whatever the number of subscribers. Disconnected
- * blocks and removed transactions have no channel event in the interface (docs/realtime.md); double spends have our `double_spend`.
+ * Domain events to the channels of this process's subscribers. What an event sends, to which channels, is its kind's
+ * live form in the event catalogue (services/events/catalogue/event-catalogue.ts); this only fans out: a payload is
+ * built only when its channel has subscribers here, and encoded once per channel whatever their number.
  */
 export class EventRouter {
-  private readonly rates = new Map<NetworkId, TxRate>();
-  /** A tx's summary is built once for all its address events (services/events/tx-summary.ts). */
-  private readonly summaries = new LastTxSummary();
+  private readonly state: RenderState;
+  /** The event being routed: its log id goes with each of its channel events. */
+  private eventId: number | undefined;
 
   constructor(
     private readonly registry: ChannelRegistry,
-    private readonly networks: ReadonlyMap<NetworkId, NetworkParams>,
+    networks: ReadonlyMap<NetworkId, NetworkParams>,
     private readonly counters: FanOutCounters,
-    private readonly nowMs: () => number = Date.now,
-  ) {}
+    nowMs: () => number = Date.now,
+  ) {
+    this.state = new RenderState(networks, nowMs);
+  }
 
   route(event: DomainEvent): void {
-    switch (event.kind) {
-      case 'block_connected': {
-        const channel = blockchainChannel(event.network);
-        if (this.networks.has(event.network) && this.registry.has(channel)) this.publish(channel, 'block_update', blockUpdatePayload(event), event.eventId);
-        return;
-      }
-      case 'tx_accepted': {
-        if (!this.networks.has(event.network)) return;
-        // Every process counts every accepted tx (each receives all events), so txpm agrees between processes.
-        const rate = this.rateOf(event.network);
-        rate.record(this.nowMs());
-        const channel = blockchainChannel(event.network);
-        if (this.registry.has(channel)) this.publish(channel, 'tx_update', txUpdatePayload(event, rate.perMinute(this.nowMs())), event.eventId);
-        return;
-      }
-      case 'address_touched':
-        this.routeAddress(event);
-        return;
-      case 'double_spend':
-        this.routeDoubleSpend(event);
-        return;
-      case 'price': {
-        const channel = tickerChannel(event.coin, event.base);
-        if (this.registry.has(channel)) this.publish(channel, 'price_update', priceUpdatePayload(event), undefined);
-        return;
-      }
-      default:
-        return;
-    }
+    const live = kindOf(event).live;
+    if (!live || ('network' in event && !this.state.serves(event.network))) return;
+    this.eventId = (event as LoggedEvent).eventId;
+    live(event, this.out, this.state);
   }
 
-  private routeAddress(event: AddressTouchedEvent): void {
-    const params = this.networks.get(event.network);
-    const channels = params ? this.registry.addressChannels(scriptKey(event.network, event.delta.script)) : undefined;
-    if (!params || !channels) return;
-    const summary = this.summaries.of(event.tx, params, event.prevouts);
-    for (const channel of channels) {
-      const spec = this.registry.spec(channel);
-      if (spec?.kind === 'address') this.publish(channel, 'balance_update', balanceUpdatePayload(spec.address, event, summary), event.eventId);
-    }
-  }
-
-  /** On the network's blockchain channel, and once on each address channel of a script involved. */
-  private routeDoubleSpend(event: DoubleSpendEvent): void {
-    if (!this.networks.has(event.network)) return;
-    const channel = blockchainChannel(event.network);
-    if (this.registry.has(channel)) this.publish(channel, 'double_spend', doubleSpendPayload(event), event.eventId);
-    const done = new Set<string>();
-    for (const script of event.scripts) {
-      for (const name of this.registry.addressChannels(scriptKey(event.network, script)) ?? []) {
-        if (done.has(name)) continue;
-        done.add(name);
-        const spec = this.registry.spec(name);
-        if (spec?.kind === 'address') this.publish(name, 'double_spend', doubleSpendPayload(event, spec.address), event.eventId);
+  private readonly out: LiveOut = {
+    channel: (name, eventName, payload) => {
+      if (this.registry.has(name)) this.publish(name, eventName, payload());
+    },
+    addresses: (network, scripts, eventName, payload) => {
+      // One script (an address event) has no spelling twice; several (a double spend) may share channels.
+      const done = scripts.length > 1 ? new Set<string>() : null;
+      for (const script of scripts) {
+        for (const name of this.registry.addressChannels(scriptKey(network, script)) ?? []) {
+          if (done) {
+            if (done.has(name)) continue;
+            done.add(name);
+          }
+          const spec = this.registry.spec(name);
+          if (spec?.kind === 'address') this.publish(name, eventName, payload(spec.address));
+        }
       }
-    }
-  }
+    },
+  };
 
-  private rateOf(network: NetworkId): TxRate {
-    let rate = this.rates.get(network);
-    if (!rate) this.rates.set(network, (rate = new TxRate()));
-    return rate;
-  }
-
-  /** `eventId`: the event log's id (docs/realtime.md, Catch-up), sent as `event_id` beside `type` and `value`. */
-  private publish(channel: string, eventName: string, payload: object, eventId: number | undefined): void {
+  /** The event log's id (docs/realtime.md, Catch-up) is sent as `event_id` beside `type` and `value`. */
+  private publish(channel: string, eventName: string, payload: object): void {
+    const eventId = this.eventId;
     const data = eventId === undefined ? payload : { ...payload, event_id: eventId };
     const { delivered } = this.registry.publish(channel, channelEventFrame(channel, eventName, data));
     this.counters.eventsDelivered += delivered;

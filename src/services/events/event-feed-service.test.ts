@@ -7,8 +7,10 @@ import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { NetworkRegistry } from '../shared/network-registry.js';
 import { SyncGate } from '../shared/sync-gate.js';
 import { storeSyncStatusSource, SyncStatusCache } from '../shared/sync-status-cache.js';
-import { addressKey, BLOCKCHAIN_KEY } from './event-channel-keys.js';
-import { EventFeedService } from './event-feed-service.js';
+import { silentLogger } from '../../core/infrastructure/logger.js';
+import { ClientBudget } from '../limits/client-budget.js';
+import { addressKey, BLOCKCHAIN_KEY } from './catalogue/event-channels.js';
+import { DEFAULT_FEED_PAGE_BYTES, EventFeedService } from './event-feed-service.js';
 
 const params = getNetworkParams('LTCTEST', 'test');
 const ADDRESS = scriptToAddress(params, Buffer.from(`0014${'ab'.repeat(20)}`, 'hex'))!;
@@ -18,7 +20,8 @@ async function feed(): Promise<{ store: SqliteStore; service: EventFeedService }
   await store.migrate();
   const networks = new Map([['LTCTEST' as const, { params, reader: store.network('LTCTEST') }]]);
   const registry = new NetworkRegistry(networks, new SyncGate(new SyncStatusCache(storeSyncStatusSource(networks)), () => 0));
-  return { store, service: new EventFeedService(registry, store.events()) };
+  const budget = new ClientBudget({ perMinute: 0, counter: null, logger: silentLogger, name: 'feed', refusal: () => 'spent' });
+  return { store, service: new EventFeedService(registry, store.events(), { pageBytes: DEFAULT_FEED_PAGE_BYTES, budget }) };
 }
 
 describe('EventFeedService', () => {

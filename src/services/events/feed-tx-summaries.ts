@@ -1,6 +1,6 @@
 /**
  * The catch-up feed's inputs and outputs of confirmed txs. The event log keeps a confirmed tx's address events with
- * `"tx": {"$txid": …}` only (realtime/channels/event-log-entries.ts): such a tx stays in the index (a reorg keeps it
+ * `"tx": {"$txid": …}` only (the event catalogue's logged form, catalogue/event-catalogue.ts): such a tx stays in the index (a reorg keeps it
  * as orphaned), so the feed rebuilds what the live event showed from it, on the rare read instead of on every block.
  */
 import { parseTransaction } from '../../chains/parsing.js';

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MemoryEventBus, silentLogger, type DomainEvent, type EventLogStore } from '../../core/index.js';
 import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
-import { BLOCKCHAIN_KEY, type EventLogRenderer } from './event-channel-keys.js';
+import { BLOCKCHAIN_KEY } from './catalogue/event-channels.js';
+import type { EventLogRenderer } from './event-log-entries.js';
 import { EVENTS_PER_APPEND, LoggedEventBus } from './logged-event-bus.js';
 import { MAX_QUEUED_EVENTS } from './queue-bound.js';
 

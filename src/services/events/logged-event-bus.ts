@@ -2,17 +2,18 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { DomainEvent, EventBus } from '../../core/domain/events.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { EventLogStore } from '../../core/store/event-log-store.js';
-import type { EventLogRenderer, RenderedEvent } from './event-channel-keys.js';
+import type { EventLogRenderer, RenderedEvent } from './event-log-entries.js';
 import { QueueBound } from './queue-bound.js';
 
 /**
  * Events logged per store transaction. A batch runs synchronously on SQLite and holds the event loop while it does: the
  * 20,000-tx mempool that a service finds at start (or after a node outage) logged in one transaction took 14.6 s, when
- * no request was answered and pusher-js clients could not connect (docs/benchmarks.md, "Mempool at mainnet rates"). At
- * about 0.7 ms per mempool tx's events, 1,000 keep each write under a second with a turn of the event loop between
- * writes, and a block's events (a few thousand) take a few writes, not dozens.
+ * no request was answered and pusher-js clients could not connect (docs/benchmarks.md, "Mempool at mainnet rates").
+ * With checkpoints off the event loop an event costs ~13 µs to log on a quiet machine, but several times that on a
+ * loaded one: appends of 1,000 held the loop 200-350 ms in the real-node bench, and balance reads waited behind them.
+ * 250 keep a write to tens of milliseconds; a commit without a checkpoint costs little, so more writes cost little.
  */
-export const EVENTS_PER_APPEND = 1_000;
+export const EVENTS_PER_APPEND = 250;
 
 interface Pending {
   readonly event: DomainEvent;
@@ -60,9 +61,9 @@ export class LoggedEventBus implements EventBus {
   }
 
   /** Resolves once at most MAX_QUEUED_EVENTS wait to be logged (a failed write counts as done: it publishes without ids). */
-  async absorbed(): Promise<void> {
-    await this.bound.within(this.queue.length);
-    await this.inner.absorbed?.();
+  async absorbed(maxQueued?: number): Promise<void> {
+    await this.bound.within(this.queue.length, maxQueued);
+    await this.inner.absorbed?.(maxQueued);
   }
 
   /** Resolves once everything published so far has gone out (shutdown). */

@@ -9,18 +9,19 @@
 export const MAX_QUEUED_EVENTS = 50_000;
 
 export class QueueBound {
-  private waiters: (() => void)[] = [];
+  private waiters: { readonly bound: number; readonly resolve: () => void }[] = [];
 
-  /** Resolves once the queue, `length` long now, is back within the bound (at once when it is). */
-  async within(length: number): Promise<void> {
-    if (length > MAX_QUEUED_EVENTS) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  /** Resolves once the queue, `length` long now, is back within the bound, or `bound` if tighter (at once when it is). */
+  async within(length: number, bound = MAX_QUEUED_EVENTS): Promise<void> {
+    const limit = Math.min(bound, MAX_QUEUED_EVENTS);
+    if (length > limit) await new Promise<void>((resolve) => this.waiters.push({ bound: limit, resolve }));
   }
 
-  /** Called as the queue shrinks: lets every waiter go once it is within the bound. */
+  /** Called as the queue shrinks: lets each waiter go once it is within its bound. */
   shrunkTo(length: number): void {
-    if (length > MAX_QUEUED_EVENTS || this.waiters.length === 0) return;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const resolve of waiters) resolve();
+    if (this.waiters.length === 0) return;
+    const waiting = this.waiters;
+    this.waiters = waiting.filter((w) => w.bound < length);
+    for (const w of waiting) if (w.bound >= length) w.resolve();
   }
 }

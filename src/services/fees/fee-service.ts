@@ -6,6 +6,7 @@
 import type { FeeEstimateSource, NodeFeeEstimates } from '../../core/sources/fee-source.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { NetworkId } from '../../core/domain/network.js';
+import { feeRateUnit } from '../../chains/networks.js';
 import type { MempoolProjector } from '../network/mempool-projector.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
 import { blendRates, projectedRate, type FeeRates } from './fee-blend.js';
@@ -60,7 +61,7 @@ export class FeeService {
     const minimum = Math.max(projection.minFeeRate, node?.relayFeeRate ?? 0);
     return {
       network: ctx,
-      unit: `${ctx.params.baseUnit}/vB`,
+      unit: feeRateUnit(ctx.params.coin),
       rates: blendRates(projected, fromNode, minimum),
       targets,
       updatedAt: projection.updatedAt,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
-import type { BlockRecord, MempoolInfo } from '../../core/store/chain-reads.js';
+import type { BlockHeaderRecord, MempoolInfo } from '../../core/store/chain-reads.js';
 import type { ChainTip } from '../../core/domain/chain-types.js';
 import type { SyncStatus } from '../../core/domain/sync-status.js';
 import { PromMetrics } from '../../metrics/prom-metrics.js';
@@ -31,9 +31,9 @@ class Fakes {
       index: {
         getTip: () => (this.indexFails ? Promise.reject(this.indexFails) : Promise.resolve(this.tip)),
         getMempoolInfo: () => Promise.resolve(this.mempool),
-        getBlockByHeight: (height: number) => {
+        getBlockHeaders: (height: number) => {
           this.blockReads++;
-          return Promise.resolve({ height, hash: this.tip?.hash, time: 1_700_000_000 } as unknown as BlockRecord);
+          return Promise.resolve([{ height, hash: this.tip?.hash, time: 1_700_000_000 } as unknown as BlockHeaderRecord]);
         },
       },
       syncStatus: () => Promise.resolve(this.sync),

@@ -21,7 +21,7 @@ export interface NetworkProbes {
   readonly id: NetworkId;
   /** The node, through a client of its own with a short timeout (a hung node must not hold the API's sockets). */
   readonly node: Pick<ChainSource, 'getBlockCount'>;
-  readonly index: Pick<NetworkReader, 'getTip' | 'getBlockByHeight' | 'getMempoolInfo'>;
+  readonly index: Pick<NetworkReader, 'getTip' | 'getBlockHeaders' | 'getMempoolInfo'>;
   /** The stored initial-sync status (null: none stored, counts as ready when the index has a tip). */
   readonly syncStatus: () => Promise<SyncStatus | null>;
 }
@@ -70,9 +70,9 @@ export class HealthMonitor {
           const [tip, mempool, stored] = await Promise.all([p.index.getTip(), p.index.getMempoolInfo(), p.syncStatus()]);
           // No status and no blocks: an initial sync whose first status is not written yet (as the API's gate sees it).
           const sync = effectiveSyncStatus(stored, tip !== null, Math.floor(this.now() / 1000));
-          // The tip block's time is read once per new tip (a block read carries its txids).
+          // The tip block's time is read once per new tip (its row alone).
           if (tip && tipCache?.hash !== tip.hash) {
-            const block = sync === null || sync.phase === 'ready' ? await p.index.getBlockByHeight(tip.height) : null;
+            const [block] = sync === null || sync.phase === 'ready' ? await p.index.getBlockHeaders(tip.height, tip.height) : [];
             tipCache = block ? { hash: tip.hash, time: block.time } : null;
           }
           // During an initial sync the status may run ahead of the tip marker (blocks loaded before the indexes exist).

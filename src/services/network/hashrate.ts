@@ -13,11 +13,11 @@ export const HASHRATE_WINDOW = 120;
 export async function estimateHashrate(reader: NetworkReader, tip: ChainTip, window = HASHRATE_WINDOW): Promise<bigint> {
   const first = Math.max(0, tip.height - window);
   if (tip.height === first) return 0n;
-  const heights = Array.from({ length: tip.height - first + 1 }, (_, i) => first + i);
-  const blocks = await Promise.all(heights.map((h) => reader.getBlockByHeight(h)));
-  if (blocks.some((b) => b === null)) return 0n;
-  const [start, ...counted] = blocks as NonNullable<(typeof blocks)[number]>[];
-  const times = blocks.map((b) => b!.time);
+  // One read of the window's block rows: their txids (thousands a block on mainnet) are not needed.
+  const blocks = await reader.getBlockHeaders(first, tip.height);
+  if (blocks.length !== tip.height - first + 1) return 0n;
+  const [start, ...counted] = blocks;
+  const times = blocks.map((b) => b.time);
   const span = Math.max(...times) - Math.min(...times);
   if (!start || span <= 0) return 0n;
   const work = counted.reduce((sum, b) => sum + workFromBits(b.bits), 0n);

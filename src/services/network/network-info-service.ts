@@ -1,12 +1,12 @@
 import { getNetworkParams } from '../../chains/addressing.js';
+import { coinOf, DEFAULT_COIN } from '../../chains/networks.js';
 import { difficultyFromBits } from '../../chains/parsing.js';
 import { isNetworkId, type NetworkId } from '../../core/domain/network.js';
 import type { PriceQuote } from '../../core/domain/prices.js';
 import type { SyncStatus } from '../../core/domain/sync-status.js';
-import { COIN_FACTS } from './coin-facts.js';
 import { estimateHashrate } from './hashrate.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
-import { DEFAULT_COIN, type PriceService } from '../prices/price-service.js';
+import type { PriceService } from '../prices/price-service.js';
 
 /** get_info's price currency. */
 export const INFO_PRICE_BASE = 'USD';
@@ -52,25 +52,26 @@ export class NetworkInfoService {
       return { acronym, name: acronym, symbolHtml: '', url: '', configured: false, difficulty: 0, unconfirmedTxs: 0, blocks: 0, price: null, priceBase: INFO_PRICE_BASE, hashrate: 0n, syncing: null };
     }
     const params = getNetworkParams(acronym);
-    const facts = COIN_FACTS[params.coin];
+    const facts = coinOf(params);
     const price = params.chain === 'main' ? await this.prices.newest(params.coin, INFO_PRICE_BASE) : null;
-    return { acronym, name: params.name, symbolHtml: facts.symbolHtml, url: facts.url, configured: false, difficulty: 0, unconfirmedTxs: 0, blocks: 0, price, priceBase: INFO_PRICE_BASE, hashrate: 0n, syncing: null };
+    return { acronym, name: params.name, symbolHtml: facts.symbolHtml, url: facts.site, configured: false, difficulty: 0, unconfirmedTxs: 0, blocks: 0, price, priceBase: INFO_PRICE_BASE, hashrate: 0n, syncing: null };
   }
 
   private async configured(ctx: NetworkContext): Promise<NetworkInfo> {
     const { params, reader } = ctx;
-    const facts = COIN_FACTS[params.coin];
+    const facts = coinOf(params);
     // The gate's snapshot: when it says ready, the chain reads below and every chain query of this process pass.
     const [syncing, price] = await Promise.all([
       this.networks.syncing(ctx.id),
       params.chain === 'main' ? this.prices.newest(params.coin, INFO_PRICE_BASE) : Promise.resolve(null),
     ]);
     if (syncing) {
-      const base = { acronym: ctx.id, name: params.name, symbolHtml: facts.symbolHtml, url: facts.url, configured: true, priceBase: INFO_PRICE_BASE };
+      const base = { acronym: ctx.id, name: params.name, symbolHtml: facts.symbolHtml, url: facts.site, configured: true, priceBase: INFO_PRICE_BASE };
       return { ...base, difficulty: 0, unconfirmedTxs: 0, blocks: syncing.height ?? 0, price, hashrate: 0n, syncing };
     }
     const [tip, mempool] = await Promise.all([reader.getTip(), reader.getMempoolInfo()]);
-    const block = tip ? await reader.getBlockByHash(tip.hash) : null;
+    // The tip's row alone (its bits): a block's thousands of txids are no part of get_info.
+    const [block] = tip ? await reader.getBlockHeaders(tip.height, tip.height) : [];
     let hashrate = 0n;
     if (tip) {
       const cached = this.hashrates.get(ctx.id);
@@ -81,7 +82,7 @@ export class NetworkInfoService {
       acronym: ctx.id,
       name: params.name,
       symbolHtml: facts.symbolHtml,
-      url: facts.url,
+      url: facts.site,
       configured: true,
       difficulty: block ? difficultyFromBits(block.bits) : 0,
       unconfirmedTxs: mempool.count,

@@ -1,12 +1,10 @@
 import type { NetworkParams } from '../../chains/network-params.js';
+import { DEFAULT_COIN, isPricedCoin } from '../../chains/networks.js';
 import type { PriceQuote, PriceReader } from '../../core/domain/prices.js';
 
 /** v3 price objects are in US dollars. */
 export const V3_CURRENCY = 'USD';
 
-/** The default coin (docs/api-v2.md) when get_price / get_info omit it. */
-export const DEFAULT_COIN = 'DOGE';
-const MAIN_COINS = new Set(['BTC', 'LTC', 'DOGE']);
 /** Currency acronyms: letters and digits only, so user text never reaches the price store unchecked. */
 const ACRONYM = /^[A-Za-z0-9]{1,12}$/;
 
@@ -26,7 +24,7 @@ export class PriceService {
 
   async latest(coin: string | undefined, base: string | undefined): Promise<CoinPrices> {
     const name = (coin ?? DEFAULT_COIN).toUpperCase();
-    if (!ACRONYM.test(name) || !MAIN_COINS.has(name)) return { coin: ACRONYM.test(name) ? name : DEFAULT_COIN, quotes: [] };
+    if (!ACRONYM.test(name) || !isPricedCoin(name)) return { coin: ACRONYM.test(name) ? name : DEFAULT_COIN, quotes: [] };
     if (base !== undefined && !ACRONYM.test(base)) return { coin: name, quotes: [] };
     const quotes = await this.prices.latest(name, base?.toUpperCase());
     return { coin: name, quotes };
@@ -34,7 +32,7 @@ export class PriceService {
 
   /** The most recent quote of the coin in the base, across exchanges. */
   async newest(coin: string, base: string): Promise<PriceQuote | null> {
-    if (!MAIN_COINS.has(coin)) return null;
+    if (!isPricedCoin(coin)) return null;
     const quotes = await this.prices.latest(coin, base);
     return quotes.reduce<PriceQuote | null>((best, q) => (best === null || q.time > best.time ? q : best), null);
   }

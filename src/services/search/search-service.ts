@@ -1,3 +1,4 @@
+import { COINS } from '../../chains/networks.js';
 import { MAX_WALLET_TEXT, parseWalletDescriptor } from '../../chains/wallet/wallet-descriptor.js';
 import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { ShortAddressStore } from '../../core/store/short-address-store.js';
@@ -23,7 +24,7 @@ export const MAX_SUGGESTIONS = 8;
 const HEX_PREFIX = new RegExp(`^[0-9a-fA-F]{${MIN_PREFIX_DIGITS},64}$`);
 const SHORT = /^[1-9A-HJ-NP-Za-km-z]{3,6}$/;
 /** BIP21 and its cousins: `litecoin:ADDRESS?amount=…` searches for ADDRESS. */
-const PAYMENT_URI = /^(?:bitcoin|litecoin|dogecoin):([^?]+)(?:\?.*)?$/i;
+const PAYMENT_URI = new RegExp(`^(?:${COINS.map((c) => c.uriScheme).join('|')}):([^?]+)(?:\\?.*)?$`, 'i');
 /** What may be a wallet: a descriptor (it has a script function) or an extended public key's prefix. */
 const WALLET = /\(|^(?:xpub|ypub|zpub|tpub|upub|vpub|Ltub|Mtub|ttub|dgub)[1-9A-HJ-NP-Za-km-z]{100,}$/;
 

@@ -3,7 +3,7 @@
  * future one) can answer from a half-built index. Reads that need no index (the sync status itself) pass through.
  */
 import type { NetworkId } from '../../core/domain/network.js';
-import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HashPrefixMatches, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../core/store/chain-reads.js';
+import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockHeaderRecord, BlockRecord, HashPrefixMatches, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord, UnspentOptions, UnspentOutput } from '../../core/store/chain-reads.js';
 import type { ChainTip } from '../../core/domain/chain-types.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
 import type { ScriptSetReader } from '../../core/store/script-set-reads.js';
@@ -23,6 +23,7 @@ export class GatedNetworkReader implements NetworkReader {
       getScriptTotals: (scripts) => this.read(() => sets.getScriptTotals(scripts)),
       getScriptSetTxCount: (scripts) => this.read(() => sets.getScriptSetTxCount(scripts)),
       getScriptSetSummary: (scripts) => this.read(() => sets.getScriptSetSummary(scripts)),
+      getScriptSetFlows: (scripts) => this.read(() => sets.getScriptSetFlows(scripts)),
       getScriptSetHistory: (scripts, page) => this.read(() => sets.getScriptSetHistory(scripts, page)),
       getScriptSetUnspent: (scripts, page) => this.read(() => sets.getScriptSetUnspent(scripts, page)),
     };
@@ -77,6 +78,10 @@ export class GatedNetworkReader implements NetworkReader {
 
   getBlockByHeight(height: number): Promise<BlockRecord | null> {
     return this.read(() => this.inner.getBlockByHeight(height));
+  }
+
+  getBlockHeaders(fromHeight: number, toHeight: number): Promise<BlockHeaderRecord[]> {
+    return this.read(() => this.inner.getBlockHeaders(fromHeight, toHeight));
   }
 
   getMempoolInfo(): Promise<MempoolInfo> {

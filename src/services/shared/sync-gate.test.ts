@@ -149,7 +149,7 @@ describe('GatedNetworkReader', () => {
   });
 
   it('so does every script-set read (wallets)', async () => {
-    const setMethods = ['getScriptTotals', 'getScriptSetTxCount', 'getScriptSetSummary', 'getScriptSetHistory', 'getScriptSetUnspent'] as const;
+    const setMethods = ['getScriptTotals', 'getScriptSetTxCount', 'getScriptSetSummary', 'getScriptSetFlows', 'getScriptSetHistory', 'getScriptSetUnspent'] as const;
     const sets = Object.fromEntries(setMethods.map((m) => [m, async () => m]));
     const withSets = { ...inner, scriptSets: sets } as unknown as NetworkReader;
     const callSet = (reader: NetworkReader, method: (typeof setMethods)[number]) =>

@@ -1,112 +1,41 @@
 /**
- * Derived scripts per wallet, kept between requests: deriving is the expensive part of a wallet read (one elliptic
- * curve multiplication per address, docs/benchmarks.md "Wallets"), the store lookups are not. Bounded by the number
- * of scripts held (least recently used wallets go first), in memory only: nothing asked is ever written anywhere.
+ * Derived scripts per wallet, kept between requests (wallet-keys.ts): the store lookups of a wallet read are cheap,
+ * deriving is not. Bounded in bytes (`[wallets] cache_mb`): each wallet counts its scripts' arrays and a fixed
+ * overhead (and one per key), so a flood of tiny wallets is bounded as surely as a few large ones; least recently used
+ * wallets go first. In memory only: nothing asked is ever written anywhere.
  */
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { ChainDerivation } from '../../chains/wallet/wallet-derivation.js';
 import type { WalletDescriptor } from '../../chains/wallet/wallet-descriptor.js';
+import type { DerivationPool } from './derivation-pool.js';
+import { WalletKeys } from './wallet-keys.js';
 
-/** Addresses derived between two yields to the event loop: a large wallet's first read must not stall other requests. */
-const DERIVE_SLICE = 64;
-/** About 100 bytes a script with its array slot: 200,000 scripts is some 20 MB. */
-export const DEFAULT_MAX_SCRIPTS = 200_000;
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 
-/** What a gap scan and the wallet reads need of a wallet: its chains of scripts, their paths, the last scan's extent. */
-export interface WalletChains {
-  /** The wallet's one spelling (normalised descriptor). */
-  readonly descriptor: string;
-  readonly chains: number;
-  /** Per chain, the last used index the previous scan found (-1: none); the scan updates it. */
-  readonly lastUsed: number[];
-  /** The scripts of `chain` from `from` (inclusive) to `to` (exclusive). */
-  range(chain: number, from: number, to: number): Promise<Uint8Array[]>;
-  /** A script `range` has given already. */
-  script(chain: number, index: number): Uint8Array;
-  path(chain: number, index: number): string;
-}
-
-/** One wallet's chains as derived so far, and where the last scan found their last used address. */
-export class WalletKeys implements WalletChains {
-  private readonly derivations: ChainDerivation[];
-  private readonly scripts: Uint8Array[][];
-  /** The last used index per chain at the last scan (-1: none): the next scan starts with everything up to it. */
-  readonly lastUsed: number[];
-  private extending: Promise<void> | null = null;
-
-  constructor(readonly wallet: WalletDescriptor, private readonly onGrow: (added: number) => void) {
-    this.derivations = wallet.chains.map((_, chain) => new ChainDerivation(wallet, chain));
-    this.scripts = wallet.chains.map(() => []);
-    this.lastUsed = wallet.chains.map(() => -1);
-  }
-
-  get descriptor(): string {
-    return this.wallet.descriptor;
-  }
-
-  get chains(): number {
-    return this.derivations.length;
-  }
-
-  get size(): number {
-    return this.scripts.reduce((sum, s) => sum + s.length, 0);
-  }
-
-  /** Deriving what is missing. */
-  async range(chain: number, from: number, to: number): Promise<Uint8Array[]> {
-    while (this.scripts[chain]!.length < to) {
-      if (this.extending) await this.extending;
-      else {
-        this.extending = this.extend(chain, to).finally(() => (this.extending = null));
-        await this.extending;
-      }
-    }
-    return this.scripts[chain]!.slice(from, to);
-  }
-
-  script(chain: number, index: number): Uint8Array {
-    const script = this.scripts[chain]![index];
-    if (!script) throw new RangeError(`script ${chain}/${index} not derived yet`);
-    return script;
-  }
-
-  path(chain: number, index: number): string {
-    return this.derivations[chain]!.path(index);
-  }
-
-  private async extend(chain: number, to: number): Promise<void> {
-    const list = this.scripts[chain]!;
-    const derivation = this.derivations[chain]!;
-    while (list.length < to) {
-      const end = Math.min(to, list.length + DERIVE_SLICE);
-      const start = list.length;
-      for (let i = start; i < end; i++) list.push(derivation.script(i));
-      this.onGrow(end - start);
-      if (list.length < to) await yieldToLoop();
-    }
-  }
-}
-
-/** Least recently used wallets are forgotten first once more than `maxScripts` scripts are held. */
+/** Least recently used wallets are forgotten first once more than `maxBytes` are held (the one growing stays). */
 export class DerivationCache {
   private readonly entries = new Map<string, WalletKeys>();
   private held = 0;
 
-  constructor(private readonly maxScripts = DEFAULT_MAX_SCRIPTS) {}
+  constructor(
+    private readonly pool: DerivationPool,
+    private readonly maxBytes = DEFAULT_CACHE_BYTES,
+  ) {}
 
   /** The wallet's keys under `id` (its network and normalised descriptor), made on first use. */
   get(id: string, wallet: WalletDescriptor): WalletKeys {
     let keys = this.entries.get(id);
     if (keys) this.entries.delete(id);
     else {
-      const made: WalletKeys = new WalletKeys(wallet, (added) => this.grew(id, made, added));
+      const made: WalletKeys = new WalletKeys(wallet, this.pool, (added) => this.grew(id, made, added));
       keys = made;
+      this.held += made.bytes;
     }
     this.entries.set(id, keys);
+    this.evictFor(id);
     return keys;
   }
 
-  get scripts(): number {
+  /** Bytes held now, as counted (the bound's measure). */
+  get bytes(): number {
     return this.held;
   }
 
@@ -114,16 +43,20 @@ export class DerivationCache {
     return this.entries.size;
   }
 
-  /** Counts what a held wallet derived and forgets the least recently used others while over the bound. */
+  /** Counts what a held wallet added and forgets the least recently used others while over the bound. */
   private grew(id: string, keys: WalletKeys, added: number): void {
     // Forgotten meanwhile (a request still holds it): no longer counted.
     if (this.entries.get(id) !== keys) return;
     this.held += added;
+    this.evictFor(id);
+  }
+
+  private evictFor(id: string): void {
     for (const [other, otherKeys] of this.entries) {
-      if (this.held <= this.maxScripts) break;
+      if (this.held <= this.maxBytes) break;
       if (other === id) continue;
       this.entries.delete(other);
-      this.held -= otherKeys.size;
+      this.held -= otherKeys.bytes;
     }
   }
 }

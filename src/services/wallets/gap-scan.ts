@@ -2,19 +2,23 @@
  * The gap scan: each chain of a wallet is read from index 0 until `gap` consecutive addresses are unused (an address
  * is used when a confirmed or live mempool tx pays or spends from it). Every chain's next range goes into one store
  * call (getScriptTotals), and the first call already covers each chain up to its last used address at the previous
- * scan plus the gap, so a wallet that did not change since is read in one call.
+ * scan plus the gap, so a wallet that did not change since is read in one call. An index is used when any of its
+ * scripts is (combo() has several per index); a descriptor without `*` has one index per chain.
  */
 import type { AddressTotals } from '../../core/store/chain-reads.js';
 import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
 import type { ScriptSetTxCount } from '../../core/store/script-set-reads.js';
-import type { WalletChains } from './derivation-cache.js';
+import type { WalletChains } from './wallet-keys.js';
 
-/** Beyond this many addresses in one chain the wallet is not scanned (each costs a derivation and a lookup). */
+/** Beyond this many scripts in one chain the wallet is not scanned (each costs a lookup and, but for combo's, a derivation). */
 export const MAX_CHAIN_ADDRESSES = 100_000;
+/** Nor beyond this many key derivations in one chain: a k-of-n address index derives n keys. */
+export const MAX_CHAIN_DERIVATIONS = 100_000;
 
 export interface UsedAddress {
   readonly chain: number;
+  /** The position in the chain's scripts (WalletChains): the address index for every form but combo(). */
   readonly index: number;
   readonly script: Uint8Array;
   readonly totals: AddressTotals;
@@ -36,19 +40,22 @@ export function isUsed(totals: AddressTotals): boolean {
   return totals.txCount + totals.unconfirmedTxCount > 0;
 }
 
-/** Where a chain's scan stands on what was read: its last used index, or how far to read to know. */
-function walk(totals: readonly AddressTotals[], gap: number): { lastUsed: number; done: boolean } {
+/**
+ * Where a chain's scan stands on what was read (`width` scripts an index): its last used index, and whether it is
+ * known (`gap` unused indexes in a row, or the chain's end).
+ */
+function walk(totals: readonly AddressTotals[], gap: number, width: number, size: number): { lastUsed: number; done: boolean } {
   let lastUsed = -1;
   let unused = 0;
-  for (let i = 0; i < totals.length; i++) {
-    if (isUsed(totals[i]!)) {
+  for (let i = 0; (i + 1) * width <= totals.length; i++) {
+    if (totals.slice(i * width, (i + 1) * width).some(isUsed)) {
       lastUsed = i;
       unused = 0;
     } else if (++unused === gap) {
       return { lastUsed, done: true };
     }
   }
-  return { lastUsed, done: false };
+  return { lastUsed, done: totals.length >= size };
 }
 
 export async function scanWallet(reader: NetworkReader, keys: WalletChains, gap: number): Promise<ScanResult> {
@@ -59,7 +66,9 @@ export async function scanWallet(reader: NetworkReader, keys: WalletChains, gap:
   // First reach: the previous scan's last used address plus the gap (addresses only become used, barring reorgs);
   // what counts is still decided from index 0 by the gap rule (walk), so a hint from a scan with another gap or
   // before a reorg changes how much is read at once, never the answer.
-  const want = chains.map((chain) => keys.lastUsed[chain]! + 1 + gap);
+  const { width, chainLength: size } = keys;
+  const reach = (lastUsed: number): number => Math.min((lastUsed + 1 + gap) * width, size);
+  const want = chains.map((chain) => reach(keys.lastUsed[chain]!));
   let reads = 0;
   let firstCount: ScriptSetTxCount | null = null;
   while (chains.some((chain) => !done[chain])) {
@@ -67,6 +76,9 @@ export async function scanWallet(reader: NetworkReader, keys: WalletChains, gap:
     for (const chain of open) {
       if (want[chain]! > MAX_CHAIN_ADDRESSES) {
         throw new InvalidArgumentError('xpub', `more than ${MAX_CHAIN_ADDRESSES} addresses of one chain would have to be scanned: not served`);
+      }
+      if (Math.ceil(want[chain]! / width) * keys.derivationsPerIndex > MAX_CHAIN_DERIVATIONS) {
+        throw new InvalidArgumentError('xpub', `more than ${MAX_CHAIN_DERIVATIONS} key derivations on one chain (${keys.derivationsPerIndex} an address) would have to be made: not served`);
       }
     }
     const ranges = await Promise.all(open.map(async (chain) => ({ chain, scripts: await keys.range(chain, read[chain]!.length, want[chain]!) })));
@@ -79,10 +91,10 @@ export async function scanWallet(reader: NetworkReader, keys: WalletChains, gap:
     for (const { chain, scripts } of ranges) {
       read[chain]!.push(...totals.slice(at, at + scripts.length));
       at += scripts.length;
-      const state = walk(read[chain]!, gap);
+      const state = walk(read[chain]!, gap, width, size);
       lastUsed[chain] = state.lastUsed;
       done[chain] = state.done;
-      want[chain] = state.lastUsed + 1 + gap;
+      want[chain] = reach(state.lastUsed);
     }
   }
   const used: UsedAddress[] = [];
@@ -91,7 +103,7 @@ export async function scanWallet(reader: NetworkReader, keys: WalletChains, gap:
     keys.lastUsed[chain] = lastUsed[chain]!;
     read[chain]!.forEach((totals, index) => {
       if (!isUsed(totals)) return;
-      if (index <= lastUsed[chain]!) used.push({ chain, index, script: keys.script(chain, index), totals });
+      if (Math.floor(index / width) <= lastUsed[chain]!) used.push({ chain, index, script: keys.script(chain, index), totals });
       else usedPastGap = true;
     });
   }

@@ -5,10 +5,13 @@
  */
 import { scriptToAddress } from '../../chains/addressing.js';
 import { parseWalletDescriptor } from '../../chains/wallet/wallet-descriptor.js';
+import type { WalletPolicy } from '../../chains/wallet/wallet-policy.js';
 import { InvalidArgumentError } from '../../core/domain/errors.js';
 import type { Sats } from '../../core/domain/money.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
-import { DerivationCache, type WalletChains } from './derivation-cache.js';
+import type { DerivationBudget } from './derivation-budget.js';
+import type { DerivationCache } from './derivation-cache.js';
+import type { WalletChains } from './wallet-keys.js';
 import { scanWallet, type ScanResult, type UsedAddress } from './gap-scan.js';
 
 export const DEFAULT_GAP = 20;
@@ -17,9 +20,13 @@ export const MAX_GAP = 1_000;
 export const WALLET_PAGE_SIZE = 10;
 
 export interface WalletAddressRef {
-  readonly address: string;
-  /** From the key: `0/5` (chain 0, index 5); deeper paths for descriptors that derive more steps. */
-  readonly path: string;
+  /** null for a script without an address (P2PK, bare multisig, a raw() script that is none of the standard ones). */
+  readonly address: string | null;
+  /**
+   * From the key: `0/5` (chain 0, index 5); deeper paths for descriptors that derive more steps; keys whose paths
+   * differ, each key's comma-separated. null where nothing is derived (plain public keys, addr(), raw()).
+   */
+  readonly path: string | null;
 }
 
 export interface WalletSummary {
@@ -33,6 +40,15 @@ export interface WalletSummary {
   /** Sums over the used addresses: a transfer to the wallet's own change counts as received and as sent. */
   readonly confirmedReceived: Sats;
   readonly confirmedSent: Sats;
+  /**
+   * Per confirmed tx, the wallet's net (paid to it minus spent from it): positive ones summed as received from
+   * outside, negative ones as sent outside (fees included). Change and self-transfers cancel; received − sent is the
+   * confirmed balance.
+   */
+  readonly confirmedReceivedExternal: Sats;
+  readonly confirmedSentExternal: Sats;
+  /** The script form, k of n and each key with its origin. */
+  readonly policy: WalletPolicy;
   /** Distinct transactions, mempool included. */
   readonly txsTotal: number;
   readonly usedAddresses: number;
@@ -79,7 +95,11 @@ interface Scanned {
   readonly keys: WalletChains;
   readonly gap: number;
   readonly scan: ScanResult;
+  readonly policy: WalletPolicy;
 }
+
+/** What summaryOfChains reports as the policy of chains that are not a descriptor's. */
+const NO_POLICY: WalletPolicy = { form: 'raw', threshold: null, keys: [] };
 
 /** `gap` as given (undefined: the default); InvalidArgumentError outside 1..MAX_GAP. */
 export function checkGap(gap: number | undefined): number {
@@ -103,26 +123,39 @@ export interface OverviewPages {
   readonly pageSize: number;
 }
 
+/**
+ * The wallet reads. Each names its `client` (the request's address, as every per-client limit keys it): the addresses
+ * a read has to derive are charged to that client's network (derivation-budget.ts); null charges nobody.
+ */
 export class WalletService {
-  constructor(private readonly networks: NetworkRegistry, private readonly cache = new DerivationCache()) {}
+  constructor(
+    private readonly networks: NetworkRegistry,
+    private readonly cache: DerivationCache,
+    private readonly budget: DerivationBudget,
+  ) {}
 
-  async summary(network: string, text: string, gap?: number): Promise<WalletSummary> {
-    return this.summaryOf(await this.scan(network, text, gap));
+  async summary(network: string, text: string, gap: number | undefined, client: string | null): Promise<WalletSummary> {
+    return this.summaryOf(await this.scan(network, text, gap, client));
   }
 
   /** Every used address, receive chain first, each in index order. */
-  async addresses(network: string, text: string, gap?: number): Promise<WalletPage<WalletAddress>> {
-    return this.addressesOf(await this.scan(network, text, gap));
+  async addresses(network: string, text: string, gap: number | undefined, client: string | null): Promise<WalletPage<WalletAddress>> {
+    return this.addressesOf(await this.scan(network, text, gap, client));
   }
 
   /** Newest first, mempool first; a page past the end is empty. */
-  async transactions(network: string, text: string, page: number, gap?: number): Promise<WalletPage<WalletTx>> {
-    return this.transactionsOf(await this.scan(network, text, gap), page, WALLET_PAGE_SIZE);
+  async transactions(network: string, text: string, page: number, gap: number | undefined, client: string | null): Promise<WalletPage<WalletTx>> {
+    return this.transactionsOf(await this.scan(network, text, gap, client), page, WALLET_PAGE_SIZE);
   }
 
   /** Oldest first (block order, then the mempool); outputs already spent by a mempool tx are left out. */
-  async unspentOutputs(network: string, text: string, page: number, gap?: number): Promise<WalletPage<WalletUtxo>> {
-    return this.unspentOf(await this.scan(network, text, gap), page, WALLET_PAGE_SIZE);
+  async unspentOutputs(network: string, text: string, page: number, gap: number | undefined, client: string | null): Promise<WalletPage<WalletUtxo>> {
+    return this.unspentOf(await this.scan(network, text, gap, client), page, WALLET_PAGE_SIZE);
+  }
+
+  /** The derivation cache's size (bytes as counted, wallets): for /metrics. */
+  cacheStats(): { bytes: number; wallets: number } {
+    return { bytes: this.cache.bytes, wallets: this.cache.wallets };
   }
 
   /**
@@ -132,19 +165,20 @@ export class WalletService {
   async summaryOfChains(network: string, keys: WalletChains, gap?: number): Promise<WalletSummary> {
     const ctx = this.networks.resolve(network);
     const g = checkGap(gap);
-    return this.summaryOf({ ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g) });
+    return this.summaryOf({ ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g), policy: NO_POLICY });
   }
 
-  async overview(network: string, text: string, pages: OverviewPages): Promise<WalletOverview> {
-    const s = await this.scan(network, text, pages.gap);
+  async overview(network: string, text: string, pages: OverviewPages, client: string | null): Promise<WalletOverview> {
+    const s = await this.scan(network, text, pages.gap, client);
     const [summary, transactions, unspent] = await Promise.all([
       this.summaryOf(s), this.transactionsOf(s, pages.txPage, pages.pageSize), this.unspentOf(s, pages.utxoPage, pages.pageSize),
     ]);
     return { summary, addresses: this.addressesOf(s), transactions, unspent };
   }
 
-  private async summaryOf({ ctx, keys, gap, scan }: Scanned): Promise<WalletSummary> {
-    const counts = scan.txCount ?? (await ctx.reader.scriptSets.getScriptSetTxCount(scan.used.map((u) => u.script)));
+  private async summaryOf({ ctx, keys, gap, scan, policy }: Scanned): Promise<WalletSummary> {
+    const scripts = scan.used.map((u) => u.script);
+    const [counts, flows] = await Promise.all([scan.txCount ?? ctx.reader.scriptSets.getScriptSetTxCount(scripts), ctx.reader.scriptSets.getScriptSetFlows(scripts)]);
     const sum = (pick: (u: UsedAddress) => Sats): Sats => scan.used.reduce((s, u) => s + pick(u), 0n);
     return {
       network: ctx,
@@ -154,6 +188,9 @@ export class WalletService {
       unconfirmedBalance: sum((u) => u.totals.unconfirmedBalance),
       confirmedReceived: sum((u) => u.totals.confirmedReceived),
       confirmedSent: sum((u) => u.totals.confirmedSent),
+      confirmedReceivedExternal: flows.received,
+      confirmedSentExternal: flows.sent,
+      policy,
       txsTotal: counts.confirmed + counts.mempool,
       usedAddresses: scan.used.length,
       nextReceive: await this.nextAddress(ctx, keys, scan, 0),
@@ -190,21 +227,23 @@ export class WalletService {
     return { network: ctx, descriptor: keys.descriptor, page, items };
   }
 
-  private async scan(network: string, text: string, gap: number | undefined): Promise<Scanned> {
+  private async scan(network: string, text: string, gap: number | undefined, client: string | null): Promise<Scanned> {
     const ctx = this.networks.resolve(network);
     const g = checkGap(gap);
     const wallet = parseWalletDescriptor(ctx.params, text);
-    const keys = this.cache.get(`${ctx.id}:${ctx.params.chain}:${wallet.descriptor}`, wallet);
-    return { ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g) };
+    const keys = this.cache.get(`${ctx.id}:${ctx.params.chain}:${wallet.descriptor}`, wallet).forRequest(this.budget.charge(client));
+    return { ctx, keys, gap: g, scan: await scanWallet(ctx.reader, keys, g), policy: wallet.policy };
   }
 
   private ref(ctx: NetworkContext, keys: WalletChains, u: { chain: number; index: number; script: Uint8Array }): WalletAddressRef {
-    return { address: scriptToAddress(ctx.params, u.script) ?? '', path: keys.path(u.chain, u.index) };
+    return { address: scriptToAddress(ctx.params, u.script), path: keys.path(u.chain, u.index) };
   }
 
+  /** The index after the chain's last used one (a descriptor without `*` has only its one), in the form handed out. */
   private async nextAddress(ctx: NetworkContext, keys: WalletChains, scan: ScanResult, chain: number): Promise<WalletAddressRef> {
-    const index = scan.next[chain]!;
-    const [script] = await keys.range(chain, index, index + 1);
-    return this.ref(ctx, keys, { chain, index, script: script! });
+    const index = Math.min(scan.next[chain]!, keys.chainLength / keys.width - 1);
+    const position = index * keys.width + keys.addressForm;
+    const [script] = await keys.range(chain, position, position + 1);
+    return this.ref(ctx, keys, { chain, index: position, script: script! });
   }
 }

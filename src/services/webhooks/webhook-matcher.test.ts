@@ -10,7 +10,8 @@ import { WebhookIndex } from './webhook-index.js';
 import { WebhookLimits } from './webhook-limits.js';
 import { WebhookMatcher } from './webhook-matcher.js';
 
-const removed = (n: number): DomainEvent => ({ kind: 'tx_removed', network: 'LTC', txid: n.toString(16).padStart(64, '0'), reason: 'confirmed' });
+// A disconnected block: an event the matcher takes up (it judges the watched txs at it), cheap with no watches.
+const removed = (n: number): DomainEvent => ({ kind: 'block_disconnected', network: 'LTC', height: n, hash: n.toString(16).padStart(64, '0') });
 
 describe('WebhookMatcher back-pressure', () => {
   it('absorbed() is pending while more than MAX_QUEUED_EVENTS wait, and resolves once they are matched', async () => {

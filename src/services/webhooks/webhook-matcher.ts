@@ -1,12 +1,14 @@
-import { formatCoins } from '../../core/domain/money.js';
-import type { AddressTouchedEvent, DomainEvent } from '../../core/domain/events.js';
+import type { DomainEvent } from '../../core/domain/events.js';
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { NetworkId } from '../../core/domain/network.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
 import type { AccountStore } from '../../core/store/account-store.js';
 import type { NewDelivery, TxWatch, Webhook, WebhookStore } from '../../core/store/webhook-store.js';
-import { addressKey } from '../events/event-channel-keys.js';
+import { EVENT_CATALOGUE, kindOf } from '../events/catalogue/event-catalogue.js';
+import { addressKey } from '../events/catalogue/event-channels.js';
+import { isWebhookType, webhookTypeOf } from '../events/catalogue/webhook-types.js';
 import { QueueBound } from '../events/queue-bound.js';
+import { DeliveryBudget } from './webhook-budget.js';
 import type { WebhookIndex } from './webhook-index.js';
 import type { WebhookLimits } from './webhook-limits.js';
 import { deliveryId } from './webhook-signing.js';
@@ -23,29 +25,31 @@ export class WebhookMatcher {
   private running: Promise<void> | null = null;
   /** Publishers waiting in absorbed() for the queue to come down to its bound. */
   private readonly bound = new QueueBound();
-  private readonly spent = new Map<number, { day: number; count: number }>();
+  private readonly budget: DeliveryBudget;
 
   constructor(
     private readonly store: WebhookStore,
     private readonly index: WebhookIndex,
     private readonly readers: ReadonlyMap<NetworkId, NetworkReader>,
-    private readonly accounts: AccountStore,
-    private readonly limits: WebhookLimits,
+    accounts: AccountStore,
+    limits: WebhookLimits,
     private readonly onStored: () => void,
     private readonly logger: Logger,
     private readonly nowMs: () => number = Date.now,
-  ) {}
+  ) {
+    this.budget = new DeliveryBudget(store, accounts, limits, logger, nowMs);
+  }
 
-  /** Called for every event this process publishes. */
+  /** Called for every event this process publishes; takes up those whose kind can make deliveries (the event catalogue's). */
   readonly onEvent = (event: DomainEvent): void => {
-    if (event.kind === 'price' || event.kind === 'tx_accepted' || !this.readers.has(event.network)) return;
+    if (kindOf(event).webhooks.length === 0 || !('network' in event) || !this.readers.has(event.network)) return;
     this.queue.push(event);
     this.running ??= this.process();
   };
 
   /** Resolves once at most MAX_QUEUED_EVENTS wait to be matched: the publisher's back-pressure (core EventBus.absorbed). */
-  absorbed(): Promise<void> {
-    return this.bound.within(this.queue.length);
+  absorbed(maxQueued?: number): Promise<void> {
+    return this.bound.within(this.queue.length, maxQueued);
   }
 
   async drain(): Promise<void> {
@@ -59,10 +63,12 @@ export class WebhookMatcher {
       try {
         const index = await this.index.fresh();
         const deliveries: NewDelivery[] = [];
-        const watches: { watch: TxWatch; network: NetworkId }[] = [];
+        const watches: { watch: TxWatch; network: NetworkId; delivery: string }[] = [];
         for (const event of events) await this.match(event, index, deliveries, watches);
         const allowed = await this.withinBudget(deliveries, index);
-        for (const { watch, network } of watches) await this.store.watch(watch, network);
+        // A watch follows its delivery: none for a delivery the budget dropped (no work past the budget).
+        const kept = new Set(allowed.map((d) => d.id));
+        for (const { watch, network, delivery } of watches) if (kept.has(delivery)) await this.store.watch(watch, network);
         if (allowed.length > 0 && (await this.store.enqueue(allowed, this.nowMs())) > 0) this.onStored();
       } catch (error) {
         this.logger.error('webhooks: matching events failed; these events make no deliveries', { events: events.length, error: error instanceof Error ? error.message : String(error) });
@@ -72,22 +78,20 @@ export class WebhookMatcher {
     this.running = null;
   }
 
-  private async match(event: DomainEvent, index: WebhookIndex, out: NewDelivery[], watches: { watch: TxWatch; network: NetworkId }[]): Promise<void> {
+  private async match(event: DomainEvent, index: WebhookIndex, out: NewDelivery[], watches: { watch: TxWatch; network: NetworkId; delivery: string }[]): Promise<void> {
     switch (event.kind) {
       case 'address_touched':
         for (const hook of index.forScript(event.network, addressKey(event.delta.script))) {
-          if (hook.event !== 'address') continue;
+          if (hook.event !== 'address' || !(await this.budget.allows(hook.accountId))) continue;
           const confirmations = event.confirmed ? await txDepth(this.readers.get(event.network)!, event.txid) : 0;
-          out.push(this.delivery(hook, `${event.txid}:${confirmations}`, addressBody(hook, event, confirmations)));
-          watches.push({ network: event.network, watch: { hookId: hook.id, txid: event.txid, target: 1, delivered: confirmations } });
+          const delivery = this.delivery(hook, `${event.txid}:${confirmations}`, EVENT_CATALOGUE.address_touched.webhookBody(event, hook, confirmations));
+          out.push(delivery);
+          watches.push({ network: event.network, watch: { hookId: hook.id, txid: event.txid, target: 1, delivered: confirmations }, delivery: delivery.id });
         }
         return;
       case 'block_connected':
         for (const hook of index.forBlocks(event.network)) {
-          out.push(this.delivery(hook, event.hash, {
-            event: 'block', network: event.network, blockhash: event.hash, block_no: event.height, previous_blockhash: event.prevHash,
-            time: event.receivedAt, total_txs: event.txCount, size: event.size,
-          }));
+          out.push(this.delivery(hook, event.hash, EVENT_CATALOGUE.block_connected.webhookBody(event)));
         }
         await this.judgeWatches(event.network, index, out, event.hash);
         return;
@@ -98,10 +102,7 @@ export class WebhookMatcher {
         const hooks = new Set<Webhook>([...event.scripts.flatMap((s) => index.forScript(event.network, addressKey(s))), ...index.forTxid(event.network, event.txid)]);
         for (const hook of hooks) {
           if (hook.event !== 'double_spend') continue;
-          out.push(this.delivery(hook, `ds:${event.txid}:${event.reason}:${[...event.conflictingTxids].sort().join(',')}`, {
-            event: 'double_spend', network: event.network, ...(hook.address ? { address: hook.address } : {}), txid: event.txid,
-            conflicting_txids: event.conflictingTxids, reason: event.reason, seen_in: event.seenIn, time: event.time,
-          }));
+          out.push(this.delivery(hook, `ds:${event.txid}:${event.reason}:${[...event.conflictingTxids].sort().join(',')}`, EVENT_CATALOGUE.double_spend.webhookBody(event, hook)));
         }
         return;
       }
@@ -115,13 +116,13 @@ export class WebhookMatcher {
     const reader = this.readers.get(network)!;
     for (const watch of await this.store.watches(network)) {
       const hook = index.get(watch.hookId);
-      if (!hook) continue;
+      // Past the account's budget its watches wait (unread, unchanged) for the next day, when they are judged as they stand.
+      if (!hook || !(await this.budget.allows(hook.accountId))) continue;
       const depth = await txDepth(reader, watch.txid);
       const decision = watchDecision(watch, depth);
-      if (decision.deliver) {
-        const body = hook.event === 'tx_confirmations'
-          ? { event: 'tx_confirmations', network, txid: watch.txid, confirmations: Math.max(depth, 0), target: watch.target, reorg: decision.reorg, removed: depth < 0 }
-          : { event: 'address', network, address: hook.address, txid: watch.txid, confirmations: Math.max(depth, 0), reorg: decision.reorg, removed: depth < 0 };
+      const depthBody = isWebhookType(hook.event) ? webhookTypeOf(hook.event).depthBody : null;
+      if (decision.deliver && depthBody) {
+        const body = depthBody({ network, txid: watch.txid, address: hook.address, depth, target: watch.target, reorg: decision.reorg });
         out.push(this.delivery(hook, `${watch.txid}:${depth}:${tipKey}`, body));
       }
       if (decision.next !== watch.delivered || decision.drop) await this.store.updateWatch(watch.hookId, watch.txid, decision.drop ? null : decision.next);
@@ -132,40 +133,10 @@ export class WebhookMatcher {
     return { id: deliveryId(hook.id, what), hookId: hook.id, event: hook.event, body: JSON.stringify(body) };
   }
 
-  /** The plan's deliveries per UTC day; past it the rest are dropped (and logged) until midnight UTC. */
+  /** The plan's deliveries per UTC day (webhook-budget.ts); past it the rest are dropped until midnight UTC. */
   private async withinBudget(deliveries: readonly NewDelivery[], index: WebhookIndex): Promise<NewDelivery[]> {
-    const now = this.nowMs();
-    const day = Math.floor(now / 86_400_000);
     const allowed: NewDelivery[] = [];
-    const plans = new Map<number, number>();
-    for (const d of deliveries) {
-      const accountId = index.get(d.hookId)!.accountId;
-      let spent = this.spent.get(accountId);
-      if (!spent || spent.day !== day) {
-        spent = { day, count: await this.store.countSince(accountId, day * 86_400_000) };
-        this.spent.set(accountId, spent);
-      }
-      let limit = plans.get(accountId);
-      if (limit === undefined) {
-        const account = await this.accounts.getAccount(accountId);
-        limit = account ? this.limits.of(account.plan.name).deliveriesPerDay : 0;
-        plans.set(accountId, limit);
-      }
-      if (spent.count >= limit) {
-        this.logger.warn('webhooks: daily delivery budget spent; delivery dropped', { account: accountId, hook: d.hookId, limit });
-        continue;
-      }
-      spent.count++;
-      allowed.push(d);
-    }
+    for (const d of deliveries) if (await this.budget.take(index.get(d.hookId)!.accountId)) allowed.push(d);
     return allowed;
   }
-}
-
-function addressBody(hook: Webhook, event: AddressTouchedEvent, confirmations: number): Record<string, unknown> {
-  const { sent, received } = event.delta;
-  return {
-    event: 'address', network: event.network, address: hook.address, txid: event.txid, confirmations,
-    value_received: formatCoins(received), value_sent: formatCoins(sent), balance_change: formatCoins(received - sent),
-  };
 }

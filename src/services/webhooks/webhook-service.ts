@@ -1,13 +1,13 @@
 import { decodeAddress } from '../../chains/addressing.js';
-import { InvalidArgumentError, NotFoundError } from '../../core/domain/errors.js';
+import { BudgetSpentError, InvalidArgumentError, NotFoundError } from '../../core/domain/errors.js';
 import type { WebhookSender } from '../../core/sources/webhook-sender.js';
-import type { Delivery, Webhook, WebhookEvent, WebhookStore } from '../../core/store/webhook-store.js';
-import { addressKey } from '../events/event-channel-keys.js';
+import type { Delivery, Webhook, WebhookStore } from '../../core/store/webhook-store.js';
+import { addressKey } from '../events/catalogue/event-channels.js';
+import { isWebhookType, WEBHOOK_TYPES, webhookTypeOf } from '../events/catalogue/webhook-types.js';
 import type { NetworkRegistry } from '../shared/network-registry.js';
+import { secondsToUtcMidnight } from './webhook-budget.js';
 import type { WebhookLimits } from './webhook-limits.js';
 import { newSecret } from './webhook-signing.js';
-
-export const WEBHOOK_EVENTS: readonly WebhookEvent[] = ['address', 'tx_confirmations', 'block', 'double_spend'];
 
 export interface NewWebhookRequest {
   readonly network: string;
@@ -33,26 +33,28 @@ export class WebhookService {
   /** The new hook and its secret (shown this once). */
   async create(accountId: number, plan: string, request: NewWebhookRequest): Promise<{ hook: Webhook; secret: string }> {
     const ctx = this.networks.resolve(request.network);
-    const event = request.event as WebhookEvent;
-    if (!WEBHOOK_EVENTS.includes(event)) throw new InvalidArgumentError('event', `event must be one of ${WEBHOOK_EVENTS.join(', ')}`);
+    const event = request.event;
+    if (!isWebhookType(event)) throw new InvalidArgumentError('event', `event must be one of ${WEBHOOK_TYPES.join(', ')}`);
+    // What the type watches (the event catalogue's webhook types): an address, a txid (and a depth), either, or the network.
+    const { target, depth: needsDepth } = webhookTypeOf(event);
     if (typeof request.url !== 'string' || request.url.length > 2000) throw new InvalidArgumentError('url', 'url must be a string of at most 2000 characters');
     let address: string | null = null;
     let script: string | null = null;
     let txid: string | null = null;
     let confirmations: number | null = null;
-    if (event === 'address' || (event === 'double_spend' && request.address !== undefined)) {
+    if (target === 'address' || (target === 'address-or-txid' && request.address !== undefined)) {
       if (typeof request.address !== 'string') throw new InvalidArgumentError('address', 'an address hook needs an address');
       const decoded = decodeAddress(ctx.params, request.address);
       if (decoded.script === null) throw new InvalidArgumentError('address', 'MWEB stealth addresses have no visible transactions');
       address = request.address;
       script = addressKey(decoded.script);
     }
-    if (event === 'tx_confirmations' || (event === 'double_spend' && request.address === undefined)) {
+    if (target === 'txid' || (target === 'address-or-txid' && request.address === undefined)) {
       const given = typeof request.txid === 'string' ? request.txid.toLowerCase() : '';
       if (!TXID.test(given)) throw new InvalidArgumentError('txid', 'txid must be 64 hex characters');
       txid = given;
     }
-    if (event === 'tx_confirmations') {
+    if (needsDepth) {
       const depth = request.confirmations;
       if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 1 || depth > 100) throw new InvalidArgumentError('confirmations', 'confirmations must be an integer from 1 to 100');
       confirmations = depth;
@@ -63,7 +65,7 @@ export class WebhookService {
     const { maxHooks } = this.limits.of(plan);
     const hook = await this.store.create({ accountId, network: ctx.id, event, url: request.url, secret, address, script, txid, confirmations }, this.nowS(), maxHooks);
     if (!hook) throw new InvalidArgumentError('limit', `the plan allows ${maxHooks} webhooks; delete one first`);
-    if (txid !== null && event === 'tx_confirmations') await this.store.watch({ hookId: hook.id, txid, target: confirmations!, delivered: -1 }, ctx.id);
+    if (txid !== null && needsDepth) await this.store.watch({ hookId: hook.id, txid, target: confirmations!, delivered: -1 }, ctx.id);
     return { hook, secret };
   }
 
@@ -79,7 +81,17 @@ export class WebhookService {
     return this.store.recent(accountId, limit);
   }
 
-  async resend(accountId: number, id: string): Promise<void> {
-    if (!(await this.store.resend(accountId, id, Date.now()))) throw new NotFoundError('id', `no finished delivery ${id.slice(0, 64)} on this account`);
+  /**
+   * Sends a finished delivery again. Refused once the plan's deliveries of the day are spent (the budget stops resends
+   * as it stops new deliveries), and for a delivery of a deleted hook (it went with its hook).
+   */
+  async resend(accountId: number, plan: string, id: string): Promise<void> {
+    const nowMs = this.nowS() * 1000;
+    const { deliveriesPerDay } = this.limits.of(plan);
+    if ((await this.store.countSince(accountId, nowMs - (nowMs % 86_400_000))) >= deliveriesPerDay) {
+      const wait = secondsToUtcMidnight(nowMs);
+      throw new BudgetSpentError(`the plan's ${deliveriesPerDay} webhook deliveries of today are spent: deliveries can be re-sent after 00:00 UTC (in ${wait} s)`, wait);
+    }
+    if (!(await this.store.resend(accountId, id, nowMs))) throw new NotFoundError('id', `no finished delivery ${id.slice(0, 64)} on this account`);
   }
 }

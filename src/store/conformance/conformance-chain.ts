@@ -127,6 +127,14 @@ export function chainTests(harness: StoreHarness): void {
     await net.connectBlocks([f1, f2]);
     assert.equal((await net.getBlockByHeight(1))?.hash, f1.block.header.hash);
     assert.equal((await net.getBlockByHash(b1.block.header.hash))?.isOrphan, true);
+    // Headers: the main chain only, ascending, each what the whole read says less its txids and successor.
+    const headers = await net.getBlockHeaders(0, 5);
+    assert.deepEqual(headers.map((h) => h.hash), [b0, f1, f2].map((b) => b.block.header.hash));
+    for (const header of headers) {
+      const { txids: _txids, nextHash: _next, ...whole } = (await net.getBlockByHeight(header.height))!;
+      assert.deepEqual(header, whole);
+    }
+    assert.deepEqual(await net.getBlockHeaders(3, 9), []);
   }));
 
   it('a batch with a missing prevout changes nothing and names the outpoint', () => withDb(harness, async (db) => {

@@ -1,23 +1,23 @@
 import { describe } from 'node:test';
-import { accountChangeTests } from './conformance-account-changes.js';
-import { accountTests } from './conformance-accounts.js';
-import { addressTests } from './conformance-address.js';
-import { authTests } from './conformance-auth.js';
+import { accountChangeTests } from './accounts/conformance-account-changes.js';
+import { accountTests } from './accounts/conformance-accounts.js';
+import { addressTests } from './chain/conformance-address.js';
+import { authTests } from './accounts/conformance-auth.js';
 import { chainTests } from './conformance-chain.js';
-import { eventLogTests } from './conformance-event-log.js';
-import { webhookTests } from './conformance-webhooks.js';
+import { eventLogTests } from './chain/conformance-event-log.js';
+import { webhookTests } from './accounts/conformance-webhooks.js';
 import type { StoreHarness } from './harness.js';
-import { mempoolSampleTests, mempoolTests } from './conformance-mempool.js';
+import { mempoolSampleTests, mempoolTests } from './chain/conformance-mempool.js';
 import { priceTests } from './conformance-prices.js';
-import { reorgTests } from './conformance-reorg.js';
+import { reorgTests } from './chain/conformance-reorg.js';
 import { shortAddressTests } from './conformance-short-addresses.js';
-import { bulkTests } from './conformance-bulk.js';
-import { rawTxTests } from './conformance-raw-txs.js';
-import { scriptKeyTests } from './conformance-script-keys.js';
-import { scriptSetTests } from './conformance-script-sets.js';
-import { scriptHashTests } from './script-hashes/conformance-script-hashes.js';
-import { upgradeTests } from './conformance-upgrade.js';
-import { syncStatusTests } from './conformance-sync-status.js';
+import { bulkTests } from './chain/conformance-bulk.js';
+import { rawTxTests } from './chain/conformance-raw-txs.js';
+import { scriptKeyTests } from './chain/conformance-script-keys.js';
+import { scriptSetTests } from './chain/conformance-script-sets.js';
+import { upgradeTests } from './chain/conformance-upgrade.js';
+import { syncStatusTests } from './chain/conformance-sync-status.js';
+import { scriptHashTests } from './chain/conformance-script-hashes.js';
 
 /** The one suite every ChainStore driver must pass. */
 export function runStoreConformance(name: string, harness: StoreHarness): void {

@@ -1,5 +1,5 @@
 /**
- * Schema version 14: the scripthash index (docs/schema.md, "Scripthash index"; the Electrum server's lookups). A store
+ * Schema version 15: the scripthash index (docs/schema.md, "Scripthash index"; the Electrum server's lookups). A store
  * made at this version has it from its chain tables' DDL (chain-tables.ts, version 8), complete and empty. An older
  * store gets, per network, what keeps the index from now on (SQLite: the table and its trigger; PostgreSQL: nothing,
  * its expression index is maintained by the database once made) and a meta row saying the scripts already stored are

@@ -5,7 +5,7 @@ import { startPostgres, type PostgresServer } from '../../../test/helpers/postgr
 import { WriterStandbyError } from '../../core/domain/errors.js';
 import { numbered } from '../common/sql/sql-runner.js';
 import { ChainBuilder, p2pkh } from '../conformance/block-builder.js';
-import { answers, bulkLoad, sampleChain } from '../conformance/conformance-bulk.js';
+import { answers, bulkLoad, sampleChain } from '../conformance/chain/conformance-bulk.js';
 import { plainRows, type StoreHarness, type TestDatabase } from '../conformance/harness.js';
 import { runStoreConformance } from '../conformance/run-store-conformance.js';
 import { PostgresStore } from './postgres-store.js';

@@ -182,7 +182,7 @@ export class PostgresStore implements ChainStore {
   }
 
   mempoolSamples(): MempoolSampleStore {
-    this.samples ??= new SqlMempoolSamples(new PostgresRunner(this.pool), 'postgres');
+    this.samples ??= new SqlMempoolSamples(new PostgresRunner(this.pool));
     return this.samples;
   }
 

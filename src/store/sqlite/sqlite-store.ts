@@ -1,6 +1,7 @@
 /** The SQLite ChainStore: one file, WAL so API readers never block the indexer, every network in the same tables. */
 import type Database from 'better-sqlite3';
 import { openSqliteDatabase } from './connection/sqlite-binding.js';
+import { WalCheckpointer } from './connection/sqlite-checkpointer.js';
 import { StoreError } from '../../core/domain/errors.js';
 import { NETWORK_IDS, type NetworkId } from '../../core/domain/network.js';
 import type { RawTxMode } from '../../core/sources/raw-txs.js';
@@ -42,6 +43,13 @@ export interface SqliteStoreOptions extends ChainStoreOptions {
   readonly inWriterProcess?: boolean;
   /** Page cache of the connection in MiB (`[store] sqlite_cache_mb`); absent: sized to the index (sqlite-cache-size.ts). */
   readonly cacheMb?: number;
+  /**
+   * WAL checkpoints on a worker thread instead of in the commits of this connection (sqlite-checkpointer.ts): the
+   * long-running service and indexer. Short-lived commands and tests keep SQLite's own.
+   */
+  readonly checkpointInBackground?: boolean;
+  /** Told when the background checkpoints stopped (this connection checkpoints for itself from then on). */
+  readonly onCheckpointFailure?: (error: Error) => void;
 }
 
 export class SqliteStore implements ChainStore {
@@ -58,6 +66,7 @@ export class SqliteStore implements ChainStore {
   /** Gives free pages back after an initial load or a chain reset (null: read-only or in memory). */
   private readonly pageReturner: PageReturner | null;
   private readonly cacheSizer: CacheSizer;
+  private readonly checkpointer: WalCheckpointer | null;
 
   constructor(private readonly options: SqliteStoreOptions) {
     this.db = openSqliteDatabase(options.path, { readonly: options.readonly ?? false });
@@ -76,6 +85,8 @@ export class SqliteStore implements ChainStore {
     // A bound, allocated as used: 128 MiB on a small index, more as a big one grows (sqlite-cache-size.ts).
     this.cacheSizer = new CacheSizer(this.db, options.cacheMb ?? null);
     this.cacheSizer.start();
+    const background = options.checkpointInBackground && !options.readonly && options.path !== ':memory:';
+    this.checkpointer = background ? new WalCheckpointer(this.db, options.path, options.onCheckpointFailure ? { onFailure: options.onCheckpointFailure } : {}) : null;
     // Every integer comes back as bigint: output values exceed 2^53 and must not be rounded on read.
     this.db.defaultSafeIntegers(true);
     this.st = new Statements(this.db);
@@ -165,7 +176,7 @@ export class SqliteStore implements ChainStore {
   }
 
   mempoolSamples(): MempoolSampleStore {
-    this.samples ??= new SqlMempoolSamples(new SqliteRunner(this.st), 'sqlite');
+    this.samples ??= new SqlMempoolSamples(new SqliteRunner(this.st));
     return this.samples;
   }
 
@@ -180,6 +191,7 @@ export class SqliteStore implements ChainStore {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
     this.pageReturner?.finish();
     this.cacheSizer.stop();
     for (const network of this.networks.values()) network.releaseWriter();

@@ -8,8 +8,8 @@ import type { DashboardServices } from '../../services/dashboard/create-dashboar
 import type { AccountServices } from '../../services/create-services.js';
 import type { WebModule } from '../register-web.js';
 import { errorPageFor } from '../shell/web-errors.js';
-import { adminPlanPages } from './admin-plans.pages.js';
-import { adminPages } from './admin.pages.js';
+import { adminPlanPages } from './admin/admin-plans.pages.js';
+import { adminPages } from './admin/admin.pages.js';
 import { CookieJar } from './cookies.js';
 import { installCsrfGuard } from './csrf-guard.js';
 import type { DashboardContext } from './dashboard-context.js';
@@ -17,11 +17,11 @@ import { headerLinks } from './header-links.js';
 import { keysPages } from './keys.pages.js';
 import { webhookPages } from './webhooks/webhooks.pages.js';
 import { overviewPage } from './overview.page.js';
-import { recoveryPages } from './recovery.pages.js';
-import { secondFactorPages } from './second-factor.pages.js';
-import { securityPages } from './security.pages.js';
-import { signInPages } from './sign-in.pages.js';
-import { signUpPages } from './sign-up.pages.js';
+import { recoveryPages } from './sign-in/recovery.pages.js';
+import { secondFactorPages } from './sign-in/second-factor.pages.js';
+import { securityPages } from './sign-in/security.pages.js';
+import { signInPages } from './sign-in/sign-in.pages.js';
+import { signUpPages } from './sign-in/sign-up.pages.js';
 
 export interface DashboardWebOptions {
   /** Builds the dashboard's services on the app's v3 services (main wires mail, attempt counters, the secret key). */

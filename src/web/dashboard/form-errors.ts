@@ -3,7 +3,7 @@
  * error page: wrong input, wrong credentials, limits. Anything else goes to the web error handler.
  */
 import type { FastifyReply } from 'fastify';
-import { OutpointError, BusyError, ForbiddenError, TooManyAttemptsError } from '../../core/domain/errors.js';
+import { OutpointError, BudgetSpentError, BusyError, ForbiddenError, TooManyAttemptsError } from '../../core/domain/errors.js';
 
 export interface FormError {
   readonly status: number;
@@ -12,7 +12,7 @@ export interface FormError {
 
 export function formError(error: unknown): FormError | null {
   if (!(error instanceof OutpointError)) return null;
-  if (error instanceof TooManyAttemptsError) return { status: 429, message: error.message };
+  if (error instanceof TooManyAttemptsError || error instanceof BudgetSpentError) return { status: 429, message: error.message };
   if (error instanceof BusyError) return { status: 503, message: error.message };
   if (error instanceof ForbiddenError) return { status: 403, message: error.message };
   switch (error.code) {
@@ -34,7 +34,7 @@ export async function handleForm(reply: FastifyReply, action: () => Promise<unkn
   } catch (error) {
     const shown = formError(error);
     if (!shown) throw error;
-    if (error instanceof TooManyAttemptsError) reply.header('retry-after', String(error.retryAfter));
+    if (error instanceof TooManyAttemptsError || error instanceof BudgetSpentError) reply.header('retry-after', String(error.retryAfter));
     if (error instanceof BusyError) reply.header('retry-after', '5');
     await rerender(shown);
   }

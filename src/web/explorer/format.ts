@@ -1,11 +1,9 @@
 import { formatCoins, type Sats } from '../../core/domain/money.js';
 import type { CoinId } from '../../core/domain/network.js';
+import { feeRateUnit } from '../../chains/networks.js';
 import { relativeTime, utcTime } from '../shared/relative-time.js';
 import { dataTable } from '../shell/data-table.js';
 import { html, type SafeHtml } from '../shell/html.js';
-
-/** The coins' base units, for fee rates (base units per virtual byte). */
-const BASE_UNIT: Readonly<Record<CoinId, string>> = { BTC: 'sat', LTC: 'lit', DOGE: 'koinu' };
 
 /**
  * An amount as the APIs write it: exactly 8 decimals, no grouping, no markup inside the number; the unit after
@@ -50,13 +48,9 @@ export function bytes(value: number): string {
   return `${(value / 1_000_000).toFixed(2)} MB`;
 }
 
-/** A fee rate in the coin's base units per virtual byte, two decimals. */
+/** A fee rate in the coin's base units per virtual byte ("litoshi/vB", as v3 writes it), two decimals. */
 export function feeRate(rate: number, coin: CoinId): string {
-  return `${rate.toFixed(2)} ${BASE_UNIT[coin]}/vB`;
-}
-
-export function baseUnit(coin: CoinId): string {
-  return BASE_UNIT[coin];
+  return `${rate.toFixed(2)} ${feeRateUnit(coin)}`;
 }
 
 /** A hash or id in monospace that wraps; the full text is always there (copy, screen readers). */

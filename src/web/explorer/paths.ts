@@ -18,7 +18,3 @@ export const addressCsvPath = (id: NetworkId, address: string): string => `${add
 export const walletPath = (id: NetworkId, wallet: string): string => pathOf(netSlug(id), 'xpub', wallet);
 export const mempoolPath = (id: NetworkId): string => pathOf(netSlug(id), 'mempool');
 export const shortLinkPath = (id: NetworkId, short: string): string => pathOf('s', id, short);
-
-/** Realtime channel names (docs/realtime.md's, lower-case network). */
-export const blockchainChannel = (id: NetworkId): string => `blockchain_update_${netSlug(id)}`;
-export const addressChannel = (id: NetworkId, address: string): string => `address_${netSlug(id)}_${address}`;

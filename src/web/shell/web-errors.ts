@@ -11,6 +11,12 @@ interface ErrorPage {
   readonly retryAfter?: number;
 }
 
+/** The wait a limit's error names (BudgetSpentError, ServerBusyError, TooManyAttemptsError), as Retry-After. */
+function retryAfterOf(error: OutpointError): { retryAfter?: number } {
+  const wait = (error as { retryAfter?: unknown }).retryAfter;
+  return typeof wait === 'number' ? { retryAfter: Math.max(1, Math.ceil(wait)) } : {};
+}
+
 /**
  * What a visitor is told about an error: lookups that find nothing (unknown or malformed ids, networks not served)
  * are 404 pages that say what was wrong; a node that cannot be reached is 503; anything else is a 500 that says
@@ -24,7 +30,10 @@ export function errorPageFor(error: unknown): ErrorPage {
       case 'UNSUPPORTED_NETWORK':
         return { status: 404, title: 'Not found', message: error.message };
       case 'RATE_LIMITED':
-        return { status: 429, title: 'Too many requests', message: error.message };
+        return { status: 429, title: 'Too many requests', message: error.message, ...retryAfterOf(error) };
+      case 'SERVER_BUSY':
+        // Every wallet derivation slot and its queue are taken: temporary, not a fault to log.
+        return { status: 503, title: 'Busy', message: error.message, ...retryAfterOf(error) };
       case 'INDEX_SYNCING':
         // The network is in its initial sync (its message says how far and how long); not a fault to log.
         return { status: 503, title: 'Syncing', message: error.message, retryAfter: (error as IndexSyncingError).details.retryAfterSeconds };

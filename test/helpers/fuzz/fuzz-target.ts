@@ -3,12 +3,15 @@
  * on it, v3 served (an account with an API key on a plan without a practical quota), the explorer and the dashboard
  * (open registration), realtime, and the P2P listener connected to fuzzing peers only. Per-address limits are off
  * (one client sends everything) and loopback is its trusted proxy, so X-Forwarded-For junk goes through the proxy
- * rules too. The values the corpus needs (address, txid, block, raw tx, key, a CSRF pair, an asset) are read back.
+ * rules too (the wallet derivation budget counts per client network as everywhere: fuzzed wallets are mostly malformed
+ * or the one known key, cached after its first read). The values the corpus needs (address, txid, block, raw tx, key, a CSRF pair, an asset) are read back.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HDKey } from '@scure/bip32';
 import { getNetworkParams } from '../../../src/chains/networks.js';
+import { descriptorChecksum } from '../../../src/chains/wallet/descriptor-checksum.js';
 import { generateApiKey } from '../../../src/services/accounts/api-keys.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { startLitecoind, type RegtestNode } from '../regtest-node.js';
@@ -78,7 +81,10 @@ electrum_tcp = "127.0.0.1:${electrumPort}"`, { http: { trust_proxy: '["127.0.0.1
     const asset = /"(\/assets\/[^"]+)"/.exec(await (await fetch(`${url}/`)).text())?.[1] ?? '/assets/missing.css';
     const script = Buffer.from((await node.wallet.call<{ scriptPubKey: string }>('getaddressinfo', [address])).scriptPubKey, 'hex');
     const scripthash = createHash('sha256').update(script).digest().reverse().toString('hex');
-    const known: ElectrumFuzzKnown = { network: NETWORK, address, txid, blockHash: blockHash!, height, rawTx, apiKey, csrfCookie, csrfToken, asset, scripthash };
+    const tpub = HDKey.fromMasterSeed(Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex'), { public: 0x043587cf, private: 0x04358394 }).derive("m/84'/1'/0'").publicExtendedKey;
+    const body = `wpkh([d34db33f/84h/1h/0h]${tpub}/<0;1>/*)`;
+    const descriptor = `${body}#${descriptorChecksum(body)!}`;
+    const known: ElectrumFuzzKnown = { network: NETWORK, address, txid, blockHash: blockHash!, height, rawTx, apiKey, csrfCookie, csrfToken, asset, tpub, descriptor, scripthash };
     const [started, fakes, chain] = [serve, p2p, node];
     return {
       serve: started, known, p2p: fakes, electrumPort,

@@ -1,13 +1,15 @@
 /**
  * HTTP fuzz cases: a corpus of valid requests to every kind of route (v2, v3 with an API key, the explorer's pages
  * and CSV export, the dashboard's forms with a valid CSRF pair, ops endpoints, assets, CORS preflight), each
- * mutated in its method, path, query, headers, body or raw bytes. The answer to a client's fault may be any 4xx, a
+ * mutated in its method, path, query, headers, body or raw bytes. Wallet routes (explorer and v3) and the catch-up
+ * feed also get texts of their own each time: descriptors, gaps, channels and cursors (entry-texts.ts). The answer to a client's fault may be any 4xx, a
  * closed connection or nothing yet; never a 5xx.
  */
+import { feedQuery, gapQuery, walletText, type EntryKnown } from './entry-texts.js';
 import type { FuzzRandom } from './fuzz-random.js';
 
 /** What the corpus fills in: values that exist on the fuzzed process, so mutations start from answers that work. */
-export interface FuzzKnown {
+export interface FuzzKnown extends EntryKnown {
   readonly network: string;
   readonly address: string;
   readonly txid: string;
@@ -30,8 +32,11 @@ export interface HttpRequest {
 }
 
 const FORM = 'application/x-www-form-urlencoded';
+/** A 2-of-2 multisig wallet (issue 50) as a v3 and explorer path segment: mutations reach the descriptor parser. */
+const MULTISIG = encodeURIComponent('wsh(sortedmulti(2,[4ba43603/48h/1h/0h/2h]tpubDDwf2gdFxFahr9RUtDQCuZmsx34CfdZ7RALAirwC2FGeLBzW1TDiEpqFeRdxLdZD7rfsbZHYwSaT6CLM3TAcYRw6xfRv4U6KCQt4Zuhvjkz/<0;1>/*,' +
+  '[8dfc9b34/48h/1h/0h/2h]tpubDEXiq2SVhhqALktxfVFgj3C9M3T2G7xL11iezYg2LJAf245YkNyqp2K9TrvHABDCp2232k34UegU4aKEtUZNigit8EEqoLNe2JKMzMiLwYq/<0;1>/*))');
 
-function corpus(k: FuzzKnown): HttpRequest[] {
+function corpus(k: FuzzKnown, random: FuzzRandom): HttpRequest[] {
   const net = k.network;
   const slug = net.toLowerCase();
   const get = (target: string, headers: [string, string][] = []): HttpRequest => ({ method: 'GET', target, headers, body: Buffer.alloc(0) });
@@ -55,6 +60,7 @@ function corpus(k: FuzzKnown): HttpRequest[] {
     get(`/api/v3/transaction/${net}/${k.txid}`, key), get(`/api/v3/block/${net}/${k.height}`, key), get(`/api/v3/block/${net}/${k.blockHash}`, key),
     get(`/api/v3/network_info/${net}`, key), get(`/api/v3/latest_blocks_summary/${net}`, key), get('/api/v3/account_info', key),
     get(`/api/v3/is_valid_address/${net}/${k.address}`, key),
+    get(`/api/v3/xpub/${net}/${MULTISIG}?gap=5`, key), get(`/api/v3/xpub/${net}/${MULTISIG}/transactions/1`, key), get(`/${slug}/xpub/${MULTISIG}`),
     get('/'), get(`/${slug}`), get(`/${slug}/block/${k.blockHash}`), get(`/${slug}/block/${k.height}`), get(`/${slug}/tx/${k.txid}`),
     get(`/${slug}/address/${k.address}`), get(`/${slug}/address/${k.address}?page=2`), get(`/${slug}/mempool`),
     get(`/${slug}/address/${k.address}/history.csv`, [['Accept-Encoding', 'br, gzip']]), get(`/${slug}/address/${k.address}/history.csv`),
@@ -66,6 +72,11 @@ function corpus(k: FuzzKnown): HttpRequest[] {
     post('/dashboard/forgot', FORM, `csrf=${k.csrfToken}&email=fuzz%40example.com`, csrf),
     post('/dashboard/sign-in/code', FORM, `csrf=${k.csrfToken}&code=123456`, csrf),
     post('/theme', FORM, `theme=dark&back=%2F${slug}`),
+    get(`/${slug}/xpub/${encodeURIComponent(walletText(random, k))}${gapQuery(random)}`),
+    get(`/${slug}/xpub/${encodeURIComponent(walletText(random, k))}${gapQuery(random)}${random.chance(0.5) ? '&part=summary' : '&tx_page=2'}`),
+    get(`/api/v3/xpub/${net}/${encodeURIComponent(walletText(random, k))}${gapQuery(random)}`, key),
+    get(`/api/v3/xpub/${net}/${encodeURIComponent(walletText(random, k))}/${random.pick(['transactions/1', 'unspent_outputs/2', 'addresses', 'transactions/0'])}${gapQuery(random)}`, key),
+    get(`/api/v2/events/${net}?${feedQuery(random, k)}`), get(`/api/v2/events/${net}?${feedQuery(random, k)}&callback=cb`),
   ];
 }
 
@@ -77,7 +88,7 @@ const HEADER_VALUES = ['', '[::1', 'x:99999', 'chunked', 'gzip;q=0, br;q=abc', '
 
 /** A request of the corpus with up to three structured edits, sometimes byte edits of the whole; as bytes to send. */
 export function httpCase(random: FuzzRandom, known: FuzzKnown): Buffer {
-  const request = structuredClone(random.pick(corpus(known)));
+  const request = structuredClone(random.pick(corpus(known, random)));
   request.body = Buffer.from(request.body);
   let lengthSet = false;
   for (let n = random.chance(0.1) ? 0 : 1 + random.int(3); n > 0; n--) lengthSet = mutate(random, request) || lengthSet;

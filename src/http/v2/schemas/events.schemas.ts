@@ -11,12 +11,6 @@ export const feedQuery = {
   },
 } as const;
 
-export interface FeedQuery {
-  readonly channel: string;
-  readonly after: string;
-  readonly limit?: string;
-}
-
 /** A logged event: `data` is what pusher-js handed the client live (the payload with its event_id). */
 const feedEvent = obj({ event_id: int, event: str, time: int, data: { type: 'object', additionalProperties: true } as Schema });
 

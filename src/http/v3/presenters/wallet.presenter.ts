@@ -6,11 +6,16 @@ export const walletSummaryData = (w: WalletSummary) => ({
   unconfirmed_balance: coins(w.unconfirmedBalance),
   confirmed_received: coins(w.confirmedReceived),
   confirmed_sent: coins(w.confirmedSent),
+  confirmed_received_external: coins(w.confirmedReceivedExternal),
+  confirmed_sent_external: coins(w.confirmedSentExternal),
   txs_total: w.txsTotal,
   used_addresses: w.usedAddresses,
   next_receive_address: w.nextReceive,
   next_change_address: w.nextChange,
   descriptor: w.descriptor,
+  script_form: w.policy.form,
+  threshold: w.policy.threshold,
+  keys: w.policy.keys.map((k) => ({ key: k.key, fingerprint: k.fingerprint, origin_path: k.originPath, path: k.path })),
   gap: w.gap,
 });
 

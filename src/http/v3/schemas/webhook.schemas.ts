@@ -1,3 +1,4 @@
+import { WEBHOOK_TYPES } from '../../../services/events/catalogue/webhook-types.js';
 import { arr, nullable, obj } from '../../shared/schema-kit.js';
 import { int, str, v3Params, v3Route } from './v3-schema-kit.js';
 
@@ -15,7 +16,7 @@ export const createWebhookSchema = v3Route({
     additionalProperties: false,
     properties: {
       network: { type: 'string', minLength: 1, maxLength: 16 },
-      event: { type: 'string', enum: ['address', 'tx_confirmations', 'block', 'double_spend'] },
+      event: { type: 'string', enum: WEBHOOK_TYPES },
       url: { type: 'string', minLength: 1, maxLength: 2000 },
       address: { type: 'string', minLength: 1, maxLength: 200 },
       txid: { type: 'string', minLength: 1, maxLength: 100 },
@@ -28,7 +29,7 @@ export const createWebhookSchema = v3Route({
 export const listWebhooksSchema = v3Route({ summary: "The account's webhooks (no secrets)", tag: 'webhooks', data: arr(hook) });
 
 export const deleteWebhookSchema = v3Route({
-  summary: 'Remove a webhook (its pending deliveries go with it)',
+  summary: 'Remove a webhook (all its deliveries go with it)',
   tag: 'webhooks',
   params: v3Params({ id: { type: 'string', pattern: '^\\d{1,15}$' } }, ['id']),
   data: obj({ id: int, deleted: { type: 'boolean' } }),
@@ -44,7 +45,7 @@ export const deliveriesSchema = v3Route({
 });
 
 export const resendSchema = v3Route({
-  summary: 'Deliver a finished (delivered or failed) delivery again, with the same id',
+  summary: 'Deliver a finished (delivered or failed) delivery again, with the same id (429 once the day\'s delivery budget is spent)',
   tag: 'webhooks',
   params: v3Params({ id: { type: 'string', pattern: '^[0-9a-f]{32}$' } }, ['id']),
   data: obj({ id: str, state: str }),

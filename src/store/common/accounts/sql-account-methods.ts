@@ -98,6 +98,10 @@ export abstract class SqlAccountMethods {
     const counts = await this.sql.batch([
       { sql: 'DELETE FROM api_key_usage WHERE key_id IN (SELECT id FROM api_keys WHERE account_id = ?)', params: [id] },
       ...['api_keys', 'api_usage', 'sessions', 'account_tokens', 'recovery_codes'].map((table) => ({ sql: `DELETE FROM ${table} WHERE account_id = ?`, params: [id] })),
+      // Its webhooks (webhooks.account_id references accounts) with their watches and every delivery, pending or not.
+      { sql: 'DELETE FROM webhook_watches WHERE hook_id IN (SELECT id FROM webhooks WHERE account_id = ?)', params: [id] },
+      { sql: 'DELETE FROM webhook_deliveries WHERE account_id = ?', params: [id] },
+      { sql: 'DELETE FROM webhooks WHERE account_id = ?', params: [id] },
       { sql: 'DELETE FROM accounts WHERE id = ?', params: [id] },
     ]);
     return counts[counts.length - 1] === 1;

@@ -5,12 +5,12 @@
  * overlap: the newest block starting at or before the id holds it when its range reaches it).
  */
 import type { PrevoutInfo } from '../../../core/domain/chain-types.js';
-import type { BlockRecord, HashPrefixMatches, MempoolInfo, MempoolTxSummary, OutputRecord, SpendRef, TxRecord } from '../../../core/store/chain-reads.js';
+import type { BlockHeaderRecord, BlockRecord, HashPrefixMatches, MempoolInfo, MempoolTxSummary, OutputRecord, SpendRef, TxRecord } from '../../../core/store/chain-reads.js';
 import type { ChainTables } from '../schema/chain-tables.js';
 import { bytesToHex, hexToBytes, unpackPrevouts, type StoredPrevout } from '../schema/codec.js';
 import type { SqlDialect } from '../sql/sql-dialect.js';
 import { big, bool, first, num, rows, type Plan, type Row } from '../sql/sql-plan.js';
-import { chainTxRecord, mempoolTxRecord, storedBlockRecord, storedChainTxRow, type BlockOfTx } from './tx-record.js';
+import { chainTxRecord, mempoolTxRecord, storedBlockHeader, storedBlockRecord, storedChainTxRow, type BlockOfTx } from './tx-record.js';
 
 /** `JOIN` of the block holding tx id `id` as `b`: callers check `${id} < b.first_tx + b.tx_count`. */
 export function joinBlockOf(blocks: string, id: string): string {
@@ -42,10 +42,11 @@ function chainReadSql(t: ChainTables, d: SqlDialect) {
     mempoolSpendsOf: `SELECT prev_vout, txid, vin FROM ${t.mempoolSpends} WHERE prev_txid = ? ORDER BY prev_vout, txid`,
     blockByHash: `SELECT * FROM ${t.blocks} WHERE hash = ?`,
     blockByHeight: `SELECT * FROM ${t.blocks} WHERE height = ? AND is_orphan = ${d.no}`,
+    blockHeaders: `SELECT * FROM ${t.blocks} WHERE height >= ? AND height <= ? AND is_orphan = ${d.no} ORDER BY height`,
     mainBlock,
     txidsOfRange: `SELECT txid FROM ${t.txs} WHERE id BETWEEN ? AND ? ORDER BY id`,
-    mempoolInfo: `SELECT COUNT(*) AS c, COALESCE(SUM(size), 0) AS b, COALESCE(SUM((weight + 3) / 4), 0) AS v
-      FROM ${t.mempoolTxs} WHERE removed = ${d.no}`,
+    // The live mempool's sums as the triggers keep them (schema/mempool-stats.ts): one row, whatever its size.
+    mempoolInfo: `SELECT tx_count AS c, bytes AS b, vbytes AS v FROM ${t.mempoolStats}`,
     mempoolEntries: `SELECT txid, fee, size, weight, seen_at FROM ${t.mempoolTxs} WHERE removed = ${d.no}`,
     /** [hashList]: those of the listed txids that are live in the mempool, by the txid key. */
     mempoolEntriesOf: `SELECT txid, fee, size, weight, seen_at FROM ${t.mempoolTxs} WHERE ${d.inHashList('txid')} AND removed = ${d.no}`,
@@ -165,6 +166,10 @@ export class ChainReadPlans {
 
   *blockByHeight(height: number): Plan<BlockRecord | null> {
     return yield* this.block(yield* first(this.sql.blockByHeight, [height]));
+  }
+
+  *blockHeaders(fromHeight: number, toHeight: number): Plan<BlockHeaderRecord[]> {
+    return (yield* rows(this.sql.blockHeaders, [fromHeight, toHeight])).map(storedBlockHeader);
   }
 
   *mainChainHash(height: number): Plan<string | null> {

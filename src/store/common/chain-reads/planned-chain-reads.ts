@@ -6,7 +6,7 @@
 import type { ChainTip } from '../../../core/domain/chain-types.js';
 import type { SyncStatus } from '../../../core/domain/sync-status.js';
 import type {
-  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockRecord, HashPrefixMatches, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord,
+  AddressHistoryEntry, AddressTotals, AddressTotalsOptions, BlockHeaderRecord, BlockRecord, HashPrefixMatches, HistoryOptions, MempoolInfo, MempoolTxSummary, OutputRecord, TxRecord,
   UnspentOptions, UnspentOutput,
 } from '../../../core/store/chain-reads.js';
 import type { BulkLoadState } from '../../../core/store/network-store.js';
@@ -60,6 +60,10 @@ export abstract class PlannedChainReads {
 
   getBlockByHeight(height: number): Promise<BlockRecord | null> {
     return this.read(this.plans.blockByHeight(height));
+  }
+
+  getBlockHeaders(fromHeight: number, toHeight: number): Promise<BlockHeaderRecord[]> {
+    return this.read(this.plans.blockHeaders(fromHeight, toHeight));
   }
 
   getMempoolInfo(): Promise<MempoolInfo> {

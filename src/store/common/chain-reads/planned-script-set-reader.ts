@@ -1,8 +1,8 @@
 /** The script-set reads (core/script-set-reads.ts) over the shared plans; each driver says only how a plan is run. */
 import type { AddressHistoryEntry, AddressTotals, UnspentOutput } from '../../../core/store/chain-reads.js';
-import type { ScriptSetPage, ScriptSetReader, ScriptSetSummary, ScriptSetTxCount } from '../../../core/store/script-set-reads.js';
+import type { ScriptSetFlows, ScriptSetPage, ScriptSetReader, ScriptSetSummary, ScriptSetTxCount } from '../../../core/store/script-set-reads.js';
 import { ConfirmedIdsMemo } from './confirmed-ids-memo.js';
-import { historyPlan, summaryPlan, totalsPlan, txCountPlan, unspentPlan, type Plan, type SetContext } from './script-set-plans.js';
+import { flowsPlan, historyPlan, summaryPlan, totalsPlan, txCountPlan, unspentPlan, type Plan, type SetContext } from './script-set-plans.js';
 
 export abstract class PlannedScriptSetReader implements ScriptSetReader {
   /** Per network store: its sets' confirmed tx ids while the tip stays. */
@@ -21,6 +21,10 @@ export abstract class PlannedScriptSetReader implements ScriptSetReader {
 
   getScriptSetSummary(scripts: readonly Uint8Array[]): Promise<ScriptSetSummary> {
     return this.run((c) => summaryPlan(c, scripts));
+  }
+
+  getScriptSetFlows(scripts: readonly Uint8Array[]): Promise<ScriptSetFlows> {
+    return this.run((c) => flowsPlan(c, scripts));
   }
 
   getScriptSetHistory(scripts: readonly Uint8Array[], page: ScriptSetPage): Promise<AddressHistoryEntry[]> {

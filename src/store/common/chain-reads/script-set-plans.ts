@@ -5,10 +5,10 @@
  * which take either engine's integers (SQLite bigints, PostgreSQL int8/NUMERIC strings).
  */
 import type { AddressHistoryEntry, AddressTotals, UnspentOutput } from '../../../core/store/chain-reads.js';
-import type { ScriptSetPage, ScriptSetSummary, ScriptSetTxCount } from '../../../core/store/script-set-reads.js';
+import type { ScriptSetFlows, ScriptSetPage, ScriptSetSummary, ScriptSetTxCount } from '../../../core/store/script-set-reads.js';
 import { bytesToHex, sameBytes } from '../schema/codec.js';
 import { ConfirmedIdsMemo } from './confirmed-ids-memo.js';
-import { assembleTotals, groupIoRows, pagePlan, sortMempoolEntries, type IoRow, type PageNeed } from './history-assembly.js';
+import { assembleTotals, groupIoRows, mempoolSumsOfRows, NO_MEMPOOL, pagePlan, sortMempoolEntries, type IoRow, type PageNeed } from './history-assembly.js';
 import { nextKey, type ScriptKeys } from '../chain-writes/script-keys.js';
 import type { ScriptSetSql, SetDialect } from './script-set-sql.js';
 
@@ -35,7 +35,7 @@ interface Resolved {
   readonly scriptOf: Map<number, Uint8Array>;
 }
 
-const ZERO = assembleTotals({ received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 }, []);
+const ZERO = assembleTotals({ received: 0n, sent: 0n, txCount: 0, receivedCount: 0, sentCount: 0 }, NO_MEMPOOL);
 
 /**
  * Each script's stored row: one statement for all base keys, then row by row only past a collision (rare). Without
@@ -88,7 +88,7 @@ function totalsOf(rows: readonly (Row | null)[], mempool: readonly (IoRow & { ke
       received: BigInt(row.received as string), sent: BigInt(row.sent as string), txCount: Number(row.tx_count),
       receivedCount: Number(row.received_count), sentCount: Number(row.sent_count),
     };
-    return assembleTotals(confirmed, byKey.get(Number(row.key)) ?? []);
+    return assembleTotals(confirmed, mempoolSumsOfRows(byKey.get(Number(row.key)) ?? []));
   });
 }
 
@@ -107,16 +107,36 @@ export function* summaryPlan(c: SetContext, scripts: readonly Uint8Array[]): Pla
   return { totals: totalsOf(rows, mempool), txCount: { confirmed, mempool: new Set(mempool.map((r) => r.txid)).size } };
 }
 
+/** The chain's tip as the memo keeps sets under it. */
+function* tipText(c: SetContext): Plan<string> {
+  const [tip] = yield { sql: c.sql.tip, params: [c.net] };
+  return tip ? `${Number(tip.height)}:${bytesToHex(tip.hash as Uint8Array)}` : '';
+}
+
 /** The set's confirmed tx ids, newest first: kept per set while the tip stays (confirmed-ids-memo.ts). */
 function* confirmedIds(c: SetContext, keys: readonly number[]): Plan<Float64Array> {
-  const [tip] = yield { sql: c.sql.tip, params: [c.net] };
-  const at = tip ? `${Number(tip.height)}:${bytesToHex(tip.hash as Uint8Array)}` : '';
+  const at = yield* tipText(c);
   const setId = ConfirmedIdsMemo.setId(keys);
   const known = c.memo.get(setId, at);
   if (known) return known;
   const ids = Float64Array.from((yield { sql: c.sql.confirmedIds, params: [c.dialect.list(keys)] }).map((r) => Number(r.id)));
   c.memo.set(setId, at, ids);
   return ids;
+}
+
+export function* flowsPlan(c: SetContext, scripts: readonly Uint8Array[]): Plan<ScriptSetFlows> {
+  const { keys } = yield* resolve(c, scripts);
+  if (keys.length === 0) return { received: 0n, sent: 0n };
+  const at = yield* tipText(c);
+  const setId = ConfirmedIdsMemo.setId(keys);
+  const known = c.memo.getFlows(setId, at);
+  if (known) return known;
+  const keyList = c.dialect.list(keys);
+  const [row] = yield { sql: c.sql.flows, params: [keyList, keyList] };
+  const sum = (name: string): bigint => BigInt(String(row?.[`${name}_high`] ?? 0)) * 1_000_000_000n + BigInt(String(row?.[`${name}_low`] ?? 0));
+  const flows = { received: sum('received'), sent: sum('sent') };
+  c.memo.setFlows(setId, at, flows);
+  return flows;
 }
 
 export function* txCountPlan(c: SetContext, scripts: readonly Uint8Array[]): Plan<ScriptSetTxCount> {

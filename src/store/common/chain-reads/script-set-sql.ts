@@ -36,6 +36,11 @@ export interface ScriptSetSql {
   readonly tip: string;
   /** [keys]: the distinct confirmed tx ids of the scripts, newest first. */
   readonly confirmedIds: string;
+  /**
+   * [keys, keys]: over the scripts' confirmed txs, the sum of each tx's positive net (paid to the scripts minus spent
+   * from them) and of its negative net negated, each as `_high` (÷ 10^9) and `_low` (mod 10^9); NULL when there are none.
+   */
+  readonly flows: string;
   /** [ids]: those txs' txids and blocks. */
   readonly txsOfIds: string;
   /** [ids, keys, ids, keys]: their outputs paying the scripts and their inputs spending from them. */
@@ -70,6 +75,17 @@ export function scriptSetSql(t: ChainTables, d: SetDialect): ScriptSetSql {
         JOIN ${t.mempoolTxs} x ON x.txid = s.txid WHERE ${d.inList('s.script')}`,
     tip: 'SELECT hash, height FROM tips WHERE net = ?',
     confirmedIds: `SELECT DISTINCT id FROM ${t.history} WHERE ${d.inList('script')} ORDER BY id DESC`,
+    // Each history row (script, tx) joins that tx's outputs paying the script and its inputs spending from it (by the
+    // spender index); a tx touching several scripts of the set has one row each, over different outputs. The sums are
+    // split at 10^9 so that SQLite's 64-bit SUM cannot overflow (Dogecoin amounts can pass 2^63 koinu in total).
+    flows: `SELECT SUM(CASE WHEN net > 0 THEN net / 1000000000 ELSE 0 END) AS received_high,
+        SUM(CASE WHEN net > 0 THEN net % 1000000000 ELSE 0 END) AS received_low,
+        SUM(CASE WHEN net < 0 THEN -net / 1000000000 ELSE 0 END) AS sent_high,
+        SUM(CASE WHEN net < 0 THEN -net % 1000000000 ELSE 0 END) AS sent_low
+      FROM (SELECT id, CAST(SUM(v) AS BIGINT) AS net FROM (
+          SELECT h.id, o.value AS v FROM ${t.history} h JOIN ${t.outputs} o ON o.id = h.id AND o.script = h.script WHERE ${d.inList('h.script')}
+          UNION ALL SELECT h.id, -o.value AS v FROM ${t.history} h JOIN ${t.outputs} o ON o.spent_by = h.id AND o.script = h.script WHERE ${d.inList('h.script')}
+        ) io GROUP BY id) nets`,
     txsOfIds: `SELECT tx.id, tx.txid, b.height, b.first_tx, b.time FROM ${t.txs} tx ${blockOf('tx.id')} WHERE ${d.inList('tx.id')}`,
     ioOfIds: `SELECT id, 0 AS io, vout AS n, value FROM ${t.outputs} WHERE ${d.inList('id')} AND ${d.inList('script')}
       UNION ALL SELECT spent_by AS id, 1 AS io, spent_vin AS n, value FROM ${t.outputs} WHERE ${d.inList('spent_by')} AND ${d.inList('script')}`,

@@ -1,5 +1,5 @@
 /** Turns what a driver read about one transaction into a TxRecord, the same way for every engine. */
-import { IN_NO_BLOCK, type BlockRecord, type TxRecord } from '../../../core/store/chain-reads.js';
+import { IN_NO_BLOCK, type BlockHeaderRecord, type BlockRecord, type TxRecord } from '../../../core/store/chain-reads.js';
 import type { PrevoutInfo } from '../../../core/domain/chain-types.js';
 import { bytesToHex, type StoredPrevout } from '../schema/codec.js';
 
@@ -36,11 +36,15 @@ export function storedChainTxRow(row: StoredRow): ChainTxRow {
 
 /** A blocks row with its txids (in order) and the hash of the main-chain block after it. */
 export function storedBlockRecord(row: StoredRow, txids: string[], nextHash: string | null): BlockRecord {
+  return { ...storedBlockHeader(row), txids, nextHash };
+}
+
+export function storedBlockHeader(row: StoredRow): BlockHeaderRecord {
   return {
     hash: bytesToHex(row['hash'] as Uint8Array), height: int(row['height']), prevHash: bytesToHex(row['prev_hash'] as Uint8Array),
     merkleRoot: bytesToHex(row['merkle_root'] as Uint8Array), version: int(row['version']), time: int(row['time']), bits: int(row['bits']),
     nonce: int(row['nonce']), size: int(row['size']), strippedSize: int(row['stripped_size']), weight: int(row['weight']),
-    txCount: int(row['tx_count']), txids, isOrphan: flag(row['is_orphan']), nextHash,
+    txCount: int(row['tx_count']), isOrphan: flag(row['is_orphan']),
     fees: BigInt(row['fees'] as string), reward: BigInt(row['reward'] as string), valueOut: BigInt(row['value_out'] as string),
   };
 }

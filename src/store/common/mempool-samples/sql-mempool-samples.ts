@@ -12,19 +12,14 @@ function sampleOf(r: SqlRow): MempoolSample {
 }
 
 export class SqlMempoolSamples implements MempoolSampleStore {
-  constructor(
-    private readonly db: SqlRunner,
-    private readonly engine: 'sqlite' | 'postgres',
-  ) {}
+  constructor(private readonly db: SqlRunner) {}
 
   async sample(network: NetworkId, time: number): Promise<MempoolSample | null> {
     const t = chainTables(network);
-    const live = this.engine === 'sqlite' ? 'removed = 0' : 'NOT removed';
-    // The sums get_info's count and the projection's vbytes are made of (chain-read-plans.ts mempoolInfo), in the insert
-    // itself: one snapshot, however busy the mempool.
+    // The sums get_info's count and the projection's vbytes are made of (chain-read-plans.ts mempoolInfo: the row the
+    // triggers keep, schema/mempool-stats.ts), in the insert itself: one snapshot, however busy the mempool.
     const rows = await this.db.all(
-      `INSERT INTO mempool_samples (net, ${COLUMNS}) ` +
-        `SELECT ?, ?, COUNT(*), COALESCE(SUM(size), 0), COALESCE(SUM((weight + 3) / 4), 0), COALESCE(SUM(fee), 0) FROM ${t.mempoolTxs} WHERE ${live} ` +
+      `INSERT INTO mempool_samples (net, ${COLUMNS}) SELECT ?, ?, tx_count, bytes, vbytes, fees FROM ${t.mempoolStats} WHERE one = 0 ` +
         `ON CONFLICT (net, time) DO NOTHING RETURNING ${COLUMNS}`,
       [networkCode(network), time],
     );

@@ -28,6 +28,8 @@ export interface ChainTables {
   readonly mempoolTxs: string;
   readonly mempoolOutputs: string;
   readonly mempoolSpends: string;
+  /** The live mempool's count and sums in one row, kept by triggers (mempool-stats.ts). */
+  readonly mempoolStats: string;
   /** Bulk load only: spends of outputs created by an earlier batch, resolved when the load ends. */
   readonly bulkPending: string;
   /** Bulk load only: (key, first output id, script) of scripts not seen recently; deduplicated when the load ends. */
@@ -40,7 +42,7 @@ export function chainTables(id: NetworkId): ChainTables {
   const n = id.toLowerCase();
   return {
     blocks: `blocks_${n}`, txs: `txs_${n}`, txRaws: `tx_raws_${n}`, outputs: `outputs_${n}`, history: `history_${n}`, scripts: `scripts_${n}`,
-    mempoolTxs: `mempool_txs_${n}`, mempoolOutputs: `mempool_outputs_${n}`, mempoolSpends: `mempool_spends_${n}`,
+    mempoolTxs: `mempool_txs_${n}`, mempoolOutputs: `mempool_outputs_${n}`, mempoolSpends: `mempool_spends_${n}`, mempoolStats: `mempool_stats_${n}`,
     bulkPending: `bulk_pending_${n}`, bulkScripts: `bulk_scripts_${n}`, scriptHashes: `script_hashes_${n}`,
   };
 }
@@ -94,15 +96,27 @@ CREATE INDEX ${t.mempoolTxs}_removed_by_time ON ${t.mempoolTxs} (removed_at) WHE
 CREATE TABLE ${t.mempoolOutputs} (
   txid ${blob} NOT NULL, vout ${int} NOT NULL, value ${big} NOT NULL, script ${big} NOT NULL, PRIMARY KEY (txid, vout)
 )${noRowid};
-CREATE INDEX ${t.mempoolOutputs}_by_script ON ${t.mempoolOutputs} (script);
 CREATE TABLE ${t.mempoolSpends} (
   prev_txid ${blob} NOT NULL, prev_vout ${int} NOT NULL, txid ${blob} NOT NULL, vin ${int} NOT NULL, script ${big} NOT NULL,
   value ${big} NOT NULL, PRIMARY KEY (prev_txid, prev_vout, txid)
 )${noRowid};
-CREATE INDEX ${t.mempoolSpends}_by_script ON ${t.mempoolSpends} (script);${engine === 'sqlite' ? `
+${mempoolScriptIndexes(t).map((sql) => `${sql};`).join('\n')}${engine === 'sqlite' ? `
 CREATE TABLE ${t.scriptHashes} (hash INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (hash, key)) WITHOUT ROWID;` : ''}
 ${deferredIndexes(engine, id).map((i) => `${i.create};`).join('\n')}
 `;
+}
+
+/**
+ * The mempool's lookups by script, with the value in the key (schema version 14): a balance sums a script's mempool
+ * outputs and spends from the index alone (the txid is in it too, as the rest of the primary key), where reading each
+ * row's value cost a hot address with hundreds of mempool txs milliseconds a balance (docs/benchmarks.md, "The tip at
+ * mainnet size").
+ */
+export function mempoolScriptIndexes(t: ChainTables): string[] {
+  return [
+    `CREATE INDEX ${t.mempoolOutputs}_by_script ON ${t.mempoolOutputs} (script, value)`,
+    `CREATE INDEX ${t.mempoolSpends}_by_script ON ${t.mempoolSpends} (script, value)`,
+  ];
 }
 
 export interface DeferredIndex {

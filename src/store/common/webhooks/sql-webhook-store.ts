@@ -55,9 +55,11 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async remove(accountId: number, id: number): Promise<boolean> {
+    // Every delivery of the hook goes, finished ones too: a finished one re-sent later would be a delivery nobody can
+    // send (no URL, no secret) that the claim would lease again and again.
     const [removed] = await this.db.batch([
       { sql: 'DELETE FROM webhooks WHERE id = ? AND account_id = ?', params: [id, accountId] },
-      { sql: "DELETE FROM webhook_deliveries WHERE hook_id = ? AND account_id = ? AND state = 'pending'", params: [id, accountId] },
+      { sql: 'DELETE FROM webhook_deliveries WHERE hook_id = ? AND account_id = ?', params: [id, accountId] },
       { sql: 'DELETE FROM webhook_watches WHERE hook_id = ? AND NOT EXISTS (SELECT 1 FROM webhooks WHERE id = ?)', params: [id, id] },
     ]);
     return removed === 1;
@@ -75,9 +77,16 @@ export class SqlWebhookStore implements WebhookStore {
 
   async claim(nowMs: number, leaseMs: number, limit: number): Promise<Delivery[]> {
     const skipLocked = this.engine === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+    // A due delivery whose hook is gone (stored by a matcher that raced the hook's removal, or left by a version that
+    // kept them) is dropped, never leased: leased, it would take a claim's slot from live deliveries at every lease's end.
+    await this.db.run(
+      "DELETE FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ? AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id = webhook_deliveries.hook_id)",
+      [nowMs],
+    );
     const claimed = await this.db.all(
       'UPDATE webhook_deliveries SET lease_until = ? WHERE id IN (' +
-        `SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY next_at LIMIT ?${skipLocked}) RETURNING id`,
+        `SELECT d.id FROM webhook_deliveries d WHERE d.state = 'pending' AND d.next_at <= ? AND d.lease_until <= ? AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.hook_id) ` +
+        `ORDER BY d.next_at LIMIT ?${skipLocked}) RETURNING id`,
       [nowMs + leaseMs, nowMs, nowMs, limit],
     );
     if (claimed.length === 0) return [];
@@ -106,8 +115,9 @@ export class SqlWebhookStore implements WebhookStore {
 
   async resend(accountId: number, id: string, nowMs: number): Promise<boolean> {
     const changed = await this.db.run(
-      "UPDATE webhook_deliveries SET state = 'pending', next_at = ?, lease_until = 0, finished_at = NULL WHERE id = ? AND account_id = ? AND state <> 'pending'",
-      [nowMs, id, accountId],
+      "UPDATE webhook_deliveries SET state = 'pending', next_at = ?, lease_until = 0, finished_at = NULL WHERE id = ? AND account_id = ? AND state <> 'pending' " +
+        'AND hook_id IN (SELECT id FROM webhooks WHERE account_id = ?)',
+      [nowMs, id, accountId, accountId],
     );
     return changed === 1;
   }
@@ -118,9 +128,11 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async watch(watch: TxWatch, network: NetworkId): Promise<void> {
+    // Only for a hook that still exists: a watch of a removed hook would be read at every block for nothing.
     await this.db.run(
-      'INSERT INTO webhook_watches (hook_id, txid, net, target, delivered) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hook_id, txid) DO UPDATE SET delivered = excluded.delivered',
-      [watch.hookId, watch.txid, networkCode(network), watch.target, watch.delivered],
+      'INSERT INTO webhook_watches (hook_id, txid, net, target, delivered) SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ?) ' +
+        'ON CONFLICT (hook_id, txid) DO UPDATE SET delivered = excluded.delivered',
+      [watch.hookId, watch.txid, networkCode(network), watch.target, watch.delivered, watch.hookId],
     );
   }
 

@@ -9,7 +9,7 @@
  * there). Other bytes: a key collision (rare at 53 bits); the caller then takes the probing path. So every answer is
  * the one the probing path gives.
  */
-import type { IoRow } from '../../common/chain-reads/history-assembly.js';
+import { mempoolSumsOf, mempoolSumsSql, type IoRow, type MempoolSums } from '../../common/chain-reads/history-assembly.js';
 import { bytesToHex } from '../../common/schema/codec.js';
 import type { PgNet } from './postgres-net.js';
 import { big, num, preparedRows, type Queryable, type Row } from '../connection/postgres-sql.js';
@@ -51,15 +51,14 @@ function parts(found: Row[], key: number): OneShot<{ page: Row[]; mempool: Row[]
   return { stored: true, key, script: head, page: found.filter((r) => num(r.part) === 1), mempool: found.filter((r) => num(r.part) === 2) };
 }
 
-/** The script's row with its totals, and its mempool io rows. */
-export async function totalsOneShot(db: Queryable, n: PgNet, key: number, script: Uint8Array): Promise<OneShot<{ mempool: IoRow[] }>> {
-  const found = await preparedRows(db, `SELECT 0 AS part, s.script = $2 AS same, s.received, s.sent, s.tx_count, s.received_count, s.sent_count,
-      m.txid, m.time, m.io, m.n, m.value
-    FROM ${n.t.scripts} s LEFT JOIN LATERAL (${mempoolIoSql(n, 's.key')}) m ON true WHERE s.key = $1`, [key, script]);
+/** The script's row with its totals, and its mempool figures (summed by the server). */
+export async function totalsOneShot(db: Queryable, n: PgNet, key: number, script: Uint8Array): Promise<OneShot<{ mempool: MempoolSums }>> {
+  const found = await preparedRows(db, `SELECT s.script = $2 AS same, s.received, s.sent, s.tx_count, s.received_count, s.sent_count,
+      ${mempoolSumsSql(n.t.mempoolOutputs, n.t.mempoolSpends, 's.key')}
+    FROM ${n.t.scripts} s WHERE s.key = $1`, [key, script]);
   if (found.length === 0) return { stored: false };
   if (found[0]!.same !== true) return null;
-  const mempool = found.filter((r) => r.txid !== null).map((r) => ioRow({ ...r, height: null, position: null }));
-  return { stored: true, key, script: found[0]!, mempool };
+  return { stored: true, key, script: found[0]!, mempool: mempoolSumsOf(found[0]!) };
 }
 
 /**

@@ -7,7 +7,8 @@ import { NotFoundError } from '../../../core/domain/errors.js';
 import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../../core/store/chain-reads.js';
 import { bytesToHex } from '../../common/schema/codec.js';
 import {
-  assembleTotals, groupIoRows, matchesKind, NO_TOTALS, pageConfirmedThenMempool, sortMempoolEntries, storedTotals, withoutRecent, type IoRow,
+  assembleTotals, groupIoRows, matchesKind, mempoolSumsOf, mempoolSumsSql, NO_MEMPOOL, NO_TOTALS, pageConfirmedThenMempool, sortMempoolEntries, storedTotals,
+  withoutRecent, type IoRow,
 } from '../../common/chain-reads/history-assembly.js';
 import { FUNDS, SPENDS } from '../../common/chain-writes/tx-effects.js';
 import { readTip } from '../../common/schema/network-rows.js';
@@ -48,11 +49,11 @@ export class PostgresAddressReader {
     const minConf = Math.max(1, options.minConfirmations ?? 1);
     if (minConf === 1) {
       const one = await totalsOneShot(this.db, this.n, await this.baseKey(script), script);
-      if (one && !one.stored) return assembleTotals(NO_TOTALS, []);
+      if (one && !one.stored) return assembleTotals(NO_TOTALS, NO_MEMPOOL);
       if (one?.stored) return assembleTotals(storedTotals(one.script!), one.mempool);
     }
     const { row, key } = await findScript(this.db, this.n, script);
-    if (!row) return assembleTotals(NO_TOTALS, []);
+    if (!row) return assembleTotals(NO_TOTALS, NO_MEMPOOL);
     let confirmed = storedTotals(row);
     // The tip only matters for deeper confirmation counts: the common case skips the read.
     const tip = minConf > 1 ? await runPostgres(this.db, readTip(this.n.net)) : null;
@@ -64,7 +65,7 @@ export class PostgresAddressReader {
         confirmed = withoutRecent(confirmed, recent);
       }
     }
-    return assembleTotals(confirmed, await this.mempoolIo(key));
+    return assembleTotals(confirmed, mempoolSumsOf((await one(this.db, `SELECT ${mempoolSumsSql(this.n.t.mempoolOutputs, this.n.t.mempoolSpends, '$1')}`, [key]))!));
   }
 
   /** The id of a confirmed tx (the paging cursor); NotFoundError when it is not in the main chain. */

@@ -3,7 +3,8 @@ import { NotFoundError } from '../../../core/domain/errors.js';
 import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../../core/store/chain-reads.js';
 import { bytesToHex } from '../../common/schema/codec.js';
 import {
-  assembleTotals, groupIoRows, matchesKind, NO_TOTALS, pageConfirmedThenMempoolSync, sortMempoolEntries, storedTotals, withoutRecent, type IoRow,
+  assembleTotals, groupIoRows, matchesKind, mempoolSumsOf, mempoolSumsSql, NO_MEMPOOL, NO_TOTALS, pageConfirmedThenMempoolSync, sortMempoolEntries,
+  storedTotals, withoutRecent, type IoRow, type MempoolSums,
 } from '../../common/chain-reads/history-assembly.js';
 import { readTip } from '../../common/schema/network-rows.js';
 import type { SqliteNet } from './sqlite-net.js';
@@ -28,6 +29,11 @@ export class SqliteAddressReader {
       UNION ALL SELECT t.txid, t.seen_at AS time, 1 AS io, s.vin AS n, s.value FROM ${t.mempoolSpends} s
         JOIN ${t.mempoolTxs} t ON t.txid = s.txid WHERE s.script = ?`).all(key, key) as Row[];
     return rows.map((r) => ({ txid: bytesToHex(r.txid as Buffer), height: null, position: null, time: num(r.time), io: num(r.io), n: num(r.n), value: big(r.value) }));
+  }
+
+  private mempoolSums(key: number): MempoolSums {
+    const { t } = this.n;
+    return mempoolSumsOf(this.n.st.get(`SELECT ${mempoolSumsSql(t.mempoolOutputs, t.mempoolSpends, '@key')}`).get({ key }) as Row);
   }
 
   /**
@@ -68,7 +74,7 @@ export class SqliteAddressReader {
 
   private totalsNow(script: Uint8Array, options: AddressTotalsOptions): AddressTotals {
     const { row, key } = findScript(this.n, script);
-    if (!row) return assembleTotals(NO_TOTALS, []);
+    if (!row) return assembleTotals(NO_TOTALS, NO_MEMPOOL);
     let confirmed = storedTotals(row);
     const minConf = Math.max(1, options.minConfirmations ?? 1);
     // The tip only matters for deeper confirmation counts: the common case skips the read.
@@ -80,7 +86,7 @@ export class SqliteAddressReader {
         confirmed = withoutRecent(confirmed, recent);
       }
     }
-    return assembleTotals(confirmed, this.mempoolIo(key));
+    return assembleTotals(confirmed, this.mempoolSums(key));
   }
 
   /** The first tx id of the main-chain block above `height` (null: no such block). */

@@ -18,7 +18,7 @@ import { dataTable } from '../../shell/data-table.js';
 export const WEBHOOKS = `${DASHBOARD_PATH}/webhooks`;
 
 const MESSAGES: Readonly<Record<string, string>> = {
-  deleted: 'The webhook was deleted, with its pending deliveries.',
+  deleted: 'The webhook was deleted, with its deliveries.',
   resent: 'The delivery will be sent again shortly, with the same id.',
 };
 
@@ -63,7 +63,7 @@ ${deliveries.length === 0 ? html`<p id="no-deliveries">Nothing delivered yet.</p
     await handleForm(
       reply,
       async () => {
-        await hooks.resend(user.account.id, request.params.id.slice(0, 64));
+        await hooks.resend(user.account.id, user.account.plan.name, request.params.id.slice(0, 64));
         return reply.redirect(`${WEBHOOKS}?done=resent`, 303);
       },
       (error: FormError) => listPage(request, reply, user, { kind: 'bad', text: error.message }, error.status),

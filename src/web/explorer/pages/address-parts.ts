@@ -4,7 +4,8 @@ import type { TimelineCursor, TimelinePage } from '../../../services/addresses/a
 import { html, withQuery, type SafeHtml } from '../../shell/html.js';
 import { amount, ago, badge, count, hash, link, table, txCount } from '../format.js';
 import { pager } from '../pager.js';
-import { addressChannel, addressCsvPath, addressPath, blockchainChannel, blockPath, txPath } from '../paths.js';
+import { addressCsvPath, addressPath, blockPath, txPath } from '../paths.js';
+import { addressChannel, blockchainChannel } from '../../../services/events/catalogue/event-channels.js';
 
 /** Balance figures; live on the address's balance_update (new txs) and on blocks (its txs confirm). */
 export function addressSummary(network: NetworkContext, address: string, totals: AddressTotals): SafeHtml {

@@ -6,7 +6,7 @@ import { qrCode } from '../../shell/qr-code.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { amount, badge, count, hash, link, table } from '../format.js';
-import { balanceChart } from '../parts/balance-chart.js';
+import { balanceChart } from '../parts/charts/balance-chart.js';
 import { paymentUri } from '../parts/payment-uri.js';
 import { addressPath, addressShortPath, outputPath, shortLinkPath } from '../paths.js';
 import { addressHistory, addressSummary, cursorFrom } from './address-parts.js';

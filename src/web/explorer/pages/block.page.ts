@@ -11,12 +11,13 @@ import { html, withQuery, type SafeHtml } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { amount, badge, bytes, count, feeRate, hash, link, plural, table, when } from '../format.js';
-import { feeHistogramChart, type HistogramOf } from '../parts/mempool-charts.js';
+import { feeHistogramChart, type HistogramOf } from '../parts/charts/mempool-charts.js';
 import { minerCell } from '../parts/miner.js';
-import { ioSummary } from '../parts/tx-io.js';
-import { mwebSummary } from '../parts/mweb-summary.js';
+import { ioSummary } from '../parts/tx/tx-io.js';
+import { mwebSummary } from '../parts/tx/mweb-summary.js';
 import { pageNumber, pager } from '../pager.js';
-import { blockchainChannel, blockPath, txPath } from '../paths.js';
+import { blockPath, txPath } from '../paths.js';
+import { blockchainChannel } from '../../../services/events/catalogue/event-channels.js';
 import { syncStateOf } from '../sync-state.js';
 
 export const BLOCK_TXS_PAGE = 25;

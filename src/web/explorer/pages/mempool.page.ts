@@ -5,11 +5,12 @@ import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { ago, amount, bytes, count, feeRate, hash, link, table, when } from '../format.js';
 import { feeAdvice, feeEstimatesOf } from '../parts/fee-advice.js';
-import { feeHistogramChart, projectedBlocksChart } from '../parts/mempool-charts.js';
-import { mempoolHistoryChart } from '../parts/mempool-history-chart.js';
+import { feeHistogramChart, projectedBlocksChart } from '../parts/charts/mempool-charts.js';
+import { mempoolHistoryChart } from '../parts/charts/mempool-history-chart.js';
 import { PROJECTION_SETTLE_MS } from '../parts/network-card.js';
 import { syncBanner } from '../parts/sync-banner.js';
-import { mempoolPath, txPath, blockchainChannel } from '../paths.js';
+import { mempoolPath, txPath } from '../paths.js';
+import { blockchainChannel } from '../../../services/events/catalogue/event-channels.js';
 import { syncStateOf } from '../sync-state.js';
 
 /** A busy mempool changes many times a second: the live region refreshes at most this often. */

@@ -4,12 +4,13 @@ import { parseHeight } from '../../../services/blocks/block-service.js';
 import { html, withQuery, type SafeHtml } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
-import { blocksChart } from '../parts/blocks-chart.js';
+import { blocksChart } from '../parts/charts/blocks-chart.js';
 import { blocksTable } from '../parts/blocks-table.js';
 import { cachedNetworkCard, overviewOf } from '../parts/network-card.js';
 import { syncBanner } from '../parts/sync-banner.js';
 import { pager } from '../pager.js';
-import { blockchainChannel, mempoolPath, networkPath } from '../paths.js';
+import { mempoolPath, networkPath } from '../paths.js';
+import { blockchainChannel } from '../../../services/events/catalogue/event-channels.js';
 
 export const PAGE_BLOCKS = 20;
 

@@ -5,12 +5,12 @@ import { html, type SafeHtml } from '../../shell/html.js';
 import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { amount, badge, count, feeRate, hash, link, table, when } from '../format.js';
-import { scriptLabel } from '../parts/script-labels.js';
-import { inputSource, payee } from '../parts/tx-io.js';
-import { signalsReplaceable, txScripts } from '../parts/tx-scripts.js';
-import { effectiveRateField } from '../parts/tx-eta.js';
-import { txFlow } from '../parts/tx-flow.js';
-import { txStatus, type TxStatusModel } from '../parts/tx-status.js';
+import { scriptLabel } from '../parts/tx/script-labels.js';
+import { inputSource, payee } from '../parts/tx/tx-io.js';
+import { signalsReplaceable, txScripts } from '../parts/tx/tx-scripts.js';
+import { effectiveRateField } from '../parts/tx/tx-eta.js';
+import { txFlow } from '../parts/tx/tx-flow.js';
+import { txStatus, type TxStatusModel } from '../parts/tx/tx-status.js';
 import { blockPath, inputPath, outputPath, txPath } from '../paths.js';
 
 type Query = { part?: string; hex?: string; scripts?: string };

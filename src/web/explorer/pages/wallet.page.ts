@@ -6,7 +6,8 @@ import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { ago, amount, badge, count, hash, link, table } from '../format.js';
 import { pager, pageNumber } from '../pager.js';
-import { addressPath, blockPath, outputPath, txPath, walletPath } from '../paths.js';
+import { blockPath, outputPath, txPath, walletPath as walletPagePath } from '../paths.js';
+import { addressRef, policyKeys, policyLine, walletAddress, walletFigures, walletPath } from './wallet-parts.js';
 
 /** Transactions and unspent outputs, this many a page (as the address page's history). */
 export const WALLET_PAGE = 25;
@@ -20,26 +21,11 @@ function gapOf(query: Query): number | undefined {
   return /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
 }
 
-function summary(network: NetworkContext, o: WalletOverview): SafeHtml {
-  const coin = network.params.coin;
-  const s = o.summary;
-  return html`<dl class="kv">
-<dt>Balance</dt><dd>${amount(s.confirmedBalance, coin)}</dd>
-<dt>Unconfirmed</dt><dd>${amount(s.unconfirmedBalance, coin)}</dd>
-<dt>Total received</dt><dd>${amount(s.confirmedReceived, coin)}</dd>
-<dt>Total sent</dt><dd>${amount(s.confirmedSent, coin)}</dd>
-<dt>Transactions</dt><dd>${count(s.txsTotal)}</dd>
-<dt>Used addresses</dt><dd>${count(s.usedAddresses)}</dd>
-</dl>
-<p class="muted">Received and sent add up per address: change and transfers between the wallet's own addresses count on both sides.</p>`;
-}
-
 function nextAddresses(network: NetworkContext, o: WalletOverview, base: string): SafeHtml {
   const s = o.summary;
-  const ref = (r: { address: string; path: string }) => html`${link(addressPath(network.id, r.address), hash(r.address))} <span class="muted">(${r.path})</span>`;
   return html`<dl class="kv">
-<dt>Receive</dt><dd>${ref(s.nextReceive)}</dd>
-<dt>Change</dt><dd>${s.nextChange ? ref(s.nextChange) : html`<span class="muted">none: this descriptor has one chain</span>`}</dd>
+<dt>Receive</dt><dd>${addressRef(network, s.nextReceive)}</dd>
+<dt>Change</dt><dd>${s.nextChange ? addressRef(network, s.nextChange) : html`<span class="muted">none: this descriptor has one chain</span>`}</dd>
 </dl>
 <form class="gap-form" method="get" action="${base}">
 <label for="gap">Gap limit</label> <input id="gap" name="gap" type="number" min="1" max="1000" value="${String(s.gap)}" inputmode="numeric">
@@ -73,8 +59,8 @@ function unspent(network: NetworkContext, o: WalletOverview, page: (q: Query) =>
   const { items, page: n } = o.unspent;
   const rows = items.map((u) => html`<tr>
 <td>${link(outputPath(net, u.txid, u.vout), html`${hash(u.txid)}:${String(u.vout)}`)}</td>
-<td>${link(addressPath(net, u.address), hash(u.address))}</td>
-<td>${u.path}</td>
+<td>${walletAddress(network, u.address)}</td>
+<td>${walletPath(u.path)}</td>
 <td>${u.height === null ? badge('Unconfirmed', 'warn') : link(blockPath(net, u.height), count(u.height))}</td>
 <td class="num">${amount(u.value, coin)}</td>
 </tr>`);
@@ -89,8 +75,8 @@ ${n > 1 || items.length === WALLET_PAGE ? pager('Unspent output pages', [
 function usedAddresses(network: NetworkContext, o: WalletOverview): SafeHtml {
   const coin = network.params.coin;
   const rows = o.addresses.items.map((a) => html`<tr>
-<td>${link(addressPath(network.id, a.address), hash(a.address))}</td>
-<td>${a.path}</td>
+<td>${walletAddress(network, a.address)}</td>
+<td>${walletPath(a.path)}</td>
 <td class="num">${amount(a.confirmedBalance, coin)}</td>
 <td class="num">${amount(a.unconfirmedBalance, coin)}</td>
 <td class="num">${count(a.txsTotal)}</td>
@@ -106,22 +92,25 @@ function usedAddresses(network: NetworkContext, o: WalletOverview): SafeHtml {
 export async function walletPage(deps: ExplorerDeps, network: NetworkContext, wallet: string, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
   const q = request.query;
   const gap = gapOf(q);
-  const o = await deps.services.wallets.overview(network.id, wallet, { ...(gap === undefined ? {} : { gap }), txPage: pageNumber(q['tx_page']), utxoPage: pageNumber(q['utxo_page']), pageSize: WALLET_PAGE });
-  const base = walletPath(network.id, wallet);
+  const o = await deps.services.wallets.overview(network.id, wallet, { ...(gap === undefined ? {} : { gap }), txPage: pageNumber(q['tx_page']), utxoPage: pageNumber(q['utxo_page']), pageSize: WALLET_PAGE }, request.ip);
+  const base = walletPagePath(network.id, wallet);
   const kept = { gap: q['gap'], tx_page: q['tx_page'], utxo_page: q['utxo_page'] };
   const page = (change: Query): string => withQuery(base, { ...kept, ...change });
   const api = `/api/v3/xpub/${network.id}/${encodeURIComponent(wallet)}`;
   const gapQuery = gap === undefined ? '' : `?gap=${gap}`;
   const body = html`<h1>Wallet ${badge(network.id, 'neutral')}</h1>
 <div class="copy-line"><pre id="descriptor">${o.summary.descriptor}</pre><button type="button" class="secondary" data-copy="descriptor" hidden>Copy</button></div>
+<p id="policy">${policyLine(o.summary.policy)}</p>
 <div class="address-head">
 <section class="card" aria-labelledby="balance-title"><h2 id="balance-title">Balance</h2>
-${summary(network, o)}
+${walletFigures(network, o.summary)}
 </section>
 <section class="card" aria-labelledby="next-title"><h2 id="next-title">Next unused addresses</h2>
 ${nextAddresses(network, o, base)}
 </section>
 </div>
+<h2 id="keys">Keys</h2>
+${policyKeys(o.summary.policy)}
 <h2 id="transactions">Transactions</h2>
 ${transactions(network, o, page, deps.now())}
 <h2 id="unspent">Unspent outputs</h2>

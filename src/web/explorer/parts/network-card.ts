@@ -5,7 +5,8 @@ import type { NetworkContext } from '../../../services/shared/network-registry.j
 import { html, type SafeHtml } from '../../shell/html.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { badge, bytes, count, link, when } from '../format.js';
-import { blockchainChannel, blockPath, mempoolPath, networkPath } from '../paths.js';
+import { blockPath, mempoolPath, networkPath } from '../paths.js';
+import { blockchainChannel } from '../../../services/events/catalogue/event-channels.js';
 import { syncStateOf, type SyncState } from '../sync-state.js';
 import { blocksTable } from './blocks-table.js';
 import { feeAdvice, feeEstimatesOf, feeKey } from './fee-advice.js';

@@ -1,8 +1,7 @@
 import type { CoinId } from '../../../core/domain/network.js';
+import { coinParams } from '../../../chains/networks.js';
 
-/** BIP21 and the same scheme for the other coins' wallets. */
-const URI_SCHEME: Readonly<Record<CoinId, string>> = { BTC: 'bitcoin', LTC: 'litecoin', DOGE: 'dogecoin' };
-
+/** BIP21 and the same scheme for the other coins' wallets (each coin's `uriScheme`). */
 export function paymentUri(coin: CoinId, address: string): string {
-  return `${URI_SCHEME[coin]}:${address}`;
+  return `${coinParams(coin).uriScheme}:${address}`;
 }
