@@ -23,6 +23,8 @@ export class ElectrumCallError extends Error {
 export interface Notification {
   readonly method: string;
   readonly params: unknown[];
+  /** performance.now() when it arrived. */
+  readonly at: number;
 }
 
 export type ElectrumEndpoint =
@@ -118,7 +120,7 @@ export class ElectrumTestClient {
     for (const m of Array.isArray(message) ? message : [message]) {
       const { id, result, error, method, params } = m as { id?: number; result?: unknown; error?: { code: number; message: string }; method?: string; params?: unknown[] };
       if (method !== undefined && id === undefined) {
-        this.notifications.push({ method, params: params ?? [] });
+        this.notifications.push({ method, params: params ?? [], at: performance.now() });
         continue;
       }
       const pending = id === undefined ? undefined : this.pending.get(id);
