@@ -148,6 +148,19 @@ describe('Electrum subscriptions on bitcoind, both engines', () => {
     }
   });
 
+  it('counts what it did in /metrics, the worker processes\' figures relayed: requests, subscriptions, notifications and their latency', async () => {
+    for (const { engine, server } of servers) {
+      const text = await (await fetch(`${server.serve.url}/metrics`)).text();
+      const value = (name: string, labels: string): number =>
+        text.split('\n').filter((l) => l.startsWith(`${name}{`) && l.includes(labels)).reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+      assert.ok(value('outpoint_electrum_requests_total', 'method="blockchain.scripthash.subscribe"') >= 3, `${engine}: subscribe requests`);
+      assert.ok(value('outpoint_electrum_subscriptions', 'network="BTCTEST"') >= 3, `${engine}: subscriptions held`);
+      assert.ok(value('outpoint_electrum_notifications_total', 'network="BTCTEST"') >= 5, `${engine}: notifications`);
+      assert.ok(value('outpoint_electrum_notification_latency_seconds_count', 'network="BTCTEST"') >= 5, `${engine}: their latency`);
+      assert.ok(value('outpoint_electrum_connections', 'transport="tcp"') >= 1, `${engine}: connections`);
+    }
+  });
+
   it('stops notifying an unsubscribed scripthash', async () => {
     for (const { client } of servers) assert.equal(await client.request('blockchain.scripthash.unsubscribe', [sh]), true);
     const other = await btc.newAddress('bech32');
