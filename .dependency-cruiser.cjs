@@ -36,6 +36,7 @@ const forbidden = [
   { name: 'http-entry', severity: 'error', from: { path: layer('http') }, to: { path: '^src/(?!core/|chains/|services/|http/)' } },
   { name: 'realtime-entry', severity: 'error', from: { path: layer('realtime') }, to: { path: '^src/(?!core/|chains/|services/|realtime/)' } },
   { name: 'web-entry', severity: 'error', from: { path: layer('web') }, to: { path: '^src/(?!core/|chains/|services/|web/)' } },
+  { name: 'electrum-entry', severity: 'error', from: { path: layer('electrum') }, to: { path: '^src/(?!core/|chains/|services/|electrum/)' } },
   // The browser bundle (src/web/client) runs in the page: it may use its own files, the pure shared helpers and npm packages only.
   { name: 'web-client-browser-only', severity: 'error', from: { path: '^src/web/client/' }, to: { path: '^src/(?!web/client/|web/shared/)' } },
   { name: 'web-shared-pure', severity: 'error', from: { path: '^src/web/shared/' }, to: { path: '^src/(?!web/shared/)' } },

@@ -38,3 +38,14 @@ export function clusterCpuMicros(dataDirectory: string): number {
   }
   return total;
 }
+
+/** CPU microseconds of a process and its live children (a server and its worker processes). */
+export function treeCpuMicros(pid: number): number {
+  let total = statOf(String(pid))?.micros ?? 0;
+  for (const child of readdirSync('/proc')) {
+    if (!/^\d+$/.test(child)) continue;
+    const stat = statOf(child);
+    if (stat && stat.ppid === pid) total += stat.micros;
+  }
+  return total;
+}

@@ -17,11 +17,15 @@ if [ "${OUTPOINT_SETUP_TEST_DEPS:-0}" = 1 ]; then
   # systemd as PID 1 (containers); Debian ships it in the systemd package.
   command -v systemd-analyze >/dev/null || need+=(systemd)
 fi
-if [ ${#need[@]} -gt 0 ]; then
-  echo "setup: apt-get install ${need[*]}"
+# The Electrum server's wallet test drives Debian's Electrum (4.3.4) through its CLI; without its recommends (no GUI).
+lean=()
+[ "${OUTPOINT_SETUP_TEST_DEPS:-0}" = 1 ] && ! [ -x /usr/bin/electrum ] && lean+=(electrum)
+if [ ${#need[@]} -gt 0 ] || [ ${#lean[@]} -gt 0 ]; then
+  echo "setup: apt-get install ${need[*]} ${lean[*]}"
   $SUDO apt-get update -q >/dev/null
   # Several checkouts may run setup at once: wait for another apt-get rather than fail on its lock.
-  $SUDO apt-get install -y -q -o DPkg::Lock::Timeout=600 "${need[@]}" >/dev/null
+  [ ${#need[@]} -eq 0 ] || $SUDO apt-get install -y -q -o DPkg::Lock::Timeout=600 "${need[@]}" >/dev/null
+  [ ${#lean[@]} -eq 0 ] || $SUDO apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 "${lean[@]}" >/dev/null
 fi
 if [ "${OUTPOINT_SETUP_TEST_DEPS:-0}" = 1 ] && [ ! -x "${BITCOIND_PREFIX:-/opt/bitcoind}/bin/bitcoind" ]; then
   echo "setup: installing bitcoind"

@@ -10,6 +10,7 @@ import { isTable, keyReader, type KeyReader, type Raw } from './config-values.js
 import { buildOpsConfig } from './ops-config.js';
 import { buildHttpLimits } from './http-limits-config.js';
 import { buildAccounts } from './accounts-config.js';
+import { buildElectrum, buildElectrumListeners } from './electrum-config.js';
 import { buildWallets, dnsServers } from './client-bounds-config.js';
 
 /** Environment variables with these prefixes belong to scripts and tests, not to the service. */
@@ -143,6 +144,7 @@ function buildConfig(raw: Raw): OutpointConfig {
     webhooks: buildWebhooks(keys('webhooks')),
     wallets: buildWallets(keys('wallets')),
     redis: { url: keys('redis').optionalStr('url') },
+    electrum: buildElectrum(keys('electrum')),
     market: buildMarket(keys('market')),
     ...buildOpsConfig(keys),
     accounts: buildAccounts(keys('accounts')),
@@ -220,6 +222,7 @@ function buildNetwork(id: NetworkId, table: Raw): NetworkConfig {
     mempoolSampleSeconds: keys.int('mempool_sample_seconds'),
     mempoolSamplesKeepHours: keys.int('mempool_samples_keep_hours'),
     p2p: buildP2p(keys, chain, `networks.${id}.p2p_peers`),
+    electrum: buildElectrumListeners(keys, `networks.${id}.`),
   };
 }
 

@@ -6,36 +6,9 @@
  */
 import { PRICE_SOURCE_IDS } from '../core/domain/prices.js';
 
-/**
- * `list`: a TOML array of strings, or in the environment one comma-separated string. `boolean`: true/false (env: also
- * 1/0). `trust-proxy`: true/false, a hop count, or a list of addresses (env: one of those as text).
- */
-export type KeyType = 'string' | 'integer' | 'url' | 'chain' | 'list' | 'boolean' | 'trust-proxy';
-
-/** A default that depends on other keys, the network or the machine: the loader computes it, the docs say it in words. */
-export interface DerivedDefault {
-  readonly derived: string;
-}
-
-/** A key's default: the value the loader uses, `null` (none: the feature is off or the value absent) or a derived one. */
-export type KeyDefault = string | number | boolean | readonly string[] | null | DerivedDefault;
-
-export interface KeySpec {
-  readonly type: KeyType;
-  readonly min?: number;
-  readonly max?: number;
-  /** For strings and lists: the allowed values. */
-  readonly oneOf?: readonly string[];
-  readonly default: KeyDefault;
-  /** No default: the key must be set (`default` is then null). */
-  readonly required?: true;
-  /** What it means (the README's "meaning", and part of the loader's messages). */
-  readonly doc: string;
-  /** Keys sharing a row (the exchanges' `<id>_url`) are one row of the README's table, named this. */
-  readonly row?: string;
-}
-
-export const derived = (text: string): DerivedDefault => ({ derived: text });
+export { derived, type DerivedDefault, type KeyDefault, type KeySpec, type KeyType } from './config-schema-types.js';
+import { derived, type KeySpec } from './config-schema-types.js';
+import { ELECTRUM_KEYS, ELECTRUM_NETWORK_KEYS } from './electrum-keys.js';
 
 /** `[market]`: polling settings plus one `<source>_url` key per exchange (flat, so OUTPOINT_MARKET_KRAKEN_URL works). */
 const MARKET_KEYS: Readonly<Record<string, KeySpec>> = {
@@ -233,6 +206,7 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
     timeout_ms: { type: 'integer', min: 100, max: 600_000, default: 10_000, doc: 'a node or store unanswered this long counts as down' },
   },
   accounts: ACCOUNT_KEYS,
+  electrum: ELECTRUM_KEYS,
   smtp: {
     url: {
       type: 'url', default: null,
@@ -287,4 +261,5 @@ export const NETWORK_KEYS: Readonly<Record<string, KeySpec>> = {
     type: 'integer', min: 0, max: 64, default: 8,
     doc: 'P2P connections to keep, configured peers included; `0` turns the listener off (confidence then from our node alone, docs/confidence.md)',
   },
+  ...ELECTRUM_NETWORK_KEYS,
 };

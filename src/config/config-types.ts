@@ -37,6 +37,8 @@ export interface NetworkConfig {
   readonly mempoolSampleSeconds: number;
   readonly mempoolSamplesKeepHours: number;
   readonly p2p: P2pConfig;
+  /** Where this network's Electrum server listens, by transport; none: off. */
+  readonly electrum: ElectrumListenConfig;
 }
 
 /** `[market]` (docs/market.md); the type lives in core because the market layer may not import config. */
@@ -45,6 +47,24 @@ export type MarketConfig = MarketSettings;
 export type Registration = 'closed' | 'invite' | 'open';
 
 /** `[accounts]`: the dashboard's sign-up, sessions and limits (docs/dashboard.md). */
+export type ElectrumListenConfig = Readonly<Partial<Record<'tcp' | 'ssl' | 'ws' | 'wss', { readonly host: string; readonly port: number }>>>;
+
+/** `[electrum]`: docs/electrum.md. */
+export interface ElectrumConfig {
+  readonly banner: string;
+  readonly donationAddress: string;
+  readonly maxConnectionsPerIp: number;
+  readonly maxConnections: number;
+  readonly maxSubscriptionsPerConnection: number;
+  readonly maxSubscriptions: number;
+  readonly maxRequestBytes: number;
+  readonly requestsPerSecond: number;
+  readonly maxHistory: number;
+  readonly idleTimeoutS: number;
+  /** Processes serving the listeners (1: the serving process itself). */
+  readonly processes: number;
+}
+
 export interface AccountsConfig {
   readonly registration: Registration;
   readonly defaultPlan: string;
@@ -143,6 +163,7 @@ export interface OutpointConfig {
     readonly feedBytesPerMinute: number;
   };
   readonly redis: { readonly url: string | null };
+  readonly electrum: ElectrumConfig;
   readonly market: MarketConfig;
   readonly log: {
     readonly level: LogLevel;

@@ -10,6 +10,7 @@ export * from './store/network-store.js';
 export * from './store/chain-writes.js';
 export * from './store/chain-reads.js';
 export * from './store/script-set-reads.js';
+export * from './store/script-hash-reads.js';
 export * from './store/price-store.js';
 export * from './store/short-address-store.js';
 export * from './store/account-store.js';

@@ -19,6 +19,8 @@ export interface OpsDeps {
   readonly health: HealthMonitor;
   /** Serve /metrics on this port; null when it has a port of its own ([metrics] port). */
   readonly metrics: MetricsExposition | null;
+  /** Where this process's Electrum server listens (docs/electrum.md): listed by /ready and /ready/{NETWORK}. */
+  readonly electrum?: () => readonly { readonly network: string; readonly transport: string; readonly address: string }[];
 }
 
 const EXEMPT = { config: { rateLimitExempt: true } };
@@ -27,6 +29,9 @@ const READY_PARAMS = { type: 'object', required: ['network'], properties: { netw
 
 export function opsRoutes(app: FastifyInstance, deps: OpsDeps): void {
   const startedAt = Date.now();
+  // The network's Electrum listeners as `transport: "host:port"` (the configured addresses, as bound).
+  const electrumOf = (network: string): Record<string, string> =>
+    Object.fromEntries((deps.electrum?.() ?? []).filter((l) => l.network === network).map((l) => [l.transport, l.address]));
   app.get('/health', EXEMPT, async (_request, reply) =>
     noStore(reply).send({ status: 'ok', uptime_seconds: Math.floor((Date.now() - startedAt) / 1000) }),
   );
@@ -50,7 +55,7 @@ export function opsRoutes(app: FastifyInstance, deps: OpsDeps): void {
           // in read_urls (no internal host names) and a code (no error text); names and texts are in /metrics and the log.
           replicas: deps.health.replicas().map((r, i) => ({ replica: i + 1, in_use: r.inUse, up: r.up, lag_ms: r.lagMs, reason: r.reasonCode })),
         },
-        networks: Object.fromEntries(networks.map((n) => [n.network, present(n)])),
+        networks: Object.fromEntries(networks.map((n) => [n.network, { ...present(n), electrum: electrumOf(n.network) }])),
       });
   });
 
@@ -60,7 +65,7 @@ export function opsRoutes(app: FastifyInstance, deps: OpsDeps): void {
     if (!readiness) {
       return noStore(reply).code(404).send({ ready: false, reason: 'unknown_network', message: `${request.params.network} is not a network this process serves` });
     }
-    return noStore(reply).code(readiness.ready ? 200 : 503).send(present(readiness));
+    return noStore(reply).code(readiness.ready ? 200 : 503).send({ ...present(readiness), electrum: electrumOf(readiness.network) });
   });
 
   const exposition = deps.metrics;

@@ -24,6 +24,8 @@ export interface ServeOptions {
   readonly apiOnly?: boolean;
   /** A path that answers 200 once serve is up; default `/api/v2/get_info/{readyNetwork}`. */
   readonly readyPath?: string;
+  /** Instead of readyPath: true once serve is up (a process whose HTTP port speaks TLS). */
+  readonly readyProbe?: (url: string) => Promise<boolean>;
   /** Default LTCTEST. */
   readonly readyNetwork?: string;
   readonly env?: Record<string, string>;
@@ -82,6 +84,7 @@ export async function startServe(config: string, options: ServeOptions = {}): Pr
       async () => {
         // A process that exited (a configuration error) will not become ready: say so now, not after the timeout.
         if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`);
+        if (options.readyProbe) return options.readyProbe(url);
         return fetch(`${url}${readyPath}`).then((r) => r.ok).catch(() => false);
       },
       60_000,

@@ -121,7 +121,9 @@ function digestTables(tables: Tables, without: readonly string[] = []): string {
   }
   for (const name of [...tables.keys()].sort()) {
     // Mempool samples are taken by the clock (an indexer process samples, a reference built from blocks does not): not the index.
-    if (without.includes(name) || name === 'mempool_samples') continue;
+    // SQLite's scripthash table is derived from the script rows (PostgreSQL keeps the same as an expression index):
+    // its own conformance tests check it.
+    if (without.includes(name) || name === 'mempool_samples' || name.startsWith('script_hashes_')) continue;
     const net = [...scriptsOf.keys()].find((n) => name.endsWith(`_${n}`));
     const scripts = net === undefined ? new Map<string, string>() : scriptsOf.get(net)!;
     const rows = tables.get(name)!

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'SERVER_BUSY'
   | 'REJECTED'
   | 'INDEX_SYNCING'
+  | 'INDEX_BUILDING'
   | 'RAW_TX_UNAVAILABLE'
   | 'WRITER_STANDBY'
   | 'STORE_UNAVAILABLE'
@@ -125,6 +126,16 @@ export function indexSyncingMessage(d: Pick<IndexSyncingDetails, 'height' | 'tar
   const target = d.targetHeight === null ? 'unknown' : String(d.targetHeight);
   const left = d.etaSeconds === null ? 'time left unknown' : `about ${Math.ceil(d.etaSeconds / 60)} min left`;
   return `index is syncing: height ${d.height ?? 0} of ${target}, ${left}`;
+}
+
+/**
+ * A lookup by scripthash while the store's scripthash index is still being built in the background over the scripts
+ * stored before it existed (docs/schema.md, "Scripthash index"): temporary, never a wrong or partial answer.
+ */
+export class ScriptHashIndexBuildingError extends OutpointError {
+  constructor(readonly progress: number) {
+    super('INDEX_BUILDING', `the scripthash index is being built (${Math.floor(progress * 100)} % done); ask again later`);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import type { BlockToConnect, ConnectedBlock, DisconnectedBlock, MempoolAddResul
 import type { NetworkId } from '../domain/network.js';
 import type { RawTxSource } from '../sources/raw-txs.js';
 import type { ScriptSetReader } from './script-set-reads.js';
+import type { ScriptHashIndexBuilder, ScriptHashReader } from './script-hash-reads.js';
 import type { SyncStatus } from '../domain/sync-status.js';
 
 /** One network's view of the store: the readers' side, the one writer's side and the bulk (initial) load. */
@@ -119,6 +120,8 @@ export interface BulkLoader {
   resetChain(): Promise<void>;
 }
 
-export interface NetworkStore extends NetworkReader, NetworkWriter, BulkLoader {
+export interface NetworkStore extends NetworkReader, NetworkWriter, BulkLoader, ScriptHashIndexBuilder {
   readonly id: NetworkId;
+  /** Reads by scripthash and the raw chain data of the Electrum protocol (not gated: the Electrum services gate them). */
+  readonly scriptHashes: ScriptHashReader;
 }

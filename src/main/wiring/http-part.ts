@@ -37,6 +37,8 @@ export class HttpPart implements RuntimePart {
     private readonly drivers: Drivers,
     /** Sightings live in the process that indexes (and listens); API-only replicas answer with the local model. */
     private readonly withSightings: boolean,
+    /** Where this process's Electrum server listens, for /ready (docs/electrum.md). */
+    private readonly electrumListeners?: () => readonly { readonly network: string; readonly transport: string; readonly address: string }[],
   ) {}
 
   async start(): Promise<void> {
@@ -131,7 +133,7 @@ export class HttpPart implements RuntimePart {
       serverLimits: serverLimits(config.http),
       ...(tls ? { tls, hstsMaxAgeSeconds: config.http.hstsMaxAgeS } : {}),
       metrics: observability.metrics,
-      ops: { health: observability.health, metrics: observability.apiExposition },
+      ops: { health: observability.health, metrics: observability.apiExposition, ...(this.electrumListeners ? { electrum: this.electrumListeners } : {}) },
       apiDocuments,
       extensions: [await createWebLayer(config, store, logger, apiDocuments)],
       ...(readReplicas ? { readScope: readReplicas.scope } : {}),

@@ -3,6 +3,7 @@ import { MemoryEventBus, type ChainStore, type EventBus, type Logger } from '../
 import type { Market } from '../../market/create-market.js';
 import { createRedisEventBus } from '../../redis/redis-event-bus.js';
 import { buildDrivers, type Drivers } from './drivers.js';
+import { ElectrumPart, scriptHashIndexBuildPart } from './electrum/electrum-part.js';
 import { HttpPart } from './http-part.js';
 import type { NetworkRuntime } from './network-runtime.js';
 import { waitForConfiguredNode } from './node-check.js';
@@ -42,8 +43,9 @@ export class Runtime {
     const indexers = options.indexers ?? true;
     const drivers = buildDrivers(config, logger, bus, { indexers, bulk: options.bulk ?? false });
     ({ store: this.store, networks: this.networks, market: this.market, observability: this.observability } = drivers);
-    this.http = options.http !== false ? new HttpPart(drivers, indexers) : null;
-    this.parts = new RuntimeParts(runtimeParts(drivers, this.http, indexers));
+    const electrum = options.http !== false ? new ElectrumPart(drivers) : null;
+    this.http = options.http !== false ? new HttpPart(drivers, indexers, electrum?.listeners) : null;
+    this.parts = new RuntimeParts(runtimeParts(drivers, this.http, electrum, indexers));
   }
 
   static async create(config: OutpointConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
@@ -75,14 +77,18 @@ export class Runtime {
 
 /**
  * The parts of a process, in the order they start (they stop in reverse): the bus and the store first and last; the
- * HTTP APIs before the nodes are waited for; the indexers last, so they stop first and the buses they publish on
- * drain after them.
+ * HTTP APIs and the Electrum listeners before the nodes are waited for; the indexers last, so they stop first and the
+ * buses they publish on drain after them.
  */
-function runtimeParts(drivers: Drivers, http: HttpPart | null, indexers: boolean): RuntimePart[] {
+function runtimeParts(drivers: Drivers, http: HttpPart | null, electrum: ElectrumPart | null, indexers: boolean): RuntimePart[] {
   const { config, logger, store, bus, observability, networks, dispatcher, matcher, loggedBus, pruner, market } = drivers;
   // systemd's ExecReload (deploy/systemd) sends SIGHUP to every process: handled always, so that a reload never
   // ends one (Node's default for SIGHUP), and taken as "re-read the TLS files" where there are any.
-  const onSighup = (): void => (http ? http.reloadTls() : logger.info('SIGHUP: nothing to reload (no TLS certificate is served by this process)'));
+  const onSighup = (): void => {
+    if (http) http.reloadTls();
+    else logger.info('SIGHUP: nothing to reload (no TLS certificate is served by this process)');
+    electrum?.reloadTls();
+  };
   const parts: RuntimePart[] = [
     { name: 'event bus', stop: () => bus.close?.() },
     { name: 'store', start: () => store.migrate(), stop: () => store.close() },
@@ -99,6 +105,8 @@ function runtimeParts(drivers: Drivers, http: HttpPart | null, indexers: boolean
     { name: 'webhook matcher', stop: () => matcher?.drain() },
     { name: 'event log', stop: () => loggedBus?.drain() },
     ...(http ? [http] : []),
+    // The Electrum listeners answer, like HTTP, while a node is waited for; they stop before HTTP.
+    ...(electrum ? [electrum] : []),
   ];
   if (!indexers) return parts;
   return [
@@ -126,6 +134,8 @@ function runtimeParts(drivers: Drivers, http: HttpPart | null, indexers: boolean
       { name: `${network.config.id} notifier`, start: () => network.notifier.start(), stop: () => network.notifier.stop() },
       { name: `${network.config.id} P2P`, start: () => network.p2p.start(), stop: () => network.p2p.stop() },
     ]),
+    // What an upgraded store's scripthash index lacks, built by the writer in the background (Electrum's lookups).
+    scriptHashIndexBuildPart(drivers),
   ];
 }
 

@@ -37,6 +37,11 @@ export abstract class ChainNet {
     return this.scriptKeys;
   }
 
+  /** The script keys, read on first use (the shared plans' way to them). */
+  *keysOfStore(): Plan<ScriptKeys> {
+    return yield* this.keysPlan();
+  }
+
   /** Read on first use: the salt exists once the store is migrated, which may be after this object is made. */
   protected *keysPlan(): Plan<ScriptKeys> {
     if (!this.scriptKeys) {

@@ -25,17 +25,21 @@ export async function withDbAt(harness: StoreHarness, version: number, fn: (db: 
   }
 }
 
-/** State that must be identical after connect + disconnect: orphan rows and emptied scripts are expected leftovers. */
+/** State that must be identical after connect + disconnect: orphan rows and emptied scripts (indexed by hash) are expected leftovers. */
 export async function liveDigest(db: TestDatabase): Promise<string> {
   const tables = await db.dump();
   // Rows of orphaned txs stay (ids are never reused); their orphan columns say what they spent.
   const orphanIds = new Set(Object.entries(tables).filter(([t]) => t.startsWith('txs_'))
     .flatMap(([, rows]) => rows.filter((r) => r.orphan_prevouts !== null).map((r) => r.id)));
+  // Emptied script rows stay (keys are never reused), and with them their entries in SQLite's scripthash table.
+  const emptied = new Set(Object.entries(tables).filter(([t]) => t.startsWith('scripts_'))
+    .flatMap(([t, rows]) => rows.filter((r) => r.tx_count === '0').map((r) => `${t.slice('scripts_'.length)}:${r.key}`)));
   const keep = (table: string, row: Record<string, string | null>): boolean => {
     if (table.startsWith('blocks_')) return row.is_orphan === '0';
     if (table.startsWith('txs_')) return row.orphan_prevouts === null;
     if (table.startsWith('tx_raws_')) return !orphanIds.has(row.id ?? null);
     if (table.startsWith('scripts_')) return row.tx_count !== '0';
+    if (table.startsWith('script_hashes_')) return !emptied.has(`${table.slice('script_hashes_'.length)}:${row.key}`);
     return true;
   };
   // next_tx only grows: a disconnected block's ids are not given to another block.

@@ -17,6 +17,7 @@ import { scriptKeyTests } from './chain/conformance-script-keys.js';
 import { scriptSetTests } from './chain/conformance-script-sets.js';
 import { upgradeTests } from './chain/conformance-upgrade.js';
 import { syncStatusTests } from './chain/conformance-sync-status.js';
+import { scriptHashTests } from './chain/conformance-script-hashes.js';
 
 /** The one suite every ChainStore driver must pass. */
 export function runStoreConformance(name: string, harness: StoreHarness): void {
@@ -31,6 +32,7 @@ export function runStoreConformance(name: string, harness: StoreHarness): void {
     void describe('upgrade', () => upgradeTests(harness));
     void describe('script keys', () => scriptKeyTests(harness));
     void describe('script sets (wallets)', () => scriptSetTests(harness));
+    void describe('scripthash index (Electrum)', () => scriptHashTests(harness));
     void describe('bulk load', () => bulkTests(harness));
     void describe('raw txs kept by the node', () => rawTxTests(harness));
     void describe('sync status', () => syncStatusTests(harness));

@@ -11,8 +11,9 @@ import { FuzzRandom, showInput } from './fuzz-random.js';
 import type { FuzzTarget } from './fuzz-target.js';
 import { httpCase } from './http-fuzz.js';
 import { frameCase, upgradeCase, validUpgrade } from './ws-fuzz.js';
+import { electrumCase, electrumFault } from './electrum-fuzz.js';
 
-export type FuzzKind = 'http' | 'upgrade' | 'frames' | 'p2p';
+export type FuzzKind = 'http' | 'upgrade' | 'frames' | 'p2p' | 'electrum';
 
 export interface FuzzOptions {
   readonly seed: number;
@@ -40,7 +41,7 @@ export interface FuzzReport {
 export class FuzzFailure extends Error {}
 
 /** Share of each kind, in this order: HTTP entries are most of the surface. */
-const MIX: readonly [FuzzKind, number][] = [['http', 0.55], ['upgrade', 0.15], ['frames', 0.2], ['p2p', 0.1]];
+const MIX: readonly [FuzzKind, number][] = [['http', 0.5], ['upgrade', 0.13], ['frames', 0.17], ['p2p', 0.1], ['electrum', 0.1]];
 
 function kindOf(random: FuzzRandom): FuzzKind {
   let x = random.float();
@@ -79,6 +80,12 @@ async function runCase(target: FuzzTarget, seed: number, n: number): Promise<Out
       const refused = answer.status !== null && answer.status !== 101;
       return { kind, input, answer, fault: refused ? `a valid upgrade answered ${answer.status}` : wsFault(answer) };
     }
+    case 'electrum': {
+      const input = electrumCase(random, target.known);
+      // Answers come within the pause; a session the server closed (an overlong line) ends sooner.
+      const answer = await rawExchange(target.electrumPort, input, { timeoutMs: 300 });
+      return { kind, input, answer, fault: electrumFault(answer.text) };
+    }
     default:
       return { kind, input: null, answer: null, fault: target.p2p.send(random) ? null : 'skipped' };
   }
@@ -91,7 +98,7 @@ function wsFault(answer: RawAnswer): string | null {
 
 export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise<FuzzReport> {
   const started = performance.now();
-  const byKind: Record<FuzzKind, number> = { http: 0, upgrade: 0, frames: 0, p2p: 0 };
+  const byKind: Record<FuzzKind, number> = { http: 0, upgrade: 0, frames: 0, p2p: 0, electrum: 0 };
   const answers: Record<string, number> = {};
   let p2pSkipped = 0;
   const numbers = options.only !== undefined ? [options.only] : Array.from({ length: options.cases }, (_, i) => i);
@@ -109,7 +116,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
           continue;
         }
         byKind[outcome.kind]++;
-        if (outcome.answer) {
+        if (outcome.answer && outcome.kind !== 'electrum') {
           const label = outcome.answer.status === null ? (outcome.answer.closed ? 'closed' : 'pending') : String(outcome.answer.status);
           answers[label] = (answers[label] ?? 0) + 1;
         }
@@ -123,7 +130,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
     await checkServing(target, `after cases ${slice[0]}–${slice[slice.length - 1]} of seed ${options.seed}`, logBefore);
     options.progress?.(`fuzz: ${from + slice.length}/${numbers.length} cases, ${((performance.now() - started) / 1000).toFixed(1)} s, p2p sessions ${target.p2p.sessions}`);
   }
-  const cases = byKind.http + byKind.upgrade + byKind.frames + byKind.p2p;
+  const cases = byKind.http + byKind.upgrade + byKind.frames + byKind.p2p + byKind.electrum;
   return { seed: options.seed, cases, byKind, answers, p2pSkipped, p2pSessions: target.p2p.sessions, ms: performance.now() - started };
 }
 

@@ -17,14 +17,18 @@ import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { startLitecoind, type RegtestNode } from '../regtest-node.js';
 import { startServeWithBody, type ServeProcess } from '../serve-process.js';
 import { waitFor } from '../wait-for.js';
-import type { FuzzKnown } from './http-fuzz.js';
+import { createHash } from 'node:crypto';
+import { freePort } from '../free-port.js';
+import type { ElectrumFuzzKnown } from './electrum-fuzz.js';
 import { P2pFuzz } from './p2p-fuzz.js';
 
 const NETWORK = 'LTCTEST';
 
 export interface FuzzTarget {
   readonly serve: ServeProcess;
-  readonly known: FuzzKnown;
+  readonly known: ElectrumFuzzKnown;
+  /** The network's Electrum TCP listener. */
+  readonly electrumPort: number;
   readonly p2p: P2pFuzz;
   close(): Promise<void>;
 }
@@ -45,6 +49,7 @@ export async function startFuzzTarget(options: { p2pPeers?: number } = {}): Prom
 
     const storeUrl = `sqlite:${join(dir, 'fuzz.db')}`;
     const apiKey = await accountWithKey(join(dir, 'fuzz.db'));
+    const electrumPort = await freePort();
     serve = await startServeWithBody(`[store]
 url = "${storeUrl}"
 [market]
@@ -52,6 +57,8 @@ sources = []
 [web]
 rate_limit_per_second = 0
 [realtime]
+max_connections_per_ip = 0
+[electrum]
 max_connections_per_ip = 0
 [accounts]
 registration = "open"
@@ -62,7 +69,8 @@ chain = "regtest"
 rpc_url = "${node.rpcUrl}"
 poll_ms = 200
 p2p_peers = [${p2p.addresses.map((a) => `"${a}"`).join(', ')}]
-p2p_target_peers = ${p2p.addresses.length}`, { http: { trust_proxy: '["127.0.0.1"]', request_timeout_s: '3' } });
+p2p_target_peers = ${p2p.addresses.length}
+electrum_tcp = "127.0.0.1:${electrumPort}"`, { http: { trust_proxy: '["127.0.0.1"]', request_timeout_s: '3' } });
     const url = serve.url;
     await waitFor(async () => (await fetch(`${url}/api/v2/get_tx/${NETWORK}/${txid}`)).status === 200, 60_000, 'the payment indexed');
     // Readiness is a background check (every 5 s): until it has seen the index caught up, /ready answers 503.
@@ -71,13 +79,15 @@ p2p_target_peers = ${p2p.addresses.length}`, { http: { trust_proxy: '["127.0.0.1
     const csrfCookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
     const csrfToken = /name="csrf" value="([^"]+)"/.exec(await signIn.text())?.[1] ?? '';
     const asset = /"(\/assets\/[^"]+)"/.exec(await (await fetch(`${url}/`)).text())?.[1] ?? '/assets/missing.css';
+    const script = Buffer.from((await node.wallet.call<{ scriptPubKey: string }>('getaddressinfo', [address])).scriptPubKey, 'hex');
+    const scripthash = createHash('sha256').update(script).digest().reverse().toString('hex');
     const tpub = HDKey.fromMasterSeed(Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex'), { public: 0x043587cf, private: 0x04358394 }).derive("m/84'/1'/0'").publicExtendedKey;
     const body = `wpkh([d34db33f/84h/1h/0h]${tpub}/<0;1>/*)`;
     const descriptor = `${body}#${descriptorChecksum(body)!}`;
-    const known: FuzzKnown = { network: NETWORK, address, txid, blockHash: blockHash!, height, rawTx, apiKey, csrfCookie, csrfToken, asset, tpub, descriptor };
+    const known: ElectrumFuzzKnown = { network: NETWORK, address, txid, blockHash: blockHash!, height, rawTx, apiKey, csrfCookie, csrfToken, asset, tpub, descriptor, scripthash };
     const [started, fakes, chain] = [serve, p2p, node];
     return {
-      serve: started, known, p2p: fakes,
+      serve: started, known, p2p: fakes, electrumPort,
       async close() {
         await started.stop();
         await fakes.close();

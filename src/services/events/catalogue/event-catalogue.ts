@@ -5,6 +5,7 @@ import type { LoggedChannelEvent } from '../../../core/store/event-log-store.js'
 import { balanceUpdatePayload } from './balance-update.payload.js';
 import { blockUpdatePayload } from './block-update.payload.js';
 import { doubleSpendPayload } from './double-spend.payload.js';
+import type { ElectrumChange } from './electrum-change.js';
 import { addressKey, blockchainChannel, BLOCKCHAIN_KEY, tickerChannel, txSummaryKey } from './event-channels.js';
 import { priceUpdatePayload } from './price-update.payload.js';
 import type { RenderState } from './render-state.js';
@@ -22,7 +23,10 @@ export interface LiveOut {
   addresses(network: NetworkId, scripts: readonly Uint8Array[], event: string, payload: (address: string) => object): void;
 }
 
-/** What one kind of domain event is to the outside: its channel events live and as logged, and its webhook deliveries. */
+/**
+ * What one kind of domain event is to the outside: its channel events live and as logged, its webhook deliveries, and
+ * what it changes for Electrum subscriptions.
+ */
 export interface EventKind<E extends DomainEvent> {
   /** Its channel events as they go out live (docs/realtime.md); null: none. */
   readonly live: ((event: E, out: LiveOut, state: RenderState) => void) | null;
@@ -35,13 +39,15 @@ export interface EventKind<E extends DomainEvent> {
   readonly webhooks: readonly WebhookType[];
   /** The body of the delivery it makes to a matching hook (`confirmations`: the tx's depth now); null: it makes none itself. */
   readonly webhookBody: ((event: E, hook: { readonly address: string | null }, confirmations: number) => Record<string, unknown>) | null;
+  /** What it changes for the Electrum server's subscriptions (scripthash statuses, headers; docs/electrum.md); null: nothing. */
+  readonly electrum: ((event: E) => ElectrumChange | null) | null;
 }
 
 type Catalogue = { readonly [K in DomainEvent['kind']]: EventKind<Extract<DomainEvent, { readonly kind: K }>> };
 
 /**
  * Every kind of domain event (core/domain/events.ts), one entry each: a new kind is one entry here, and realtime, the
- * event log, the catch-up feed and webhooks follow it. Disconnected blocks and removed txs have no channel event in
+ * event log, the catch-up feed, webhooks and the Electrum server follow it. Disconnected blocks and removed txs have no channel event in
  * the interface; they reach webhooks as changes of depth, judged by the matcher.
  */
 export const EVENT_CATALOGUE = {
@@ -54,8 +60,13 @@ export const EVENT_CATALOGUE = {
       event: 'block', network: event.network, blockhash: event.hash, block_no: event.height, previous_blockhash: event.prevHash,
       time: event.receivedAt, total_txs: event.txCount, size: event.size,
     }),
+    electrum: (event) => ({ kind: 'block', network: event.network, height: event.height, hash: event.hash }),
   },
-  block_disconnected: { live: null, logged: null, webhooks: ['tx_confirmations', 'address'], webhookBody: null },
+  // A reorg may change any status: the Electrum server recomputes those of scripts it cannot rule out.
+  block_disconnected: {
+    live: null, logged: null, webhooks: ['tx_confirmations', 'address'], webhookBody: null,
+    electrum: (event) => ({ kind: 'reorg', network: event.network, height: event.height }),
+  },
   tx_accepted: {
     live: (event, out, state) => {
       // Counted whether or not anyone listens: the rate is over every accepted tx.
@@ -69,8 +80,10 @@ export const EVENT_CATALOGUE = {
     // A mempool tx reaches hooks through its address_touched events (one per address), which follow it.
     webhooks: [],
     webhookBody: null,
+    electrum: (event) => ({ kind: 'scripts', network: event.network, scripts: event.deltas.map((d) => d.script) }),
   },
-  tx_removed: { live: null, logged: null, webhooks: [], webhookBody: null },
+  // Confirmed, replaced, evicted or conflicted: every script of the tx changed status.
+  tx_removed: { live: null, logged: null, webhooks: [], webhookBody: null, electrum: (event) => ({ kind: 'tx-gone', network: event.network, txid: event.txid }) },
   address_touched: {
     live: (event, out, state) => out.addresses(event.network, [event.delta.script], 'balance_update', (address) =>
       balanceUpdatePayload(address, event, state.summaries.of(event.tx, state.params(event.network), event.prevouts))),
@@ -100,6 +113,7 @@ export const EVENT_CATALOGUE = {
         value_received: formatCoins(received), value_sent: formatCoins(sent), balance_change: formatCoins(received - sent),
       };
     },
+    electrum: (event) => ({ kind: 'scripts', network: event.network, scripts: [event.delta.script] }),
   },
   double_spend: {
     // On the network's blockchain channel, and once on each address channel of a script involved.
@@ -116,6 +130,7 @@ export const EVENT_CATALOGUE = {
       event: 'double_spend', network: event.network, ...(hook.address ? { address: hook.address } : {}), txid: event.txid,
       conflicting_txids: event.conflictingTxids, reason: event.reason, seen_in: event.seenIn, time: event.time,
     }),
+    electrum: (event) => ({ kind: 'scripts', network: event.network, scripts: event.scripts }),
   },
   price: {
     live: (event, out) => out.channel(tickerChannel(event.coin, event.base), 'price_update', () => priceUpdatePayload(event)),
@@ -123,6 +138,7 @@ export const EVENT_CATALOGUE = {
     logged: null,
     webhooks: [],
     webhookBody: null,
+    electrum: null,
   },
 } as const satisfies Catalogue;
 

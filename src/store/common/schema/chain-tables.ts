@@ -13,6 +13,7 @@
  * drops and re-creates the deferred indexes from it.
  */
 import type { NetworkId } from '../../../core/domain/network.js';
+import { postgresScriptHashExpression, SQLITE_SCRIPT_HASH_FUNCTION } from './script-hash-keys.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -33,6 +34,8 @@ export interface ChainTables {
   readonly bulkPending: string;
   /** Bulk load only: (key, first output id, script) of scripts not seen recently; deduplicated when the load ends. */
   readonly bulkScripts: string;
+  /** SQLite only: (prefix of sha256(script), script key), the scripthash index (script-hash-keys.ts). */
+  readonly scriptHashes: string;
 }
 
 export function chainTables(id: NetworkId): ChainTables {
@@ -40,7 +43,7 @@ export function chainTables(id: NetworkId): ChainTables {
   return {
     blocks: `blocks_${n}`, txs: `txs_${n}`, txRaws: `tx_raws_${n}`, outputs: `outputs_${n}`, history: `history_${n}`, scripts: `scripts_${n}`,
     mempoolTxs: `mempool_txs_${n}`, mempoolOutputs: `mempool_outputs_${n}`, mempoolSpends: `mempool_spends_${n}`, mempoolStats: `mempool_stats_${n}`,
-    bulkPending: `bulk_pending_${n}`, bulkScripts: `bulk_scripts_${n}`,
+    bulkPending: `bulk_pending_${n}`, bulkScripts: `bulk_scripts_${n}`, scriptHashes: `script_hashes_${n}`,
   };
 }
 
@@ -97,7 +100,8 @@ CREATE TABLE ${t.mempoolSpends} (
   prev_txid ${blob} NOT NULL, prev_vout ${int} NOT NULL, txid ${blob} NOT NULL, vin ${int} NOT NULL, script ${big} NOT NULL,
   value ${big} NOT NULL, PRIMARY KEY (prev_txid, prev_vout, txid)
 )${noRowid};
-${mempoolScriptIndexes(t).map((sql) => `${sql};`).join('\n')}
+${mempoolScriptIndexes(t).map((sql) => `${sql};`).join('\n')}${engine === 'sqlite' ? `
+CREATE TABLE ${t.scriptHashes} (hash INTEGER NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (hash, key)) WITHOUT ROWID;` : ''}
 ${deferredIndexes(engine, id).map((i) => `${i.create};`).join('\n')}
 `;
 }
@@ -144,6 +148,39 @@ export function deferredIndexes(engine: Engine, id: NetworkId): DeferredIndex[] 
   // tx's few inputs by it. Without spent_vin an entry is ~1.5 bytes smaller in SQLite (~4 B/tx) and 8 in PostgreSQL,
   // whose btree also folds a tx's entries into one. Stores made with (spent_by, spent_vin) keep it (the same reads).
   const bySpender = index(`${t.outputs}_by_spender`, `CREATE INDEX ${t.outputs}_by_spender ON ${t.outputs} (spent_by) WHERE spent_by IS NOT NULL`);
-  if (engine === 'sqlite') return [byTxid, bySpender, unspent];
-  return [key(t.txs, 'id'), key(t.txRaws, 'id'), byTxid, key(t.outputs, 'id, vout'), bySpender, unspent, key(t.history, 'script, id'), key(t.scripts, 'key')];
+  if (engine === 'sqlite') return [byTxid, bySpender, unspent, scriptHashIndex(engine, id)];
+  return [key(t.txs, 'id'), key(t.txRaws, 'id'), byTxid, key(t.outputs, 'id, vout'), bySpender, unspent, key(t.history, 'script, id'), key(t.scripts, 'key'),
+    scriptHashIndex(engine, id)];
+}
+
+/** The meta row present while an existing store's scripthash index is built in the background (its value: the progress). */
+export function scriptHashBuildKey(id: NetworkId): string {
+  return `script_hashes_${id.toLowerCase()}`;
+}
+
+/** SQLite's trigger that keeps the scripthash table as script rows are inserted (script rows are never updated or deleted). */
+export function scriptHashTriggerSql(id: NetworkId): string {
+  const t = chainTables(id);
+  return `CREATE TRIGGER IF NOT EXISTS ${t.scripts}_hash AFTER INSERT ON ${t.scripts} BEGIN
+  INSERT OR IGNORE INTO ${t.scriptHashes} (hash, key) VALUES (${SQLITE_SCRIPT_HASH_FUNCTION}(NEW.script), NEW.key); END`;
+}
+
+/**
+ * The scripthash index (script-hash-keys.ts) as a deferred index: an initial load or a snapshot import builds it whole
+ * at the end, in key order, and making it says the index is complete (no background build left). SQLite: the table in
+ * one sorted insert and the trigger that keeps it; PostgreSQL: an expression index over the script rows.
+ */
+function scriptHashIndex(engine: Engine, id: NetworkId): DeferredIndex {
+  const t = chainTables(id);
+  const name = `${t.scripts}_by_hash`;
+  const complete = `DELETE FROM meta WHERE key = '${scriptHashBuildKey(id)}'`;
+  if (engine === 'postgres') {
+    return { name, create: `CREATE INDEX ${name} ON ${t.scripts} (${postgresScriptHashExpression('script')}); ${complete}`, drop: `DROP INDEX IF EXISTS ${name}` };
+  }
+  return {
+    name,
+    create: `INSERT OR IGNORE INTO ${t.scriptHashes} (hash, key) SELECT ${SQLITE_SCRIPT_HASH_FUNCTION}(script), key FROM ${t.scripts} ORDER BY 1, 2;
+${scriptHashTriggerSql(id)}; ${complete}`,
+    drop: `DROP TRIGGER IF EXISTS ${t.scripts}_hash; DELETE FROM ${t.scriptHashes}`,
+  };
 }

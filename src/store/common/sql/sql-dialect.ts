@@ -1,3 +1,5 @@
+import { postgresScriptHashExpression, postgresScriptHashKey, sqliteScriptHashKey } from '../schema/script-hash-keys.js';
+
 /**
  * The few spots where the engines' SQL differs inside a statement both otherwise share (sql-plan.ts). Everything
  * else in shared SQL is written in the common subset: `?` placeholders, `LIMIT ? + 0`, a tx's block by a scalar
@@ -38,6 +40,13 @@ export interface SqlDialect {
    * bigint would round half up): the mempool removal paths are not given the indexer's clock.
    */
   readonly now: string;
+  /**
+   * The script rows (`key`, `script`) whose scripthash key equals the one bound here, through the scripthash index
+   * (script-hash-keys.ts: SQLite's table of keys, PostgreSQL's expression index).
+   */
+  scriptsByHash(tables: { readonly scripts: string; readonly scriptHashes: string }): string;
+  /** The bound key of a sha256 (32 bytes, natural order) for scriptsByHash. */
+  scriptHashKey(sha256: Uint8Array): unknown;
 }
 
 export const SQLITE_DIALECT: SqlDialect = {
@@ -51,6 +60,8 @@ export const SQLITE_DIALECT: SqlDialect = {
   inHashList: (column) => `${column} IN (SELECT unhex(value) FROM json_each(?))`,
   hashList: (hexes) => JSON.stringify(hexes),
   now: "CAST(strftime('%s', 'now') AS INTEGER)",
+  scriptsByHash: (t) => `SELECT s.key, s.script FROM ${t.scriptHashes} h JOIN ${t.scripts} s ON s.key = h.key WHERE h.hash = ?`,
+  scriptHashKey: sqliteScriptHashKey,
 };
 
 export const POSTGRES_DIALECT: SqlDialect = {
@@ -64,4 +75,6 @@ export const POSTGRES_DIALECT: SqlDialect = {
   inHashList: (column) => `${column} = ANY(CAST(? AS BYTEA[]))`,
   hashList: (hexes) => hexes.map((hex) => Buffer.from(hex, 'hex')),
   now: 'floor(EXTRACT(EPOCH FROM now()))::bigint',
+  scriptsByHash: (t) => `SELECT key, script FROM ${t.scripts} WHERE ${postgresScriptHashExpression('script')} = CAST(? AS BIGINT)`,
+  scriptHashKey: postgresScriptHashKey,
 };

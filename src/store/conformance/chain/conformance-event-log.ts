@@ -166,7 +166,7 @@ export function eventLogTests(harness: StoreHarness): void {
       (${net}, 'tx:f1', 5000, 'tx_summary', '{"txid":"f1"}', ${T}),
       (${net}, 'blockchain', 5001, 'block_update', '{"n":1}', ${T})`);
     await db.exec(`UPDATE event_log_state SET last_id = 5001`);
-    // Version 12; what version 14 added goes too, and is made again on the way up.
+    // Version 12; what version 14 added goes too, and is made again on the way up; version 15's scripthash index stays (its migration finds it made).
     for (const id of NETWORK_IDS) for (const sql of dropMempoolStatsSql(db.engine, id)) await db.exec(sql);
     await db.setSchemaVersion(12);
     const store = await db.reopen();

@@ -273,8 +273,8 @@ async function buildHistory(db: pg.ClientBase, n: PgNet, _rawTxs: RawTxSource | 
 
 /**
  * Script rows with exact totals (NUMERIC sums): amounts from the outputs (staged by the history step, or summed here
- * after a load whose history step an older version ran), counts from the history just built; then the staging tables
- * go and the load ends. Sorted aggregates: the history's groups come in key order from its new key (hash aggregates
+ * after a load whose history step an older version ran), counts from the history just built (the staging tables go
+ * with the next step, which ends the load). Sorted aggregates: the history's groups come in key order from its new key (hash aggregates
  * of 200k groups with NUMERIC states took ~25% longer). Rows go in join order: scripts are read by key through the
  * index, so sorting the heap by key first (1.5 s of 5 on the 100k chain under load) bought nothing.
  */
@@ -300,6 +300,11 @@ async function writeScripts(db: pg.ClientBase, n: PgNet): Promise<void> {
     LEFT JOIN ${amounts} o ON o.script = d.key`);
   await db.query('SET LOCAL enable_hashagg = on');
   await createIndexes(db, n, `${t.scripts}_pkey`);
+}
+
+/** The scripthash index over the script rows (script-hash-keys.ts); then the staging tables go and the load ends. */
+async function buildScriptHashes(db: pg.ClientBase, n: PgNet): Promise<void> {
+  await createIndexes(db, n, `${n.t.scripts}_by_hash`);
   await db.query(`DROP TABLE IF EXISTS ${bulkStagingTables(n).join(', ')}`);
   await db.query('DELETE FROM bulk_loads WHERE net = $1', [n.net]);
 }
@@ -312,4 +317,6 @@ export const BUILD_STEPS: readonly Step[] = [
   { name: 'unspent index', run: buildUnspentIndex },
   { name: 'address histories', run: buildHistory },
   { name: 'address totals', run: buildScripts },
+  // Last: the load ends with it (a load an older version began at an earlier step ends here too).
+  { name: 'scripthash index', run: buildScriptHashes },
 ];

@@ -37,6 +37,10 @@ import { runPostgres } from '../connection/postgres-plans.js';
 import { LOCK_NAMESPACE, one } from '../connection/postgres-sql.js';
 import { createStagingTables } from './postgres-staging.js';
 import { PgReadSide, type ReadSides } from './postgres-read-side.js';
+import { buildScriptHashes } from './postgres-script-hashes.js';
+import { PlannedScriptHashReader } from '../../common/chain-reads/planned-script-hash-reader.js';
+import { ScriptHashPlans } from '../../common/chain-reads/script-hash-plans.js';
+import type { ScriptHashIndexState } from '../../../core/store/script-hash-reads.js';
 
 export class PostgresNetworkStore extends PlannedChainReads implements NetworkStore {
   private readonly n: PgNet;
@@ -57,6 +61,7 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
   private recentScripts = new RecentKeys();
   /** The inline load's held outputs: none between its batches (capacity 0; the worker load holds them). */
   private readonly held = new HeldOutputs(0);
+  readonly scriptHashes: PlannedScriptHashReader;
 
   /** `replicas`: the read sides of the store's replicas, given the primary's side (the store's router picks one). */
   constructor(
@@ -72,6 +77,13 @@ export class PostgresNetworkStore extends PlannedChainReads implements NetworkSt
     this.plans = this.n.reads;
     const primary = new PgReadSide(pool, this.n);
     this.reads = replicas ? replicas(primary, this.n) : { current: () => primary };
+    this.scriptHashes = new PlannedScriptHashReader((plan) => this.read(plan), new ScriptHashPlans(this.n));
+  }
+
+  /** Only the network's writer builds (the writer lock first), on the primary, outside the writer's transactions. */
+  async buildScriptHashIndex(): Promise<ScriptHashIndexState> {
+    await this.claimWriter();
+    return buildScriptHashes(this.pool, this.n);
   }
 
   /** Address reads of the side the current read scope picked. */

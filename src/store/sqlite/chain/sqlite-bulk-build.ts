@@ -142,7 +142,9 @@ export const BUILD_STEPS: readonly Step[] = [
   { name: 'spender index', run: (n) => createIndex(n, '_by_spender') },
   { name: 'unspent index', run: (n) => createIndex(n, '_unspent') },
   { name: 'address histories', run: buildHistory },
-  { name: 'address totals', run: (n) => { buildScripts(n); dropStaging(n); } },
+  { name: 'address totals', run: buildScripts },
+  // Last: the load ends with it (a load an older version began at an earlier step ends here too).
+  { name: 'scripthash index', run: (n) => { createIndex(n, '_by_hash'); dropStaging(n); } },
 ];
 
 /**

@@ -23,6 +23,10 @@ import { connectBlocksSync, disconnectTipSync } from './sqlite-chain-writer.js';
 import { addMempoolTxsSync } from './sqlite-mempool-writer.js';
 import { pruneRemovedMempool, removeMempoolTxs } from '../../common/chain-writes/mempool-removal.js';
 import { SqliteScriptSetReader } from './sqlite-script-set-reader.js';
+import { buildScriptHashesSync } from './sqlite-script-hashes.js';
+import { PlannedScriptHashReader } from '../../common/chain-reads/planned-script-hash-reader.js';
+import { ScriptHashPlans } from '../../common/chain-reads/script-hash-plans.js';
+import type { ScriptHashIndexState } from '../../../core/store/script-hash-reads.js';
 import { SqliteNet } from './sqlite-net.js';
 import { readSqlite } from '../connection/sqlite-plans.js';
 import type { Statements } from '../connection/sqlite-statements.js';
@@ -34,6 +38,7 @@ export class SqliteNetworkStore extends PlannedChainReads implements NetworkStor
   protected readonly plans: ChainReadPlans;
   protected readonly address: SqliteAddressReader;
   readonly scriptSets: SqliteScriptSetReader;
+  readonly scriptHashes: PlannedScriptHashReader;
   /** Script rows between block batches (this network's writer only; see ScriptCache for the rules). */
   private readonly scripts = new ScriptCache();
   /** PRAGMA data_version when the cache was last in step: it changes only when another connection commits. */
@@ -55,6 +60,7 @@ export class SqliteNetworkStore extends PlannedChainReads implements NetworkStor
     this.plans = this.n.reads;
     this.address = new SqliteAddressReader(this.n);
     this.scriptSets = new SqliteScriptSetReader(this.n);
+    this.scriptHashes = new PlannedScriptHashReader((plan) => this.read(plan), new ScriptHashPlans(this.n));
     this.writer = new SqliteWriterLock(takeWriterLock ? writerLockPath(db, id) : null, id);
   }
 
@@ -139,6 +145,10 @@ export class SqliteNetworkStore extends PlannedChainReads implements NetworkStor
     this.scripts.clear();
     this.write(() => resetChainSync(this.n));
     this.pagesFreed();
+  }
+
+  async buildScriptHashIndex(limit: number): Promise<ScriptHashIndexState> {
+    return this.write(() => buildScriptHashesSync(this.n, limit));
   }
 
   async setSyncStatus(status: SyncStatus | null): Promise<void> {

@@ -1,0 +1,168 @@
+/**
+ * Reads by scripthash and the Electrum protocol's chain data (core/store/script-hash-reads.ts), written once for both
+ * engines as plans (sql-plan.ts): the lookup through the scripthash index (the dialect's one difference), a script's
+ * whole history as Electrum's status needs it (txid and height; fee and unconfirmed parents of mempool txs), raw
+ * headers and block hashes by height.
+ */
+import type { ScriptHashHistory, ScriptHashIndexState, ScriptHashMempoolTx, ScriptHashUtxo } from '../../../core/store/script-hash-reads.js';
+import type { ChainNet } from '../chain-net.js';
+import { probeScript } from '../chain-writes/script-rows.js';
+import { scriptHashBuildKey } from '../schema/chain-tables.js';
+import { bytesToHex, sameBytes, unpackPrevouts } from '../schema/codec.js';
+import { scriptSha256 } from '../schema/script-hash-keys.js';
+import { big, first, num, rows, type Plan, type Row } from '../sql/sql-plan.js';
+import { MainChainHeights } from './main-chain-heights.js';
+
+/** The 80-byte header of a stored block row (hashes are stored in display order, headers carry them reversed). */
+export function headerOfRow(r: Row): Buffer {
+  const header = Buffer.alloc(80);
+  header.writeInt32LE(num(r.version) | 0, 0);
+  Buffer.from(r.prev_hash as Uint8Array).reverse().copy(header, 4);
+  Buffer.from(r.merkle_root as Uint8Array).reverse().copy(header, 36);
+  header.writeUInt32LE(num(r.time), 68);
+  header.writeUInt32LE(num(r.bits), 72);
+  header.writeUInt32LE(num(r.nonce), 76);
+  return header;
+}
+
+/** How far a background build has come: the last script key it indexed over the key space (keys are uniform hashes). */
+function buildProgress(value: unknown, bits: number): number {
+  const last = value === '' || value === null || value === undefined ? -1 : Number(value);
+  return Math.min(0.99, Math.max(0, (last + 1) / 2 ** bits));
+}
+
+export class ScriptHashPlans {
+  private readonly sql;
+  /** Heights by tx id (main-chain-heights.ts): a listed tx's block is not joined per row. */
+  private readonly heights: MainChainHeights;
+
+  constructor(private readonly n: ChainNet) {
+    const { t, dialect: d } = n;
+    this.heights = new MainChainHeights(t, d, n.net);
+    this.sql = {
+      byHash: d.scriptsByHash(t),
+      confirmed: `SELECT h.id, tx.txid FROM ${t.history} h JOIN ${t.txs} tx ON tx.id = h.id WHERE h.script = ? ORDER BY h.id LIMIT ? + 0`,
+      liveOf: `SELECT txid FROM ${t.mempoolTxs} WHERE ${d.inHashList('txid')} AND removed = ${d.no}`,
+      // Through the partial index of unspent outputs (script, id, vout, value): its condition is the query's.
+      unspent: `SELECT o.id, tx.txid, o.vout, o.value FROM ${t.outputs} o JOIN ${t.txs} tx ON tx.id = o.id
+        WHERE o.script = ? AND o.spent_by IS NULL ORDER BY o.id, o.vout LIMIT ? + 0`,
+      mempoolSpent: `SELECT prev_txid, prev_vout FROM ${t.mempoolSpends} WHERE script = ?`,
+      // UNION ALL, not UNION: each side is a search of its by-script index; UNION would sort them through a temporary
+      // B-tree on every call. Duplicates are dropped in memory.
+      mempoolTouching: `SELECT txid FROM ${t.mempoolOutputs} WHERE script = ?
+        UNION ALL SELECT txid FROM ${t.mempoolSpends} WHERE script = ? LIMIT ? + 0`,
+      mempoolPaid: `SELECT txid, vout, value FROM ${t.mempoolOutputs} WHERE script = ?`,
+      mempoolTxsOf: `SELECT txid, fee, prevouts FROM ${t.mempoolTxs} WHERE ${d.inHashList('txid')}`,
+      headers: `SELECT version, prev_hash, merkle_root, time, bits, nonce FROM ${t.blocks}
+        WHERE height >= ? AND height < ? AND is_orphan = ${d.no} ORDER BY height`,
+      hashes: `SELECT hash FROM ${t.blocks} WHERE height >= ? AND height <= ? AND is_orphan = ${d.no} ORDER BY height`,
+    };
+  }
+
+  *indexState(): Plan<ScriptHashIndexState> {
+    const row = yield* first('SELECT value FROM meta WHERE key = ?', [scriptHashBuildKey(this.n.id)]);
+    if (!row) return { ready: true, progress: 1 };
+    const keys = yield* this.n.keysOfStore();
+    return { ready: false, progress: buildProgress(row.value, keys.params.bits) };
+  }
+
+  /** The stored script with this sha256 (the index narrows to a prefix; the whole hash of each candidate decides). */
+  *scriptOf(sha256: Uint8Array): Plan<Uint8Array | null> {
+    for (const r of yield* rows(this.sql.byHash, [this.n.dialect.scriptHashKey(sha256)])) {
+      const script = r.script as Uint8Array;
+      if (sameBytes(scriptSha256(script), sha256)) return script;
+    }
+    return null;
+  }
+
+  /** The script's key, or null when the index has never seen it. */
+  private *keyOf(script: Uint8Array): Plan<number | null> {
+    const keys = yield* this.n.keysOfStore();
+    const { row, key } = yield* probeScript(this.n.t, script, keys.base(script));
+    return row ? key : null;
+  }
+
+  *history(script: Uint8Array, max: number): Plan<ScriptHashHistory | null> {
+    const key = yield* this.keyOf(script);
+    if (key === null) return { confirmed: [], mempool: [] };
+    const found = yield* rows(this.sql.confirmed, [key, max + 1]);
+    if (found.length > max) return null;
+    const heights = yield* this.heights.current();
+    const confirmed = found.map((r) => ({ txid: bytesToHex(r.txid as Uint8Array), height: heights.heightOf(num(r.id)) }));
+    const mempool = yield* this.mempoolOfKey(key, max - confirmed.length);
+    return mempool && { confirmed, mempool };
+  }
+
+  *mempool(script: Uint8Array, max: number): Plan<ScriptHashMempoolTx[] | null> {
+    const key = yield* this.keyOf(script);
+    return key === null ? [] : yield* this.mempoolOfKey(key, max);
+  }
+
+  *unspent(script: Uint8Array, max: number): Plan<ScriptHashUtxo[] | null> {
+    const key = yield* this.keyOf(script);
+    if (key === null) return [];
+    const confirmed = yield* rows(this.sql.unspent, [key, max + 1]);
+    if (confirmed.length > max) return null;
+    const heights = confirmed.length > 0 ? yield* this.heights.current() : null;
+    const spent = new Set((yield* rows(this.sql.mempoolSpent, [key])).map((r) => `${bytesToHex(r.prev_txid as Uint8Array)}:${num(r.prev_vout)}`));
+    const out: ScriptHashUtxo[] = [];
+    for (const r of confirmed) {
+      const txid = bytesToHex(r.txid as Uint8Array);
+      if (spent.size === 0 || !spent.has(`${txid}:${num(r.vout)}`)) out.push({ txid, vout: num(r.vout), value: big(r.value), height: heights!.heightOf(num(r.id)), unconfirmedParent: false });
+    }
+    const paid = (yield* rows(this.sql.mempoolPaid, [key])).filter((r) => !spent.has(`${bytesToHex(r.txid as Uint8Array)}:${num(r.vout)}`));
+    if (paid.length === 0) return out;
+    if (out.length + paid.length > max) return null;
+    const txids = [...new Set(paid.map((r) => bytesToHex(r.txid as Uint8Array)))];
+    const parents = new Map((yield* this.withParents(yield* rows(this.sql.mempoolTxsOf, [this.n.dialect.hashList(txids)]))).map((m) => [m.txid, m.unconfirmedParent]));
+    for (const r of paid) {
+      const txid = bytesToHex(r.txid as Uint8Array);
+      out.push({ txid, vout: num(r.vout), value: big(r.value), height: null, unconfirmedParent: parents.get(txid) ?? false });
+    }
+    return out;
+  }
+
+  /**
+   * The txs paying the script and those spending from it (none, the usual case, costs one statement). The read stops
+   * after max + 1 rows; only when it stopped short of max + 1 txids (a tx with several of these outputs or inputs) is
+   * it read again whole, so a script with a huge mempool costs max + 1 rows, not all of them.
+   */
+  private *mempoolOfKey(key: number, max: number): Plan<ScriptHashMempoolTx[] | null> {
+    let txids = yield* this.mempoolTxidsOf(key, max + 1);
+    if (txids === 'cut') txids = yield* this.mempoolTxidsOf(key, 2 ** 31 - 1); // PostgreSQL types `? + 0` as integer
+    if (txids === 'cut' || txids.size > max) return null;
+    if (txids.size === 0) return [];
+    return yield* this.withParents(yield* rows(this.sql.mempoolTxsOf, [this.n.dialect.hashList([...txids])]));
+  }
+
+  /** The mempool txids paying or spending the script, or 'cut' when the read hit its cap with fewer than cap txids. */
+  private *mempoolTxidsOf(key: number, cap: number): Plan<Set<string> | 'cut'> {
+    const found = yield* rows(this.sql.mempoolTouching, [key, key, cap]);
+    const txids = new Set(found.map((r) => bytesToHex(r.txid as Uint8Array)));
+    return found.length >= cap && txids.size < cap ? 'cut' : txids;
+  }
+
+  /** Whether each mempool tx spends an output of another live mempool tx: one statement for all their inputs. */
+  private *withParents(pool: readonly Row[]): Plan<ScriptHashMempoolTx[]> {
+    if (pool.length === 0) return [];
+    const parents = pool.map((r) => new Set(unpackPrevouts(r.prevouts as Uint8Array).flatMap((p) => (p ? [p.txid] : []))));
+    const wanted = [...new Set(parents.flatMap((s) => [...s]))];
+    const live = new Set<string>();
+    for (let i = 0; i < wanted.length; i += 5_000) {
+      for (const r of yield* rows(this.sql.liveOf, [this.n.dialect.hashList(wanted.slice(i, i + 5_000))])) live.add(bytesToHex(r.txid as Uint8Array));
+    }
+    return pool.map((r, i) => ({
+      txid: bytesToHex(r.txid as Uint8Array), fee: big(r.fee), unconfirmedParent: [...parents[i]!].some((txid) => live.has(txid)),
+    }));
+  }
+
+  *headers(fromHeight: number, count: number): Plan<Buffer[]> {
+    if (count <= 0) return [];
+    return (yield* rows(this.sql.headers, [fromHeight, fromHeight + count])).map(headerOfRow);
+  }
+
+  /** Internal byte order (the reverse of the stored display bytes), as header merkle trees hash them. */
+  *blockHashes(fromHeight: number, toHeight: number): Plan<Buffer[]> {
+    return (yield* rows(this.sql.hashes, [fromHeight, toHeight])).map((r) => Buffer.from(r.hash as Uint8Array).reverse());
+  }
+}
