@@ -79,7 +79,7 @@ export class Runtime {
  * drain after them.
  */
 function runtimeParts(drivers: Drivers, http: HttpPart | null, indexers: boolean): RuntimePart[] {
-  const { config, logger, store, bus, observability, networks, dispatcher, matcher, loggedBus, pruner, market } = drivers;
+  const { config, logger, store, bus, observability, networks, dispatcher, matcher, walletWatcher, loggedBus, pruner, market } = drivers;
   // systemd's ExecReload (deploy/systemd) sends SIGHUP to every process: handled always, so that a reload never
   // ends one (Node's default for SIGHUP), and taken as "re-read the TLS files" where there are any.
   const onSighup = (): void => (http ? http.reloadTls() : logger.info('SIGHUP: nothing to reload (no TLS certificate is served by this process)'));
@@ -98,6 +98,8 @@ function runtimeParts(drivers: Drivers, http: HttpPart | null, indexers: boolean
     { name: 'webhook dispatcher', start: () => dispatcher.start(), stop: () => dispatcher.stop() },
     { name: 'webhook matcher', stop: () => matcher?.drain() },
     { name: 'event log', stop: () => loggedBus?.drain() },
+    // Publishes wallet_touched into the matcher and the event log: drained before either.
+    { name: 'wallet watcher', stop: () => walletWatcher?.close() },
     ...(http ? [http] : []),
   ];
   if (!indexers) return parts;

@@ -1,0 +1,184 @@
+/**
+ * The writer's watched wallets (issue 50): the wallets of `wallet` webhooks, each as a window of addresses
+ * (wallet-window.ts). It listens to what this process publishes (a tap, like the webhook matcher) and turns a tx's
+ * address_touched events into one `wallet_touched` per wallet it touches, published on the same bus: the event log
+ * numbers it, realtime sends it on `wallet_{network}_{checksum}` and the matcher makes the wallet hooks' deliveries.
+ *
+ * Bounds (docs/webhooks.md, Limits): the hooks themselves (the plan's hook count per account, `[webhooks]
+ * max_wallet_hooks` in all), and `[webhooks] wallet_window_addresses`, the scripts all windows hold together: past it a
+ * window stops moving (logged once an hour) until hooks are deleted. Derivation runs on this watcher's own worker
+ * thread (derivation-pool.ts), one wallet at a time.
+ */
+import { parseWalletDescriptor } from '../../chains/wallet/wallet-descriptor.js';
+import type { NetworkParams } from '../../chains/addressing.js';
+import type { DomainEvent, EventBus, WalletTouchedEvent } from '../../core/domain/events.js';
+import type { NetworkId } from '../../core/domain/network.js';
+import type { Logger } from '../../core/infrastructure/logger.js';
+import type { NetworkReader } from '../../core/store/network-store.js';
+import { addressKey } from '../events/catalogue/event-channels.js';
+import { QueueBound } from '../events/queue-bound.js';
+import type { DerivationPool } from '../wallets/derivation-pool.js';
+import { WalletKeys } from '../wallets/wallet-keys.js';
+import { walletIdOf, type WebhookIndex } from './webhook-index.js';
+import { WalletWindow } from './wallet-window.js';
+
+/** How many (wallet, tx, state) already published are remembered, so a tx's several address events make one. */
+const RECENT = 10_000;
+const BOUND_LOG_MS = 3_600_000;
+
+interface Watched {
+  readonly network: NetworkId;
+  readonly id: string;
+  readonly descriptor: string;
+  readonly gap: number;
+  window: WalletWindow | null;
+}
+
+export class WalletWatcher {
+  private queue: DomainEvent[] = [];
+  private running: Promise<void> | null = null;
+  private readonly bound = new QueueBound();
+  private readonly wallets = new Map<string, Watched>();
+  private readonly recent = new Set<string>();
+  private held = 0;
+  private boundLoggedAt = -Infinity;
+  private bus: EventBus | null = null;
+
+  constructor(
+    private readonly index: WebhookIndex,
+    private readonly readers: ReadonlyMap<NetworkId, NetworkReader>,
+    private readonly params: ReadonlyMap<NetworkId, NetworkParams>,
+    private readonly pool: DerivationPool,
+    private readonly maxScripts: number,
+    private readonly logger: Logger,
+    private readonly nowS: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
+
+  /** Where wallet_touched events are published: the process's publishing bus (which this watcher taps). */
+  publishTo(bus: EventBus): void {
+    this.bus = bus;
+  }
+
+  readonly onEvent = (event: DomainEvent): void => {
+    if ((event.kind !== 'address_touched' && event.kind !== 'double_spend') || !this.readers.has(event.network)) return;
+    this.queue.push(event);
+    this.running ??= this.process();
+  };
+
+  absorbed(maxQueued?: number): Promise<void> {
+    return this.bound.within(this.queue.length, maxQueued);
+  }
+
+  async drain(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Drains, then stops the derivation thread. */
+  async close(): Promise<void> {
+    await this.drain();
+    await this.pool.close();
+  }
+
+  /** Scripts all windows hold (the global bound's measure). */
+  get scripts(): number {
+    return this.held;
+  }
+
+  private async process(): Promise<void> {
+    while (this.queue.length > 0) {
+      const events = this.queue;
+      this.queue = [];
+      try {
+        await this.sync();
+        for (const event of events) {
+          if (event.kind === 'address_touched') await this.touch(event);
+          else if (event.kind === 'double_spend') this.doubleSpent(event);
+        }
+      } catch (error) {
+        this.logger.error('wallet watcher: these events make no wallet events', { events: events.length, error: error instanceof Error ? error.message : String(error) });
+      }
+      this.bound.shrunkTo(this.queue.length);
+    }
+    this.running = null;
+  }
+
+  /** Watches the wallets of the hooks now registered (the largest gap of a wallet's hooks), forgets the others. */
+  async sync(): Promise<void> {
+    const index = await this.index.fresh();
+    const wanted = new Map<string, { network: NetworkId; descriptor: string; gap: number }>();
+    for (const hook of index.walletHooks()) {
+      const key = `${hook.network}:${hook.descriptor}`;
+      const gap = Math.max(hook.gap ?? 1, wanted.get(key)?.gap ?? 0);
+      wanted.set(key, { network: hook.network, descriptor: hook.descriptor!, gap });
+    }
+    for (const [key, watched] of this.wallets) {
+      if (wanted.get(key)?.gap === watched.gap) continue;
+      this.held -= watched.window?.size ?? 0;
+      this.wallets.delete(key);
+    }
+    for (const [key, w] of wanted) {
+      if (!this.wallets.has(key)) this.wallets.set(key, { ...w, id: walletIdOf(w.descriptor), window: null });
+    }
+    for (const watched of this.wallets.values()) if (!watched.window) await this.open(watched);
+  }
+
+  private async open(watched: Watched): Promise<void> {
+    const params = this.params.get(watched.network)!;
+    try {
+      const keys = new WalletKeys(parseWalletDescriptor(params, watched.descriptor), this.pool, () => undefined).forRequest(async () => undefined);
+      watched.window = await WalletWindow.open(this.readers.get(watched.network)!, keys, watched.gap, params, (n) => this.reserve(n));
+    } catch (error) {
+      this.logger.warn('wallet watcher: a watched wallet could not be opened; retried with the next events', { wallet: watched.id, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private reserve(scripts: number): boolean {
+    if (this.held + scripts <= this.maxScripts) {
+      this.held += scripts;
+      return true;
+    }
+    const now = Date.now();
+    if (now - this.boundLoggedAt >= BOUND_LOG_MS) {
+      this.boundLoggedAt = now;
+      this.logger.warn('wallet watcher: [webhooks] wallet_window_addresses reached; wallet windows stop moving until hooks are deleted (logged once an hour)', { held: this.held, max: this.maxScripts });
+    }
+    return false;
+  }
+
+  private async touch(event: Extract<DomainEvent, { kind: 'address_touched' }>): Promise<void> {
+    const hex = addressKey(event.delta.script);
+    for (const watched of this.wallets.values()) {
+      if (watched.network !== event.network || !watched.window?.has(hex)) continue;
+      const key = `${watched.id}:${event.txid}:${event.confirmed}`;
+      if (this.recent.has(key)) continue;
+      const touch = await watched.window.touch(event.tx, event.prevouts);
+      if (!touch) continue;
+      this.remember(key);
+      const out: WalletTouchedEvent = {
+        kind: 'wallet_touched', network: event.network, wallet: watched.id, txid: event.txid, confirmed: event.confirmed,
+        received: touch.received, sent: touch.sent, addresses: touch.addresses, time: this.nowS(),
+      };
+      this.bus?.publish(out);
+    }
+  }
+
+  /** A double spend involving a watched wallet's addresses: one wallet_touched saying so per wallet. */
+  private doubleSpent(event: Extract<DomainEvent, { kind: 'double_spend' }>): void {
+    for (const watched of this.wallets.values()) {
+      if (watched.network !== event.network || !watched.window) continue;
+      const addresses = watched.window.involved(event.scripts);
+      const key = `${watched.id}:ds:${event.txid}:${event.reason}:${[...event.conflictingTxids].sort().join(',')}`;
+      if (addresses.length === 0 || this.recent.has(key)) continue;
+      this.remember(key);
+      this.bus?.publish({
+        kind: 'wallet_touched', network: event.network, wallet: watched.id, txid: event.txid, confirmed: false, received: 0n, sent: 0n, addresses,
+        time: this.nowS(), doubleSpend: { conflictingTxids: event.conflictingTxids, reason: event.reason, seenIn: event.seenIn },
+      });
+    }
+  }
+
+  private remember(key: string): void {
+    this.recent.add(key);
+    if (this.recent.size > RECENT) this.recent.delete(this.recent.values().next().value!);
+  }
+}
