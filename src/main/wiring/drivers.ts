@@ -84,6 +84,7 @@ export function buildDrivers(config: OutpointConfig, logger: Logger, bus: Driver
   const logged = loggedBus ?? bus;
   const publishBus = matcher && walletWatcher ? tappedBus(tappedBus(logged, matcher), walletWatcher) : logged;
   walletWatcher?.publishTo(publishBus);
+  if (matcher) walletWatcher?.budgetedBy(matcher.accountOpen);
   const networks = config.networks.map((n) =>
     createNetworkRuntime(n, store, publishBus, logger, { store: config.store, bulk: options.bulk, writes: observability.storeWrites }),
   );

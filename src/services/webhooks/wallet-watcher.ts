@@ -28,6 +28,8 @@ const BOUND_LOG_MS = 3_600_000;
 
 interface Watched {
   readonly network: NetworkId;
+  /** The accounts of its hooks. */
+  accounts: readonly number[];
   readonly id: string;
   readonly descriptor: string;
   readonly gap: number;
@@ -43,6 +45,8 @@ export class WalletWatcher {
   private held = 0;
   private boundLoggedAt = -Infinity;
   private bus: EventBus | null = null;
+  /** Whether an account's webhook deliveries of today are not spent (the matcher's budget); unset: always. */
+  private accountOpen: (accountId: number) => Promise<boolean> = async () => true;
 
   constructor(
     private readonly index: WebhookIndex,
@@ -57,6 +61,14 @@ export class WalletWatcher {
   /** Where wallet_touched events are published: the process's publishing bus (which this watcher taps). */
   publishTo(bus: EventBus): void {
     this.bus = bus;
+  }
+
+  /**
+   * The daily delivery budget (webhook-budget.ts): a wallet whose hooks' accounts have all spent theirs costs nothing
+   * more until midnight UTC (no window moves, no derivation, no wallet events).
+   */
+  budgetedBy(accountOpen: (accountId: number) => Promise<boolean>): void {
+    this.accountOpen = accountOpen;
   }
 
   readonly onEvent = (event: DomainEvent): void => {
@@ -92,7 +104,7 @@ export class WalletWatcher {
         await this.sync();
         for (const event of events) {
           if (event.kind === 'address_touched') await this.touch(event);
-          else if (event.kind === 'double_spend') this.doubleSpent(event);
+          else if (event.kind === 'double_spend') await this.doubleSpent(event);
         }
       } catch (error) {
         this.logger.error('wallet watcher: these events make no wallet events', { events: events.length, error: error instanceof Error ? error.message : String(error) });
@@ -105,21 +117,31 @@ export class WalletWatcher {
   /** Watches the wallets of the hooks now registered (the largest gap of a wallet's hooks), forgets the others. */
   async sync(): Promise<void> {
     const index = await this.index.fresh();
-    const wanted = new Map<string, { network: NetworkId; descriptor: string; gap: number }>();
+    const wanted = new Map<string, { network: NetworkId; descriptor: string; gap: number; accounts: number[] }>();
     for (const hook of index.walletHooks()) {
       const key = `${hook.network}:${hook.descriptor}`;
-      const gap = Math.max(hook.gap ?? 1, wanted.get(key)?.gap ?? 0);
-      wanted.set(key, { network: hook.network, descriptor: hook.descriptor!, gap });
+      const had = wanted.get(key);
+      const gap = Math.max(hook.gap ?? 1, had?.gap ?? 0);
+      wanted.set(key, { network: hook.network, descriptor: hook.descriptor!, gap, accounts: [...(had?.accounts ?? []), hook.accountId] });
     }
     for (const [key, watched] of this.wallets) {
-      if (wanted.get(key)?.gap === watched.gap) continue;
+      const want = wanted.get(key);
+      if (want?.gap === watched.gap) {
+        watched.accounts = want.accounts;
+        continue;
+      }
       this.held -= watched.window?.size ?? 0;
       this.wallets.delete(key);
     }
     for (const [key, w] of wanted) {
       if (!this.wallets.has(key)) this.wallets.set(key, { ...w, id: walletIdOf(w.descriptor), window: null });
     }
-    for (const watched of this.wallets.values()) if (!watched.window) await this.open(watched);
+    for (const watched of this.wallets.values()) if (!watched.window && (await this.budgeted(watched))) await this.open(watched);
+  }
+
+  private async budgeted(watched: Watched): Promise<boolean> {
+    for (const account of watched.accounts) if (await this.accountOpen(account)) return true;
+    return false;
   }
 
   private async open(watched: Watched): Promise<void> {
@@ -150,7 +172,7 @@ export class WalletWatcher {
     for (const watched of this.wallets.values()) {
       if (watched.network !== event.network || !watched.window?.has(hex)) continue;
       const key = `${watched.id}:${event.txid}:${event.confirmed}`;
-      if (this.recent.has(key)) continue;
+      if (this.recent.has(key) || !(await this.budgeted(watched))) continue;
       const touch = await watched.window.touch(event.tx, event.prevouts);
       if (!touch) continue;
       this.remember(key);
@@ -163,12 +185,12 @@ export class WalletWatcher {
   }
 
   /** A double spend involving a watched wallet's addresses: one wallet_touched saying so per wallet. */
-  private doubleSpent(event: Extract<DomainEvent, { kind: 'double_spend' }>): void {
+  private async doubleSpent(event: Extract<DomainEvent, { kind: 'double_spend' }>): Promise<void> {
     for (const watched of this.wallets.values()) {
       if (watched.network !== event.network || !watched.window) continue;
       const addresses = watched.window.involved(event.scripts);
       const key = `${watched.id}:ds:${event.txid}:${event.reason}:${[...event.conflictingTxids].sort().join(',')}`;
-      if (addresses.length === 0 || this.recent.has(key)) continue;
+      if (addresses.length === 0 || this.recent.has(key) || !(await this.budgeted(watched))) continue;
       this.remember(key);
       this.bus?.publish({
         kind: 'wallet_touched', network: event.network, wallet: watched.id, txid: event.txid, confirmed: false, received: 0n, sent: 0n, addresses,

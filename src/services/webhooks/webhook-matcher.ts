@@ -53,6 +53,9 @@ export class WebhookMatcher {
     this.running ??= this.process();
   };
 
+  /** Whether the account may still be given deliveries today (the wallet watcher stops its work for it when not). */
+  readonly accountOpen = (accountId: number): Promise<boolean> => this.budget.open(accountId);
+
   /** Resolves once at most MAX_QUEUED_EVENTS wait to be matched: the publisher's back-pressure (core EventBus.absorbed). */
   absorbed(maxQueued?: number): Promise<void> {
     return this.bound.within(this.queue.length, maxQueued);
