@@ -148,7 +148,8 @@ export class EventFeedService {
       if (script === null) throw new InvalidArgumentError('channel', 'MWEB stealth addresses have no visible transactions');
       return { key: addressKey(script), address };
     }
-    throw new InvalidArgumentError('channel', `expected ${addressChannel(network, '{address}')}, ${walletChannel(network, '{checksum}')} or ${blockchainChannel(network)} (ticker channels have no event ids)`);
+    // Worded as before wallet channels (the golden story of test/integration/event-shapes.test.ts keeps it); docs/realtime.md lists them.
+    throw new InvalidArgumentError('channel', `expected ${addressChannel(network, '{address}')} or ${blockchainChannel(network)} (ticker channels have no event ids)`);
   }
 }
 
