@@ -41,6 +41,11 @@ export class WalletWatcher {
   private running: Promise<void> | null = null;
   private readonly bound = new QueueBound();
   private readonly wallets = new Map<string, Watched>();
+  /**
+   * Which watched wallets' windows hold a script (`network:hex`): an address event costs one lookup, not one per
+   * watched wallet (a block's thousands of address events against a thousand wallets).
+   */
+  private readonly byScript = new Map<string, Watched[]>();
   private readonly recent = new Set<string>();
   private held = 0;
   private boundLoggedAt = -Infinity;
@@ -130,13 +135,32 @@ export class WalletWatcher {
         watched.accounts = want.accounts;
         continue;
       }
-      this.held -= watched.window?.size ?? 0;
+      this.forget(watched);
       this.wallets.delete(key);
     }
     for (const [key, w] of wanted) {
       if (!this.wallets.has(key)) this.wallets.set(key, { ...w, id: walletIdOf(w.descriptor), window: null });
     }
     for (const watched of this.wallets.values()) if (!watched.window && (await this.budgeted(watched))) await this.open(watched);
+  }
+
+  private forget(watched: Watched): void {
+    if (!watched.window) return;
+    this.held -= watched.window.size;
+    for (const hex of watched.window.scriptKeys()) {
+      const key = `${watched.network}:${hex}`;
+      const rest = (this.byScript.get(key) ?? []).filter((w) => w !== watched);
+      if (rest.length > 0) this.byScript.set(key, rest);
+      else this.byScript.delete(key);
+    }
+    watched.window = null;
+  }
+
+  private indexScript(watched: Watched, hex: string): void {
+    const key = `${watched.network}:${hex}`;
+    const list = this.byScript.get(key);
+    if (list) list.push(watched);
+    else this.byScript.set(key, [watched]);
   }
 
   private async budgeted(watched: Watched): Promise<boolean> {
@@ -146,10 +170,21 @@ export class WalletWatcher {
 
   private async open(watched: Watched): Promise<void> {
     const params = this.params.get(watched.network)!;
+    let taken = 0;
     try {
       const keys = new WalletKeys(parseWalletDescriptor(params, watched.descriptor), this.pool, () => undefined).forRequest(async () => undefined);
-      watched.window = await WalletWindow.open(this.readers.get(watched.network)!, keys, watched.gap, params, (n) => this.reserve(n));
+      watched.window = await WalletWindow.open(this.readers.get(watched.network)!, keys, watched.gap, params, (n) => this.reserve(n), (hex) => {
+        this.indexScript(watched, hex);
+        taken++;
+      });
     } catch (error) {
+      // What a window that failed half way took is given back (it is opened again with the next events).
+      this.held -= taken;
+      for (const [key, list] of this.byScript) {
+        const rest = list.filter((w) => w !== watched);
+        if (rest.length === 0) this.byScript.delete(key);
+        else if (rest.length !== list.length) this.byScript.set(key, rest);
+      }
       this.logger.warn('wallet watcher: a watched wallet could not be opened; retried with the next events', { wallet: watched.id, error: error instanceof Error ? error.message : String(error) });
     }
   }
@@ -169,8 +204,8 @@ export class WalletWatcher {
 
   private async touch(event: Extract<DomainEvent, { kind: 'address_touched' }>): Promise<void> {
     const hex = addressKey(event.delta.script);
-    for (const watched of this.wallets.values()) {
-      if (watched.network !== event.network || !watched.window?.has(hex)) continue;
+    for (const watched of [...(this.byScript.get(`${event.network}:${hex}`) ?? [])]) {
+      if (!watched.window?.has(hex)) continue;
       const key = `${watched.id}:${event.txid}:${event.confirmed}`;
       if (this.recent.has(key) || !(await this.budgeted(watched))) continue;
       const touch = await watched.window.touch(event.tx, event.prevouts);
@@ -186,8 +221,9 @@ export class WalletWatcher {
 
   /** A double spend involving a watched wallet's addresses: one wallet_touched saying so per wallet. */
   private async doubleSpent(event: Extract<DomainEvent, { kind: 'double_spend' }>): Promise<void> {
-    for (const watched of this.wallets.values()) {
-      if (watched.network !== event.network || !watched.window) continue;
+    const holding = new Set(event.scripts.flatMap((script) => this.byScript.get(`${event.network}:${addressKey(script)}`) ?? []));
+    for (const watched of holding) {
+      if (!watched.window) continue;
       const addresses = watched.window.involved(event.scripts);
       const key = `${watched.id}:ds:${event.txid}:${event.reason}:${[...event.conflictingTxids].sort().join(',')}`;
       if (addresses.length === 0 || this.recent.has(key) || !(await this.budgeted(watched))) continue;

@@ -36,14 +36,18 @@ export class WalletWindow {
     private readonly params: NetworkParams,
     /** Asks the watcher's global bound for `scripts` more; false: the window stays as it is. */
     private readonly reserve: (scripts: number) => boolean,
+    /** Told of each script the window takes in (the watcher's index of scripts to wallets). */
+    private readonly added: (scriptHex: string) => void,
   ) {
     this.extent = Array.from({ length: keys.chains }, () => 0);
   }
 
   /** A window from the store's gap scan: each chain to its last used index plus the gap. */
-  static async open(reader: NetworkReader, keys: WalletChains, gap: number, params: NetworkParams, reserve: (scripts: number) => boolean): Promise<WalletWindow> {
+  static async open(
+    reader: NetworkReader, keys: WalletChains, gap: number, params: NetworkParams, reserve: (scripts: number) => boolean, added: (scriptHex: string) => void,
+  ): Promise<WalletWindow> {
     const scan = await scanWallet(reader, keys, gap);
-    const window = new WalletWindow(keys, gap, params, reserve);
+    const window = new WalletWindow(keys, gap, params, reserve, added);
     for (let chain = 0; chain < keys.chains; chain++) await window.reach(chain, scan.next[chain]! - 1);
     return window;
   }
@@ -55,6 +59,11 @@ export class WalletWindow {
 
   has(scriptHex: string): boolean {
     return this.byScript.has(scriptHex);
+  }
+
+  /** Every script held, in hex (the watcher forgets them with the window). */
+  scriptKeys(): IterableIterator<string> {
+    return this.byScript.keys();
   }
 
   /**
@@ -112,7 +121,11 @@ export class WalletWindow {
     const have = this.extent[chain]!;
     if (want <= have || !this.reserve((want - have) * width)) return;
     const scripts = await this.keys.range(chain, have * width, want * width);
-    scripts.forEach((script, i) => this.byScript.set(addressKey(script), { chain, position: have * width + i }));
+    scripts.forEach((script, i) => {
+      const hex = addressKey(script);
+      this.byScript.set(hex, { chain, position: have * width + i });
+      this.added(hex);
+    });
     this.extent[chain] = want;
   }
 }
