@@ -47,6 +47,7 @@ interface Site {
 
 let node: RegtestNode;
 const sites: Site[] = [];
+const invoices: { index: number; amount: string; txid: string }[] = [];
 
 async function follow(site: Site): Promise<void> {
   site.pusher = pusherClient(site.serve.port, 'outpoint');
@@ -132,7 +133,7 @@ describe('wallet webhooks and the wallet channel (issue 50)', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 2500)); // the writer's index of hooks reloads every 2 s
 
-    const invoices: { index: number; amount: string; txid: string }[] = [];
+    invoices.length = 0;
     let replaced = '';
     const pay = async (index: number): Promise<void> => {
       const amount = (0.001 * (invoices.length + 1)).toFixed(8);
@@ -212,6 +213,30 @@ describe('wallet webhooks and the wallet channel (issue 50)', () => {
       for (const txid of missed) assert.ok(site.live.events.every((e) => e.value.txid !== txid), 'paid while down: not live');
       const fed = events.find((e) => e.value.txid === invoices[10]!.txid);
       assert.deepEqual([fed.value.wallet, fed.value.balance_change, fed.value.addresses[0].path], [CHECKSUM, invoices[10]!.amount, '0/14'], 'from the feed, as live');
+    }
+  });
+
+  it('a reorg that un-confirms the last block delivers the change for its txs once, and their confirmation in the new block', async () => {
+    const tip = await node.rpc.call<string>('getbestblockhash');
+    const inTip = new Set((await node.rpc.call<{ tx: string[] }>('getblock', [tip])).tx);
+    const moved = invoices.filter((i) => inTip.has(i.txid)).map((i) => i.txid);
+    assert.ok(moved.length >= 8, `the last block holds the last invoices (${moved.length})`);
+    await node.rpc.call('invalidateblock', [tip]);
+    for (const txid of moved) await delivered((b) => b.txid === txid && b.reorg === true && b.confirmations === 0, `the reorg of ${txid}`);
+    // Another block takes its place (a real reorg: the txs confirm in a block of another hash).
+    await waitFor(async () => (await node.rpc.call<string[]>('getrawmempool')).length >= moved.length, 30_000, 'the txs back in the mempool');
+    await node.mine(1);
+    for (const site of sites) {
+      for (const txid of moved) {
+        await waitFor(() => deliveries(site).filter((b) => b.txid === txid && b.confirmations === 1).length === 2, 60_000, `${site.engine}: ${txid} confirmed again`);
+      }
+    }
+    for (const site of sites) {
+      const all = deliveries(site);
+      for (const { txid } of invoices) {
+        const of = all.filter((b) => b.txid === txid).map((b) => `${b.confirmations}${b.reorg ? ':reorg' : ''}`).sort();
+        assert.deepEqual(of, moved.includes(txid) ? ['0', '0:reorg', '1', '1'] : ['0', '1'], `${site.engine} ${txid}`);
+      }
     }
   });
 });
