@@ -61,7 +61,7 @@ console.log(`${hooks.length} watched wallets opened in ${Date.now() - opened} ms
 
 // The reference: one window lookup per watched wallet per event (the watcher's first version), over the same windows.
 const sets = hooks.map(() => new Set<string>());
-for (const [i, h] of hooks.entries()) if (i < WALLETS) sets[i]!.add(addressKey(p2wpkh(i)));
+for (let i = 0; i < WALLETS; i++) sets[i]!.add(addressKey(p2wpkh(i)));
 const naive = (events: DomainEvent[]): number => {
   let hits = 0;
   for (const e of events) {
