@@ -99,7 +99,7 @@ function runtimeParts(drivers: Drivers, http: HttpPart | null, indexers: boolean
     { name: 'webhook matcher', stop: () => matcher?.drain() },
     { name: 'event log', stop: () => loggedBus?.drain() },
     // Publishes wallet_touched into the matcher and the event log: drained before either.
-    { name: 'wallet watcher', stop: () => walletWatcher?.close() },
+    { name: 'wallet watcher', start: () => walletWatcher?.start(), stop: () => walletWatcher?.close() },
     ...(http ? [http] : []),
   ];
   if (!indexers) return parts;

@@ -16,6 +16,7 @@ import { silentLogger } from '../../core/index.js';
 import type { AddressTotals } from '../../core/store/chain-reads.js';
 import type { NetworkReader } from '../../core/store/network-store.js';
 import type { Webhook } from '../../core/store/webhook-store.js';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 import { DerivationPool } from '../wallets/derivation-pool.js';
 import { WalletWatcher } from './wallet-watcher.js';
 import type { WebhookIndex } from './webhook-index.js';
@@ -114,6 +115,15 @@ describe('wallet watcher', () => {
     hooks.length = 0;
     await w.sync();
     assert.equal(w.scripts, 0, 'forgotten with its hook');
+    await w.close();
+  });
+
+  it('follows the hooks between events: a deleted hook\'s window goes on a quiet network', async () => {
+    const { watcher: w, hooks } = watcher([HOOK]);
+    w.start(20);
+    await waitFor(() => w.scripts === 6, 10_000, 'the window opened without any event');
+    hooks.length = 0;
+    await waitFor(() => w.scripts === 0, 10_000, 'the window forgotten without any event');
     await w.close();
   });
 

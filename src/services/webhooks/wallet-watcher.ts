@@ -50,6 +50,7 @@ export class WalletWatcher {
   private held = 0;
   private boundLoggedAt = -Infinity;
   private bus: EventBus | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
   /** Whether an account's webhook deliveries of today are not spent (the matcher's budget); unset: always. */
   private accountOpen: (accountId: number) => Promise<boolean> = async () => true;
 
@@ -90,8 +91,27 @@ export class WalletWatcher {
     while (this.running) await this.running;
   }
 
-  /** Drains, then stops the derivation thread. */
+  /**
+   * Follows the hooks between events too, every `everyMs`: a deleted hook's window goes (and a new hook's opens) on a
+   * quiet network as well, not only with its next events.
+   */
+  start(everyMs = 5_000): void {
+    this.timer ??= setInterval(() => {
+      this.running ??= this.sync()
+        .catch((error: unknown) => this.logger.warn('wallet watcher: reloading the hooks failed; retried', { error: error instanceof Error ? error.message : String(error) }))
+        .finally(() => {
+          this.running = null;
+          // Events that came meanwhile wait for no other turn.
+          if (this.queue.length > 0) this.running ??= this.process();
+        });
+    }, everyMs);
+    this.timer.unref();
+  }
+
+  /** Stops following, drains, then stops the derivation thread. */
   async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
     await this.drain();
     await this.pool.close();
   }
