@@ -158,6 +158,7 @@ function buildWebhooks(hooks: KeyReader): OutpointConfig['webhooks'] {
     allowPrivateTargets: hooks.bool('allow_private_targets'), maxHooks: hooks.int('max_hooks'), maxDeliveriesPerDay: hooks.int('max_deliveries_per_day'),
     planLimits: hooks.list('plan_limits'), retryHours: hooks.int('retry_hours'), concurrency: hooks.int('concurrency'),
     dnsTimeoutMs: hooks.int('dns_timeout_ms'), dnsServers: dnsServers(hooks.list('dns_servers')),
+    maxWalletHooks: hooks.int('max_wallet_hooks'), walletWindowAddresses: hooks.int('wallet_window_addresses'),
   };
 }
 

@@ -173,6 +173,11 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
       doc: 'webhook deliveries per account and UTC day, for plans not in `plan_limits` (apart from the API quota; past it deliveries are dropped)',
     },
     plan_limits: { type: 'list', default: [], doc: 'per plan `"plan:max_hooks:deliveries_per_day"`, e.g. `["free:3:1000", "pro:500:1000000"]`' },
+    max_wallet_hooks: { type: 'integer', min: 0, max: 1_000_000, default: 1000, doc: '`wallet` webhooks all accounts may hold together (each also counts as one of its account\'s hooks; docs/webhooks.md)' },
+    wallet_window_addresses: {
+      type: 'integer', min: 0, max: 100_000_000, default: 100_000,
+      doc: "addresses all watched wallets' windows hold together in the writer (about 100 bytes and, at a start, one derivation per key each); past it windows stop moving",
+    },
     retry_hours: { type: 'integer', min: 1, max: 720, default: 24, doc: 'a delivery not answered with 2xx is retried (backoff up to an hour) this long, then failed' },
     concurrency: { type: 'integer', min: 1, max: 10_000, default: 64, doc: 'deliveries in flight at once per process' },
     dns_timeout_ms: {

@@ -143,6 +143,9 @@ export interface OutpointConfig {
     /** Name resolution of targets: deadline, and servers (empty: the system's). */
     readonly dnsTimeoutMs: number;
     readonly dnsServers: readonly string[];
+    /** Wallet hooks (issue 50): how many all accounts hold, and the addresses their windows hold together. */
+    readonly maxWalletHooks: number;
+    readonly walletWindowAddresses: number;
   };
   /** Wallets (docs/wallets.md, Limits): derivation budget per client network, threads, queue, cache bound. */
   readonly wallets: {

@@ -34,7 +34,7 @@ export interface RealtimeStats {
   readonly channels: number;
   readonly subscriptions: number;
   /** Subscriptions per channel family: address, blockchain, ticker. */
-  readonly subscriptionsByKind: Readonly<Record<'address' | 'blockchain' | 'ticker', number>>;
+  readonly subscriptionsByKind: Readonly<Record<'address' | 'blockchain' | 'ticker' | 'wallet', number>>;
   readonly connectionsRejected: number;
   readonly messagesSent: number;
   readonly messagesDropped: number;

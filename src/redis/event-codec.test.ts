@@ -48,6 +48,21 @@ describe('event codec (Redis wire form)', () => {
     assert.deepEqual(decodeEvent(encodeEvent(price)), price);
     assert.deepEqual(decodeEventBatch(encodeEventBatches([price])[0]!), [price]);
   });
+
+  it('round-trips wallet events (issue 50): bigint sides, address scripts, a double spend', () => {
+    // Decoded bytes are Buffers (a Uint8Array): the expectation is one too.
+    const script = Buffer.from([0, 0x14, ...new Uint8Array(20).fill(9)]);
+    const addresses = [{ script, address: 'bcrt1q…', path: '0/7', received: 2n ** 64n, sent: 3n }];
+    const events: DomainEvent[] = [
+      { kind: 'wallet_touched', network: 'BTCTEST', wallet: 'k3n7wq2x', txid: 'ab'.repeat(32), confirmed: false, received: 2n ** 64n, sent: 3n, addresses, time: 5 },
+      {
+        kind: 'wallet_touched', network: 'BTCTEST', wallet: 'k3n7wq2x', txid: 'cd'.repeat(32), confirmed: false, received: 0n, sent: 0n, addresses, time: 6,
+        doubleSpend: { conflictingTxids: ['ef'.repeat(32)], reason: 'replaced', seenIn: 'mempool' },
+      },
+    ];
+    assert.deepEqual(events.map((e) => decodeEvent(encodeEvent(e))), events);
+    assert.deepEqual(decodeEventBatch(encodeEventBatches(events)[0]!), events);
+  });
 });
 
 describe('event batches (Redis wire form of a payout)', () => {

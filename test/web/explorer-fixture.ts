@@ -45,8 +45,8 @@ public_url = "http://explorer.test"
 [web]
 rate_limit_per_second = 0`;
 
-/** `networkKeys`: more lines for the network's table (e.g. `mempool_sample_seconds = 1`). */
-export async function startExplorerChain(options: { readonly defaultLimits?: boolean; readonly networkKeys?: string } = {}): Promise<ExplorerChain> {
+/** `networkKeys`: more lines for the network's table (e.g. `mempool_sample_seconds = 1`); `tables`: more tables before it. */
+export async function startExplorerChain(options: { readonly defaultLimits?: boolean; readonly networkKeys?: string; readonly tables?: string } = {}): Promise<ExplorerChain> {
   const node = await startLitecoind({ funded: true });
   const dir = mkdtempSync(join(tmpdir(), 'outpoint-explorer-'));
   let serve: ServeProcess | null = null;
@@ -66,6 +66,7 @@ export async function startExplorerChain(options: { readonly defaultLimits?: boo
       config,
       `data_dir = "${dir}"
 ${options.defaultLimits ? '[http]\npublic_url = "http://explorer.test"' : NO_LIMITS}
+${options.tables ?? ''}
 [networks.${NET}]
 chain = "regtest"
 rpc_url = "${node.rpcUrl}"

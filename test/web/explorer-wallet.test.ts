@@ -3,7 +3,9 @@
  * reached from the search box with JavaScript on and off, it shows the figures and history the v3 xpub routes answer
  * (same service), follows `?gap=`, refuses another network's key with a 404 page saying why; a 2-of-3
  * wsh(sortedmulti) wallet shows k of n and each key's origin, with JavaScript on and off; axe in both themes, no
- * sideways scrolling at 375 px, screenshots at 1280 and 375 px (.tmp/test-output/explorer/wallet-*.png).
+ * sideways scrolling at 375 px, screenshots at 1280 and 375 px (.tmp/test-output/explorer/wallet-*.png). Issue 50: the
+ * multisig page goes live on its wallet channel once a wallet webhook watches it: a payment shows up in its figures
+ * and first transactions page without a reload.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { getNetworkParams, scriptToAddress } from '../../src/chains/addressing.j
 import { ChainDerivation } from '../../src/chains/wallet/wallet-derivation.js';
 import { parseWalletDescriptor } from '../../src/chains/wallet/wallet-descriptor.js';
 import { seriousViolations, watchedPage } from '../helpers/browser.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { runCli } from '../helpers/outpoint-cli.js';
 import { NET, SLUG, startExplorerChain, type ExplorerChain } from './explorer-fixture.js';
 
@@ -37,7 +40,8 @@ const address = (chainIndex: number, index: number, wallet = TPUB): string =>
   scriptToAddress(PARAMS, new ChainDerivation(parseWalletDescriptor(PARAMS, wallet), chainIndex).script(index))!;
 
 before(async () => {
-  chain = await startExplorerChain();
+  // Wallet hooks to a loopback URL (nobody answers: the hook only makes the writer watch the wallet for its channel).
+  chain = await startExplorerChain({ tables: '[webhooks]\nallow_private_targets = true' });
   await chain.node.send(address(0, 0), '0.5');
   await chain.node.send(address(0, 2), '0.25');
   await chain.node.send(address(1, 0), '0.1');
@@ -113,6 +117,29 @@ describe('the wallet page', () => {
       }
     });
   }
+
+  it('the multisig page goes live: a payment to the watched wallet shows in its figures and transactions without a reload', async () => {
+    const made = await fetch(`${chain.serve.url}/api/v3/webhooks`, {
+      method: 'POST', headers: { 'api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ network: NET, event: 'wallet', url: 'http://127.0.0.1:9/nobody', descriptor: MULTISIG }),
+    });
+    assert.equal(made.status, 200, await made.clone().text());
+    const { wallet } = ((await made.json()) as { data: { wallet: string } }).data;
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // the writer's index of hooks reloads every 2 s
+    const { page, problems, context } = await watchedPage(chain.browser);
+    try {
+      await page.goto(`${chain.serve.url}/${SLUG}/xpub/${encodeURIComponent(MULTISIG)}`);
+      assert.equal(await page.locator('#wallet-figures').getAttribute('data-live-on').then((v) => v!.split(' ')[0]), `wallet_${SLUG}_${wallet}:balance_update`);
+      await page.waitForSelector('html[data-live="ready"]', { timeout: 15_000 });
+      assert.equal(await figure(page, 'Unconfirmed'), '0.00000000 LTC');
+      const txid = await chain.node.send(address(0, 2, MULTISIG), '0.07');
+      await page.waitForSelector(`#wallet-transactions tr[data-key="${txid}"]`, { timeout: 30_000 });
+      await waitFor(async () => (await figure(page, 'Unconfirmed')) === '0.07000000 LTC', 30_000, 'the figures updated live');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('a gap of 1 stops after receive index 0: the page rescans with the form', async () => {
     const { page, context } = await watchedPage(chain.browser, { javaScriptEnabled: false });

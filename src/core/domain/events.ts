@@ -93,6 +93,43 @@ export interface DoubleSpendEvent extends LoggedEvent {
   readonly time: number;
 }
 
+/** One of a watched wallet's addresses, as a tx touched it (WalletTouchedEvent). */
+export interface WalletAddressTouch {
+  readonly script: Uint8Array;
+  /** Its address (canonical spelling), null for a script without one (P2PK, bare multisig, some raw()). */
+  readonly address: string | null;
+  /** Its path from the wallet's keys (`0/5`), null where nothing is derived (plain keys, addr(), raw()). */
+  readonly path: string | null;
+  readonly received: Sats;
+  readonly sent: Sats;
+}
+
+/**
+ * A tx touched a wallet the writer watches (issue 50: a wallet webhook's wallet; docs/webhooks.md): one event per tx
+ * and wallet, on first sight (mempool, or a block for a tx never seen unconfirmed), whatever number of the wallet's
+ * addresses it touched. Published by the writer's wallet watcher from the tx's address_touched events.
+ */
+export interface WalletTouchedEvent extends LoggedEvent {
+  readonly kind: 'wallet_touched';
+  readonly network: NetworkId;
+  /** The wallet's id: its normalised descriptor's checksum (the channel `wallet_{network}_{id}`). */
+  readonly wallet: string;
+  readonly txid: string;
+  readonly confirmed: boolean;
+  /** What the tx paid to the wallet's addresses and what it spent from them (the net is received - sent). */
+  readonly received: Sats;
+  readonly sent: Sats;
+  /** The wallet's addresses the tx touched, in the tx's order (outputs' addresses first seen, then inputs'). */
+  readonly addresses: readonly WalletAddressTouch[];
+  /** UNIX seconds when the watcher saw it. */
+  readonly time: number;
+  /**
+   * Set when the event reports that the tx is double-spent or replaced (a double_spend event involving the wallet's
+   * addresses): the amounts are then 0 and `addresses` the wallet's addresses involved.
+   */
+  readonly doubleSpend?: Pick<DoubleSpendEvent, 'conflictingTxids' | 'reason' | 'seenIn'>;
+}
+
 export interface PriceEvent {
   readonly kind: 'price';
   readonly coin: string;
@@ -113,6 +150,7 @@ export type DomainEvent =
   | TxRemovedEvent
   | AddressTouchedEvent
   | DoubleSpendEvent
+  | WalletTouchedEvent
   | PriceEvent;
 
 /** In-process by default; a Redis implementation carries the same events between processes. */

@@ -20,8 +20,11 @@ export interface WebhookSpec {
   readonly script: string | null;
   /** `tx_confirmations` (and `double_spend` on a tx): the watched txid. */
   readonly txid: string | null;
-  /** `tx_confirmations`: the depth that fires it (1-100). */
+  /** `tx_confirmations`: the depth that fires it (1-100); `wallet`: the depth reported besides the first confirmation. */
   readonly confirmations: number | null;
+  /** `wallet` hooks: the normalised descriptor (with its checksum) and the gap of the watched window. */
+  readonly descriptor?: string | null;
+  readonly gap?: number | null;
 }
 
 export interface Webhook extends WebhookSpec {
@@ -62,7 +65,8 @@ export interface TxWatch {
 }
 
 export interface WebhookStore {
-  create(spec: WebhookSpec, now: number, maxPerAccount: number): Promise<Webhook | null>;
+  /** null when the account has `maxPerAccount` hooks, or the store `maxOfEvent` hooks of the spec's event (wallet hooks). */
+  create(spec: WebhookSpec, now: number, maxPerAccount: number, maxOfEvent?: number): Promise<Webhook | null>;
   list(accountId: number): Promise<Webhook[]>;
   /** Every hook of a network (the matcher's index). */
   byNetwork(network: NetworkId): Promise<Webhook[]>;

@@ -6,7 +6,9 @@ import { createWebhookSchema, deleteWebhookSchema, deliveriesSchema, listWebhook
 import type { V3Context } from './v3-context.js';
 
 function hookData(h: Webhook): Record<string, unknown> {
-  return { id: h.id, network: h.network, event: h.event, url: h.url, address: h.address, txid: h.txid, confirmations: h.confirmations, created_at: h.createdAt };
+  return { id: h.id, network: h.network, event: h.event, url: h.url, address: h.address, txid: h.txid, confirmations: h.confirmations, created_at: h.createdAt,
+    // Wallet hooks' wallet (null for the other types: the schema lists every field of every hook).
+    descriptor: h.descriptor ?? null, gap: h.gap ?? null, wallet: h.descriptor ? h.descriptor.slice(h.descriptor.lastIndexOf('#') + 1) : null };
 }
 
 function deliveryData(d: Delivery): Record<string, unknown> {

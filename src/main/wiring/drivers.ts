@@ -11,6 +11,8 @@ import { WebhookDispatcher } from '../../services/webhooks/webhook-dispatcher.js
 import { WebhookIndex } from '../../services/webhooks/webhook-index.js';
 import { WebhookLimits } from '../../services/webhooks/webhook-limits.js';
 import { WebhookMatcher } from '../../services/webhooks/webhook-matcher.js';
+import { WalletWatcher } from '../../services/webhooks/wallet-watcher.js';
+import { DerivationPool } from '../../services/wallets/derivation-pool.js';
 import { WebhookHttpSender } from '../../webhooks-http/webhook-http-sender.js';
 import { openStore } from '../stores/open-store.js';
 import { warnAboutSharedFiles } from '../stores/private-files.js';
@@ -47,6 +49,8 @@ export interface Drivers {
   readonly webhookLimits: WebhookLimits;
   readonly dispatcher: WebhookDispatcher;
   readonly matcher: WebhookMatcher | null;
+  /** The wallets of wallet hooks, watched where events are published (issue 50). */
+  readonly walletWatcher: WalletWatcher | null;
   readonly networks: readonly NetworkRuntime[];
   readonly market: Market;
   readonly observability: Observability;
@@ -68,15 +72,19 @@ export function buildDrivers(config: OutpointConfig, logger: Logger, bus: Driver
     ? new EventLogPruner(store.events(), ids, { hours: config.realtime.eventLogHours, maxEvents: config.realtime.eventLogMaxEvents }, logger)
     : null;
   const hooks = config.webhooks;
-  const webhookLimits = new WebhookLimits({ maxHooks: hooks.maxHooks, deliveriesPerDay: hooks.maxDeliveriesPerDay }, hooks.planLimits);
+  const webhookLimits = new WebhookLimits({ maxHooks: hooks.maxHooks, deliveriesPerDay: hooks.maxDeliveriesPerDay }, hooks.planLimits, hooks.maxWalletHooks);
   const webhookSender = new WebhookHttpSender({ allowPrivateTargets: hooks.allowPrivateTargets, dnsTimeoutMs: hooks.dnsTimeoutMs, dnsServers: hooks.dnsServers });
   const dispatcher = new WebhookDispatcher(store.webhooks(), webhookSender, { concurrency: hooks.concurrency, retryHours: hooks.retryHours, leaseMs: 30_000, idleMs: 500 }, logger);
   const readers = new Map(ids.map((id) => [id, store.network(id)] as const));
+  const hookIndex = new WebhookIndex(store.webhooks(), ids, 2000);
+  const walletWatcher = options.indexers ? new WalletWatcher(hookIndex, readers, params, walletWatcherPool(logger), hooks.walletWindowAddresses, logger) : null;
   const matcher = options.indexers
-    ? new WebhookMatcher(store.webhooks(), new WebhookIndex(store.webhooks(), ids, 2000), readers, store.accounts(), webhookLimits, () => dispatcher.poke(), logger)
+    ? new WebhookMatcher(store.webhooks(), hookIndex, readers, store.accounts(), webhookLimits, () => dispatcher.poke(), logger)
     : null;
   const logged = loggedBus ?? bus;
-  const publishBus = matcher ? tappedBus(logged, matcher) : logged;
+  const publishBus = matcher && walletWatcher ? tappedBus(tappedBus(logged, matcher), walletWatcher) : logged;
+  walletWatcher?.publishTo(publishBus);
+  if (matcher) walletWatcher?.budgetedBy(matcher.accountOpen);
   const networks = config.networks.map((n) =>
     createNetworkRuntime(n, store, publishBus, logger, { store: config.store, bulk: options.bulk, writes: observability.storeWrites }),
   );
@@ -91,5 +99,13 @@ export function buildDrivers(config: OutpointConfig, logger: Logger, bus: Driver
       sample: () => networks.map((n) => ({ labels: { network: n.config.id }, value: n.indexer.isStandby ? 0 : 1 })),
     });
   }
-  return { config, logger, store, bus, publishBus, loggedBus, pruner, webhookSender, webhookLimits, dispatcher, matcher, networks, market, observability };
+  return { config, logger, store, bus, publishBus, loggedBus, pruner, webhookSender, webhookLimits, dispatcher, matcher, walletWatcher, networks, market, observability };
+}
+
+/** The wallet watcher's own derivation thread: one wallet at a time, apart from the API's (whose budgets are per client). */
+function walletWatcherPool(logger: Logger): DerivationPool {
+  return new DerivationPool({
+    threads: 1, queue: 1,
+    onLost: (error) => logger.error('wallet watcher: its derivation thread failed; deriving on the event loop from now on', { error: error.message }),
+  });
 }

@@ -81,7 +81,7 @@ export class Runtime {
  * buses they publish on drain after them.
  */
 function runtimeParts(drivers: Drivers, http: HttpPart | null, electrum: ElectrumPart | null, indexers: boolean): RuntimePart[] {
-  const { config, logger, store, bus, observability, networks, dispatcher, matcher, loggedBus, pruner, market } = drivers;
+  const { config, logger, store, bus, observability, networks, dispatcher, matcher, walletWatcher, loggedBus, pruner, market } = drivers;
   // systemd's ExecReload (deploy/systemd) sends SIGHUP to every process: handled always, so that a reload never
   // ends one (Node's default for SIGHUP), and taken as "re-read the TLS files" where there are any.
   const onSighup = (): void => {
@@ -104,6 +104,8 @@ function runtimeParts(drivers: Drivers, http: HttpPart | null, electrum: Electru
     { name: 'webhook dispatcher', start: () => dispatcher.start(), stop: () => dispatcher.stop() },
     { name: 'webhook matcher', stop: () => matcher?.drain() },
     { name: 'event log', stop: () => loggedBus?.drain() },
+    // Publishes wallet_touched into the matcher and the event log: drained before either.
+    { name: 'wallet watcher', start: () => walletWatcher?.start(), stop: () => walletWatcher?.close() },
     ...(http ? [http] : []),
     // The Electrum listeners answer, like HTTP, while a node is waited for; they stop before HTTP.
     ...(electrum ? [electrum] : []),

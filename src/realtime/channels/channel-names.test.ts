@@ -51,12 +51,19 @@ describe('channel names', () => {
       ['bad name!', PusherCode.InvalidMessage],
       ['x'.repeat(165), PusherCode.InvalidMessage],
       ['', PusherCode.InvalidMessage],
+      ['wallet_btc_qqqqqqqq', PusherCode.InvalidMessage], // network not served
+      ['wallet_ltctest_qqqqqqq', PusherCode.InvalidMessage], // 7 characters
+      ['wallet_ltctest_QQQQQQQQ', PusherCode.InvalidMessage], // checksums are lower case
+      ['wallet_ltctest_qqqqqqqb', PusherCode.InvalidMessage], // b is not in the checksum alphabet
+      ['wallet_ltctest_qqqqqqqq_x', PusherCode.InvalidMessage],
     ];
     for (const [name, code] of cases) {
       const result = resolveChannel(name, networks);
       assert.equal(result.ok, false, name);
       if (!result.ok) assert.equal(result.code, code, name);
     }
+    const wallet = resolveChannel('wallet_ltctest_k3n7wq2x', networks);
+    assert.ok(wallet.ok && wallet.spec.kind === 'wallet' && wallet.spec.wallet === 'k3n7wq2x', 'a wallet channel: network and checksum');
     const ticker = resolveChannel('ticker_doge_usd', networks);
     assert.ok(ticker.ok, 'tickers do not depend on served networks');
   });

@@ -2,7 +2,7 @@ import { InvalidArgumentError, type NetworkId } from '../../core/index.js';
 import { decodeAddress, type NetworkParams } from '../../chains/addressing.js';
 import { PRICED_COINS } from '../../chains/networks.js';
 import {
-  ADDRESS_CHANNEL_PREFIX, BLOCKCHAIN_CHANNEL_PREFIX, networkFromSlug, scriptKey, TICKER_CHANNEL_PREFIX,
+  ADDRESS_CHANNEL_PREFIX, BLOCKCHAIN_CHANNEL_PREFIX, networkFromSlug, scriptKey, TICKER_CHANNEL_PREFIX, WALLET_CHANNEL_PREFIX, WALLET_ID,
 } from '../../services/events/catalogue/event-channels.js';
 import { PusherCode } from '../protocol/error-codes.js';
 
@@ -22,7 +22,8 @@ const TICKER_BASE = /^[a-z0-9]{2,12}$/;
 export type ChannelSpec =
   | { readonly kind: 'address'; readonly network: NetworkId; readonly address: string; readonly scriptKey: string }
   | { readonly kind: 'blockchain'; readonly network: NetworkId }
-  | { readonly kind: 'ticker'; readonly coin: string; readonly base: string };
+  | { readonly kind: 'ticker'; readonly coin: string; readonly base: string }
+  | { readonly kind: 'wallet'; readonly network: NetworkId; readonly wallet: string };
 
 export type ChannelResolution =
   | { readonly ok: true; readonly spec: ChannelSpec }
@@ -63,10 +64,17 @@ export function resolveChannel(name: string, networks: ReadonlyMap<NetworkId, Ne
       throw err;
     }
   }
+  if (name.startsWith(WALLET_CHANNEL_PREFIX)) {
+    const [slug = '', wallet = '', ...extra] = name.slice(WALLET_CHANNEL_PREFIX.length).split('_');
+    const network = served(slug);
+    if (!network) return refuse(PusherCode.InvalidMessage, `${name}: network not served`);
+    if (extra.length === 0 && WALLET_ID.test(wallet)) return { ok: true, spec: { kind: 'wallet', network, wallet } };
+    return refuse(PusherCode.InvalidMessage, `${name}: expected wallet_{network}_{checksum}, the wallet's descriptor checksum (8 characters)`);
+  }
   if (name.startsWith(TICKER_CHANNEL_PREFIX)) {
     const [coin = '', base = '', ...extra] = name.slice(TICKER_CHANNEL_PREFIX.length).split('_');
     if (extra.length === 0 && TICKER_COINS.includes(coin) && TICKER_BASE.test(base)) return { ok: true, spec: { kind: 'ticker', coin, base } };
     return refuse(PusherCode.InvalidMessage, `${name}: expected ticker_{${TICKER_COINS.join('|')}}_{base currency}, lower case`);
   }
-  return refuse(PusherCode.InvalidMessage, `${name}: no such channel (address_{network}_{address}, blockchain_update_{network}, ticker_{coin}_{base})`);
+  return refuse(PusherCode.InvalidMessage, `${name}: no such channel (address_{network}_{address}, blockchain_update_{network}, wallet_{network}_{checksum}, ticker_{coin}_{base})`);
 }

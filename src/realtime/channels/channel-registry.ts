@@ -100,6 +100,6 @@ export class ChannelRegistry {
 
   /** Subscriptions per channel family (address, blockchain, ticker). */
   subscriptionsByKind(): Record<ChannelSpec['kind'], number> {
-    return { address: this.byKind.get('address') ?? 0, blockchain: this.byKind.get('blockchain') ?? 0, ticker: this.byKind.get('ticker') ?? 0 };
+    return { address: this.byKind.get('address') ?? 0, blockchain: this.byKind.get('blockchain') ?? 0, ticker: this.byKind.get('ticker') ?? 0, wallet: this.byKind.get('wallet') ?? 0 };
   }
 }

@@ -4,7 +4,7 @@ import type { NetworkId } from '../../core/domain/network.js';
 import type { EventLogStore, StoredChannelEvent } from '../../core/store/event-log-store.js';
 import type { ClientBudget } from '../limits/client-budget.js';
 import type { NetworkContext, NetworkRegistry } from '../shared/network-registry.js';
-import { addressChannel, addressKey, blockchainChannel, BLOCKCHAIN_KEY } from './catalogue/event-channels.js';
+import { addressChannel, addressKey, blockchainChannel, BLOCKCHAIN_KEY, walletChannel, WALLET_ID, walletKey } from './catalogue/event-channels.js';
 import { feedTxSummaries, loggedTxid } from './feed-tx-summaries.js';
 
 /** Most events one call answers (the issue's page size); a client pages with the returned cursor. */
@@ -129,6 +129,12 @@ export class EventFeedService {
 
   private channel(network: NetworkId, params: Parameters<typeof decodeAddress>[0], name: string): FeedChannel {
     if (name === blockchainChannel(network)) return { key: BLOCKCHAIN_KEY, address: null };
+    const walletPrefix = walletChannel(network, '');
+    if (name.startsWith(walletPrefix)) {
+      const wallet = name.slice(walletPrefix.length);
+      if (!WALLET_ID.test(wallet)) throw new InvalidArgumentError('channel', `${name.slice(0, 120)}: expected ${walletChannel(network, '{checksum}')}, the descriptor's 8-character checksum`);
+      return { key: walletKey(wallet), address: null };
+    }
     const prefix = addressChannel(network, '');
     if (name.startsWith(prefix)) {
       const address = name.slice(prefix.length);
@@ -142,6 +148,7 @@ export class EventFeedService {
       if (script === null) throw new InvalidArgumentError('channel', 'MWEB stealth addresses have no visible transactions');
       return { key: addressKey(script), address };
     }
+    // Worded as before wallet channels (the golden story of test/integration/event-shapes.test.ts keeps it); docs/realtime.md lists them.
     throw new InvalidArgumentError('channel', `expected ${addressChannel(network, '{address}')} or ${blockchainChannel(network)} (ticker channels have no event ids)`);
   }
 }

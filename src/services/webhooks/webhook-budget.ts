@@ -48,6 +48,12 @@ export class DeliveryBudget {
     return false;
   }
 
+  /** Whether the account's deliveries of today are not all spent (nothing noted: the wallet watcher asks it per tx). */
+  async open(accountId: number): Promise<boolean> {
+    const spending = await this.current(accountId);
+    return spending.count < spending.limit;
+  }
+
   /** Spends one delivery of the account's day; false (nothing spent) when the budget is used up. */
   async take(accountId: number): Promise<boolean> {
     if (!(await this.allows(accountId))) return false;

@@ -10,7 +10,8 @@ export class WebhookLimits {
   private readonly byPlan: ReadonlyMap<string, WebhookPlanLimits>;
 
   /** `planLimits`: `[webhooks] plan_limits` entries `plan:max_hooks:deliveries_per_day`; other plans get the defaults. */
-  constructor(private readonly defaults: WebhookPlanLimits, planLimits: readonly string[]) {
+  /** `maxWalletHooks`: wallet hooks all accounts may hold together (`[webhooks] max_wallet_hooks`; 0: none). */
+  constructor(private readonly defaults: WebhookPlanLimits, planLimits: readonly string[], readonly maxWalletHooks = 1000) {
     this.byPlan = new Map(planLimits.map((entry) => {
       const match = /^([^:\s]+):(\d{1,9}):(\d{1,12})$/.exec(entry);
       if (!match) throw new ConfigError(`[webhooks] plan_limits: "${entry.slice(0, 80)}" is not plan:max_hooks:deliveries_per_day`);

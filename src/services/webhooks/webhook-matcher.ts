@@ -12,7 +12,13 @@ import { DeliveryBudget } from './webhook-budget.js';
 import type { WebhookIndex } from './webhook-index.js';
 import type { WebhookLimits } from './webhook-limits.js';
 import { deliveryId } from './webhook-signing.js';
-import { txDepth, watchDecision } from './webhook-watches.js';
+import { walletIdOf } from './webhook-index.js';
+import { txDepth, walletWatchDecision, watchDecision } from './webhook-watches.js';
+
+/** What makes a double spend's delivery one (a hook hears of each double spend of a tx once). */
+function doubleSpendKey(ds: { readonly txid: string; readonly reason: string; readonly conflictingTxids: readonly string[] }): string {
+  return `ds:${ds.txid}:${ds.reason}:${[...ds.conflictingTxids].sort().join(',')}`;
+}
 
 /**
  * Events to deliveries (docs/webhooks.md, Events), in the process that publishes them (one writer per network), in
@@ -46,6 +52,9 @@ export class WebhookMatcher {
     this.queue.push(event);
     this.running ??= this.process();
   };
+
+  /** Whether the account may still be given deliveries today (the wallet watcher stops its work for it when not). */
+  readonly accountOpen = (accountId: number): Promise<boolean> => this.budget.open(accountId);
 
   /** Resolves once at most MAX_QUEUED_EVENTS wait to be matched: the publisher's back-pressure (core EventBus.absorbed). */
   absorbed(maxQueued?: number): Promise<void> {
@@ -98,11 +107,24 @@ export class WebhookMatcher {
       case 'block_disconnected':
         await this.judgeWatches(event.network, index, out, `-${event.hash}`);
         return;
+      case 'wallet_touched':
+        for (const hook of index.forWallet(event.network, event.wallet)) {
+          if (hook.event !== 'wallet' || !(await this.budget.allows(hook.accountId))) continue;
+          if (event.doubleSpend) {
+            out.push(this.delivery(hook, doubleSpendKey({ txid: event.txid, ...event.doubleSpend }), EVENT_CATALOGUE.wallet_touched.webhookBody(event, hook, 0)));
+            continue;
+          }
+          const confirmations = event.confirmed ? await txDepth(this.readers.get(event.network)!, event.txid) : 0;
+          const delivery = this.delivery(hook, `${event.txid}:${confirmations}`, EVENT_CATALOGUE.wallet_touched.webhookBody(event, hook, confirmations));
+          out.push(delivery);
+          watches.push({ network: event.network, watch: { hookId: hook.id, txid: event.txid, target: hook.confirmations ?? 1, delivered: confirmations }, delivery: delivery.id });
+        }
+        return;
       case 'double_spend': {
         const hooks = new Set<Webhook>([...event.scripts.flatMap((s) => index.forScript(event.network, addressKey(s))), ...index.forTxid(event.network, event.txid)]);
         for (const hook of hooks) {
           if (hook.event !== 'double_spend') continue;
-          out.push(this.delivery(hook, `ds:${event.txid}:${event.reason}:${[...event.conflictingTxids].sort().join(',')}`, EVENT_CATALOGUE.double_spend.webhookBody(event, hook)));
+          out.push(this.delivery(hook, doubleSpendKey(event), EVENT_CATALOGUE.double_spend.webhookBody(event, hook)));
         }
         return;
       }
@@ -119,10 +141,11 @@ export class WebhookMatcher {
       // Past the account's budget its watches wait (unread, unchanged) for the next day, when they are judged as they stand.
       if (!hook || !(await this.budget.allows(hook.accountId))) continue;
       const depth = await txDepth(reader, watch.txid);
-      const decision = watchDecision(watch, depth);
+      const decision = hook.event === 'wallet' ? walletWatchDecision(watch, depth) : watchDecision(watch, depth);
       const depthBody = isWebhookType(hook.event) ? webhookTypeOf(hook.event).depthBody : null;
       if (decision.deliver && depthBody) {
-        const body = depthBody({ network, txid: watch.txid, address: hook.address, depth, target: watch.target, reorg: decision.reorg });
+        const wallet = hook.descriptor ? walletIdOf(hook.descriptor) : null;
+        const body = depthBody({ network, txid: watch.txid, address: hook.address, wallet, depth, target: watch.target, reorg: decision.reorg });
         out.push(this.delivery(hook, `${watch.txid}:${depth}:${tipKey}`, body));
       }
       if (decision.next !== watch.delivered || decision.drop) await this.store.updateWatch(watch.hookId, watch.txid, decision.drop ? null : decision.next);

@@ -8,6 +8,7 @@ import type { NetworkRegistry } from '../shared/network-registry.js';
 import { secondsToUtcMidnight } from './webhook-budget.js';
 import type { WebhookLimits } from './webhook-limits.js';
 import { newSecret } from './webhook-signing.js';
+import { walletOf } from './wallet-registration.js';
 
 export interface NewWebhookRequest {
   readonly network: string;
@@ -16,9 +17,18 @@ export interface NewWebhookRequest {
   readonly address?: string;
   readonly txid?: string;
   readonly confirmations?: number;
+  /** `wallet` hooks: the wallet as an output descriptor or an extended public key (either name), and its gap. */
+  readonly descriptor?: string;
+  readonly xpub?: string;
+  readonly gap?: number;
 }
 
 const TXID = /^[0-9a-f]{64}$/;
+
+function depthOf(depth: unknown): number {
+  if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 1 || depth > 100) throw new InvalidArgumentError('confirmations', 'confirmations must be an integer from 1 to 100');
+  return depth;
+}
 
 /** Registration, listing and removal of an account's hooks, and its deliveries (v3 routes, dashboard). */
 export class WebhookService {
@@ -54,16 +64,23 @@ export class WebhookService {
       if (!TXID.test(given)) throw new InvalidArgumentError('txid', 'txid must be 64 hex characters');
       txid = given;
     }
+    let wallet: { descriptor: string; gap: number } | null = null;
+    if (target === 'wallet') {
+      wallet = walletOf(ctx.params, request, this.limits.maxWalletHooks);
+      if (request.confirmations !== undefined) confirmations = depthOf(request.confirmations);
+    }
     if (needsDepth) {
-      const depth = request.confirmations;
-      if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 1 || depth > 100) throw new InvalidArgumentError('confirmations', 'confirmations must be an integer from 1 to 100');
-      confirmations = depth;
+      confirmations = depthOf(request.confirmations);
     }
     const refused = await this.targets.checkTarget(request.url);
     if (refused) throw new InvalidArgumentError('url', `url refused: ${refused}`);
     const secret = newSecret();
     const { maxHooks } = this.limits.of(plan);
-    const hook = await this.store.create({ accountId, network: ctx.id, event, url: request.url, secret, address, script, txid, confirmations }, this.nowS(), maxHooks);
+    const spec = { accountId, network: ctx.id, event, url: request.url, secret, address, script, txid, confirmations, descriptor: wallet?.descriptor ?? null, gap: wallet?.gap ?? null };
+    const hook = await this.store.create(spec, this.nowS(), maxHooks, wallet ? this.limits.maxWalletHooks : 0);
+    if (!hook && wallet && (await this.store.list(accountId)).length < maxHooks) {
+      throw new InvalidArgumentError('limit', `this service watches its ${this.limits.maxWalletHooks} wallet webhooks already; try again later`);
+    }
     if (!hook) throw new InvalidArgumentError('limit', `the plan allows ${maxHooks} webhooks; delete one first`);
     if (txid !== null && needsDepth) await this.store.watch({ hookId: hook.id, txid, target: confirmations!, delivered: -1 }, ctx.id);
     return { hook, secret };

@@ -33,3 +33,18 @@ export function watchDecision(watch: TxWatch, depth: number): WatchDecision {
   if (!reached && wasDelivered) return { deliver: true, reorg: true, next: depth, drop: false };
   return { deliver: false, reorg: false, next: reached ? depth : watch.delivered, drop: depth >= watch.target + REORG_WINDOW };
 }
+
+/**
+ * A wallet hook's watch (issue 50): the first confirmation and the hook's `confirmations` when more (watch.target) are
+ * each delivered once; a reorg that takes the tx below a depth delivered delivers the change. A tx that left the
+ * mempool unconfirmed (replaced, evicted) is no longer followed (a replacement was reported as a double spend).
+ */
+export function walletWatchDecision(watch: TxWatch, depth: number): WatchDecision {
+  const milestones = [...new Set([1, watch.target])];
+  const level = (d: number): number => milestones.filter((m) => d >= m).length;
+  const was = level(watch.delivered);
+  const now = level(depth);
+  const drop = depth >= watch.target + REORG_WINDOW || (depth < 0 && watch.delivered < 1);
+  if (now === was) return { deliver: false, reorg: false, next: depth < 0 ? watch.delivered : depth, drop };
+  return { deliver: true, reorg: now < was, next: depth, drop };
+}

@@ -37,7 +37,7 @@ function networkRoutes(app: FastifyInstance, deps: ExplorerDeps, network: Networ
     return reply.redirect(`${addressPath(made.network.id, made.address)}#share-title`, 303);
   });
   app.get<{ Querystring: Query }>(`${base}/mempool`, parts('mempool'), (request, reply) => mempoolPage(deps, network, request, reply));
-  app.get<{ Params: { wallet: string }; Querystring: Query }>(`${base}/xpub/:wallet`, (request, reply) => walletPage(deps, network, request.params.wallet, request, reply));
+  app.get<{ Params: { wallet: string }; Querystring: Query }>(`${base}/xpub/:wallet`, parts('summary', 'transactions'), (request, reply) => walletPage(deps, network, request.params.wallet, request, reply));
   // /LTC/... as typed from an API acronym: the same page under its lower-case URL.
   const upper = `/${network.id}`;
   const toLower = (request: FastifyRequest, reply: FastifyReply): FastifyReply => reply.redirect(`/${netSlug(network.id)}${request.url.slice(upper.length)}`, 301);

@@ -49,8 +49,21 @@ export function feedQuery(random: FuzzRandom, k: EntryKnown): string {
   const channel = random.pick([
     `address_${slug}_${k.address}`, `address_${slug}_${k.address.toUpperCase()}`, `blockchain_update_${slug}`, `ticker_${slug}_usd`,
     `address_btc_${k.address}`, `address_${slug}_`, `address_${slug}_${random.hostile()}`, 'blockchain_update_', random.hostile(), 'x'.repeat(300),
+    // Wallet channels (issue 50): a well-formed checksum, a bad one, none, another network's.
+    `wallet_${slug}_qqqqqqqq`, `wallet_${slug}_QQQQQQQQ`, `wallet_${slug}_`, `wallet_${slug}_${random.hostile()}`, 'wallet_btc_qqqqqqqq',
   ]);
   const after = random.pick(['0', '1', '999999999999999', '-1', '1.5', '', 'abc', '9'.repeat(16), random.hostile()]);
   const limit = random.chance(0.4) ? `&limit=${random.pick(['1', '1000', '1001', '0', '-5', '99999', 'x'])}` : '';
   return `channel=${encodeURIComponent(channel)}&after=${encodeURIComponent(after)}${limit}`;
+}
+
+/** A `wallet` webhook registration (issue 50) with a fuzzed wallet, gap and confirmations, as JSON. */
+export function walletHookBody(random: FuzzRandom, k: EntryKnown): string {
+  const gap = random.pick<unknown>([5, 0, 1001, -1, 1.5, '20', null, random.hostile()]);
+  const wallet = random.chance(0.8) ? walletText(random, k) : random.hostile();
+  const body: Record<string, unknown> = { network: random.chance(0.9) ? k.network : random.hostile(), event: 'wallet', url: 'http://localhost/w' };
+  body[random.pick(['descriptor', 'xpub', 'address'])] = wallet;
+  if (random.chance(0.7)) body['gap'] = gap;
+  if (random.chance(0.3)) body['confirmations'] = random.pick<unknown>([1, 6, 0, 101, 'x']);
+  return JSON.stringify(body);
 }

@@ -5,7 +5,7 @@
  * feed also get texts of their own each time: descriptors, gaps, channels and cursors (entry-texts.ts). The answer to a client's fault may be any 4xx, a
  * closed connection or nothing yet; never a 5xx.
  */
-import { feedQuery, gapQuery, walletText, type EntryKnown } from './entry-texts.js';
+import { feedQuery, gapQuery, walletHookBody, walletText, type EntryKnown } from './entry-texts.js';
 import type { FuzzRandom } from './fuzz-random.js';
 
 /** What the corpus fills in: values that exist on the fuzzed process, so mutations start from answers that work. */
@@ -77,6 +77,7 @@ function corpus(k: FuzzKnown, random: FuzzRandom): HttpRequest[] {
     get(`/api/v3/xpub/${net}/${encodeURIComponent(walletText(random, k))}${gapQuery(random)}`, key),
     get(`/api/v3/xpub/${net}/${encodeURIComponent(walletText(random, k))}/${random.pick(['transactions/1', 'unspent_outputs/2', 'addresses', 'transactions/0'])}${gapQuery(random)}`, key),
     get(`/api/v2/events/${net}?${feedQuery(random, k)}`), get(`/api/v2/events/${net}?${feedQuery(random, k)}&callback=cb`),
+    post('/api/v3/webhooks', 'application/json', walletHookBody(random, k), key),
   ];
 }
 

@@ -50,6 +50,7 @@ function messages(k: FuzzKnown): string[] {
   return [
     JSON.stringify({ event: 'pusher:ping', data: {} }), JSON.stringify({ event: 'pusher:pong', data: {} }),
     subscribe(`blockchain_update_${slug}`), subscribe(`address_${slug}_${k.address}`), subscribe('ticker_ltc_usd'), subscribe(`private-${slug}`),
+    subscribe(`wallet_${slug}_qqqqqqqq`), subscribe(`wallet_${slug}_q`), subscribe('wallet_'),
     JSON.stringify({ event: 'pusher:unsubscribe', data: { channel: `blockchain_update_${slug}` } }),
     JSON.stringify({ event: 'pusher:subscribe', data: JSON.stringify({ channel: `address_${slug}_${k.address}` }) }),
     JSON.stringify({ event: 'pusher:signin', data: { auth: 'x', user_data: '{}' } }),

@@ -5,10 +5,12 @@ import { int, str, v3Params, v3Route } from './v3-schema-kit.js';
 /** A hook as listed: everything but its secret (shown once, at registration). */
 const hook = obj({
   id: int, network: str, event: str, url: str, address: nullable('string'), txid: nullable('string'), confirmations: nullable('integer'), created_at: int,
+  // wallet hooks only: the normalised descriptor, its checksum (the wallet's id, as in its realtime channel) and the gap.
+  descriptor: nullable('string'), wallet: nullable('string'), gap: nullable('integer'),
 });
 
 export const createWebhookSchema = v3Route({
-  summary: 'Register a webhook: JSON {network, event, url, address | txid, confirmations} (docs/webhooks.md); the secret is shown once',
+  summary: 'Register a webhook: JSON {network, event, url, address | txid | descriptor | xpub, confirmations, gap} (docs/webhooks.md); the secret is shown once',
   tag: 'webhooks',
   body: {
     type: 'object',
@@ -21,6 +23,9 @@ export const createWebhookSchema = v3Route({
       address: { type: 'string', minLength: 1, maxLength: 200 },
       txid: { type: 'string', minLength: 1, maxLength: 100 },
       confirmations: { type: 'integer', minimum: 1, maximum: 100 },
+      descriptor: { type: 'string', minLength: 1, maxLength: 4000 },
+      xpub: { type: 'string', minLength: 1, maxLength: 4000 },
+      gap: { type: 'integer', minimum: 1, maximum: 1000 },
     },
   },
   data: obj({ ...(hook['properties'] as Record<string, never>), secret: str }),

@@ -10,8 +10,9 @@ const MIGRATIONS = new URL('../../../store/migrations/', import.meta.url);
 describe('event catalogue', () => {
   for (const engine of ['sqlite', 'postgres']) {
     it(`${engine}: the CHECK constraint of webhooks.event lists exactly the catalogue's webhook types`, () => {
-      const sql = readFileSync(new URL(`${engine}-011-webhooks.sql`, MIGRATIONS), 'utf8');
-      const check = /\bevent TEXT NOT NULL CHECK \(event IN \(([^)]*)\)\)/.exec(sql);
+      // The newest migration that writes the constraint (011 made it, 014 widened it for wallet hooks).
+      const sql = readFileSync(new URL(`${engine}-016-wallet-webhooks.sql`, MIGRATIONS), 'utf8');
+      const check = /\bCHECK \(event IN \(([^)]*)\)\)/.exec(sql);
       assert.ok(check, 'the constraint is where it was');
       const listed = check[1]!.split(',').map((v) => v.trim().replace(/^'|'$/g, ''));
       assert.deepEqual(listed, [...WEBHOOK_TYPES]);

@@ -6,11 +6,12 @@ import { balanceUpdatePayload } from './balance-update.payload.js';
 import { blockUpdatePayload } from './block-update.payload.js';
 import { doubleSpendPayload } from './double-spend.payload.js';
 import type { ElectrumChange } from './electrum-change.js';
-import { addressKey, blockchainChannel, BLOCKCHAIN_KEY, tickerChannel, txSummaryKey } from './event-channels.js';
+import { addressKey, blockchainChannel, BLOCKCHAIN_KEY, tickerChannel, txSummaryKey, walletChannel, walletKey } from './event-channels.js';
 import { priceUpdatePayload } from './price-update.payload.js';
 import type { RenderState } from './render-state.js';
 import { txUpdatePayload } from './tx-update.payload.js';
 import type { WebhookType } from './webhook-types.js';
+import { walletEventName, walletTxValue, walletUpdatePayload } from './wallet-update.payload.js';
 
 /**
  * Where a domain event's live channel events go, as the realtime fan-out offers it: a payload is built only when its
@@ -55,7 +56,7 @@ export const EVENT_CATALOGUE = {
     live: (event, out) => out.channel(blockchainChannel(event.network), 'block_update', () => blockUpdatePayload(event)),
     logged: (event) => [{ channelKey: BLOCKCHAIN_KEY, event: 'block_update', payload: JSON.stringify(blockUpdatePayload(event)) }],
     // `block` hooks get the block; watched txs (address, tx_confirmations) are judged at every block.
-    webhooks: ['block', 'tx_confirmations', 'address'],
+    webhooks: ['block', 'tx_confirmations', 'address', 'wallet'],
     webhookBody: (event) => ({
       event: 'block', network: event.network, blockhash: event.hash, block_no: event.height, previous_blockhash: event.prevHash,
       time: event.receivedAt, total_txs: event.txCount, size: event.size,
@@ -64,7 +65,7 @@ export const EVENT_CATALOGUE = {
   },
   // A reorg may change any status: the Electrum server recomputes those of scripts it cannot rule out.
   block_disconnected: {
-    live: null, logged: null, webhooks: ['tx_confirmations', 'address'], webhookBody: null,
+    live: null, logged: null, webhooks: ['tx_confirmations', 'address', 'wallet'], webhookBody: null,
     electrum: (event) => ({ kind: 'reorg', network: event.network, height: event.height }),
   },
   tx_accepted: {
@@ -125,12 +126,24 @@ export const EVENT_CATALOGUE = {
       const payload = JSON.stringify(doubleSpendPayload(event));
       return [BLOCKCHAIN_KEY, ...event.scripts.map(addressKey)].map((channelKey) => ({ channelKey, event: 'double_spend', payload }));
     },
+    // Wallet hooks hear of it through the wallet watcher's wallet_touched.
     webhooks: ['double_spend'],
     webhookBody: (event, hook) => ({
       event: 'double_spend', network: event.network, ...(hook.address ? { address: hook.address } : {}), txid: event.txid,
       conflicting_txids: event.conflictingTxids, reason: event.reason, seen_in: event.seenIn, time: event.time,
     }),
     electrum: (event) => ({ kind: 'scripts', network: event.network, scripts: event.scripts }),
+  },
+  wallet_touched: {
+    // One event per tx and watched wallet (issue 50), on the wallet's channel; its webhook is the wallet hook's first delivery.
+    live: (event, out) => out.channel(walletChannel(event.network, event.wallet), walletEventName(event), () => walletUpdatePayload(event)),
+    logged: (event) => [{ channelKey: walletKey(event.wallet), event: walletEventName(event), payload: JSON.stringify(walletUpdatePayload(event)) }],
+    webhooks: ['wallet'],
+    webhookBody: (event, _hook, confirmations) => (event.doubleSpend
+      ? { event: 'wallet', network: event.network, double_spend: true, ...walletTxValue(event), time: event.time }
+      : { event: 'wallet', network: event.network, ...walletTxValue(event), confirmations }),
+    // The scripts it touched have their own address events (tx_accepted, address_touched), which the Electrum server follows.
+    electrum: null,
   },
   price: {
     live: (event, out) => out.channel(tickerChannel(event.coin, event.base), 'price_update', () => priceUpdatePayload(event)),

@@ -11,6 +11,9 @@ import { NETWORK_IDS, type NetworkId } from '../../../core/domain/network.js';
 export const BLOCKCHAIN_CHANNEL_PREFIX = 'blockchain_update_';
 export const ADDRESS_CHANNEL_PREFIX = 'address_';
 export const TICKER_CHANNEL_PREFIX = 'ticker_';
+export const WALLET_CHANNEL_PREFIX = 'wallet_';
+/** A wallet's id in its channel's name: its normalised descriptor's BIP380 checksum (8 characters of its alphabet). */
+export const WALLET_ID = /^[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{8}$/;
 
 export function networkSlug(network: NetworkId): string {
   return network.toLowerCase();
@@ -28,6 +31,16 @@ export function blockchainChannel(network: NetworkId): string {
 /** `address_{network}_{address}`, the address as the client spells it (every spelling of one address gets its events). */
 export function addressChannel(network: NetworkId, address: string): string {
   return `${ADDRESS_CHANNEL_PREFIX}${networkSlug(network)}_${address}`;
+}
+
+/** `wallet_{network}_{checksum}` (issue 50): the txs of a wallet the writer watches (a wallet webhook's), one event per tx. */
+export function walletChannel(network: NetworkId, wallet: string): string {
+  return `${WALLET_CHANNEL_PREFIX}${networkSlug(network)}_${wallet}`;
+}
+
+/** A wallet channel's key in the event log: `wallet:{checksum}`. */
+export function walletKey(wallet: string): string {
+  return `wallet:${wallet}`;
 }
 
 /** Price events name coin and base in upper case; the channel uses lower case as the reference clients do. */

@@ -13,7 +13,7 @@ import type { NetworkId } from '../../../core/domain/network.js';
  * else the txid), or the whole network (`network`); `depth`: it also names the confirmations that fire it.
  */
 export interface WebhookTypeEntry {
-  readonly target: 'address' | 'txid' | 'address-or-txid' | 'network';
+  readonly target: 'address' | 'txid' | 'address-or-txid' | 'network' | 'wallet';
   readonly depth: boolean;
   /** The body reporting a watched tx's depth (tx_confirmations' target reached or lost; an address tx's reorg); null: never watched. */
   readonly depthBody: ((watched: WatchedDepth) => Record<string, unknown>) | null;
@@ -25,6 +25,8 @@ export interface WatchedDepth {
   readonly txid: string;
   /** The hook's address as registered (address hooks). */
   readonly address: string | null;
+  /** The wallet's id, its descriptor's checksum (wallet hooks). */
+  readonly wallet?: string | null;
   /** Confirmations now: 0 in the mempool, -1 when it is nowhere. */
   readonly depth: number;
   readonly target: number;
@@ -46,6 +48,15 @@ export const WEBHOOK_CATALOGUE = {
   },
   block: { target: 'network', depth: false, depthBody: null },
   double_spend: { target: 'address-or-txid', depth: false, depthBody: null },
+  // A wallet's txs (issue 50): first sight from wallet_touched, then the first confirmation, the hook's `confirmations`
+  // when more, and reorgs (webhook-watches.ts, walletWatchDecision).
+  wallet: {
+    target: 'wallet',
+    depth: false,
+    depthBody: (w: WatchedDepth) => ({
+      event: 'wallet', network: w.network, wallet: w.wallet, txid: w.txid, confirmations: Math.max(w.depth, 0), reorg: w.reorg, removed: w.depth < 0,
+    }),
+  },
 } as const satisfies Record<string, WebhookTypeEntry>;
 
 export type WebhookType = keyof typeof WEBHOOK_CATALOGUE;

@@ -1,7 +1,7 @@
 import { StoreError } from '../../../core/domain/errors.js';
 
 /** Bumped by every migration; docs/schema.md describes this version. */
-export const SCHEMA_VERSION = 15;
+export const SCHEMA_VERSION = 16;
 
 /** Refuses databases written by a newer Outpoint: guessing at an unknown layout could corrupt it. */
 export function assertSupportedVersion(found: number, engine: string): void {

@@ -8,7 +8,7 @@ import type { Delivery, DeliveryState, NewDelivery, TxWatch, Webhook, WebhookEve
 import { networkCode, networkFromCode } from '../schema/network-codes.js';
 import type { SqlRow, SqlRunner } from '../sql/sql-runner.js';
 
-const HOOK_COLUMNS = 'id, account_id, net, event, url, secret, address, script, txid, confirmations, created_at';
+const HOOK_COLUMNS = 'id, account_id, net, event, url, secret, address, script, txid, confirmations, created_at, descriptor, gap';
 const DELIVERY_COLUMNS = 'd.id, d.hook_id, d.account_id, d.event, d.body, d.state, d.attempts, d.next_at, d.created_at, d.last_status, d.last_error, w.url, w.secret';
 
 const nullableNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -19,6 +19,7 @@ function hookOf(r: SqlRow): Webhook {
     id: Number(r.id), accountId: Number(r.account_id), network: networkFromCode(Number(r.net)), event: String(r.event) as WebhookEvent,
     url: String(r.url), secret: String(r.secret), address: nullableString(r.address), script: nullableString(r.script),
     txid: nullableString(r.txid), confirmations: nullableNumber(r.confirmations), createdAt: Number(r.created_at),
+    descriptor: nullableString(r.descriptor), gap: nullableNumber(r.gap),
   };
 }
 
@@ -36,12 +37,14 @@ export class SqlWebhookStore implements WebhookStore {
     private readonly engine: 'sqlite' | 'postgres',
   ) {}
 
-  async create(spec: WebhookSpec, now: number, maxPerAccount: number): Promise<Webhook | null> {
-    // The count and the insert in one statement: a limit is not passed by two requests one after the other.
+  async create(spec: WebhookSpec, now: number, maxPerAccount: number, maxOfEvent = 0): Promise<Webhook | null> {
+    // The counts and the insert in one statement: a limit is not passed by two requests one after the other.
     const [row] = await this.db.all(
-      `INSERT INTO webhooks (account_id, net, event, url, secret, address, script, txid, confirmations, created_at) ` +
-        `SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM webhooks WHERE account_id = ?) < ? RETURNING ${HOOK_COLUMNS}`,
-      [spec.accountId, networkCode(spec.network), spec.event, spec.url, spec.secret, spec.address, spec.script, spec.txid, spec.confirmations, now, spec.accountId, maxPerAccount],
+      `INSERT INTO webhooks (account_id, net, event, url, secret, address, script, txid, confirmations, created_at, descriptor, gap) ` +
+        `SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM webhooks WHERE account_id = ?) < ? ` +
+        `AND (? = 0 OR (SELECT count(*) FROM webhooks WHERE event = ?) < ?) RETURNING ${HOOK_COLUMNS}`,
+      [spec.accountId, networkCode(spec.network), spec.event, spec.url, spec.secret, spec.address, spec.script, spec.txid, spec.confirmations, now,
+        spec.descriptor ?? null, spec.gap ?? null, spec.accountId, maxPerAccount, maxOfEvent, spec.event, maxOfEvent],
     );
     return row ? hookOf(row) : null;
   }

@@ -74,6 +74,8 @@ ${deliveries.length === 0 ? html`<p id="no-deliveries">Nothing delivered yet.</p
 
 function target(h: Webhook) {
   if (h.event === 'tx_confirmations') return html`<code>${h.txid}</code> at ${String(h.confirmations)} confirmations`;
+  // A wallet by its id (the descriptor's checksum; a multisig descriptor is too long for a table cell) and its gap.
+  if (h.descriptor) return html`wallet <code>${h.descriptor.slice(h.descriptor.lastIndexOf('#') + 1)}</code>, gap ${String(h.gap)}`;
   if (h.address !== null) return html`<code>${h.address}</code>`;
   if (h.txid !== null) return html`<code>${h.txid}</code>`;
   return html`every block`;

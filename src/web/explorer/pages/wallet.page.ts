@@ -6,6 +6,7 @@ import { apiLinks } from '../api-links.js';
 import type { ExplorerDeps } from '../explorer-deps.js';
 import { ago, amount, badge, count, hash, link, table } from '../format.js';
 import { pager, pageNumber } from '../pager.js';
+import { blockchainChannel, walletChannel } from '../../../services/events/catalogue/event-channels.js';
 import { blockPath, outputPath, txPath, walletPath as walletPagePath } from '../paths.js';
 import { addressRef, policyKeys, policyLine, walletAddress, walletFigures, walletPath } from './wallet-parts.js';
 
@@ -85,6 +86,26 @@ function usedAddresses(network: NetworkContext, o: WalletOverview): SafeHtml {
 }
 
 /**
+ * What a live region of the wallet page follows (issue 50): the wallet's channel (txs of a wallet watched by a wallet
+ * webhook, docs/realtime.md) and the network's blocks (confirmations), and where it reads itself again.
+ */
+function liveAttrs(network: NetworkContext, o: WalletOverview, base: string, part: string, gap: number | undefined): SafeHtml {
+  const wallet = walletChannel(network.id, o.summary.descriptor.slice(o.summary.descriptor.lastIndexOf('#') + 1));
+  const blocks = blockchainChannel(network.id);
+  return html` data-live-on="${wallet}:balance_update ${wallet}:double_spend ${blocks}:block_update" data-live-src="${withQuery(base, { gap: gap === undefined ? undefined : String(gap), part })}"`;
+}
+
+function figures(network: NetworkContext, o: WalletOverview, base: string, gap: number | undefined): SafeHtml {
+  return html`<div id="wallet-figures"${liveAttrs(network, o, base, 'summary', gap)}>${walletFigures(network, o.summary)}</div>`;
+}
+
+/** The first page of transactions follows the wallet live; later pages stay as they were read. */
+function liveTransactions(network: NetworkContext, o: WalletOverview, base: string, gap: number | undefined, inner: SafeHtml): SafeHtml {
+  if (o.transactions.page !== 1) return html`<div id="wallet-transactions">${inner}</div>`;
+  return html`<div id="wallet-transactions"${liveAttrs(network, o, base, 'transactions', gap)}>${inner}</div>`;
+}
+
+/**
  * `/{net}/xpub/{key or descriptor}`: a wallet's figures, transactions newest first, unspent outputs and used addresses,
  * from the same service as the v3 routes (so the same numbers); `?gap=`, `?tx_page=`, `?utxo_page=`. Nothing asked is
  * stored (docs/wallets.md); a key or descriptor that is not this network's is a 404 page saying why.
@@ -92,10 +113,16 @@ function usedAddresses(network: NetworkContext, o: WalletOverview): SafeHtml {
 export async function walletPage(deps: ExplorerDeps, network: NetworkContext, wallet: string, request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply): Promise<FastifyReply> {
   const q = request.query;
   const gap = gapOf(q);
-  const o = await deps.services.wallets.overview(network.id, wallet, { ...(gap === undefined ? {} : { gap }), txPage: pageNumber(q['tx_page']), utxoPage: pageNumber(q['utxo_page']), pageSize: WALLET_PAGE }, request.ip);
+  const part = q['part'];
+  const live = part === 'summary' || part === 'transactions';
+  const o = await deps.services.wallets.overview(network.id, wallet, {
+    ...(gap === undefined ? {} : { gap }), txPage: live ? 1 : pageNumber(q['tx_page']), utxoPage: live ? 1 : pageNumber(q['utxo_page']), pageSize: WALLET_PAGE,
+  }, request.ip);
   const base = walletPagePath(network.id, wallet);
   const kept = { gap: q['gap'], tx_page: q['tx_page'], utxo_page: q['utxo_page'] };
   const page = (change: Query): string => withQuery(base, { ...kept, ...change });
+  if (part === 'summary') return deps.shell.fragment(request, reply, figures(network, o, base, gap));
+  if (part === 'transactions') return deps.shell.fragment(request, reply, liveTransactions(network, o, base, gap, transactions(network, o, (c) => withQuery(base, { gap: q['gap'], ...c }), deps.now())));
   const api = `/api/v3/xpub/${network.id}/${encodeURIComponent(wallet)}`;
   const gapQuery = gap === undefined ? '' : `?gap=${gap}`;
   const body = html`<h1>Wallet ${badge(network.id, 'neutral')}</h1>
@@ -103,7 +130,7 @@ export async function walletPage(deps: ExplorerDeps, network: NetworkContext, wa
 <p id="policy">${policyLine(o.summary.policy)}</p>
 <div class="address-head">
 <section class="card" aria-labelledby="balance-title"><h2 id="balance-title">Balance</h2>
-${walletFigures(network, o.summary)}
+${figures(network, o, base, gap)}
 </section>
 <section class="card" aria-labelledby="next-title"><h2 id="next-title">Next unused addresses</h2>
 ${nextAddresses(network, o, base)}
@@ -112,7 +139,7 @@ ${nextAddresses(network, o, base)}
 <h2 id="keys">Keys</h2>
 ${policyKeys(o.summary.policy)}
 <h2 id="transactions">Transactions</h2>
-${transactions(network, o, page, deps.now())}
+${liveTransactions(network, o, base, gap, transactions(network, o, page, deps.now()))}
 <h2 id="unspent">Unspent outputs</h2>
 ${unspent(network, o, page)}
 <h2 id="addresses">Used addresses</h2>
@@ -124,5 +151,5 @@ ${apiLinks(deps.publicUrl, [
   { label: 'v3 xpub unspent_outputs (page 1)', path: `${api}/unspent_outputs/1${gapQuery}`, needsKey: true },
   { label: 'v3 xpub addresses', path: `${api}/addresses${gapQuery}`, needsKey: true },
 ])}`;
-  return deps.shell.page(request, reply, { title: `${network.params.name} wallet`, body });
+  return deps.shell.page(request, reply, { title: `${network.params.name} wallet`, body, live: true });
 }
