@@ -20,8 +20,9 @@ export const SHARED_BUCKET = -1;
 /**
  * The bucket of a shared body logged under `eventId`: one per id bucket, below -1 (-2 for ids 0-4095, -3 for the next
  * ...). In the one bucket -1 every mempool tx's body went to a random place of a B-tree of all of them (keyed by txid):
- * at 100,000 events an append of 250 took twice as long as with the bodies beside their events (micro-measure in
- * docs/benchmarks.md, "The tip at mainnet size"), and appends were the largest part of a busy mempool's ingest.
+ * at 100,000 txs an append of 250 took 1.1-2.6x as long as with the bodies beside their events, growing with the log
+ * (`npm run bench:event-log-mempool`, docs/benchmarks.md "The tip at mainnet size"), and appends were the largest
+ * part of a busy mempool's ingest.
  */
 export function sharedBucketOf(eventId: number): number {
   return -2 - bucketOf(eventId);
