@@ -126,6 +126,8 @@ describe('operations: health, readiness, metrics and logs of outpoint serve', ()
       {
         network: 'LTCTEST', ready: true, reason: null, message: null, index_height: 12, node_height: 12, lag_blocks: 0, max_lag_blocks: 3,
         sync_phase: 'ready', sync_eta_seconds: 0, node_error: null, node_answered_at: 'number',
+        // The network's Electrum listeners (docs/electrum.md): none configured here.
+        electrum: {},
       },
     );
     const all = await get(serve, '/ready');

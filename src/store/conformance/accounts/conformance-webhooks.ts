@@ -21,7 +21,7 @@ export function webhookTests(harness: StoreHarness): void {
     const bob = await account(db, 'b@x.io');
     const first = await hooks.create(spec(alice), 100, 2);
     assert.ok(first);
-    assert.deepEqual({ ...first, id: 0 }, { ...spec(alice), id: 0, createdAt: 100 });
+    assert.deepEqual({ ...first, id: 0 }, { ...spec(alice), id: 0, createdAt: 100, descriptor: null, gap: null }, 'a hook not on a wallet has no descriptor nor gap');
     assert.ok(await hooks.create(spec(alice, { event: 'tx_confirmations', txid: 'ab'.repeat(32), confirmations: 6, address: null, script: null }), 101, 2));
     assert.equal(await hooks.create(spec(alice), 102, 2), null, 'the third is over the limit');
     assert.ok(await hooks.create(spec(bob, { event: 'block', address: null, script: null }), 103, 2));
