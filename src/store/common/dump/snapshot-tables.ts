@@ -46,10 +46,11 @@ export const BACKUP_TABLES: readonly DumpTable[] = [
   { name: 'short_addresses', orderBy: 'net, short', columns: columns('net int, short text, address text, created_at int') },
   { name: 'price_latest', orderBy: 'coin, base, exchange', columns: columns('coin text, base text, exchange text, price text, time int, checked_at int') },
   { name: 'price_history', orderBy: 'coin, base, exchange, time', columns: columns('coin text, base text, exchange text, time int, price text') },
-  // An account's webhooks (with the secrets they sign with), their deliveries (a pending one must survive a move) and
+  // An account's webhooks (with the secrets they sign with; a wallet hook's descriptor and gap), their deliveries (a pending one must survive a move) and
   // the txs they follow to a depth. The realtime event log is not here: it is rebuilt (docs/snapshots.md).
   { name: 'webhooks', orderBy: 'id', identity: 'id', columns: columns(
-    'id int, account_id int, net int, event text, url text, secret text, address text, script text, txid text, confirmations int, created_at int') },
+    'id int, account_id int, net int, event text, url text, secret text, address text, script text, txid text, confirmations int, created_at int, ' +
+    'descriptor text, gap int') },
   { name: 'webhook_deliveries', orderBy: 'id', columns: columns(
     'id text, hook_id int, account_id int, event text, body text, state text, attempts int, next_at int, lease_until int, last_status int, ' +
     'last_error text, created_at int, finished_at int') },
