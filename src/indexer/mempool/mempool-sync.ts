@@ -206,6 +206,8 @@ export class MempoolSync {
     wanted: readonly string[], stored: number, onStored: OnStored,
   ): Promise<{ added: Added[]; told: number; conflicting: Set<string>; incomplete: boolean; waiting: string[] }> {
     const added: Added[] = [];
+    /** How many of `added` are live (a tx stored as removed from the start, conflicting with a confirmed one, has no deltas). */
+    let live = 0;
     let told = 0;
     const conflicting = new Set<string>();
     const waiting: string[] = [];
@@ -238,10 +240,10 @@ export class MempoolSync {
           now.push({ tx: written[j]!.tx, result, seenAt: written[j]!.seenAt });
         });
         added.push(...now);
+        for (const a of now) if (a.result.deltas.length > 0) live++;
         const last = i + FETCH_CHUNK >= wanted.length && k + written.length >= entries.length;
-        // A tx stored as removed from the start (it conflicts with a confirmed one) is not live (it has no deltas): not counted.
         if (!last && now.length > 0) {
-          await onStored(now, stored + added.filter((a) => a.result.deltas.length > 0).length);
+          await onStored(now, stored + live);
           told = added.length;
         }
       }
