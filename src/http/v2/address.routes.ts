@@ -23,13 +23,13 @@ export function addressRoutes(fastify: FastifyInstance, { services, publicUrl }:
   app.get(
     '/get_address_received/:network/:address',
     { schema: receivedSchema, config: { v2Error: shapeA('network', 'address') } },
-    async ({ params }) => ({ status: 'success', data: receivedData(await services.addresses.balances.totals(params.network, params.address)) }),
+    async ({ params }) => ({ status: 'success', data: receivedData(await services.addresses.balances.totals(params.network, params.address, { txCounts: false })) }),
   );
 
   app.get(
     '/get_address_spent/:network/:address',
     { schema: spentSchema, config: { v2Error: shapeA('network', 'address') } },
-    async ({ params }) => ({ status: 'success', data: spentData(await services.addresses.balances.totals(params.network, params.address)) }),
+    async ({ params }) => ({ status: 'success', data: spentData(await services.addresses.balances.totals(params.network, params.address, { txCounts: false })) }),
   );
 
   const pageError = { v2Error: shapeA('network', 'address', 'after_tx') };

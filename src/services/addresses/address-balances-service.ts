@@ -46,7 +46,7 @@ export class AddressBalancesService {
    * with fewer than N confirmations into `unconfirmed`, so the sum stays the address's balance.
    */
   async balance(network: string, address: string, minConfirmations: number): Promise<AddressBalance> {
-    const { network: ctx, address: canonical, totals } = await this.totals(network, address);
+    const { network: ctx, address: canonical, totals } = await this.totals(network, address, { txCounts: false });
     if (minConfirmations <= 1) {
       return { network: ctx, address: canonical, confirmed: totals.confirmedBalance, unconfirmed: totals.unconfirmedBalance };
     }
@@ -55,19 +55,22 @@ export class AddressBalancesService {
     return { network: ctx, address: canonical, confirmed: deep.confirmedBalance, unconfirmed: shallow + totals.unconfirmedBalance };
   }
 
-  /** Confirmed (≥ 1 confirmation) and mempool totals. */
-  async totals(network: string, address: string): Promise<AddressFlows> {
+  /**
+   * Confirmed (≥ 1 confirmation) and mempool totals. `txCounts` false: for answers that show only values (v2
+   * balance, received, spent), the mempool's txs are not counted (unconfirmedTxCount NaN; AddressTotalsOptions).
+   */
+  async totals(network: string, address: string, { txCounts = true }: { readonly txCounts?: boolean } = {}): Promise<AddressFlows> {
     const ctx = this.networks.resolve(network);
     const resolved = resolveAddress(ctx, address);
-    return { network: ctx, address: resolved.address, totals: await this.totalsOf(ctx, resolved.script, 1) };
+    return { network: ctx, address: resolved.address, totals: await this.totalsOf(ctx, resolved.script, 1, txCounts) };
   }
 
   private async totalsFor(ctx: NetworkContext, address: string, minConfirmations: number): Promise<AddressTotals> {
-    return this.totalsOf(ctx, resolveAddress(ctx, address).script, minConfirmations);
+    return this.totalsOf(ctx, resolveAddress(ctx, address).script, minConfirmations, false);
   }
 
-  private async totalsOf(ctx: NetworkContext, script: Uint8Array | null, minConfirmations: number): Promise<AddressTotals> {
+  private async totalsOf(ctx: NetworkContext, script: Uint8Array | null, minConfirmations: number, mempoolTxCount = true): Promise<AddressTotals> {
     if (script === null) return ZERO_TOTALS;
-    return ctx.reader.getAddressTotals(script, { minConfirmations });
+    return ctx.reader.getAddressTotals(script, { minConfirmations, mempoolTxCount });
   }
 }

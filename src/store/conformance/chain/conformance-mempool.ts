@@ -85,6 +85,10 @@ export function mempoolTests(harness: StoreHarness): void {
     assert.equal(t.confirmedBalance, big);
     const none = await net.getAddressTotals(p2pkh(4));
     assert.deepEqual([none.unconfirmedReceived, none.unconfirmedSent, none.unconfirmedTxCount], [0n, 0n, 0]);
+    // Without the count (v2 balance, received, spent): the same sums, the count not made (NaN, never a wrong number).
+    const uncounted = await net.getAddressTotals(whale, { mempoolTxCount: false });
+    assert.deepEqual([uncounted.unconfirmedReceived, uncounted.unconfirmedSent, uncounted.confirmedBalance], [t.unconfirmedReceived, t.unconfirmedSent, t.confirmedBalance]);
+    assert.ok(Number.isNaN(uncounted.unconfirmedTxCount));
   }));
 
   it('the live mempool\'s count and sums (get_info, samples) stay those of its rows through every kind of write', () => withDb(harness, async (db) => {

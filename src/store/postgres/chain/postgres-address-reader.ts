@@ -47,8 +47,9 @@ export class PostgresAddressReader {
 
   async totals(script: Uint8Array, options: AddressTotalsOptions = {}): Promise<AddressTotals> {
     const minConf = Math.max(1, options.minConfirmations ?? 1);
+    const txCount = options.mempoolTxCount ?? true;
     if (minConf === 1) {
-      const one = await totalsOneShot(this.db, this.n, await this.baseKey(script), script);
+      const one = await totalsOneShot(this.db, this.n, await this.baseKey(script), script, txCount);
       if (one && !one.stored) return assembleTotals(NO_TOTALS, NO_MEMPOOL);
       if (one?.stored) return assembleTotals(storedTotals(one.script!), one.mempool);
     }
@@ -65,7 +66,7 @@ export class PostgresAddressReader {
         confirmed = withoutRecent(confirmed, recent);
       }
     }
-    return assembleTotals(confirmed, mempoolSumsOf((await one(this.db, `SELECT ${mempoolSumsSql(this.n.t.mempoolOutputs, this.n.t.mempoolSpends, '$1')}`, [key]))!));
+    return assembleTotals(confirmed, mempoolSumsOf((await one(this.db, `SELECT ${mempoolSumsSql(this.n.t.mempoolOutputs, this.n.t.mempoolSpends, '$1', txCount)}`, [key]))!));
   }
 
   /** The id of a confirmed tx (the paging cursor); NotFoundError when it is not in the main chain. */

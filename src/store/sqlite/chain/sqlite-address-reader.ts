@@ -31,9 +31,9 @@ export class SqliteAddressReader {
     return rows.map((r) => ({ txid: bytesToHex(r.txid as Buffer), height: null, position: null, time: num(r.time), io: num(r.io), n: num(r.n), value: big(r.value) }));
   }
 
-  private mempoolSums(key: number): MempoolSums {
+  private mempoolSums(key: number, txCount: boolean): MempoolSums {
     const { t } = this.n;
-    return mempoolSumsOf(this.n.st.get(`SELECT ${mempoolSumsSql(t.mempoolOutputs, t.mempoolSpends, '@key')}`).get({ key }) as Row);
+    return mempoolSumsOf(this.n.st.get(`SELECT ${mempoolSumsSql(t.mempoolOutputs, t.mempoolSpends, '@key', txCount)}`).get({ key }) as Row);
   }
 
   /**
@@ -86,7 +86,7 @@ export class SqliteAddressReader {
         confirmed = withoutRecent(confirmed, recent);
       }
     }
-    return assembleTotals(confirmed, this.mempoolSums(key));
+    return assembleTotals(confirmed, this.mempoolSums(key, options.mempoolTxCount ?? true));
   }
 
   /** The first tx id of the main-chain block above `height` (null: no such block). */
