@@ -1,5 +1,5 @@
 /**
- * Metrics of a child process (an Electrum worker) shown by the parent's /metrics: the child records into a RelayMetrics
+ * Metrics of a child process (an Electrum or HTTP worker) shown by the parent's /metrics: the child records into a RelayMetrics
  * that sends what changed every second (counter increments, histogram observations, the current samples of its
  * sampled figures), and the parent replays them into its own registry (MetricsSink): counters and histograms add up,
  * sampled figures are summed over the children by label set. Each message carries its metrics' specs, so the parent

@@ -1,0 +1,214 @@
+/**
+ * `[http] processes = 2` (docs/operations.md, "HTTP on several cores"), one `outpoint serve` per store engine: two
+ * worker processes answer the port, and a client cannot tell them from one process. Requests land on both workers;
+ * a pusher-js client gets the tx_update of a tx sent to the node (the serving process's bus crosses to the workers);
+ * the per-IP rate limit, a v3 key's daily quota and realtime's connections per address hold exactly across
+ * connections, whichever worker each lands on; a worker killed with SIGKILL is replaced while the others answer;
+ * a stop leaves no worker behind, and so does a SIGKILL of the serving process.
+ */
+import assert from 'node:assert/strict';
+import { Agent, request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { blockchainChannel } from '../../src/services/events/catalogue/event-channels.js';
+import { connected, pusherClient, RawClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';
+import { startBitcoind, type RegtestNode } from '../helpers/regtest-node.js';
+import { startServeWithBody, type ServeProcess } from '../helpers/serve-process.js';
+import { StoreEngines, testEngines } from '../helpers/store-engines.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { sameAccountIn } from './v3-fixture.js';
+
+const RATE = 20;
+const QUOTA = 6;
+const REALTIME_PER_IP = 3;
+let btc: RegtestNode;
+const engines = new StoreEngines();
+const servers: { engine: string; serve: ServeProcess; key: string }[] = [];
+
+before(async () => {
+  btc = await startBitcoind({ funded: true });
+  for (const engine of testEngines()) {
+    const store = await engines.create(engine);
+    await store.store.migrate();
+    const { key } = await sameAccountIn([store.store.accounts()], 'workers@example.com', 'workers', QUOTA);
+    const body = `[store]\nurl = "${store.url}"\n[realtime]\nmax_connections_per_ip = ${REALTIME_PER_IP}\n[networks.BTCTEST]\nchain = "regtest"\n`
+      + `rpc_url = "${btc.rpcUrl}"\n${btc.zmqUrl ? `zmq_url = "${btc.zmqUrl}"` : 'poll_ms = 100'}\np2p_target_peers = 0\nmempool_sample_seconds = 0\n`;
+    // The readiness probe is a v2 request: it counts against the rate limit, which the test waits out below.
+    const serve = await startServeWithBody(body, { readyNetwork: 'BTCTEST', readyPath: '/health', http: { processes: '2', rate_limit_per_second: String(RATE) } });
+    servers.push({ engine, serve, key });
+  }
+});
+
+after(async () => {
+  for (const { serve } of servers) await serve.stop();
+  await btc?.stop();
+  await engines.close();
+});
+
+/** A GET on `agent`'s connection: its status. */
+function get(port: number, path: string, agent: Agent, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    }).on('error', reject).end();
+  });
+}
+
+/** Keep-alive connections, one socket each. */
+function connections(n: number): Agent[] {
+  return Array.from({ length: n }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+}
+
+async function metrics(serve: ServeProcess): Promise<string> {
+  return (await fetch(`${serve.url}/metrics`)).text();
+}
+
+/** The worker pids /metrics lists as running, and the requests each was handed. */
+async function workers(serve: ServeProcess): Promise<{ up: number[]; requests: Map<number, number> }> {
+  const text = await metrics(serve);
+  const pids = (name: string): [number, number][] =>
+    [...text.matchAll(new RegExp(`^${name}\\{pid="(\\d+)"\\} (\\S+)$`, 'gm'))].map((m) => [Number(m[1]), Number(m[2])]);
+  return { up: pids('outpoint_http_worker_up').map(([pid]) => pid), requests: new Map(pids('outpoint_http_worker_requests_total')) };
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('[http] processes = 2: worker processes serve the port like one process', () => {
+  it('answers from both workers, each a child of the serving process, shown in its /metrics', async () => {
+    for (const { engine, serve } of servers) {
+      let up: number[] = [];
+      await waitFor(async () => (up = (await workers(serve)).up).length === 2, 20_000, `${engine}: two workers in /metrics`);
+      assert.ok(!up.includes(serve.child.pid!), 'the workers are other processes');
+      // New connections are dealt out in turn: a few of them reach both workers.
+      const agents = connections(6);
+      for (const agent of agents) assert.equal(await get(serve.port, '/health', agent), 200);
+      for (const agent of agents) agent.destroy();
+      await waitFor(async () => {
+        const { requests } = await workers(serve);
+        return up.every((pid) => (requests.get(pid) ?? 0) > 0);
+      }, 10_000, `${engine}: requests on both workers`);
+      // The HTTP figures of the workers are the serving process's /metrics.
+      assert.match(await metrics(serve), /^outpoint_http_requests_total\{.*route="\/health".*\} \d+$/m);
+    }
+  });
+
+  it('a pusher-js client on a worker gets the tx_update of a tx sent to the node', async () => {
+    const clients: Pusher[] = [];
+    try {
+      const recorders: Recorder<{ value?: { txid?: string } }>[] = [];
+      for (const { serve } of servers) {
+        // Two clients: the cluster deals them to different workers.
+        for (let i = 0; i < 2; i++) {
+          const pusher = pusherClient(serve.port, 'outpoint');
+          clients.push(pusher);
+          await connected(pusher);
+          recorders.push(new Recorder(await subscribed(pusher, blockchainChannel('BTCTEST')), 'tx_update'));
+        }
+      }
+      const txid = await btc.send(await btc.newAddress('bech32'), '0.1');
+      for (const recorder of recorders) await recorder.next((e) => e.value?.txid === txid, 20_000);
+    } finally {
+      for (const pusher of clients) pusher.disconnect();
+    }
+  });
+
+  it('counts realtime connections per address across workers: the one past the limit is refused with 4100', async () => {
+    for (const { engine, serve } of servers) {
+      // The previous test's clients are gone once their slots are back (the relayed figure lags a second).
+      await waitFor(async () => /^outpoint_realtime_connections 0$/m.test(await metrics(serve)), 20_000, `${engine}: no realtime connections`);
+      const open: RawClient[] = [];
+      try {
+        for (let i = 0; i < REALTIME_PER_IP; i++) {
+          const client = RawClient.connect(serve.port, '/app/outpoint?protocol=7');
+          open.push(client);
+          await client.next((f) => f.event === 'pusher:connection_established');
+        }
+        const over = RawClient.connect(serve.port, '/app/outpoint?protocol=7');
+        open.push(over);
+        assert.equal(await over.errorCode(), 4100, `${engine}: connection ${REALTIME_PER_IP + 1} from one address`);
+      } finally {
+        for (const client of open) client.close();
+      }
+    }
+  });
+
+  it('holds the per-IP rate limit exactly across connections: request RATE+1 of a second is 429 on every worker', async () => {
+    for (const { engine, serve } of servers) {
+      const agents = connections(4);
+      try {
+        const v2 = '/api/v2/get_info/BTCTEST';
+        // A round must fit in one window of a second (a slow machine's round is tried again in the next one).
+        await waitFor(async () => {
+          // The current window filled up, the first request answered after it opens the next one (its count is 1).
+          while ((await get(serve.port, v2, agents[0]!)) === 200);
+          let started = 0;
+          await waitFor(async () => {
+            started = Date.now();
+            return (await get(serve.port, v2, agents[0]!)) === 200;
+          }, 5_000, `${engine}: the next rate window`, 20);
+          const within = await Promise.all(Array.from({ length: RATE - 1 }, (_, i) => get(serve.port, v2, agents[i % agents.length]!)));
+          const over = await Promise.all(agents.map((agent) => get(serve.port, v2, agent)));
+          if (Date.now() - started > 700) return false;
+          assert.deepEqual(within.filter((status) => status !== 200), [], `${engine}: the first ${RATE} requests of the window`);
+          assert.deepEqual(over, agents.map(() => 429), `${engine}: past the limit, on every connection`);
+          return true;
+        }, 30_000, `${engine}: a round within one rate window`, 1);
+      } finally {
+        for (const agent of agents) agent.destroy();
+      }
+    }
+  });
+
+  it("holds a v3 key's daily quota exactly across connections and workers", async () => {
+    for (const { engine, serve, key } of servers) {
+      const agents = connections(4);
+      try {
+        const path = '/api/v3/network_info/BTCTEST';
+        const within = await Promise.all(Array.from({ length: QUOTA }, (_, i) => get(serve.port, path, agents[i % agents.length]!, { 'api-key': key })));
+        assert.deepEqual(within, Array.from({ length: QUOTA }, () => 200), `${engine}: within the quota`);
+        const over = await Promise.all(agents.map((agent) => get(serve.port, path, agent, { 'api-key': key })));
+        assert.deepEqual(over, agents.map(() => 429), `${engine}: past the quota, on every connection`);
+      } finally {
+        for (const agent of agents) agent.destroy();
+      }
+    }
+  });
+
+  it('replaces a worker killed with SIGKILL; the other answers meanwhile', async () => {
+    const { engine, serve } = servers[0]!;
+    const { up } = await workers(serve);
+    process.kill(up[0]!, 'SIGKILL');
+    await waitFor(() => !alive(up[0]!), 10_000, 'the killed worker gone');
+    const agents = connections(4);
+    for (const agent of agents) assert.equal(await get(serve.port, '/health', agent), 200, `${engine}: answered with one worker down`);
+    for (const agent of agents) agent.destroy();
+    await waitFor(async () => {
+      const now = (await workers(serve)).up;
+      return now.length === 2 && !now.includes(up[0]!);
+    }, 20_000, `${engine}: a new worker`);
+    assert.equal(serve.child.exitCode, null, 'the serving process runs on');
+  });
+
+  it('leaves no worker behind: on a stop, and on a SIGKILL of the serving process', async () => {
+    for (const [i, { engine, serve }] of servers.entries()) {
+      const { up } = await workers(serve);
+      assert.equal(up.length, 2);
+      if (i === 0) {
+        await serve.stop();
+        assert.equal(serve.child.exitCode, 0, `${engine}: a clean exit`);
+      } else {
+        const exited = new Promise((resolve) => serve.child.once('exit', resolve));
+        serve.child.kill('SIGKILL');
+        await exited;
+      }
+      await waitFor(() => up.every((pid) => !alive(pid)), 15_000, `${engine}: the workers gone`);
+    }
+  });
+});
