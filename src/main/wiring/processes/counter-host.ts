@@ -13,10 +13,15 @@ import type { HttpCounters } from './http-counters.js';
 import type { CallMessage, ReplyMessage } from './ipc-calls.js';
 import type { SlotKind } from './ipc-counters.js';
 
-/** What a worker may ask besides the counters: the merged /metrics text, and that every worker forget cached key verdicts. */
+/**
+ * What a worker may ask besides the counters: the merged /metrics text, that every worker forget cached key verdicts,
+ * and that the others count a 401 of a client network (key-failure-limit.ts counts synchronously on the request path,
+ * so each worker keeps a copy of the count and is told of every other worker's 401s).
+ */
 export interface HostExtras {
   readonly renderMetrics: () => Promise<string>;
   readonly accountsChanged: () => void;
+  readonly keyFailure: (from: number, ip: string) => void;
 }
 
 export class CounterHost {
@@ -101,6 +106,7 @@ export class CounterHost {
       case 'usage.flush': return this.usage.flush();
       case 'metrics.render': return this.extras.renderMetrics();
       case 'accounts.changed': return this.extras.accountsChanged();
+      case 'keyFailure.record': return this.extras.keyFailure(worker, a[0]);
     }
   }
 }

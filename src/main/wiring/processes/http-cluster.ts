@@ -45,6 +45,7 @@ export class HttpCluster implements HttpServing {
     this.host = new CounterHost(processCounters(config, logger), store, {
       renderMetrics: () => observability.metrics.render(),
       accountsChanged: () => this.broadcast({ type: 'accounts-changed' }),
+      keyFailure: (from, ip) => this.broadcast({ type: 'key-failure', ip }, from),
     });
     this.unfollow = forwardEvents(bus, (message) => this.broadcast(message), (error) => logger.error('http workers: events not forwarded', { error: error.message }));
     const ready = await Promise.all(Array.from({ length: config.http.processes }, () => this.fork()));
@@ -89,8 +90,9 @@ export class HttpCluster implements HttpServing {
     await this.host?.close();
   }
 
-  private broadcast(message: ToHttpWorker): void {
-    for (const worker of this.workers) if (worker.isConnected()) worker.send(message);
+  /** To every worker (but the one `except` names). */
+  private broadcast(message: ToHttpWorker, except?: number): void {
+    for (const worker of this.workers) if (worker.id !== except && worker.isConnected()) worker.send(message);
   }
 
   /** A worker, once it listens (its bound address); rejects when it exits first. */

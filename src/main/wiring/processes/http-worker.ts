@@ -28,7 +28,7 @@ export type ElectrumListeners = readonly { readonly network: string; readonly tr
 export type ToHttpWorker =
   | ReplyMessage | EventsMessage
   | { readonly type: 'electrum'; readonly listeners: ElectrumListeners }
-  | { readonly type: 'accounts-changed' } | { readonly type: 'reload-tls' } | { readonly type: 'stop' };
+  | { readonly type: 'accounts-changed' } | { readonly type: 'key-failure'; readonly ip: string } | { readonly type: 'reload-tls' } | { readonly type: 'stop' };
 
 /** The account store's writes that change a key's verdict (plans, accounts, keys): each tells every worker after it. */
 const VERDICT_WRITES = new Set(['setPlan', 'createAccount', 'updateAccount', 'deleteAccount', 'addKey', 'rotateKey', 'revokeKey']);
@@ -43,6 +43,7 @@ async function runWorker(): Promise<void> {
   const drivers = buildDrivers(config, logger, bus, { indexers: false, bulk: false });
   const metrics = new RelayMetrics((message) => process.send?.(message));
   let services: Services | null = null;
+  let otherKeyFailure: (ip: string) => void = () => undefined;
   let electrum: ElectrumListeners = [];
   const http = new HttpPart({ ...drivers, store: notifyingStore(drivers.store, () => caller.call('accounts.changed', [])) }, {
     withSightings: false,
@@ -59,7 +60,10 @@ async function runWorker(): Promise<void> {
         },
       },
     },
-    onServices: (built) => void (services = built),
+    onServices: (built) => {
+      services = built;
+      otherKeyFailure = shareKeyFailures(built, caller);
+    },
   });
   let stopping: Promise<void> | null = null;
   const stop = (): Promise<void> => (stopping ??= (async () => {
@@ -78,6 +82,7 @@ async function runWorker(): Promise<void> {
     else if (message.type === 'events') publishEvents(bus, message);
     else if (message.type === 'electrum') electrum = message.listeners;
     else if (message.type === 'accounts-changed') services?.accounts?.keys.invalidate();
+    else if (message.type === 'key-failure') otherKeyFailure(message.ip);
     else if (message.type === 'reload-tls') http.reloadTls();
     else void stop();
   });
@@ -103,6 +108,23 @@ function countRequests(metrics: RelayMetrics, server: Server): void {
   });
   const requests = metrics.counter({ name: 'outpoint_http_worker_requests_total', help: 'Requests each HTTP worker process was handed, by process id.', labels: ['pid'] }).bind({ pid });
   server.on('request', () => requests.inc());
+}
+
+/**
+ * v3's 401s per client network (key-failure-limit.ts) are counted on the request path without a round trip, so each
+ * worker counts them all: its own, told to the others, and theirs (the function returned). A 401 reaches the other
+ * workers one IPC hop through the serving process after it was answered: a request landing on another worker within
+ * that hop is checked against the count without it (docs/operations.md, "HTTP on several cores": the bound).
+ */
+function shareKeyFailures(services: Services, caller: IpcCaller): (ip: string) => void {
+  const limit = services.accounts?.keyFailures;
+  if (!limit) return () => undefined;
+  const record = limit.record.bind(limit);
+  limit.record = (ip: string) => {
+    record(ip);
+    caller.notify('keyFailure.record', [ip]);
+  };
+  return record;
 }
 
 /**

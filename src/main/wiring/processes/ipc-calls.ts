@@ -9,7 +9,7 @@ export type CallOp =
   | 'rate.hit' | 'slot.acquire' | 'slot.release'
   | 'attempt.add' | 'attempt.peek' | 'attempt.clear'
   | 'usage.hit' | 'usage.read' | 'usage.readKeys' | 'usage.touchKey' | 'usage.flush'
-  | 'metrics.render' | 'accounts.changed';
+  | 'metrics.render' | 'accounts.changed' | 'keyFailure.record';
 
 export interface CallMessage {
   readonly type: 'call';

@@ -1,0 +1,135 @@
+/**
+ * `[http] processes` (issue 49): the v2 address reads with the HTTP port served by one process, then by worker
+ * processes, in one run. Each server is `outpoint serve --api-only` as operators run it, on the cached SQLite index of
+ * the 100k-tx bench chain (no indexer: the index does not move), both started up front and measured in alternation
+ * (route by route, one server then the other, each round), loaded at c=32 by a client in its own process
+ * (bench/load-client.ts) rotating over the chain's 500 sample addresses. Server CPU is the serving process's and its
+ * workers' (from /proc), per request; the load generator's beside it.
+ *
+ *   flock /tmp/outpoint-bench.lock npm run bench:http-processes
+ * Settings (environment): BENCH_SECONDS (10 per measurement), HTTP_BENCH_ROUNDS (2), HTTP_BENCH_WARMUP (3 s per route
+ * and server, not counted), HTTP_BENCH_CONNECTIONS (32), HTTP_BENCH_PROCESSES (`1,2`: the `[http] processes` compared).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { freePort } from '../test/helpers/free-port.js';
+import { BENCH_INDEX, benchChain, chainSummary, NTX } from './bench-chain.js';
+import { measureInChild, type LoadResult } from './load-client.js';
+import { treeCpuMicros } from './process-cpu.js';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const ROUNDS = Number(process.env['HTTP_BENCH_ROUNDS'] ?? 2);
+const WARMUP = Number(process.env['HTTP_BENCH_WARMUP'] ?? 3);
+const CONNECTIONS = Number(process.env['HTTP_BENCH_CONNECTIONS'] ?? 32);
+const PROCESSES = (process.env['HTTP_BENCH_PROCESSES'] ?? '1,2').split(',').map(Number);
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/** The floor (a route that reads nothing: /health) and the three address reads. */
+const ROUTES = ['health', 'get_address_balance', 'get_tx_received', 'get_tx_unspent'] as const;
+
+interface Served {
+  readonly processes: number;
+  readonly url: string;
+  cpuMicros(): number;
+  stop(): Promise<void>;
+}
+
+type Measured = LoadResult & { cpuMicrosPerRequest: number };
+
+const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+async function serve(rpcPort: number, processes: number): Promise<Served> {
+  const dir = mkdtempSync(join(tmpdir(), 'outpoint-http-bench-'));
+  const port = await freePort();
+  const config = join(dir, 'outpoint.toml');
+  writeFileSync(config, `data_dir = "${dir}"
+[store]
+url = "sqlite:${BENCH_INDEX}"
+[http]
+port = ${port}
+rate_limit_per_second = 0
+processes = ${processes}
+[market]
+sources = []
+[networks.LTCTEST]
+chain = "regtest"
+rpc_url = "http://peer:peerpass@127.0.0.1:${rpcPort}/"
+`);
+  const child = spawn(process.execPath, ['bin/outpoint.js', 'serve', '--api-only', '--config', config], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 120_000; ; await delay(200)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`outpoint serve did not answer: ${log.slice(-1500)}`);
+    }
+    if (await fetch(`${url}/api/v2/get_info/LTCTEST`).then((r) => r.ok, () => false)) break;
+  }
+  return { processes, url, cpuMicros: () => treeCpuMicros(child.pid!), stop };
+}
+
+async function measure(server: Served, route: (typeof ROUTES)[number], samples: readonly string[], seconds: number, tag = ''): Promise<Measured> {
+  const paths = route === 'health' ? ['/health'] : samples.map((a) => `/api/v2/${route}/LTCTEST/${a}`);
+  const cpu = server.cpuMicros();
+  const r = await measureInChild({ url: server.url, paths, connections: CONNECTIONS, seconds });
+  const m = { ...r, cpuMicrosPerRequest: (server.cpuMicros() - cpu) / Math.max(1, r.total) };
+  console.log(`  ${`${tag}processes=${server.processes} ${route}`.padEnd(44)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${String(m.p50).padStart(4)} ms  p99 ${
+    String(m.p99).padStart(5)} ms  server cpu ${m.cpuMicrosPerRequest.toFixed(0).padStart(4)} µs/req (client ${(m.clientCpuMicros / Math.max(1, m.total)).toFixed(0)})  ${m.failed} errors`);
+  return m;
+}
+
+export async function run(): Promise<void> {
+  const samples = chainSummary().sample_addresses;
+  console.log(`http-processes bench: ${NTX}-tx chain, ${samples.length} sample addresses rotating, c=${CONNECTIONS}, ${SECONDS} s each, ${ROUNDS} rounds, `
+    + `[http] processes ${PROCESSES.join(' vs ')}, ${availableParallelism()} cores, node ${process.version}`);
+  const chain = await benchChain();
+  const servers: Served[] = [];
+  try {
+    for (const n of PROCESSES) servers.push(await serve(chain.rpcPort, n));
+    if (WARMUP > 0) {
+      console.log(`warm-up, ${WARMUP} s per route and server (not counted)`);
+      for (const route of ROUTES) for (const server of servers) await measure(server, route, samples, WARMUP, 'warm-up ');
+    }
+    const results = new Map<string, Measured[]>();
+    for (let i = 0; i < ROUNDS; i++) {
+      console.log(`round ${i + 1} of ${ROUNDS}, load average ${loads()}`);
+      for (const route of ROUTES) {
+        for (const server of servers) {
+          const key = `${route}:${server.processes}`;
+          results.set(key, [...(results.get(key) ?? []), await measure(server, route, samples, SECONDS)]);
+        }
+      }
+    }
+    console.log(`load average after: ${loads()}`);
+    const mean = (ms: readonly Measured[], f: (m: Measured) => number): number => ms.reduce((s, m) => s + f(m), 0) / ms.length;
+    console.log(`\nmean of ${ROUNDS} rounds: req/s (server CPU µs per request, all processes); ratio to processes=${PROCESSES[0]}`);
+    for (const route of ROUTES) {
+      const base = mean(results.get(`${route}:${PROCESSES[0]}`)!, (m) => m.rps);
+      const cells = PROCESSES.map((n) => {
+        const ms = results.get(`${route}:${n}`)!;
+        const rps = mean(ms, (m) => m.rps);
+        return `processes=${n}: ${rps.toFixed(0)} req/s (${mean(ms, (m) => m.cpuMicrosPerRequest).toFixed(0)} µs) ${(rps / base).toFixed(2)}×`;
+      });
+      console.log(`  ${route.padEnd(20)} ${cells.join('   ')}`);
+    }
+    const errors = [...results.values()].flat().reduce((n, m) => n + m.failed, 0);
+    if (errors > 0) throw new Error(`${errors} requests failed`);
+  } finally {
+    for (const server of servers) await server.stop();
+    await chain.close();
+  }
+}
+
+await run();
