@@ -91,10 +91,11 @@ async function measure(server: Served, route: (typeof ROUTES)[number], samples: 
 }
 
 export async function run(): Promise<void> {
+  // Made (and indexed) first when the cache has no chain yet: the sample addresses are the chain's.
+  const chain = await benchChain();
   const samples = chainSummary().sample_addresses;
   console.log(`http-processes bench: ${NTX}-tx chain, ${samples.length} sample addresses rotating, c=${CONNECTIONS}, ${SECONDS} s each, ${ROUNDS} rounds, `
     + `[http] processes ${PROCESSES.join(' vs ')}, ${availableParallelism()} cores, node ${process.version}`);
-  const chain = await benchChain();
   const servers: Served[] = [];
   try {
     for (const n of PROCESSES) servers.push(await serve(chain.rpcPort, n));

@@ -9,7 +9,6 @@
  */
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { OutpointConfig } from '../../../config/index.js';
 import { MemoryEventBus, type ChainStore } from '../../../core/index.js';
 import type { AccountStore } from '../../../core/store/account-store.js';
