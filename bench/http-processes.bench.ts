@@ -10,12 +10,10 @@
  * Settings (environment): BENCH_SECONDS (10 per measurement), HTTP_BENCH_ROUNDS (2), HTTP_BENCH_WARMUP (3 s per route
  * and server, not counted), HTTP_BENCH_CONNECTIONS (32), HTTP_BENCH_PROCESSES (`1,2`: the `[http] processes` compared).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { freePort } from '../test/helpers/free-port.js';
+import { startServe } from '../test/helpers/serve-process.js';
 import { BENCH_INDEX, benchChain, chainSummary, NTX } from './bench-chain.js';
 import { measureInChild, type LoadResult } from './load-client.js';
 import { treeCpuMicros } from './process-cpu.js';
@@ -25,7 +23,6 @@ const ROUNDS = Number(process.env['HTTP_BENCH_ROUNDS'] ?? 2);
 const WARMUP = Number(process.env['HTTP_BENCH_WARMUP'] ?? 3);
 const CONNECTIONS = Number(process.env['HTTP_BENCH_CONNECTIONS'] ?? 32);
 const PROCESSES = (process.env['HTTP_BENCH_PROCESSES'] ?? '1,2').split(',').map(Number);
-const ROOT = new URL('..', import.meta.url).pathname;
 
 /** The floor (a route that reads nothing: /health) and the three address reads. */
 const ROUTES = ['health', 'get_address_balance', 'get_tx_received', 'get_tx_unspent'] as const;
@@ -43,13 +40,11 @@ const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 async function serve(rpcPort: number, processes: number): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'outpoint-http-bench-'));
-  const port = await freePort();
   const config = join(dir, 'outpoint.toml');
   writeFileSync(config, `data_dir = "${dir}"
 [store]
 url = "sqlite:${BENCH_INDEX}"
 [http]
-port = ${port}
 rate_limit_per_second = 0
 processes = ${processes}
 [market]
@@ -58,26 +53,17 @@ sources = []
 chain = "regtest"
 rpc_url = "http://peer:peerpass@127.0.0.1:${rpcPort}/"
 `);
-  const child = spawn(process.execPath, ['bin/outpoint.js', 'serve', '--api-only', '--config', config], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+  try {
+    const served = await startServe(config, { apiOnly: true, readyNetwork: 'LTCTEST' });
+    const stop = async (): Promise<void> => {
+      await served.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
+    return { processes, url: served.url, cpuMicros: () => treeCpuMicros(served.child.pid!), stop };
+  } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-  };
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 120_000; ; await delay(200)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`outpoint serve did not answer: ${log.slice(-1500)}`);
-    }
-    if (await fetch(`${url}/api/v2/get_info/LTCTEST`).then((r) => r.ok, () => false)) break;
+    throw error;
   }
-  return { processes, url, cpuMicros: () => treeCpuMicros(child.pid!), stop };
 }
 
 async function measure(server: Served, route: (typeof ROUTES)[number], samples: readonly string[], seconds: number, tag = ''): Promise<Measured> {

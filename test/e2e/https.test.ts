@@ -78,41 +78,38 @@ before(async () => {
   setBtcUsd('67012.30000');
   exchange = await startFakeExchange(kraken.reply);
   port = await freePort();
-  const config = join(dir, 'outpoint.toml');
-  writeFileSync(config, `data_dir = "${join(dir, 'data')}"
-[http]
-port = ${port}
-rate_limit_per_second = 0
-tls_cert_file = "${join(dir, 'live.pem')}"
-tls_key_file = "${join(dir, 'live.key')}"
-[realtime]
+  serve = await startHttps('live', port, `[realtime]
 app_key = "${KEY}"
 [market]
 sources = ["kraken"]
 interval_ms = 1000
 max_age_s = 60
-kraken_url = "${exchange.url}"
-`);
-  serve = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--config', config], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  serve.stderr?.on('data', (chunk: Buffer) => (serveLog += chunk.toString()));
-  await waitFor(async () => (await httpsGet('/api/v2/get_info/BTC').then((r) => r.status === 200, () => false)), 30_000, `serve over HTTPS: ${serveLog.slice(-300)}`, 200);
+kraken_url = "${exchange.url}"`, (text) => (serveLog += text));
   workersPort = await freePort();
-  const workersConfig = join(dir, 'workers.toml');
-  writeFileSync(workersConfig, `data_dir = "${join(dir, 'workers-data')}"
-[http]
-port = ${workersPort}
-rate_limit_per_second = 0
-processes = 2
-tls_cert_file = "${join(dir, 'workers.pem')}"
-tls_key_file = "${join(dir, 'workers.key')}"
-[market]
-sources = []
-`);
-  workers = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--config', workersConfig], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  workers.stderr?.on('data', (chunk: Buffer) => (workersLog += chunk.toString()));
-  await waitFor(async () => (await httpsGet('/health', { port: workersPort }).then((r) => r.status === 200, () => false)), 30_000,
-    `serve with workers over HTTPS: ${workersLog.slice(-300)}`, 200);
+  workers = await startHttps('workers', workersPort, '[market]\nsources = []', (text) => (workersLog += text), 'processes = 2');
 });
+
+/** `outpoint serve` over HTTPS with the pair installed as `name`, once it answers on `at`; its log to `log`. */
+async function startHttps(name: string, at: number, sections: string, log: (text: string) => void, http = ''): Promise<ChildProcess> {
+  const config = join(dir, `${name}.toml`);
+  writeFileSync(config, `data_dir = "${join(dir, `${name}-data`)}"
+[http]
+port = ${at}
+rate_limit_per_second = 0
+tls_cert_file = "${join(dir, `${name}.pem`)}"
+tls_key_file = "${join(dir, `${name}.key`)}"
+${http}
+${sections}
+`);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--config', config], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let text = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    log(chunk.toString());
+  });
+  await waitFor(async () => (await httpsGet('/health', { port: at }).then((r) => r.status === 200, () => false)), 30_000, `serve over HTTPS: ${text.slice(-300)}`, 200);
+  return child;
+}
 
 after(async () => {
   for (const child of [wss, serve, workers]) {
