@@ -97,18 +97,15 @@ describe('[http] processes = 2: worker processes serve the port like one process
       }, 10_000, `${engine}: requests on both workers`);
       // The HTTP figures of the workers are the serving process's /metrics.
       assert.match(await metrics(serve), /^outpoint_http_requests_total\{.*route="\/health".*\} \d+$/m);
-      // Each worker checks readiness itself, as an API-only process does.
-      for (const agent of connections(2)) {
-        const ready = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-          request({ host: '127.0.0.1', port: serve.port, path: '/ready/BTCTEST', agent }, (res) => {
-            let body = '';
-            res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }));
-          }).on('error', reject).end();
-        });
-        assert.equal(ready.status, 200, `${engine}: ${ready.body}`);
-        assert.equal((JSON.parse(ready.body) as { ready: boolean }).ready, true);
-        agent.destroy();
-      }
+      // Each worker checks readiness itself, as an API-only process does: /ready/BTCTEST on two new connections.
+      await waitFor(async () => {
+        const ready = await Promise.all(connections(2).map(async (agent) => {
+          const status = await get(serve.port, '/ready/BTCTEST', agent);
+          agent.destroy();
+          return status;
+        }));
+        return ready.every((status) => status === 200);
+      }, 10_000, `${engine}: /ready/BTCTEST on both workers`);
     }
   });
 
