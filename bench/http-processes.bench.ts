@@ -8,7 +8,9 @@
  *
  *   flock /tmp/outpoint-bench.lock npm run bench:http-processes
  * Settings (environment): BENCH_SECONDS (10 per measurement), HTTP_BENCH_ROUNDS (2), HTTP_BENCH_WARMUP (3 s per route
- * and server, not counted), HTTP_BENCH_CONNECTIONS (32), HTTP_BENCH_PROCESSES (`1,2`: the `[http] processes` compared).
+ * and server, not counted), HTTP_BENCH_CONNECTIONS (32), HTTP_BENCH_PROCESSES (`1,2`: the `[http] processes` compared),
+ * HTTP_BENCH_RATE (`[http] rate_limit_per_second`, default 0 = off; e.g. 1000000 counts every request without refusing
+ * any: with workers, each v2 request then asks the serving process's rate counter over IPC).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ const ROUNDS = Number(process.env['HTTP_BENCH_ROUNDS'] ?? 2);
 const WARMUP = Number(process.env['HTTP_BENCH_WARMUP'] ?? 3);
 const CONNECTIONS = Number(process.env['HTTP_BENCH_CONNECTIONS'] ?? 32);
 const PROCESSES = (process.env['HTTP_BENCH_PROCESSES'] ?? '1,2').split(',').map(Number);
+const RATE = Number(process.env['HTTP_BENCH_RATE'] ?? 0);
 
 /** The floor (a route that reads nothing: /health) and the three address reads. */
 const ROUTES = ['health', 'get_address_balance', 'get_tx_received', 'get_tx_unspent'] as const;
@@ -45,7 +48,7 @@ async function serve(rpcPort: number, processes: number): Promise<Served> {
 [store]
 url = "sqlite:${BENCH_INDEX}"
 [http]
-rate_limit_per_second = 0
+rate_limit_per_second = ${RATE}
 processes = ${processes}
 [market]
 sources = []
@@ -81,7 +84,7 @@ export async function run(): Promise<void> {
   const chain = await benchChain();
   const samples = chainSummary().sample_addresses;
   console.log(`http-processes bench: ${NTX}-tx chain, ${samples.length} sample addresses rotating, c=${CONNECTIONS}, ${SECONDS} s each, ${ROUNDS} rounds, `
-    + `[http] processes ${PROCESSES.join(' vs ')}, ${availableParallelism()} cores, node ${process.version}`);
+    + `[http] processes ${PROCESSES.join(' vs ')}, rate_limit_per_second ${RATE}, ${availableParallelism()} cores, node ${process.version}`);
   const servers: Served[] = [];
   try {
     for (const n of PROCESSES) servers.push(await serve(chain.rpcPort, n));
