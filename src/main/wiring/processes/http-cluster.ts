@@ -14,11 +14,11 @@ import { loadSecretKey } from '../secret-key.js';
 import { CounterHost } from './counter-host.js';
 import { forwardEvents } from './event-forwarder.js';
 import { processCounters } from './http-counters.js';
-import type { CallMessage } from './ipc-calls.js';
+import { TurnBatch, type CallMessage, type CallsMessage, type ReplyMessage } from './ipc-calls.js';
 import { MetricsSink, type RelayMessage } from './metrics-relay.js';
 import type { ElectrumListeners, ToHttpWorker } from './http-worker.js';
 
-type FromWorker = RelayMessage | CallMessage | { readonly type: 'ready'; readonly address: AddressInfo };
+type FromWorker = RelayMessage | CallsMessage | { readonly type: 'ready'; readonly address: AddressInfo };
 
 /** A worker that dies is replaced after this long (a crash loop does not spin). */
 const RESPAWN_MS = 1000;
@@ -110,11 +110,14 @@ export class HttpCluster implements HttpServing {
     cluster.setupPrimary(previous);
     this.workers.add(worker);
     const { logger } = this.drivers;
+    const replies = new TurnBatch<ReplyMessage>((batch) => {
+      if (worker.isConnected()) worker.send({ type: 'replies', replies: batch } satisfies ToHttpWorker);
+    });
     return new Promise((resolve, reject) => {
       let started = false;
       worker.on('message', (message: FromWorker) => {
         if (message.type === 'metrics') this.sink.accept(worker.id, message);
-        else if (message.type === 'call') void this.answer(worker, message);
+        else if (message.type === 'calls') for (const call of message.calls) void this.answer(worker.id, call, replies);
         else if (message.type === 'ready') {
           started = true;
           worker.send({ type: 'electrum', listeners: this.electrumListeners() } satisfies ToHttpWorker);
@@ -135,8 +138,8 @@ export class HttpCluster implements HttpServing {
     });
   }
 
-  private async answer(worker: Worker, call: CallMessage): Promise<void> {
-    const reply = await this.host!.answer(worker.id, call);
-    if (reply && worker.isConnected()) worker.send(reply);
+  private async answer(worker: number, call: CallMessage, replies: TurnBatch<ReplyMessage>): Promise<void> {
+    const reply = await this.host!.answer(worker, call);
+    if (reply) replies.add(reply);
   }
 }

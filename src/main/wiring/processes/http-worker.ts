@@ -17,7 +17,7 @@ import { createLogger } from '../../logging/logger.js';
 import { buildDrivers } from '../drivers.js';
 import { HttpPart } from '../http-part.js';
 import { publishEvents, type EventsMessage } from './event-forwarder.js';
-import { IpcCaller, type ReplyMessage } from './ipc-calls.js';
+import { IpcCaller, type RepliesMessage } from './ipc-calls.js';
 import { ipcCounters } from './ipc-counters.js';
 import { RelayMetrics } from './metrics-relay.js';
 
@@ -25,7 +25,7 @@ export type ElectrumListeners = readonly { readonly network: string; readonly tr
 
 /** What the serving process sends. */
 export type ToHttpWorker =
-  | ReplyMessage | EventsMessage
+  | RepliesMessage | EventsMessage
   | { readonly type: 'electrum'; readonly listeners: ElectrumListeners }
   | { readonly type: 'accounts-changed' } | { readonly type: 'key-failure'; readonly ip: string } | { readonly type: 'reload-tls' } | { readonly type: 'stop' };
 
@@ -77,7 +77,7 @@ async function runWorker(): Promise<void> {
     process.exit(0);
   })());
   process.on('message', (message: ToHttpWorker) => {
-    if (message.type === 'reply') caller.settle(message);
+    if (message.type === 'replies') caller.settleAll(message);
     else if (message.type === 'events') publishEvents(bus, message);
     else if (message.type === 'electrum') electrum = message.listeners;
     else if (message.type === 'accounts-changed') services?.accounts?.keys.invalidate();
