@@ -9,8 +9,8 @@
  *   flock /tmp/outpoint-bench.lock npm run bench:http-processes
  * Settings (environment): BENCH_SECONDS (10 per measurement), HTTP_BENCH_ROUNDS (2), HTTP_BENCH_WARMUP (3 s per route
  * and server, not counted), HTTP_BENCH_CONNECTIONS (32), HTTP_BENCH_PROCESSES (`1,2`: the `[http] processes` compared),
- * HTTP_BENCH_RATE (`[http] rate_limit_per_second`, default 0 = off; e.g. 1000000 counts every request without refusing
- * any: with workers, each v2 request then asks the serving process's rate counter over IPC).
+ * HTTP_BENCH_RATES (`0,1000000`: the `[http] rate_limit_per_second` of each pair of servers; 0 is off, 1000000 counts
+ * every request without refusing any: with workers, each v2 request then asks the serving process's counter over IPC).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -25,13 +25,15 @@ const ROUNDS = Number(process.env['HTTP_BENCH_ROUNDS'] ?? 2);
 const WARMUP = Number(process.env['HTTP_BENCH_WARMUP'] ?? 3);
 const CONNECTIONS = Number(process.env['HTTP_BENCH_CONNECTIONS'] ?? 32);
 const PROCESSES = (process.env['HTTP_BENCH_PROCESSES'] ?? '1,2').split(',').map(Number);
-const RATE = Number(process.env['HTTP_BENCH_RATE'] ?? 0);
+const RATES = (process.env['HTTP_BENCH_RATES'] ?? '0,1000000').split(',').map(Number);
 
 /** The floor (a route that reads nothing: /health) and the three address reads. */
 const ROUTES = ['health', 'get_address_balance', 'get_tx_received', 'get_tx_unspent'] as const;
 
 interface Served {
   readonly processes: number;
+  readonly rate: number;
+  readonly label: string;
   readonly url: string;
   cpuMicros(): number;
   stop(): Promise<void>;
@@ -41,14 +43,14 @@ type Measured = LoadResult & { cpuMicrosPerRequest: number };
 
 const loads = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
-async function serve(rpcPort: number, processes: number): Promise<Served> {
+async function serve(rpcPort: number, processes: number, rate: number): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'outpoint-http-bench-'));
   const config = join(dir, 'outpoint.toml');
   writeFileSync(config, `data_dir = "${dir}"
 [store]
 url = "sqlite:${BENCH_INDEX}"
 [http]
-rate_limit_per_second = ${RATE}
+rate_limit_per_second = ${rate}
 processes = ${processes}
 [market]
 sources = []
@@ -62,7 +64,7 @@ rpc_url = "http://peer:peerpass@127.0.0.1:${rpcPort}/"
       await served.stop();
       rmSync(dir, { recursive: true, force: true });
     };
-    return { processes, url: served.url, cpuMicros: () => treeCpuMicros(served.child.pid!), stop };
+    return { processes, rate, label: `processes=${processes} rate=${rate}`, url: served.url, cpuMicros: () => treeCpuMicros(served.child.pid!), stop };
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -74,7 +76,7 @@ async function measure(server: Served, route: (typeof ROUTES)[number], samples: 
   const cpu = server.cpuMicros();
   const r = await measureInChild({ url: server.url, paths, connections: CONNECTIONS, seconds });
   const m = { ...r, cpuMicrosPerRequest: (server.cpuMicros() - cpu) / Math.max(1, r.total) };
-  console.log(`  ${`${tag}processes=${server.processes} ${route}`.padEnd(44)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${String(m.p50).padStart(4)} ms  p99 ${
+  console.log(`  ${`${tag}${server.label} ${route}`.padEnd(50)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${String(m.p50).padStart(4)} ms  p99 ${
     String(m.p99).padStart(5)} ms  server cpu ${m.cpuMicrosPerRequest.toFixed(0).padStart(4)} µs/req (client ${(m.clientCpuMicros / Math.max(1, m.total)).toFixed(0)})  ${m.failed} errors`);
   return m;
 }
@@ -84,10 +86,10 @@ export async function run(): Promise<void> {
   const chain = await benchChain();
   const samples = chainSummary().sample_addresses;
   console.log(`http-processes bench: ${NTX}-tx chain, ${samples.length} sample addresses rotating, c=${CONNECTIONS}, ${SECONDS} s each, ${ROUNDS} rounds, `
-    + `[http] processes ${PROCESSES.join(' vs ')}, rate_limit_per_second ${RATE}, ${availableParallelism()} cores, node ${process.version}`);
+    + `[http] processes ${PROCESSES.join(' vs ')}, rate_limit_per_second ${RATES.join(' and ')}, ${availableParallelism()} cores, node ${process.version}`);
   const servers: Served[] = [];
   try {
-    for (const n of PROCESSES) servers.push(await serve(chain.rpcPort, n));
+    for (const rate of RATES) for (const n of PROCESSES) servers.push(await serve(chain.rpcPort, n, rate));
     if (WARMUP > 0) {
       console.log(`warm-up, ${WARMUP} s per route and server (not counted)`);
       for (const route of ROUTES) for (const server of servers) await measure(server, route, samples, WARMUP, 'warm-up ');
@@ -97,22 +99,25 @@ export async function run(): Promise<void> {
       console.log(`round ${i + 1} of ${ROUNDS}, load average ${loads()}`);
       for (const route of ROUTES) {
         for (const server of servers) {
-          const key = `${route}:${server.processes}`;
+          const key = `${route}:${server.label}`;
           results.set(key, [...(results.get(key) ?? []), await measure(server, route, samples, SECONDS)]);
         }
       }
     }
     console.log(`load average after: ${loads()}`);
     const mean = (ms: readonly Measured[], f: (m: Measured) => number): number => ms.reduce((s, m) => s + f(m), 0) / ms.length;
-    console.log(`\nmean of ${ROUNDS} rounds: req/s (server CPU µs per request, all processes); ratio to processes=${PROCESSES[0]}`);
-    for (const route of ROUTES) {
-      const base = mean(results.get(`${route}:${PROCESSES[0]}`)!, (m) => m.rps);
-      const cells = PROCESSES.map((n) => {
-        const ms = results.get(`${route}:${n}`)!;
-        const rps = mean(ms, (m) => m.rps);
-        return `processes=${n}: ${rps.toFixed(0)} req/s (${mean(ms, (m) => m.cpuMicrosPerRequest).toFixed(0)} µs) ${(rps / base).toFixed(2)}×`;
-      });
-      console.log(`  ${route.padEnd(20)} ${cells.join('   ')}`);
+    console.log(`\nmean of ${ROUNDS} rounds: req/s (server CPU µs per request, all processes); ratio to processes=${PROCESSES[0]} at the same rate limit`);
+    for (const rate of RATES) {
+      console.log(` rate_limit_per_second = ${rate}`);
+      for (const route of ROUTES) {
+        const of = (n: number): Measured[] => results.get(`${route}:processes=${n} rate=${rate}`)!;
+        const base = mean(of(PROCESSES[0]!), (m) => m.rps);
+        const cells = PROCESSES.map((n) => {
+          const rps = mean(of(n), (m) => m.rps);
+          return `processes=${n}: ${rps.toFixed(0)} req/s (${mean(of(n), (m) => m.cpuMicrosPerRequest).toFixed(0)} µs) ${(rps / base).toFixed(2)}×`;
+        });
+        console.log(`  ${route.padEnd(20)} ${cells.join('   ')}`);
+      }
     }
     const errors = [...results.values()].flat().reduce((n, m) => n + m.failed, 0);
     if (errors > 0) throw new Error(`${errors} requests failed`);
