@@ -4,13 +4,14 @@
  * a pusher-js client gets the tx_update of a tx sent to the node (the serving process's bus crosses to the workers);
  * the per-IP rate limit, a v3 key's daily quota and realtime's connections per address hold exactly across
  * connections, whichever worker each lands on, and v3's 401s per client network within one request; a worker killed with SIGKILL is replaced while the others answer;
- * a stop leaves no worker behind, and so does a SIGKILL of the serving process.
+ * a stop leaves no worker behind, and so does a SIGKILL of the serving process. Two Electrum workers run beside them.
  */
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { blockchainChannel } from '../../src/services/events/catalogue/event-channels.js';
 import { connected, pusherClient, RawClient, Recorder, subscribed, type Pusher } from '../helpers/pusher-clients.js';
+import { freePort } from '../helpers/free-port.js';
 import { startBitcoind, type RegtestNode } from '../helpers/regtest-node.js';
 import { startServeWithBody, type ServeProcess } from '../helpers/serve-process.js';
 import { StoreEngines, testEngines } from '../helpers/store-engines.js';
@@ -31,8 +32,10 @@ before(async () => {
     const store = await engines.create(engine);
     await store.store.migrate();
     const { key } = await sameAccountIn([store.store.accounts()], 'workers@example.com', 'workers', QUOTA);
-    const body = `[store]\nurl = "${store.url}"\n[accounts]\nkey_failures_per_ip = ${KEY_FAILURES}\n[realtime]\nmax_connections_per_ip = ${REALTIME_PER_IP}\n[networks.BTCTEST]\nchain = "regtest"\n`
-      + `rpc_url = "${btc.rpcUrl}"\n${btc.zmqUrl ? `zmq_url = "${btc.zmqUrl}"` : 'poll_ms = 100'}\np2p_target_peers = 0\nmempool_sample_seconds = 0\n`;
+    // Two Electrum workers beside the two HTTP ones: both clusters fork from the one serving process (a replaced HTTP
+    // worker must be an HTTP worker again), and the HTTP workers' /ready lists the Electrum listener.
+    const body = `[store]\nurl = "${store.url}"\n[accounts]\nkey_failures_per_ip = ${KEY_FAILURES}\n[electrum]\nprocesses = 2\n[realtime]\nmax_connections_per_ip = ${REALTIME_PER_IP}\n[networks.BTCTEST]\nchain = "regtest"\n`
+      + `rpc_url = "${btc.rpcUrl}"\n${btc.zmqUrl ? `zmq_url = "${btc.zmqUrl}"` : 'poll_ms = 100'}\np2p_target_peers = 0\nmempool_sample_seconds = 0\nelectrum_tcp = "127.0.0.1:${await freePort()}"\n`;
     // The readiness probe is a v2 request: it counts against the rate limit, which the test waits out below.
     const serve = await startServeWithBody(body, { readyNetwork: 'BTCTEST', readyPath: '/health', http: { processes: '2', rate_limit_per_second: String(RATE) } });
     servers.push({ engine, serve, key });
@@ -51,6 +54,16 @@ function get(port: number, path: string, agent: Agent, headers: Record<string, s
     request({ host: '127.0.0.1', port, path, agent, headers }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode!));
+    }).on('error', reject).end();
+  });
+}
+
+/** A GET on `agent`'s connection: its status and JSON body. */
+function getJson(port: number, path: string, agent: Agent): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
     }).on('error', reject).end();
   });
 }
@@ -97,15 +110,16 @@ describe('[http] processes = 2: worker processes serve the port like one process
       }, 10_000, `${engine}: requests on both workers`);
       // The HTTP figures of the workers are the serving process's /metrics.
       assert.match(await metrics(serve), /^outpoint_http_requests_total\{.*route="\/health".*\} \d+$/m);
-      // Each worker checks readiness itself, as an API-only process does: /ready/BTCTEST on two new connections.
+      // Each worker checks readiness itself, as an API-only process does, and lists the Electrum listener the serving
+      // process's Electrum workers bound: /ready/BTCTEST on two new connections.
       await waitFor(async () => {
         const ready = await Promise.all(connections(2).map(async (agent) => {
-          const status = await get(serve.port, '/ready/BTCTEST', agent);
+          const answer = await getJson(serve.port, '/ready/BTCTEST', agent);
           agent.destroy();
-          return status;
+          return answer;
         }));
-        return ready.every((status) => status === 200);
-      }, 10_000, `${engine}: /ready/BTCTEST on both workers`);
+        return ready.every((r) => r.status === 200 && /^127\.0\.0\.1:\d+$/.test((r.body as { electrum?: { tcp?: string } }).electrum?.tcp ?? ''));
+      }, 20_000, `${engine}: /ready/BTCTEST with the Electrum listener on both workers`);
     }
   });
 
@@ -223,6 +237,7 @@ describe('[http] processes = 2: worker processes serve the port like one process
     const agents = connections(4);
     for (const agent of agents) assert.equal(await get(serve.port, '/health', agent), 200, `${engine}: answered with one worker down`);
     for (const agent of agents) agent.destroy();
+    // The new worker is an HTTP worker (the Electrum workers' cluster settings did not leak into its fork).
     await waitFor(async () => {
       const now = (await workers(serve)).up;
       return now.length === 2 && !now.includes(up[0]!);
