@@ -39,13 +39,18 @@ export class RelayMetrics implements Metrics {
 
   counter(spec: MetricSpec): CounterMetric {
     this.specs.set(spec.name, { kind: 'counter', spec });
-    const inc = (labels: MetricLabels = {}, by = 1): void => {
-      const key = `${spec.name}${JSON.stringify(labels)}`;
+    const add = (key: string, labels: MetricLabels, by: number): void => {
       const entry = this.counters.get(key);
       if (entry) entry[2] += by;
       else this.counters.set(key, [spec.name, labels, by]);
     };
-    return { inc, bind: (labels) => ({ inc: (by?: number) => inc(labels, by) }) };
+    const inc = (labels: MetricLabels = {}, by = 1): void => add(`${spec.name}${JSON.stringify(labels)}`, labels, by);
+    // A bound counter (a route's, on every request) makes its key once.
+    const bind = (labels: MetricLabels): { inc(by?: number): void } => {
+      const key = `${spec.name}${JSON.stringify(labels)}`;
+      return { inc: (by = 1) => add(key, labels, by) };
+    };
+    return { inc, bind };
   }
 
   gauge(spec: MetricSpec): GaugeMetric {
