@@ -84,8 +84,8 @@ export class HttpCluster implements HttpServing {
         clearTimeout(timer);
         resolve();
       });
+      // A worker whose channel closed is stopping by itself already.
       if (worker.isConnected()) worker.send({ type: 'stop' } satisfies ToHttpWorker);
-      else worker.process.kill('SIGTERM');
     })));
     await this.host?.close();
   }

@@ -65,9 +65,12 @@ async function runWorker(): Promise<void> {
     },
   });
   let stopping: Promise<void> | null = null;
-  const stop = (): Promise<void> => (stopping ??= (async () => {
-    caller.close('the HTTP worker is stopping');
+  // Told to stop: the requests in flight are answered first, their counter calls still answered by the serving
+  // process. Orphaned (the serving process is gone): nothing answers those calls any more, so they fail at once.
+  const stop = (orphaned: boolean): Promise<void> => (stopping ??= (async () => {
+    if (orphaned) caller.close('the serving process is gone');
     await http.stop().catch((error: Error) => logger.error('http worker: stop failed', { error: error.message }));
+    caller.close('the HTTP worker stopped');
     await metrics.flush();
     metrics.stop();
     await drivers.observability.stop();
@@ -83,15 +86,16 @@ async function runWorker(): Promise<void> {
     else if (message.type === 'accounts-changed') services?.accounts?.keys.invalidate();
     else if (message.type === 'key-failure') otherKeyFailure(message.ip);
     else if (message.type === 'reload-tls') http.reloadTls();
-    else void stop();
+    else void stop(false);
   });
-  // systemd's reload signals every process of the unit, a terminal's Ctrl-C the whole group: the serving process
-  // decides (it forwards reloads and says when to stop), so neither ends a worker by itself.
+  // systemd signals every process of the unit (SIGHUP on reload, SIGTERM on stop: KillMode=control-group), a
+  // terminal's Ctrl-C the whole group: the serving process decides (it forwards reloads, and says when to stop once
+  // its own parts before HTTP have stopped), so none ends a worker by itself, and none makes it replace one.
   process.on('SIGHUP', () => undefined);
   process.on('SIGINT', () => undefined);
-  process.on('SIGTERM', () => void stop());
+  process.on('SIGTERM', () => undefined);
   // The serving process is gone (killed): nothing feeds this one any more.
-  process.on('disconnect', () => void stop());
+  process.on('disconnect', () => void stop(true));
   drivers.observability.health.start();
   await http.start();
   countRequests(metrics, http.server);
