@@ -55,7 +55,11 @@ export class HttpCluster implements HttpServing {
     if (config.http.port === 0 || config.http.publicUrl === `${scheme}://${config.http.host}:${config.http.port}`) {
       this.listeningUrl = `${scheme}://${host}:${address.port}`;
     }
-    logger.info('http listening', { url: `${scheme}://${host}:${address.port}`, processes: config.http.processes, pids: [...this.workers].map((w) => w.process.pid) });
+    logger.info('http listening', { url: `${scheme}://${host}:${address.port}`, processes: config.http.processes, pids: this.pids });
+    const p2p = config.networks.filter((n) => n.p2p.enabled).map((n) => n.id);
+    if (p2p.length > 0) {
+      logger.warn('http workers answer confidence from the local model: the P2P listener\'s sightings stay in this process (docs/operations.md, "HTTP on several cores")', { networks: p2p });
+    }
   }
 
   /** SIGHUP: every worker re-reads the certificate. */
