@@ -37,7 +37,10 @@ before(async () => {
     const body = `[store]\nurl = "${store.url}"\n[accounts]\nkey_failures_per_ip = ${KEY_FAILURES}\n[electrum]\nprocesses = 2\n[realtime]\nmax_connections_per_ip = ${REALTIME_PER_IP}\n[networks.BTCTEST]\nchain = "regtest"\n`
       + `rpc_url = "${btc.rpcUrl}"\n${btc.zmqUrl ? `zmq_url = "${btc.zmqUrl}"` : 'poll_ms = 100'}\np2p_target_peers = 0\nmempool_sample_seconds = 0\nelectrum_tcp = "127.0.0.1:${await freePort()}"\n`;
     // The readiness probe is a v2 request: it counts against the rate limit, which the test waits out below.
-    const serve = await startServeWithBody(body, { readyNetwork: 'BTCTEST', readyPath: '/health', http: { processes: '2', rate_limit_per_second: String(RATE) } });
+    // A worker silent for 6 s (its metrics come every second) counts as stuck here (30 s in production).
+    const serve = await startServeWithBody(body, {
+      readyNetwork: 'BTCTEST', readyPath: '/health', http: { processes: '2', rate_limit_per_second: String(RATE) }, env: { OUTPOINT_TEST_HTTP_WORKER_STUCK_MS: '6000' },
+    });
     servers.push({ engine, serve, key });
   }
 });
@@ -73,8 +76,14 @@ function connections(n: number): Agent[] {
   return Array.from({ length: n }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
 }
 
-async function metrics(serve: ServeProcess): Promise<string> {
-  return (await fetch(`${serve.url}/metrics`)).text();
+/** /metrics on a new connection (whichever worker it is dealt to; none kept alive to a worker that may be gone). */
+function metrics(serve: ServeProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port: serve.port, path: '/metrics', agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+    }).on('error', reject).end();
+  });
 }
 
 /** The worker pids /metrics lists as running, and the requests each was handed. */
@@ -284,6 +293,23 @@ describe('[http] processes = 2: worker processes serve the port like one process
       return now.length === 2 && !now.includes(up[0]!);
     }, 20_000, `${engine}: a new worker`);
     assert.equal(serve.child.exitCode, null, 'the serving process runs on');
+  });
+
+  it('replaces a stuck worker (SIGSTOP: it says nothing any more)', async () => {
+    const { engine, serve } = servers[1] ?? servers[0]!;
+    const { up } = await workers(serve);
+    process.kill(up[0]!, 'SIGSTOP');
+    try {
+      await waitFor(() => !alive(up[0]!), 20_000, `${engine}: the stuck worker ended`);
+    } finally {
+      if (alive(up[0]!)) process.kill(up[0]!, 'SIGCONT');
+    }
+    // A connection dealt to the stopped worker meanwhile is reset when it ends: that look is retried.
+    await waitFor(async () => {
+      const now = (await workers(serve).catch(() => ({ up: [] as number[] }))).up;
+      return now.length === 2 && !now.includes(up[0]!);
+    }, 20_000, `${engine}: a new worker`);
+    assert.match(serve.log.join(''), /an HTTP worker process has said nothing for too long; ending it/);
   });
 
   it('leaves no worker behind: on a stop (a request in flight still answered), and on a SIGKILL of the serving process', async () => {

@@ -24,11 +24,20 @@ type FromWorker = RelayMessage | CallsMessage | { readonly type: 'ready'; readon
 const RESPAWN_MS = 1000;
 /** A worker still answering this long after it was told to stop is killed. */
 const STOP_KILL_MS = 15_000;
+/**
+ * A worker not heard from for this long (it sends its metrics every second) is stuck, its event loop blocked: it is
+ * killed and replaced, its clients reconnect. Meanwhile Node queues what is sent to it (each event batch) in this
+ * process's memory: the bound on that queue is what the bus publishes in this time.
+ */
+const STUCK_MS = Number(process.env['OUTPOINT_TEST_HTTP_WORKER_STUCK_MS'] ?? 30_000); // the variable: a testing aid only
 
 export class HttpCluster implements HttpServing {
   readonly name = 'http workers';
   listeningUrl: string | null = null;
   private readonly workers = new Set<Worker>();
+  /** When each worker (by id) last sent anything. */
+  private readonly heard = new Map<number, number>();
+  private readonly watchdog = setInterval(() => this.endStuck(), STUCK_MS / 6);
   private readonly sink: MetricsSink;
   private host: CounterHost | null = null;
   private unfollow: (() => void) | null = null;
@@ -36,6 +45,7 @@ export class HttpCluster implements HttpServing {
 
   constructor(private readonly drivers: Drivers, private readonly electrumListeners: () => ElectrumListeners = () => []) {
     this.sink = new MetricsSink(drivers.observability.metrics);
+    this.watchdog.unref();
   }
 
   async start(): Promise<void> {
@@ -79,6 +89,7 @@ export class HttpCluster implements HttpServing {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.watchdog);
     this.unfollow?.();
     // Each worker stops taking connections, answers what is in flight, closes its websockets, then exits.
     await Promise.all([...this.workers].map((worker) => new Promise<void>((resolve) => {
@@ -97,6 +108,16 @@ export class HttpCluster implements HttpServing {
   /** To every worker (but the one `except` names). */
   private broadcast(message: ToHttpWorker, except?: number): void {
     for (const worker of this.workers) if (worker.id !== except && worker.isConnected()) worker.send(message);
+  }
+
+  private endStuck(): void {
+    const now = Date.now();
+    for (const worker of this.workers) {
+      if (now - (this.heard.get(worker.id) ?? now) <= STUCK_MS || worker.isDead()) continue;
+      this.drivers.logger.error('an HTTP worker process has said nothing for too long; ending it', { pid: worker.process.pid, seconds: STUCK_MS / 1000 });
+      this.heard.delete(worker.id);
+      worker.process.kill('SIGKILL');
+    }
   }
 
   /** A worker, once it listens (its bound address); rejects when it exits first. */
@@ -120,6 +141,7 @@ export class HttpCluster implements HttpServing {
     return new Promise((resolve, reject) => {
       let started = false;
       worker.on('message', (message: FromWorker) => {
+        this.heard.set(worker.id, Date.now());
         if (message.type === 'metrics') this.sink.accept(worker.id, message);
         else if (message.type === 'calls') for (const call of message.calls) void this.answer(worker.id, call, replies);
         else if (message.type === 'ready') {
@@ -130,6 +152,7 @@ export class HttpCluster implements HttpServing {
       });
       worker.once('exit', (code, signal) => {
         this.workers.delete(worker);
+        this.heard.delete(worker.id);
         this.sink.forget(worker.id);
         this.host?.forget(worker.id);
         if (!started) return reject(new Error(`an HTTP worker process exited while starting (${signal ?? code})`));
