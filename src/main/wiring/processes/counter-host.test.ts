@@ -65,6 +65,17 @@ describe('CounterHost: one count for every worker', () => {
     await host.close();
   });
 
+  it("counts the dashboard's attempts once across workers", async () => {
+    const { workers, host } = cluster();
+    const [a, b] = workers.map((w) => w.attempts());
+    await a!.add('signin:ip', 60);
+    await b!.add('signin:ip', 60);
+    assert.equal((await a!.peek('signin:ip')).count, 2);
+    await b!.clear('signin:ip');
+    assert.equal((await a!.peek('signin:ip')).count, 0);
+    await host.close();
+  });
+
   it('fails the calls waiting when the channel closes, and every later one', async () => {
     const caller = new IpcCaller(() => undefined);
     const waiting = caller.call('rate.hit', []);
