@@ -57,27 +57,27 @@ export class HttpPart implements HttpServing {
   /** The URL it listens on when the configured public URL does not say it (port 0, or the default). */
   listeningUrl: string | null = null;
 
-  private readonly counters: HttpCounters;
   private readonly metrics: { readonly registry: Metrics; readonly exposition: MetricsExposition | null };
 
   constructor(private readonly drivers: Drivers, private readonly options: HttpPartOptions) {
-    this.counters = options.counters ?? processCounters(drivers.config, drivers.logger);
     this.metrics = options.metrics ?? { registry: drivers.observability.metrics, exposition: drivers.observability.apiExposition };
   }
 
   async start(): Promise<void> {
     const { config, logger } = this.drivers;
     const tls = config.http.tls ? this.readTls() : null;
-    const concurrency = this.counters.concurrency;
+    // Built at start (a Redis limiter opens a connection), closed at stop.
+    const counters = this.options.counters ?? processCounters(config, logger);
+    const concurrency = counters.concurrency;
     this.closeCounters = () => concurrency.close();
-    const wiring = await this.wiring(tls, concurrency);
+    const wiring = await this.wiring(tls, counters);
     const app = (this.app = await createApp(wiring, this.options.onServices));
     this.realtime = attachRealtime(app.server, {
       appKey: config.realtime.appKey,
       sendThreads: config.realtime.sendThreads,
       trustProxy: config.http.trustProxy,
       limits: { maxConnectionsPerIp: config.realtime.maxConnectionsPerIp },
-      ...(this.counters.realtimeSlots ? { connectionSlots: this.counters.realtimeSlots } : {}),
+      ...(counters.realtimeSlots ? { connectionSlots: counters.realtimeSlots } : {}),
       bus: this.drivers.bus,
       networks: new Map([...wiring.networks].map(([id, n]) => [id, n.params])),
       logger,
@@ -131,9 +131,9 @@ export class HttpPart implements HttpServing {
   }
 
   /** What the services and the app are built from: the drivers, as services and HTTP take them (AppWiring). */
-  private async wiring(tls: TlsCredentials | null, concurrency: AppWiring['limits']['concurrency']): Promise<AppWiring> {
+  private async wiring(tls: TlsCredentials | null, counters: HttpCounters): Promise<AppWiring> {
     const { config, logger, store, networks: runtimes, market, observability, webhookSender, webhookLimits, bus } = this.drivers;
-    const { counters, options } = this;
+    const { options } = this;
     const networks: NetworkMap = new Map(runtimes.map((n) => [
       n.config.id,
       { params: getNetworkParams(n.config.id, n.config.chain), reader: store.network(n.config.id), sightings: options.withSightings ? n.p2p.watcher : null, rawTxs: n.rawTxs },
@@ -163,7 +163,7 @@ export class HttpPart implements HttpServing {
       // Per-client budgets (wallet derivations, catch-up bytes) count on the rate counters of this process or Redis.
       counters: counters.rateCounters,
       accounts: accountDeps(store.accounts(), config.redis.url, logger, { keyFailuresPerIp: config.accounts.keyFailuresPerIp, usage: counters.usage(store.accounts()) }),
-      limits: httpLimits(config.http, counters.rateCounters, concurrency),
+      limits: httpLimits(config.http, counters.rateCounters, counters.concurrency),
       publicUrl: config.http.publicUrl,
       trustProxy: config.http.trustProxy,
       serverLimits: serverLimits(config.http),
