@@ -136,7 +136,7 @@ function buildConfig(raw: Raw): OutpointConfig {
     dataDir,
     store: buildStore(keys('store'), dataDir),
     // max_concurrent_per_ip is off by default: single-host benchmarks and clients behind one proxy address must not be throttled.
-    http: { host, port, publicUrl, rateLimitPerSecond, maxConcurrentPerIp: http.int('max_concurrent_per_ip'), tls, ...buildHttpLimits(http, section('http')) },
+    http: { host, port, publicUrl, rateLimitPerSecond, maxConcurrentPerIp: http.int('max_concurrent_per_ip'), tls, processes: http.int('processes'), ...buildHttpLimits(http, section('http')) },
     web: buildWeb(keys('web'), rateLimitPerSecond),
     realtime: { appKey: realtime.str('app_key'), sendThreads: realtime.int('send_threads', defaultSendThreads()), maxConnectionsPerIp: realtime.int('max_connections_per_ip'),
       eventLogHours: realtime.int('event_log_hours'), eventLogMaxEvents: realtime.int('event_log_max_events'),

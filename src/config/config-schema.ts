@@ -106,6 +106,11 @@ export const SECTION_KEYS: Readonly<Record<string, Readonly<Record<string, KeySp
       type: 'integer', min: 0, max: 63_072_000, default: 31_536_000,
       doc: 'with TLS: `Strict-Transport-Security: max-age=…` on every answer (one year); `0` = not sent (docs/operations.md, Security)',
     },
+    processes: {
+      type: 'integer', min: 1, max: 64, default: 1,
+      doc: 'worker processes serving this port (REST, realtime, web pages) over the one store, per-client limits shared exactly through the serving process ' +
+        '(or Redis); `1`: the serving process itself. P2P confidence is then the local model (docs/operations.md, "HTTP on several cores")',
+    },
   },
   web: {
     rate_limit_per_second: {

@@ -125,6 +125,8 @@ export interface OutpointConfig {
     readonly maxConcurrentPerIp: number;
     /** PEM files for HTTPS (REST, wss realtime, web pages on one port); null: plain HTTP. Re-read on SIGHUP. */
     readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+    /** Worker processes serving the port (`[http] processes`); 1: the serving process itself. */
+    readonly processes: number;
   };
   /** The explorer (src/web): its own per-IP page limit. */
   readonly web: {

@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { parseUrlOrNull, type EventBus, type Logger, type NetworkId } from '../core/index.js';
 import { clientAddress, compileTrust, type TrustProxy } from '../core/limits/client-address.js';
+import type { ConcurrencyLimiter, Release } from '../core/limits/concurrency-limiter.js';
 import type { NetworkParams } from '../chains/addressing.js';
 import { ChannelRegistry } from './channels/channel-registry.js';
 import { handleClientMessage, type ClientMessageContext } from './connections/client-messages.js';
@@ -27,6 +28,11 @@ export interface RealtimeDeps {
   readonly sendThreads?: number;
   /** Whose X-Forwarded-For names the client for the per-address cap (`[http] trust_proxy`); default false. */
   readonly trustProxy?: TrustProxy;
+  /**
+   * Counts the websockets per client address instead of this process (the HTTP workers of `[http] processes` share
+   * one count, held by the serving process): a slot per open websocket, taken before the upgrade.
+   */
+  readonly connectionSlots?: ConcurrencyLimiter;
 }
 
 export interface RealtimeStats {
@@ -97,11 +103,14 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHand
     ws.close(code, message);
   }
 
-  function open(ws: WebSocket, socket: Duplex, url: URL, address: string): void {
+  /** `slot`: the shared count's slot for this address (null: the address is at its limit); undefined: counted here. */
+  function open(ws: WebSocket, socket: Duplex, url: URL, address: string, slot?: Release | null): void {
     const verdict = checkHandshake(url, deps.appKey);
-    if (!verdict.ok) return reject(ws, verdict.code, verdict.message);
-    if (connections.size >= limits.maxConnections) return reject(ws, PusherCode.OverCapacity, 'Over capacity: connection limit reached');
-    if (!perAddress.tryAdd(address)) return reject(ws, PusherCode.OverCapacity, 'Over capacity: too many connections from your address');
+    if (!verdict.ok || connections.size >= limits.maxConnections) {
+      slot?.();
+      return verdict.ok ? reject(ws, PusherCode.OverCapacity, 'Over capacity: connection limit reached') : reject(ws, verdict.code, verdict.message);
+    }
+    if (slot === null || (slot === undefined && !perAddress.tryAdd(address))) return reject(ws, PusherCode.OverCapacity, 'Over capacity: too many connections from your address');
     const conn = new Connection(ws, socket, `${idPrefix}.${++nextId}`, limits, counters, Date.now());
     connections.add(conn);
     ws.on('message', (data: RawData, isBinary: boolean) => {
@@ -114,7 +123,8 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHand
       }
     });
     ws.on('close', () => {
-      perAddress.remove(address);
+      if (slot) slot();
+      else perAddress.remove(address);
       connections.delete(conn);
       for (const channel of conn.channels) registry.unsubscribe(conn, channel);
       conn.channels.clear();
@@ -136,14 +146,33 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): RealtimeHand
       return;
     }
     const address = clientAddress(req, trust);
+    const slots = limits.maxConnectionsPerIp > 0 ? deps.connectionSlots : undefined;
+    if (!slots) return upgrade(req, socket, head, url, address);
+    slots.acquire(address, limits.maxConnectionsPerIp).then(
+      (slot) => {
+        // The client may have gone while the count was asked.
+        if (socket.destroyed) return slot?.();
+        upgrade(req, socket, head, url, address, slot);
+      },
+      (err: Error) => {
+        deps.logger.error('realtime: connection count unavailable', { error: err.message });
+        socket.destroy();
+      },
+    );
+  };
+
+  function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, address: string, slot?: Release | null): void {
+    // A handshake ws refuses never reaches open(): the slot goes back with the socket (a release is idempotent).
+    if (slot) socket.once('close', slot);
     try {
-      wss.handleUpgrade(req, socket, head, (ws) => open(ws, socket, url, address));
+      wss.handleUpgrade(req, socket, head, (ws) => open(ws, socket, url, address, slot));
     } catch (err) {
       // The last line for a fault of ours: this connection ends, the process and every other client go on.
+      slot?.();
       deps.logger.error('realtime: upgrade failed', { error: err instanceof Error ? err.message : String(err) });
       socket.destroy();
     }
-  };
+  }
   server.on('upgrade', onUpgrade);
 
   // One sweep for every connection's liveness instead of a timer per socket.

@@ -3,6 +3,7 @@
  * port, with certificates made at test time by a throwaway CA. pusher-js runs in its own process trusting that CA
  * (NODE_EXTRA_CA_CERTS: full verification, as a real client) and receives price_update over wss; SIGHUP re-reads
  * the PEM files for new connections, keeps established ones, and survives a broken pair. The explorer's pages share the port.
+ * A second serve with `[http] processes = 2` serves HTTPS from its two workers, and SIGHUP reaches both.
  * Every answer carries Strict-Transport-Security.
  */
 import assert from 'node:assert/strict';
@@ -28,6 +29,11 @@ let second: ServerCertificate;
 let port: number;
 let serve: ChildProcess;
 let serveLog = '';
+/** `[http] processes = 2` on its own port and copy of the certificate. */
+let workers: ChildProcess;
+let workersPort: number;
+let workersLog = '';
+let third: ServerCertificate;
 let wss: ChildProcess | null = null;
 const wssLines: Record<string, unknown>[] = [];
 const kraken = new FixtureExchange('kraken');
@@ -40,10 +46,10 @@ function setBtcUsd(price: string): void {
 type HttpsAnswer = { status: number; body: string; fingerprint: string; headers: IncomingHttpHeaders };
 
 /** One HTTPS request on a fresh connection (so each sees the certificate served now), trusting only the test CA. */
-function httpsGet(path: string, options: { method?: string; form?: string } = {}): Promise<HttpsAnswer> {
+function httpsGet(path: string, options: { method?: string; form?: string; port?: number } = {}): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
     const headers = options.form === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' };
-    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, ca: readFileSync(ca), agent: false }, (res) => {
+    const req = request({ host: '127.0.0.1', port: options.port ?? port, path, method: options.method ?? 'GET', headers, ca: readFileSync(ca), agent: false }, (res) => {
       const fingerprint = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
       let body = '';
       res.setEncoding('utf8');
@@ -56,9 +62,9 @@ function httpsGet(path: string, options: { method?: string; form?: string } = {}
 }
 
 /** Installs a certificate pair where the config points (what a renewal does). */
-function install(cert: ServerCertificate): void {
-  copyFileSync(cert.certFile, join(dir, 'live.pem'));
-  copyFileSync(cert.keyFile, join(dir, 'live.key'));
+function install(cert: ServerCertificate, name = 'live'): void {
+  copyFileSync(cert.certFile, join(dir, `${name}.pem`));
+  copyFileSync(cert.keyFile, join(dir, `${name}.key`));
 }
 
 before(async () => {
@@ -66,32 +72,47 @@ before(async () => {
   ca = makeCa(dir);
   first = makeServerCertificate(dir, 'first', 2);
   second = makeServerCertificate(dir, 'second', 3);
+  third = makeServerCertificate(dir, 'third', 4);
   install(first);
+  install(first, 'workers');
   setBtcUsd('67012.30000');
   exchange = await startFakeExchange(kraken.reply);
   port = await freePort();
-  const config = join(dir, 'outpoint.toml');
-  writeFileSync(config, `data_dir = "${join(dir, 'data')}"
-[http]
-port = ${port}
-rate_limit_per_second = 0
-tls_cert_file = "${join(dir, 'live.pem')}"
-tls_key_file = "${join(dir, 'live.key')}"
-[realtime]
+  serve = await startHttps('live', port, `[realtime]
 app_key = "${KEY}"
 [market]
 sources = ["kraken"]
 interval_ms = 1000
 max_age_s = 60
-kraken_url = "${exchange.url}"
-`);
-  serve = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--config', config], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  serve.stderr?.on('data', (chunk: Buffer) => (serveLog += chunk.toString()));
-  await waitFor(async () => (await httpsGet('/api/v2/get_info/BTC').then((r) => r.status === 200, () => false)), 30_000, `serve over HTTPS: ${serveLog.slice(-300)}`, 200);
+kraken_url = "${exchange.url}"`, (text) => (serveLog += text));
+  workersPort = await freePort();
+  workers = await startHttps('workers', workersPort, '[market]\nsources = []', (text) => (workersLog += text), 'processes = 2');
 });
 
+/** `outpoint serve` over HTTPS with the pair installed as `name`, once it answers on `at`; its log to `log`. */
+async function startHttps(name: string, at: number, sections: string, log: (text: string) => void, http = ''): Promise<ChildProcess> {
+  const config = join(dir, `${name}.toml`);
+  writeFileSync(config, `data_dir = "${join(dir, `${name}-data`)}"
+[http]
+port = ${at}
+rate_limit_per_second = 0
+tls_cert_file = "${join(dir, `${name}.pem`)}"
+tls_key_file = "${join(dir, `${name}.key`)}"
+${http}
+${sections}
+`);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--config', config], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let text = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    log(chunk.toString());
+  });
+  await waitFor(async () => (await httpsGet('/health', { port: at }).then((r) => r.status === 200, () => false)), 30_000, `serve over HTTPS: ${text.slice(-300)}`, 200);
+  return child;
+}
+
 after(async () => {
-  for (const child of [wss, serve]) {
+  for (const child of [wss, serve, workers]) {
     if (!child || child.exitCode !== null) continue;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -162,5 +183,17 @@ describe('HTTPS and wss from the configured PEM files', () => {
     const still = await httpsGet('/api/v2/get_info/BTC');
     assert.deepEqual([still.status, still.fingerprint], [200, second.fingerprint256]);
     assert.equal(serve.exitCode, null, 'a bad renewal does not stop the service');
+  });
+
+  it('with [http] processes = 2: both workers serve HTTPS, and SIGHUP gives every new connection the new certificate', async () => {
+    install(third, 'workers');
+    workers.kill('SIGHUP');
+    // Fresh connections are dealt to both workers in turn: six in a row with the new certificate means each reloaded.
+    await waitFor(async () => {
+      const answers = await Promise.all(Array.from({ length: 6 }, () => httpsGet('/health', { port: workersPort })));
+      return answers.every((a) => a.status === 200 && a.fingerprint === third.fingerprint256);
+    }, 10_000, 'the renewed certificate on every worker', 100);
+    assert.equal(workersLog.match(/tls: certificate reloaded/g)?.length, 2, 'each worker reloaded once');
+    assert.equal(workers.exitCode, null);
   });
 });

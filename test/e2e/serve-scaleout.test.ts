@@ -2,7 +2,7 @@
  * The scaled-out deployment as operators run it: PostgreSQL, Redis, one `outpoint serve` that indexes
  * (and polls an exchange) and one `outpoint serve --api-only` replica. A pusher-js client on the replica
  * receives the events the other process produces (blocks, txs, prices), and both answer the v2 API from
- * the shared store.
+ * the shared store. The replica runs `[http] processes = 2`: its pusher-js client is on one of its worker processes.
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -31,7 +31,9 @@ function setKrakenBtcUsd(price: string): void {
 }
 
 async function serve(config: string, apiOnly: boolean): Promise<void> {
-  const started = await startServe(config, { apiOnly });
+  // The replica serves its port from two worker processes ([http] processes): Redis's events and counters reach them
+  // through the replica's serving process.
+  const started = await startServe(config, { apiOnly, ...(apiOnly ? { env: { OUTPOINT_HTTP_PROCESSES: '2' } } : {}) });
   processes.push({ child: started.child, port: started.port, log: started.log });
 }
 

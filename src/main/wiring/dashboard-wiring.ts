@@ -40,6 +40,8 @@ export interface DashboardWiring {
   readonly store: ChainStore;
   readonly accounts: AccountService;
   readonly usage: UsageCounter;
+  /** Sign-in and sign-up attempts; default this process's (memory or Redis). */
+  readonly attempts?: AttemptCounter;
   readonly logger: Logger;
   /** UNIX seconds. */
   readonly now: () => number;
@@ -55,7 +57,7 @@ export function buildDashboard(w: DashboardWiring): DashboardServices {
     auth: w.store.auth(),
     settings: dashboardSettings(w.config),
     secretKey: secretKeyLoader(w.config, w.logger),
-    attempts: createAttemptCounter(w.config, w.logger),
+    attempts: w.attempts ?? createAttemptCounter(w.config, w.logger),
     mailer: createMailer(w.config),
     publicUrl: w.publicUrl ?? w.config.http.publicUrl,
     logger: w.logger,

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ApiDocuments } from '../../core/infrastructure/api-documents.js';
-import type { NetworkId } from '../../core/index.js';
+import type { Metrics, MetricsExposition, NetworkId } from '../../core/index.js';
 import { getNetworkParams } from '../../chains/networks.js';
 import { replaceTlsCredentials, type TlsCredentials } from '../../http/tls.js';
 import type { ServerLimits } from '../../http/server-limits.js';
@@ -14,18 +15,41 @@ import { RpcMempoolSource } from '../../node/rpc-mempool-source.js';
 import type { RpcClient } from '../../node/rpc/rpc-client.js';
 import { attachRealtime, type RealtimeHandle } from '../../realtime/attach-realtime.js';
 import { registerRealtimeMetrics } from '../../realtime/realtime-metrics.js';
+import type { Services } from '../../services/create-services.js';
 import type { NetworkMap } from '../../services/shared/network-registry.js';
 import type { Drivers } from './drivers.js';
-import { accountDeps, concurrencyLimiter, createApp, httpLimits, rateCounters, type AppWiring } from './http-wiring.js';
+import { accountDeps, createApp, httpLimits, type AppWiring } from './http-wiring.js';
+import { processCounters, type HttpCounters } from './processes/http-counters.js';
 import type { RuntimePart } from './runtime-parts.js';
 import { createWebLayer } from './web-layer.js';
+
+/** What serves the port: this process (HttpPart) or its HTTP workers (http-cluster.ts); the runtime asks either the same. */
+export interface HttpServing extends RuntimePart {
+  /** The URL it listens on when the configured public URL does not say it (port 0, or the default). */
+  readonly listeningUrl: string | null;
+  /** SIGHUP: the certificate again. */
+  reloadTls(): void;
+}
+
+export interface HttpPartOptions {
+  /** Sightings live in the process that indexes (and listens); API-only replicas answer with the local model. */
+  readonly withSightings: boolean;
+  /** Where this process's Electrum server listens, for /ready (docs/electrum.md). */
+  readonly electrumListeners?: () => readonly { readonly network: string; readonly transport: string; readonly address: string }[];
+  /** The per-client counters; default this process's (memory or Redis). HTTP workers count on the serving process's. */
+  readonly counters?: HttpCounters;
+  /** Where the HTTP figures are recorded and what /metrics shows; default the observability's registry. */
+  readonly metrics?: { readonly registry: Metrics; readonly exposition: MetricsExposition | null };
+  /** Told the services once built (an HTTP worker forgets cached key verdicts when another worker changed accounts). */
+  readonly onServices?: (services: Services) => void;
+}
 
 /**
  * The HTTP APIs, the web layer and realtime on one port, as a runtime part: started before the nodes are waited for
  * (the APIs answer, "syncing" included, while a node is down), stopped after the indexers: realtime first (it closes
  * its clients with a close frame), then the app (the listener closes, what is in flight is answered).
  */
-export class HttpPart implements RuntimePart {
+export class HttpPart implements HttpServing {
   readonly name = 'http';
   private app: FastifyInstance | null = null;
   private realtime: RealtimeHandle | null = null;
@@ -33,31 +57,32 @@ export class HttpPart implements RuntimePart {
   /** The URL it listens on when the configured public URL does not say it (port 0, or the default). */
   listeningUrl: string | null = null;
 
-  constructor(
-    private readonly drivers: Drivers,
-    /** Sightings live in the process that indexes (and listens); API-only replicas answer with the local model. */
-    private readonly withSightings: boolean,
-    /** Where this process's Electrum server listens, for /ready (docs/electrum.md). */
-    private readonly electrumListeners?: () => readonly { readonly network: string; readonly transport: string; readonly address: string }[],
-  ) {}
+  private readonly metrics: { readonly registry: Metrics; readonly exposition: MetricsExposition | null };
+
+  constructor(private readonly drivers: Drivers, private readonly options: HttpPartOptions) {
+    this.metrics = options.metrics ?? { registry: drivers.observability.metrics, exposition: drivers.observability.apiExposition };
+  }
 
   async start(): Promise<void> {
-    const { config, logger, observability } = this.drivers;
+    const { config, logger } = this.drivers;
     const tls = config.http.tls ? this.readTls() : null;
-    const concurrency = concurrencyLimiter(config.redis.url, logger);
+    // Built at start (a Redis limiter opens a connection), closed at stop.
+    const counters = this.options.counters ?? processCounters(config, logger);
+    const concurrency = counters.concurrency;
     this.closeCounters = () => concurrency.close();
-    const wiring = await this.wiring(tls, concurrency);
-    const app = (this.app = await createApp(wiring));
+    const wiring = await this.wiring(tls, counters);
+    const app = (this.app = await createApp(wiring, this.options.onServices));
     this.realtime = attachRealtime(app.server, {
       appKey: config.realtime.appKey,
       sendThreads: config.realtime.sendThreads,
       trustProxy: config.http.trustProxy,
       limits: { maxConnectionsPerIp: config.realtime.maxConnectionsPerIp },
+      ...(counters.realtimeSlots ? { connectionSlots: counters.realtimeSlots } : {}),
       bus: this.drivers.bus,
       networks: new Map([...wiring.networks].map(([id, n]) => [id, n.params])),
       logger,
     });
-    registerRealtimeMetrics(observability.metrics, this.realtime);
+    registerRealtimeMetrics(this.metrics.registry, this.realtime);
     await app.listen({ host: config.http.host, port: config.http.port });
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -69,6 +94,16 @@ export class HttpPart implements RuntimePart {
       url: `${scheme}://${host}:${address.port}`, explorer: `${this.listeningUrl ?? config.http.publicUrl}/`, maxConnections: config.http.maxConnections,
       ...(tls ? { tls: config.http.tls } : {}),
     });
+  }
+
+  /** The bound address (after start). */
+  address(): AddressInfo {
+    return this.server.address() as AddressInfo;
+  }
+
+  /** The listening server (after start). */
+  get server(): Server {
+    return this.app!.server;
   }
 
   async stop(): Promise<void> {
@@ -96,11 +131,12 @@ export class HttpPart implements RuntimePart {
   }
 
   /** What the services and the app are built from: the drivers, as services and HTTP take them (AppWiring). */
-  private async wiring(tls: TlsCredentials | null, concurrency: AppWiring['limits']['concurrency']): Promise<AppWiring> {
+  private async wiring(tls: TlsCredentials | null, counters: HttpCounters): Promise<AppWiring> {
     const { config, logger, store, networks: runtimes, market, observability, webhookSender, webhookLimits, bus } = this.drivers;
+    const { options } = this;
     const networks: NetworkMap = new Map(runtimes.map((n) => [
       n.config.id,
-      { params: getNetworkParams(n.config.id, n.config.chain), reader: store.network(n.config.id), sightings: this.withSightings ? n.p2p.watcher : null, rawTxs: n.rawTxs },
+      { params: getNetworkParams(n.config.id, n.config.chain), reader: store.network(n.config.id), sightings: options.withSightings ? n.p2p.watcher : null, rawTxs: n.rawTxs },
     ]));
     const perNetwork = <T>(make: (n: (typeof runtimes)[number]) => T): ReadonlyMap<NetworkId, T> => new Map(runtimes.map((n) => [n.config.id, make(n)]));
     // The OpenAPI documents the HTTP layer makes from its routes, rendered for people by the web layer's /docs page.
@@ -125,17 +161,17 @@ export class HttpPart implements RuntimePart {
         derivePerMinute: config.wallets.derivePerMinute, threads: config.wallets.deriveThreads, queue: config.wallets.deriveQueue, cacheBytes: config.wallets.cacheBytes,
       },
       // Per-client budgets (wallet derivations, catch-up bytes) count on the rate counters of this process or Redis.
-      counters: rateCounters(config.redis.url),
-      accounts: accountDeps(store.accounts(), config.redis.url, logger, { keyFailuresPerIp: config.accounts.keyFailuresPerIp }),
-      limits: httpLimits(config.http, config.redis.url, concurrency),
+      counters: counters.rateCounters,
+      accounts: accountDeps(store.accounts(), config.redis.url, logger, { keyFailuresPerIp: config.accounts.keyFailuresPerIp, usage: counters.usage(store.accounts()) }),
+      limits: httpLimits(config.http, counters.rateCounters, counters.concurrency),
       publicUrl: config.http.publicUrl,
       trustProxy: config.http.trustProxy,
       serverLimits: serverLimits(config.http),
       ...(tls ? { tls, hstsMaxAgeSeconds: config.http.hstsMaxAgeS } : {}),
-      metrics: observability.metrics,
-      ops: { health: observability.health, metrics: observability.apiExposition, ...(this.electrumListeners ? { electrum: this.electrumListeners } : {}) },
+      metrics: this.metrics.registry,
+      ops: { health: observability.health, metrics: this.metrics.exposition, ...(options.electrumListeners ? { electrum: options.electrumListeners } : {}) },
       apiDocuments,
-      extensions: [await createWebLayer(config, store, logger, apiDocuments)],
+      extensions: [await createWebLayer(config, store, logger, apiDocuments, counters)],
       ...(readReplicas ? { readScope: readReplicas.scope } : {}),
     };
   }

@@ -22,8 +22,9 @@ import { StoreUsageCounter } from '../../counters/store-usage-counter.js';
 export interface AppWiring extends ServiceDeps, Omit<HttpAppDeps, 'services'> {}
 
 /** Builds the services once and the HTTP app that serves them; closing the app closes the services (not the drivers). */
-export async function createApp(wiring: AppWiring): Promise<FastifyInstance> {
+export async function createApp(wiring: AppWiring, onServices?: (services: Services) => void): Promise<FastifyInstance> {
   const services = createServices(wiring);
+  onServices?.(services);
   const app = await createHttpApp({ ...wiring, services });
   if (wiring.metrics) registerWalletMetrics(wiring.metrics, services);
   app.addHook('onClose', () => services.close());
@@ -78,19 +79,21 @@ export function concurrencyLimiter(redisUrl: string | null, logger: Logger): Con
 }
 
 /** The request limits of `[http]`, their counters built here (the concurrency limiter is the caller's to close). */
-export function httpLimits(settings: { readonly rateLimitPerSecond: number; readonly maxConcurrentPerIp?: number }, redisUrl: string | null, concurrency: ConcurrencyLimiter): HttpLimits {
+export function httpLimits(settings: { readonly rateLimitPerSecond: number; readonly maxConcurrentPerIp?: number }, counters: RateCounterFactory, concurrency: ConcurrencyLimiter): HttpLimits {
   return {
-    ratePerSecond: settings.rateLimitPerSecond, rateCounters: rateCounters(redisUrl), concurrency,
+    ratePerSecond: settings.rateLimitPerSecond, rateCounters: counters, concurrency,
     ...(settings.maxConcurrentPerIp !== undefined ? { maxConcurrentPerIp: settings.maxConcurrentPerIp } : {}),
   };
 }
 
-/** v3's account domain from the accounts store: the usage counter built here (the services close it). */
-export function accountDeps(store: AccountStore, redisUrl: string | null, logger: Logger, options: Pick<HttpWiring, 'keyFailuresPerIp' | 'v3Timing'> = {}): NonNullable<ServiceDeps['accounts']> {
+/** v3's account domain from the accounts store: the usage counter built here unless given (the services close it). */
+export function accountDeps(
+  store: AccountStore, redisUrl: string | null, logger: Logger, options: Pick<HttpWiring, 'keyFailuresPerIp' | 'v3Timing'> & { readonly usage?: UsageCounter } = {},
+): NonNullable<ServiceDeps['accounts']> {
   const { v3Timing, keyFailuresPerIp } = options;
   return {
     store,
-    usage: usageCounter(store, redisUrl, logger, v3Timing?.usageFlushMs),
+    usage: options.usage ?? usageCounter(store, redisUrl, logger, v3Timing?.usageFlushMs),
     ...(v3Timing?.keyCacheMs !== undefined ? { keyCacheMs: v3Timing.keyCacheMs } : {}),
     ...(keyFailuresPerIp !== undefined ? { keyFailures: { ...DEFAULT_KEY_FAILURES, max: keyFailuresPerIp } } : {}),
   };
@@ -104,7 +107,7 @@ export async function buildHttpApp(wiring: HttpWiring): Promise<FastifyInstance>
     ...rest,
     // Per-client budgets (wallet derivations, catch-up bytes) count on the rate counters of this process or Redis.
     counters: rateCounters(redisUrl),
-    limits: httpLimits(wiring, redisUrl, concurrency),
+    limits: httpLimits(wiring, rateCounters(redisUrl), concurrency),
     ...(accounts ? { accounts: accountDeps(accounts, redisUrl, wiring.logger, wiring) } : {}),
     ...(v3Timing?.mempoolMaxAgeMs !== undefined ? { mempoolMaxAgeMs: v3Timing.mempoolMaxAgeMs } : {}),
   });

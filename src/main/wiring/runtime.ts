@@ -4,7 +4,8 @@ import type { Market } from '../../market/create-market.js';
 import { createRedisEventBus } from '../../redis/redis-event-bus.js';
 import { buildDrivers, type Drivers } from './drivers.js';
 import { ElectrumPart, scriptHashIndexBuildPart } from './electrum/electrum-part.js';
-import { HttpPart } from './http-part.js';
+import { HttpPart, type HttpServing } from './http-part.js';
+import { HttpCluster } from './processes/http-cluster.js';
 import type { NetworkRuntime } from './network-runtime.js';
 import { waitForConfiguredNode } from './node-check.js';
 import type { Observability } from './observability.js';
@@ -31,7 +32,7 @@ export class Runtime {
   readonly networks: readonly NetworkRuntime[];
   readonly market: Market;
   readonly observability: Observability;
-  private readonly http: HttpPart | null;
+  private readonly http: HttpServing | null;
   private readonly parts: RuntimeParts;
 
   private constructor(
@@ -44,7 +45,10 @@ export class Runtime {
     const drivers = buildDrivers(config, logger, bus, { indexers, bulk: options.bulk ?? false });
     ({ store: this.store, networks: this.networks, market: this.market, observability: this.observability } = drivers);
     const electrum = options.http !== false ? new ElectrumPart(drivers) : null;
-    this.http = options.http !== false ? new HttpPart(drivers, indexers, electrum?.listeners) : null;
+    this.http = options.http === false ? null
+      // `[http] processes` > 1: worker processes serve the port, this one keeps what only one process does.
+      : config.http.processes > 1 ? new HttpCluster(drivers, electrum?.listeners)
+      : new HttpPart(drivers, { withSightings: indexers, ...(electrum ? { electrumListeners: electrum.listeners } : {}) });
     this.parts = new RuntimeParts(runtimeParts(drivers, this.http, electrum, indexers));
   }
 
@@ -80,7 +84,7 @@ export class Runtime {
  * HTTP APIs and the Electrum listeners before the nodes are waited for; the indexers last, so they stop first and the
  * buses they publish on drain after them.
  */
-function runtimeParts(drivers: Drivers, http: HttpPart | null, electrum: ElectrumPart | null, indexers: boolean): RuntimePart[] {
+function runtimeParts(drivers: Drivers, http: HttpServing | null, electrum: ElectrumPart | null, indexers: boolean): RuntimePart[] {
   const { config, logger, store, bus, observability, networks, dispatcher, matcher, walletWatcher, loggedBus, pruner, market } = drivers;
   // systemd's ExecReload (deploy/systemd) sends SIGHUP to every process: handled always, so that a reload never
   // ends one (Node's default for SIGHUP), and taken as "re-read the TLS files" where there are any.
@@ -109,6 +113,8 @@ function runtimeParts(drivers: Drivers, http: HttpPart | null, electrum: Electru
     ...(http ? [http] : []),
     // The Electrum listeners answer, like HTTP, while a node is waited for; they stop before HTTP.
     ...(electrum ? [electrum] : []),
+    // HTTP workers list the Electrum listeners in /ready: told once they are bound.
+    ...(http instanceof HttpCluster ? [{ name: 'electrum listeners to http workers', start: () => http.shareElectrumListeners() }] : []),
   ];
   if (!indexers) return parts;
   return [

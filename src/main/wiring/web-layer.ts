@@ -9,7 +9,7 @@ import { createWeb, type Web } from '../../web/register-web.js';
 import { assetsStale, DEFAULT_ASSET_DIR } from '../../web/shell/asset-manifest.js';
 import { WebAssets } from '../../web/shell/assets.js';
 import { buildDashboard } from './dashboard-wiring.js';
-import { rateCounters } from './http-wiring.js';
+import type { HttpCounters } from './processes/http-counters.js';
 
 /**
  * The explorer and the account dashboard on the API's app: their assets, built beforehand by `npm run build` (serving
@@ -17,7 +17,7 @@ import { rateCounters } from './http-wiring.js';
  * sources changed since the build says so), and their page modules (with /docs, the API reference from the
  * documents the HTTP layer publishes into `apiDocuments`).
  */
-export async function createWebLayer(config: OutpointConfig, store: ChainStore, logger: Logger, apiDocuments: ApiDocuments): Promise<Web> {
+export async function createWebLayer(config: OutpointConfig, store: ChainStore, logger: Logger, apiDocuments: ApiDocuments, counters: HttpCounters): Promise<Web> {
   const assets = WebAssets.load(DEFAULT_ASSET_DIR);
   if (assetsStale(assets.manifest)) logger.warn('web assets are older than their sources: run `npm run build`', { dir: DEFAULT_ASSET_DIR });
   await warnAboutAccounts(config, store, logger);
@@ -28,11 +28,11 @@ export async function createWebLayer(config: OutpointConfig, store: ChainStore, 
       realtimeKey: config.realtime.appKey,
       rateLimitPerSecond: config.web.rateLimitPerSecond,
       liveRateLimitPerSecond: config.web.liveRateLimitPerSecond,
-      rateCounters: rateCounters(config.redis.url),
+      rateCounters: counters.rateCounters,
       logger,
       assets,
     },
-    [explorerModule, referenceModule(apiDocuments), dashboardModule({ services: (accounts) => buildDashboard({ config, store, accounts: accounts.keys, usage: accounts.usage, logger, now }) })],
+    [explorerModule, referenceModule(apiDocuments), dashboardModule({ services: (accounts) => buildDashboard({ config, store, accounts: accounts.keys, usage: accounts.usage, attempts: counters.attempts(), logger, now }) })],
   );
 }
 

@@ -10,7 +10,7 @@ import type { Logger, Metrics } from '../../../core/index.js';
 import type { ElectrumListener } from '../../../electrum/attach-electrum.js';
 import type { ElectrumChange } from '../../../electrum/subscriptions/electrum-changes.js';
 import type { ToWorker } from './electrum-worker.js';
-import { MetricsSink, type RelayMessage } from './metrics-relay.js';
+import { MetricsSink, type RelayMessage } from '../processes/metrics-relay.js';
 
 type FromWorker = RelayMessage | { readonly type: 'ready'; readonly listeners: ElectrumListener[] };
 

@@ -15,7 +15,7 @@ import { RpcClient } from '../../../node/rpc/rpc-client.js';
 import { createLogger } from '../../logging/logger.js';
 import { openStore } from '../../stores/open-store.js';
 import { buildElectrumServer, electrumNetworks, readTlsPair, type ElectrumNode } from './electrum-server.js';
-import { RelayMetrics } from './metrics-relay.js';
+import { RelayMetrics } from '../processes/metrics-relay.js';
 
 /** What the serving process sends. */
 export type ToWorker = { readonly type: 'change'; readonly change: ElectrumChange } | { readonly type: 'reload-tls' } | { readonly type: 'stop' };

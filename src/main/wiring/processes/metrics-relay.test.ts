@@ -37,9 +37,11 @@ describe('metrics of worker processes', () => {
     workers[0]!.requests.inc(2);
     workers[1]!.requests.inc();
     workers[1]!.latency.observe({}, 0.5);
+    workers[1]!.latency.observe({}, 0.25);
+    workers[0]!.latency.bind({}).observe(2);
     for (const w of workers) await w.relay.flush();
     assert.equal(parent.counts.get('req_total{"method":"ping"}'), 4);
-    assert.deepEqual(parent.observed, [0.5]);
+    assert.deepEqual(parent.observed.sort((a, b) => a - b), [0.25, 0.5, 2]);
     assert.deepEqual([...(await parent.sampled.get('conns')!())], [{ labels: { transport: 'tcp' }, value: 30 }]);
     // A flush sends what changed since the last one, not the totals again.
     workers[0]!.requests.inc();

@@ -1,5 +1,5 @@
 /**
- * Metrics of a child process (an Electrum worker) shown by the parent's /metrics: the child records into a RelayMetrics
+ * Metrics of a child process (an Electrum or HTTP worker) shown by the parent's /metrics: the child records into a RelayMetrics
  * that sends what changed every second (counter increments, histogram observations, the current samples of its
  * sampled figures), and the parent replays them into its own registry (MetricsSink): counters and histograms add up,
  * sampled figures are summed over the children by label set. Each message carries its metrics' specs, so the parent
@@ -16,18 +16,23 @@ export interface RelayMessage {
   readonly type: 'metrics';
   readonly specs: readonly Spec[];
   readonly counters: readonly [name: string, labels: MetricLabels, delta: number][];
-  readonly observations: readonly [name: string, labels: MetricLabels, value: number][];
+  /** Per histogram and label set, the values observed (a label set is sent once, not once per observation). */
+  readonly observations: readonly [name: string, labels: MetricLabels, values: readonly number[]][];
   readonly gauges: readonly [name: string, labels: MetricLabels, value: number][];
   readonly samples: readonly [name: string, samples: readonly MetricSample[]][];
 }
 
-/** At most this many histogram observations a second are relayed (the rest are dropped, not queued). */
-const MAX_OBSERVATIONS = 10_000;
+/**
+ * At most this many histogram observations a second are relayed (the rest are dropped, not queued): 800 KB of values.
+ * An HTTP worker observes one per request, so this is past what one process answers (docs/benchmarks.md).
+ */
+const MAX_OBSERVATIONS = 100_000;
 
 export class RelayMetrics implements Metrics {
   private readonly specs = new Map<string, Spec>();
   private counters = new Map<string, [string, MetricLabels, number]>();
-  private observations: [string, MetricLabels, number][] = [];
+  private observations = new Map<string, [string, MetricLabels, number[]]>();
+  private observed = 0;
   private gauges = new Map<string, [string, MetricLabels, number]>();
   private readonly sampledFns = new Map<string, SampledSpec['sample']>();
   private readonly timer: NodeJS.Timeout;
@@ -39,13 +44,18 @@ export class RelayMetrics implements Metrics {
 
   counter(spec: MetricSpec): CounterMetric {
     this.specs.set(spec.name, { kind: 'counter', spec });
-    const inc = (labels: MetricLabels = {}, by = 1): void => {
-      const key = `${spec.name}${JSON.stringify(labels)}`;
+    const add = (key: string, labels: MetricLabels, by: number): void => {
       const entry = this.counters.get(key);
       if (entry) entry[2] += by;
       else this.counters.set(key, [spec.name, labels, by]);
     };
-    return { inc, bind: (labels) => ({ inc: (by?: number) => inc(labels, by) }) };
+    const inc = (labels: MetricLabels = {}, by = 1): void => add(`${spec.name}${JSON.stringify(labels)}`, labels, by);
+    // A bound counter (a route's, on every request) makes its key once.
+    const bind = (labels: MetricLabels): { inc(by?: number): void } => {
+      const key = `${spec.name}${JSON.stringify(labels)}`;
+      return { inc: (by = 1) => add(key, labels, by) };
+    };
+    return { inc, bind };
   }
 
   gauge(spec: MetricSpec): GaugeMetric {
@@ -55,10 +65,19 @@ export class RelayMetrics implements Metrics {
 
   histogram(spec: HistogramSpec): HistogramMetric {
     this.specs.set(spec.name, { kind: 'histogram', spec: { name: spec.name, help: spec.help, ...(spec.labels ? { labels: spec.labels } : {}), buckets: spec.buckets } });
-    const observe = (labels: MetricLabels, value: number): void => {
-      if (this.observations.length < MAX_OBSERVATIONS) this.observations.push([spec.name, labels, value]);
+    const add = (key: string, labels: MetricLabels, value: number): void => {
+      if (this.observed >= MAX_OBSERVATIONS) return;
+      this.observed++;
+      const entry = this.observations.get(key);
+      if (entry) entry[2].push(value);
+      else this.observations.set(key, [spec.name, labels, [value]]);
     };
-    return { observe, bind: (labels) => ({ observe: (value: number) => observe(labels, value) }) };
+    const observe = (labels: MetricLabels, value: number): void => add(`${spec.name}${JSON.stringify(labels)}`, labels, value);
+    const bind = (labels: MetricLabels): { observe(value: number): void } => {
+      const key = `${spec.name}${JSON.stringify(labels)}`;
+      return { observe: (value: number) => add(key, labels, value) };
+    };
+    return { observe, bind };
   }
 
   sampled(spec: SampledSpec): void {
@@ -70,10 +89,11 @@ export class RelayMetrics implements Metrics {
     const samples: [string, MetricSample[]][] = [];
     for (const [name, sample] of this.sampledFns) samples.push([name, [...(await sample())]]);
     const message: RelayMessage = {
-      type: 'metrics', specs: [...this.specs.values()], counters: [...this.counters.values()], observations: this.observations, gauges: [...this.gauges.values()], samples,
+      type: 'metrics', specs: [...this.specs.values()], counters: [...this.counters.values()], observations: [...this.observations.values()], gauges: [...this.gauges.values()], samples,
     };
     this.counters = new Map();
-    this.observations = [];
+    this.observations = new Map();
+    this.observed = 0;
     this.gauges = new Map();
     this.send(message);
   }
@@ -96,7 +116,10 @@ export class MetricsSink {
   accept(child: number, message: RelayMessage): void {
     for (const { kind, spec } of message.specs) this.register(kind, spec);
     for (const [name, labels, delta] of message.counters) this.counters.get(name)?.inc(labels, delta);
-    for (const [name, labels, value] of message.observations) this.histograms.get(name)?.observe(labels, value);
+    for (const [name, labels, values] of message.observations) {
+      const histogram = this.histograms.get(name);
+      if (histogram) for (const value of values) histogram.observe(labels, value);
+    }
     for (const [name, labels, value] of message.gauges) this.gauges.get(name)?.set(labels, value);
     for (const [name, values] of message.samples) this.samples.get(name)?.set(child, values);
   }
