@@ -7,18 +7,13 @@
  */
 import { OP_RETURN } from '../../chains/script/opcodes.js';
 import type { NetworkId } from '../../core/domain/network.js';
-import type { NetworkReader } from '../../core/store/network-store.js';
-import type { ScriptHashReader, ScriptHashUtxo } from '../../core/store/script-hash-reads.js';
+import type { ScriptHashBalance, ScriptHashReader, ScriptHashUtxo } from '../../core/store/script-hash-reads.js';
 import { CappedMap } from '../shared/capped-map.js';
 import { HistoryTooLargeError } from './electrum-request-error.js';
 import type { SyncGate } from '../shared/sync-gate.js';
 import { historyItems, mempoolItems, statusOf, type ElectrumHistoryItem } from './script-status.js';
 
-export interface ElectrumBalance {
-  readonly confirmed: bigint;
-  /** The mempool's change to it; may be negative. */
-  readonly unconfirmed: bigint;
-}
+export type ElectrumBalance = ScriptHashBalance;
 
 export interface ElectrumUtxo {
   readonly tx_hash: string;
@@ -42,8 +37,6 @@ export class ScriptHashService {
   constructor(
     readonly network: NetworkId,
     private readonly index: ScriptHashReader,
-    /** Gated. */
-    private readonly reader: NetworkReader,
     private readonly gate: SyncGate,
     options: ScriptHashServiceOptions,
   ) {
@@ -65,9 +58,9 @@ export class ScriptHashService {
 
   async balance(scripthash: string): Promise<ElectrumBalance> {
     const script = await this.script(scripthash);
-    if (!script) return { confirmed: 0n, unconfirmed: 0n };
-    const totals = await this.reader.getAddressTotals(script);
-    return { confirmed: totals.confirmedBalance, unconfirmed: totals.unconfirmedBalance };
+    if (!script) return { confirmed: 0n, unconfirmed: 0n, pending: false };
+    await this.gate.check(this.network);
+    return this.index.balance(script);
   }
 
   async history(scripthash: string): Promise<ElectrumHistoryItem[]> {
@@ -100,8 +93,9 @@ export class ScriptHashService {
     const script = await this.script(scripthash);
     if (!script) return [];
     await this.gate.check(this.network);
-    const outputs = await this.index.unspent(script, this.maxHistory);
-    if (!outputs) throw new HistoryTooLargeError(this.maxHistory);
+    const found = await this.index.unspent(script, this.maxHistory);
+    if (!found) throw new HistoryTooLargeError(this.maxHistory);
+    const { outputs } = found;
     const first = outputs.findIndex((o) => o.height === null);
     if (first < 0) return outputs.map(utxo);
     const rank = (o: ScriptHashUtxo): number => (o.unconfirmedParent ? 1 : 0);
