@@ -7,7 +7,8 @@
  *
  *   ELECTRUM_PROFILE_DIR=/tmp/prof node --import tsx bench/electrum-profile.ts
  * Settings: BENCH_SECONDS (10), ELECTRUM_BENCH_PROCESSES (1), ELECTRUM_BENCH_CONNECTIONS (32), ELECTRUM_PROFILE_METHODS
- * (get_history by default; a comma list of method names).
+ * (get_history by default; a comma list of method names), ELECTRUM_PROFILE_CACHE_MB (`[electrum] answer_cache_mb`; 0:
+ * every answer read from the index).
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -24,6 +25,7 @@ const PROCESSES = Number(process.env['ELECTRUM_BENCH_PROCESSES'] ?? 1);
 const CONNECTIONS = Number(process.env['ELECTRUM_BENCH_CONNECTIONS'] ?? 32);
 const DIR = resolve(process.env['ELECTRUM_PROFILE_DIR'] ?? 'electrum-profile');
 const METHODS = (process.env['ELECTRUM_PROFILE_METHODS'] ?? 'blockchain.scripthash.get_history').split(',');
+const CACHE_MB = process.env['ELECTRUM_PROFILE_CACHE_MB'];
 
 const samples = chainSummary().sample_addresses.map((a) => electrumScripthash(addressToScript(benchParams, a)));
 const store = new SqliteStore({ path: BENCH_INDEX });
@@ -31,7 +33,9 @@ const tip = (await store.network('LTCTEST').getTip())!.height;
 await store.close();
 const node = await chainNode(['-maxtipage=315360000']);
 mkdirSync(DIR, { recursive: true });
-const served = await serveElectrum(node.rpcPort, tip, PROCESSES, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${DIR}`] });
+const served = await serveElectrum(node.rpcPort, tip, PROCESSES, {
+  nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${DIR}`], ...(CACHE_MB === undefined ? {} : { electrumConfig: `answer_cache_mb = ${CACHE_MB}` }),
+});
 try {
   for (const method of METHODS) {
     const cpu = served.cpuMicros();

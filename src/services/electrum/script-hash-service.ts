@@ -23,6 +23,12 @@ export interface ElectrumUtxo {
   readonly value: bigint;
 }
 
+export interface ElectrumUnspent {
+  readonly utxos: ElectrumUtxo[];
+  /** A live mempool tx pays or spends the script. */
+  readonly pending: boolean;
+}
+
 export interface ScriptHashServiceOptions {
   /** Txs (confirmed and mempool together) one history, mempool list or unspent list may hold. */
   readonly maxHistory: number;
@@ -42,6 +48,11 @@ export class ScriptHashService {
   ) {
     this.maxHistory = options.maxHistory;
     this.scripts = new CappedMap(options.cachedScripts ?? 100_000);
+  }
+
+  /** Returns (or resolves) when the network answers, throws (or rejects) while it does not (the sync gate): an answer kept from before must pass it too. */
+  ready(): void | Promise<void> {
+    return this.gate.check(this.network);
   }
 
   /** The script of a scripthash (64 hex digits, Electrum's reversed order: checked by the caller), null when none is indexed. */
@@ -89,19 +100,19 @@ export class ScriptHashService {
    * Confirmed outputs in chain order, then mempool outputs as Fulcrum orders them (those of txs without unconfirmed
    * parents first, then by output number, value and txid); outputs a mempool tx spends are left out.
    */
-  async unspent(scripthash: string): Promise<ElectrumUtxo[]> {
+  async unspent(scripthash: string): Promise<ElectrumUnspent> {
     const script = await this.script(scripthash);
-    if (!script) return [];
+    if (!script) return { utxos: [], pending: false };
     await this.gate.check(this.network);
     const found = await this.index.unspent(script, this.maxHistory);
     if (!found) throw new HistoryTooLargeError(this.maxHistory);
-    const { outputs } = found;
+    const { outputs, pending } = found;
     const first = outputs.findIndex((o) => o.height === null);
-    if (first < 0) return outputs.map(utxo);
+    if (first < 0) return { utxos: outputs.map(utxo), pending };
     const rank = (o: ScriptHashUtxo): number => (o.unconfirmedParent ? 1 : 0);
-    const pending = outputs.slice(first)
+    const mempool = outputs.slice(first)
       .sort((a, b) => rank(a) - rank(b) || a.vout - b.vout || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0) || (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : 0));
-    return [...outputs.slice(0, first), ...pending].map(utxo);
+    return { utxos: [...outputs.slice(0, first), ...mempool].map(utxo), pending };
   }
 }
 
