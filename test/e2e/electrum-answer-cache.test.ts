@@ -20,23 +20,25 @@ import { waitFor } from '../helpers/wait-for.js';
 
 let btc: RegtestNode;
 const engines = new StoreEngines();
-const servers: { engine: string; server: ElectrumServe; client: ElectrumTestClient }[] = [];
+const servers: { engine: string; server: ElectrumServe; client?: ElectrumTestClient }[] = [];
 const watched: { script: string; sh: string; name: string }[] = [];
 
 before(async () => {
   btc = await startBitcoind({ funded: true });
   for (const engine of testEngines()) {
     const server = await startElectrumServe(btc, (await engines.create(engine)).url, { electrum: { processes: '2' } });
+    // Kept before anything else can fail, so that after() stops it.
+    const entry: (typeof servers)[number] = { engine, server };
+    servers.push(entry);
     await server.caughtUp(btc);
-    const client = await server.connect();
-    await client.request('server.version', ['cache-test', '1.4']);
-    servers.push({ engine, server, client });
+    entry.client = await server.connect();
+    await entry.client.request('server.version', ['cache-test', '1.4']);
   }
 });
 
 after(async () => {
   for (const { server, client } of servers) {
-    client.close();
+    client?.close();
     await server.stop();
   }
   await btc?.stop();
@@ -72,7 +74,8 @@ async function agree(what: string): Promise<void> {
     const v = views.get(script)!;
     return [{ confirmed: v.confirmed, unconfirmed: v.unconfirmed }, v.history, v.utxos];
   });
-  for (const { engine, client } of servers) {
+  for (const { engine, client: connected } of servers) {
+    const client = connected!;
     let last: unknown[] = [];
     await waitFor(async () => {
       last = await answers(client);
