@@ -23,7 +23,18 @@ export interface ServedElectrum {
   stop(): Promise<void>;
 }
 
-export async function serveElectrum(rpcPort: number, tipHeight: number, processes: number): Promise<ServedElectrum> {
+export interface ServeOptions {
+  /** Another checkout to run (the same bench against an older commit: ELECTRUM_BENCH_BEFORE); default this one. */
+  readonly root?: string;
+  /** Its name in the tables (default "Outpoint", "Outpoint×n"). */
+  readonly name?: string;
+  /** Node options of the serving process (bench/electrum-profile.ts: --cpu-prof). */
+  readonly nodeArgs?: readonly string[];
+  /** More lines of the [electrum] table. */
+  readonly electrumConfig?: string;
+}
+
+export async function serveElectrum(rpcPort: number, tipHeight: number, processes: number, options: ServeOptions = {}): Promise<ServedElectrum> {
   const dir = mkdtempSync(join(tmpdir(), 'outpoint-electrum-bench-'));
   const port = await freePort();
   const config = join(dir, 'outpoint.toml');
@@ -37,12 +48,13 @@ rate_limit_per_second = 0
 sources = []
 [electrum]
 processes = ${processes}
+${options.electrumConfig ?? ''}
 [networks.LTCTEST]
 chain = "regtest"
 rpc_url = "http://peer:peerpass@127.0.0.1:${rpcPort}/"
 electrum_tcp = "127.0.0.1:${port}"
 `);
-  const child = spawn(process.execPath, ['bin/outpoint.js', 'serve', '--api-only', '--config', config], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'bin/outpoint.js', 'serve', '--api-only', '--config', config], { cwd: options.root ?? ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const stop = async (): Promise<void> => {
@@ -63,5 +75,6 @@ electrum_tcp = "127.0.0.1:${port}"
     client?.close();
     if (tip?.height === tipHeight) break;
   }
-  return { name: processes === 1 ? 'Outpoint' : `Outpoint×${processes}`, host: '127.0.0.1', port, cpuMicros: () => treeCpuMicros(child.pid!), stop };
+  const name = options.name ?? 'Outpoint';
+  return { name: processes === 1 ? name : `${name}×${processes}`, host: '127.0.0.1', port, cpuMicros: () => treeCpuMicros(child.pid!), stop };
 }

@@ -7,7 +7,10 @@
  * get_balance, get_history and listunspent over the chain's 500 sample addresses at concurrency 32, with the server's
  * CPU per request (Fulcrum: all its threads; Outpoint: its processes), then the wallet-sync pattern
  * (bench/electrum-wallet-sync.ts: 1,000 scripthashes subscribed, their histories, their txs; `ELECTRUM_BENCH_WALLETS`
- * wallets at once). Load generators run in processes of their own.
+ * wallets at once). Load generators run in processes of their own. Outpoint is measured with its answer cache
+ * (`[electrum] answer_cache_mb`, default) and without it ("Cold": every answer read from the index).
+ * ELECTRUM_BENCH_BEFORE names another checkout (its own node_modules) served the same way as "Before", for
+ * before/after figures in the same run (a checkout without the answer cache has no use for "Cold").
  *
  *   FULCRUM_BIN=/path/to/Fulcrum npm run bench:electrum
  * Settings: BENCH_SECONDS (10), ELECTRUM_BENCH_ROUNDS (3), ELECTRUM_BENCH_WARMUP (3 s per operation), ELECTRUM_BENCH_CONNECTIONS
@@ -34,6 +37,8 @@ const WALLETS = Number(process.env['ELECTRUM_BENCH_WALLETS'] ?? 8);
 const FULCRUM_BIN = process.env['FULCRUM_BIN'];
 /** Outpoint's server measured with each of these `[electrum] processes` (a process and its workers over the one index). */
 const PROCESSES = (process.env['ELECTRUM_BENCH_PROCESSES'] ?? '1,2').split(',').map(Number);
+/** Another checkout (an older commit, its own node_modules) measured in the same run as "Before", for before/after figures. */
+const BEFORE = process.env['ELECTRUM_BENCH_BEFORE'];
 const METHODS = ['server.ping', 'blockchain.scripthash.get_balance', 'blockchain.scripthash.get_history', 'blockchain.scripthash.listunspent'] as const;
 
 interface Server {
@@ -89,6 +94,10 @@ export async function run(): Promise<void> {
   const ours: ServedElectrum[] = [];
   try {
     for (const n of PROCESSES) ours.push(await serveElectrum(chain.rpcPort, tip, n));
+    // The cold figure: the same server without its answer cache, every answer read from the index as for an address
+    // never asked before (the rounds ask the same 500 addresses over and over, which the cache answers after the first).
+    for (const n of PROCESSES) ours.push(await serveElectrum(chain.rpcPort, tip, n, { name: 'Cold', electrumConfig: 'answer_cache_mb = 0' }));
+    if (BEFORE) for (const n of PROCESSES) ours.push(await serveElectrum(chain.rpcPort, tip, n, { root: BEFORE, name: 'Before' }));
     const synced = await fulcrum.waitSynced(tip);
     console.log(`${synced.version}: indexed to ${tip} in ${synced.seconds.toFixed(1)} s; load average ${loads()}`);
     const theirs: Server = { name: 'Fulcrum', host: fulcrum.host, port: fulcrum.options.tcpPort, cpuMicros: () => fulcrum.cpuMicros() };

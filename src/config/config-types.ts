@@ -61,6 +61,8 @@ export interface ElectrumConfig {
   readonly requestsPerSecond: number;
   readonly maxHistory: number;
   readonly idleTimeoutS: number;
+  /** `answer_cache_mb` in bytes, per process (0: off). */
+  readonly answerCacheBytes: number;
   /** Processes serving the listeners (1: the serving process itself). */
   readonly processes: number;
 }

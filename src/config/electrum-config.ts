@@ -16,6 +16,7 @@ export function buildElectrum(electrum: KeyReader): ElectrumConfig {
     requestsPerSecond: electrum.int('requests_per_second'),
     maxHistory: electrum.int('max_history'),
     idleTimeoutS: electrum.int('idle_timeout_s'),
+    answerCacheBytes: electrum.int('answer_cache_mb') * 1024 * 1024,
     // Every core: measured to pay on 2 (docs/benchmarks.md, "Electrum against Fulcrum"); past 8 the node and the store bound it.
     processes: electrum.int('processes', Math.min(8, availableParallelism())),
   };

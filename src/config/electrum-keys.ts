@@ -39,6 +39,10 @@ export const ELECTRUM_KEYS: Readonly<Record<string, KeySpec>> = {
     type: 'integer', min: 100, max: 100_000_000, default: 125_000,
     doc: 'transactions one Electrum history, mempool or unspent list may hold (Fulcrum\'s max_history); past it the request answers error 1',
   },
+  answer_cache_mb: {
+    type: 'integer', min: 0, max: 65_536, default: 32,
+    doc: 'memory per Electrum process for `get_balance`, `get_history` and `listunspent` answers kept until their scripthash changes (0 = off; docs/electrum.md, "Answer cache")',
+  },
   processes: {
     type: 'integer', min: 1, max: 64, default: derived('the number of cores, at most 8'),
     doc: 'processes serving the Electrum listeners over the one index, each taking its share of the connections (and of the per-address and per-network limits); `1`: the serving process itself',

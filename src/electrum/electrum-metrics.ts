@@ -1,6 +1,7 @@
 /**
  * The Electrum server's figures for /metrics (docs/operations.md): requests and errors by method, connections by
- * transport, subscriptions, notifications and how long after their change they went out, and what the limits refused.
+ * transport, subscriptions, notifications and how long after their change they went out, what the limits refused, and
+ * the answer cache's hits, misses and memory.
  * Counters are bound once per series, so a request costs a map lookup.
  */
 import { LATENCY_BUCKETS, type Metrics } from '../core/infrastructure/metrics.js';
@@ -34,6 +35,16 @@ export function electrumMetrics(metrics: Metrics): ElectrumMetrics {
   metrics.sampled({
     name: 'outpoint_electrum_subscriptions', help: 'Electrum scripthash subscriptions (all connections), by network.', type: 'gauge', labels: ['network'],
     sample: () => [...hosts].map(([network, host]) => ({ labels: { network }, value: host.subscriptions })),
+  });
+  for (const [what, value] of [['hits', (h: SessionHost) => h.answers.hits], ['misses', (h: SessionHost) => h.answers.misses]] as const) {
+    metrics.sampled({
+      name: `outpoint_electrum_answer_cache_${what}_total`, help: `Electrum balance, history and unspent requests ${what === 'hits' ? 'answered from' : 'not found in'} the answer cache, by network.`,
+      type: 'counter', labels: ['network'], sample: () => [...hosts].map(([network, host]) => ({ labels: { network }, value: value(host) })),
+    });
+  }
+  metrics.sampled({
+    name: 'outpoint_electrum_answer_cache_bytes', help: 'Memory held by kept Electrum answers (all processes), by network.', type: 'gauge', labels: ['network'],
+    sample: () => [...hosts].map(([network, host]) => ({ labels: { network }, value: host.answers.bytes })),
   });
   return {
     watch: (network, host) => void hosts.set(network, host),

@@ -35,6 +35,13 @@ export interface ScriptHashHistory {
   readonly mempool: readonly ScriptHashMempoolTx[];
 }
 
+/** A script's unspent outputs, as listunspent needs them. */
+export interface ScriptHashUnspent {
+  readonly outputs: ScriptHashUtxo[];
+  /** A live mempool tx pays or spends the script (spent outputs are not listed, so the list alone cannot tell). */
+  readonly pending: boolean;
+}
+
 /** An unspent output of a script, as listunspent needs it. */
 export interface ScriptHashUtxo {
   readonly txid: string;
@@ -44,6 +51,16 @@ export interface ScriptHashUtxo {
   readonly height: number | null;
   /** A mempool output whose tx spends another mempool tx's output. */
   readonly unconfirmedParent: boolean;
+}
+
+/** A script's balance as Electrum's get_balance answers it. */
+export interface ScriptHashBalance {
+  /** Confirmed: received less sent. */
+  readonly confirmed: Sats;
+  /** The live mempool's change to it (received less sent by mempool txs); may be negative. */
+  readonly unconfirmed: Sats;
+  /** A live mempool tx pays or spends the script (whatever the sums come to). */
+  readonly pending: boolean;
 }
 
 export interface ScriptHashReader {
@@ -62,7 +79,9 @@ export interface ScriptHashReader {
    * The script's unspent outputs, none a live mempool tx spends: confirmed by (height, position, output), then mempool
    * outputs in no particular order; null when more than `max`.
    */
-  unspent(script: Uint8Array, max: number): Promise<ScriptHashUtxo[] | null>;
+  unspent(script: Uint8Array, max: number): Promise<ScriptHashUnspent | null>;
+  /** The script's balance (zeros for a script the index has never seen). */
+  balance(script: Uint8Array): Promise<ScriptHashBalance>;
   /** The script's live mempool txs alone (history's second half), or null when more than `max`. */
   mempool(script: Uint8Array, max: number): Promise<ScriptHashMempoolTx[] | null>;
   /** The main chain's 80-byte headers from `fromHeight`, at most `count`, fewer at the tip. */

@@ -5,6 +5,7 @@
  */
 import type { ElectrumNetworkServices } from '../../services/electrum/electrum-services.js';
 import { ElectrumRpcError, RPC_CODES } from '../protocol/rpc-errors.js';
+import type { AnswerCache } from '../subscriptions/answer-cache.js';
 import { atLeast, compareVersions, type ProtocolVersion } from '../protocol/protocol-version.js';
 
 /** What a handler may do to its connection's session. */
@@ -39,6 +40,8 @@ export interface SubscriptionApi {
 export interface MethodContext {
   readonly session: SessionApi;
   readonly net: ElectrumNetworkServices;
+  /** The network's kept answers (answer-cache.ts). */
+  readonly answers: AnswerCache;
   readonly server: ServerInfo;
   readonly subs: SubscriptionApi;
 }

@@ -15,6 +15,8 @@ export interface ElectrumLimits {
   readonly idleTimeoutMs: number;
   /** A client that does not read its answers: past this many unread bytes its connection is closed. */
   readonly maxSendBufferBytes: number;
+  /** Memory for kept answers (answer-cache.ts), per network and process; 0 or absent: none kept. */
+  readonly answerCacheBytes?: number;
 }
 
 /** Requests one connection may have waiting (past it, new ones are refused with code 3 until it catches up). */

@@ -11,6 +11,7 @@ import { argumentsOf, availableIn, type MethodContext, type MethodSpec, type Ser
 import { errorMessage, isCall, parseIncoming, resultMessage, type RpcCall, type RpcRefusal } from '../protocol/json-rpc.js';
 import { PROTOCOL_MIN, type ProtocolVersion } from '../protocol/protocol-version.js';
 import { ElectrumRpcError, rpcFailure, RPC_CODES } from '../protocol/rpc-errors.js';
+import type { AnswerCache } from '../subscriptions/answer-cache.js';
 import type { HeaderSubscriptions } from '../subscriptions/header-subscriptions.js';
 import type { StatusSubscriber, StatusSubscriptions } from '../subscriptions/status-subscriptions.js';
 import { MAX_IN_FLIGHT, MAX_QUEUED_REQUESTS, PAUSE_READING_BYTES, type ElectrumLimits } from './electrum-limits.js';
@@ -50,6 +51,7 @@ export interface SessionEnvironment {
   readonly methods: ReadonlyMap<string, MethodSpec>;
   readonly status: StatusSubscriptions;
   readonly headers: HeaderSubscriptions;
+  readonly answers: AnswerCache;
   readonly stats: SessionStats;
   readonly logger: Logger;
   /** Takes one of the network's subscriptions; false when they are all taken. */
@@ -83,7 +85,7 @@ export class ElectrumSession implements SessionApi, StatusSubscriber {
       unsubscribeStatus: (scripthash) => this.unsubscribe(scripthash),
       subscribeHeaders: () => host.headers.add(this),
     };
-    this.context = { session: this, net: host.net, server: host.info, subs };
+    this.context = { session: this, net: host.net, answers: host.answers, server: host.info, subs };
   }
 
   get transportKind(): string {

@@ -6,6 +6,7 @@
 import type { Logger } from '../../core/infrastructure/logger.js';
 import type { ElectrumNetworkServices } from '../../services/electrum/electrum-services.js';
 import type { MethodSpec, ServerInfo } from '../methods/method-spec.js';
+import { AnswerCache } from '../subscriptions/answer-cache.js';
 import type { ElectrumChange } from '../subscriptions/electrum-changes.js';
 import { HeaderSubscriptions } from '../subscriptions/header-subscriptions.js';
 import { StatusSubscriptions } from '../subscriptions/status-subscriptions.js';
@@ -15,6 +16,7 @@ import { ElectrumSession, type SessionEnvironment, type SessionStats, type Trans
 export class SessionHost implements SessionEnvironment {
   readonly status: StatusSubscriptions;
   readonly headers: HeaderSubscriptions;
+  readonly answers: AnswerCache;
   readonly sessions = new Set<ElectrumSession>();
   private readonly perIp = new Map<string, number>();
   private subscriptionCount = 0;
@@ -30,6 +32,7 @@ export class SessionHost implements SessionEnvironment {
   ) {
     this.status = new StatusSubscriptions(net.scripthashes, logger, { onNotified: (s, n) => stats.notified(s, n) });
     this.headers = new HeaderSubscriptions(net, logger);
+    this.answers = new AnswerCache(limits.answerCacheBytes ?? 0);
     this.sweep = setInterval(() => this.closeIdle(), Math.min(30_000, Math.max(100, limits.idleTimeoutMs / 4)));
     this.sweep.unref();
   }
@@ -73,6 +76,7 @@ export class SessionHost implements SessionEnvironment {
   }
 
   onChange(change: ElectrumChange): void {
+    this.answers.onChange(change);
     this.status.onChange(change);
     this.headers.onChange(change);
   }

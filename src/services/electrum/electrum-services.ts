@@ -58,7 +58,7 @@ export function createElectrumServices(deps: ElectrumServiceDeps): Map<NetworkId
     const context = registry.resolve(id);
     out.set(id, {
       id, params: source.params, context,
-      scripthashes: new ScriptHashService(id, source.scriptHashes, context.reader, gate, {
+      scripthashes: new ScriptHashService(id, source.scriptHashes, gate, {
         maxHistory: deps.maxHistory, ...(deps.cachedScripts !== undefined ? { cachedScripts: deps.cachedScripts } : {}),
       }),
       chain: new ElectrumChainService(id, source.scriptHashes, context.reader, gate),

@@ -7,18 +7,13 @@
  */
 import { OP_RETURN } from '../../chains/script/opcodes.js';
 import type { NetworkId } from '../../core/domain/network.js';
-import type { NetworkReader } from '../../core/store/network-store.js';
-import type { ScriptHashReader, ScriptHashUtxo } from '../../core/store/script-hash-reads.js';
+import type { ScriptHashBalance, ScriptHashReader, ScriptHashUtxo } from '../../core/store/script-hash-reads.js';
 import { CappedMap } from '../shared/capped-map.js';
 import { HistoryTooLargeError } from './electrum-request-error.js';
 import type { SyncGate } from '../shared/sync-gate.js';
 import { historyItems, mempoolItems, statusOf, type ElectrumHistoryItem } from './script-status.js';
 
-export interface ElectrumBalance {
-  readonly confirmed: bigint;
-  /** The mempool's change to it; may be negative. */
-  readonly unconfirmed: bigint;
-}
+export type ElectrumBalance = ScriptHashBalance;
 
 export interface ElectrumUtxo {
   readonly tx_hash: string;
@@ -26,6 +21,12 @@ export interface ElectrumUtxo {
   /** 0 for a mempool output. */
   readonly height: number;
   readonly value: bigint;
+}
+
+export interface ElectrumUnspent {
+  readonly utxos: ElectrumUtxo[];
+  /** A live mempool tx pays or spends the script. */
+  readonly pending: boolean;
 }
 
 export interface ScriptHashServiceOptions {
@@ -42,13 +43,16 @@ export class ScriptHashService {
   constructor(
     readonly network: NetworkId,
     private readonly index: ScriptHashReader,
-    /** Gated. */
-    private readonly reader: NetworkReader,
     private readonly gate: SyncGate,
     options: ScriptHashServiceOptions,
   ) {
     this.maxHistory = options.maxHistory;
     this.scripts = new CappedMap(options.cachedScripts ?? 100_000);
+  }
+
+  /** Returns (or resolves) when the network answers, throws (or rejects) while it does not (the sync gate): an answer kept from before must pass it too. */
+  ready(): void | Promise<void> {
+    return this.gate.check(this.network);
   }
 
   /** The script of a scripthash (64 hex digits, Electrum's reversed order: checked by the caller), null when none is indexed. */
@@ -65,9 +69,9 @@ export class ScriptHashService {
 
   async balance(scripthash: string): Promise<ElectrumBalance> {
     const script = await this.script(scripthash);
-    if (!script) return { confirmed: 0n, unconfirmed: 0n };
-    const totals = await this.reader.getAddressTotals(script);
-    return { confirmed: totals.confirmedBalance, unconfirmed: totals.unconfirmedBalance };
+    if (!script) return { confirmed: 0n, unconfirmed: 0n, pending: false };
+    await this.gate.check(this.network);
+    return this.index.balance(script);
   }
 
   async history(scripthash: string): Promise<ElectrumHistoryItem[]> {
@@ -96,18 +100,19 @@ export class ScriptHashService {
    * Confirmed outputs in chain order, then mempool outputs as Fulcrum orders them (those of txs without unconfirmed
    * parents first, then by output number, value and txid); outputs a mempool tx spends are left out.
    */
-  async unspent(scripthash: string): Promise<ElectrumUtxo[]> {
+  async unspent(scripthash: string): Promise<ElectrumUnspent> {
     const script = await this.script(scripthash);
-    if (!script) return [];
+    if (!script) return { utxos: [], pending: false };
     await this.gate.check(this.network);
-    const outputs = await this.index.unspent(script, this.maxHistory);
-    if (!outputs) throw new HistoryTooLargeError(this.maxHistory);
+    const found = await this.index.unspent(script, this.maxHistory);
+    if (!found) throw new HistoryTooLargeError(this.maxHistory);
+    const { outputs, pending } = found;
     const first = outputs.findIndex((o) => o.height === null);
-    if (first < 0) return outputs.map(utxo);
+    if (first < 0) return { utxos: outputs.map(utxo), pending };
     const rank = (o: ScriptHashUtxo): number => (o.unconfirmedParent ? 1 : 0);
-    const pending = outputs.slice(first)
+    const mempool = outputs.slice(first)
       .sort((a, b) => rank(a) - rank(b) || a.vout - b.vout || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0) || (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : 0));
-    return [...outputs.slice(0, first), ...pending].map(utxo);
+    return { utxos: [...outputs.slice(0, first), ...mempool].map(utxo), pending };
   }
 }
 

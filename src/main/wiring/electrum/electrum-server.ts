@@ -21,12 +21,14 @@ export interface ElectrumNode {
 }
 
 /** `processes` serve one network between them: a per-address or per-network count is each one's share. */
-export function electrumLimits(e: ElectrumConfig, processes: number): ElectrumLimits {
+/** `networks`: how many networks this process serves (they share its `answer_cache_mb` evenly). */
+export function electrumLimits(e: ElectrumConfig, processes: number, networks = 1): ElectrumLimits {
   const share = (n: number): number => Math.max(1, Math.ceil(n / processes));
   return {
     maxConnectionsPerIp: e.maxConnectionsPerIp === 0 ? 0 : share(e.maxConnectionsPerIp), maxConnections: share(e.maxConnections),
     maxSubscriptionsPerConnection: e.maxSubscriptionsPerConnection, maxSubscriptions: share(e.maxSubscriptions), maxRequestBytes: e.maxRequestBytes,
     requestsPerSecond: e.requestsPerSecond, idleTimeoutMs: e.idleTimeoutS * 1000, maxSendBufferBytes: 64 * 2 ** 20,
+    answerCacheBytes: Math.floor(e.answerCacheBytes / Math.max(1, networks)),
   };
 }
 
@@ -68,7 +70,7 @@ export function buildElectrumServer(options: {
     serverVersion: `Outpoint ${VERSION}`,
     banner: config.electrum.banner,
     donationAddress: config.electrum.donationAddress,
-    limits: electrumLimits(config.electrum, options.processes),
+    limits: electrumLimits(config.electrum, options.processes, serving.length),
     tls: readTlsPair(config),
     changes: options.changes,
     metrics: options.metrics,

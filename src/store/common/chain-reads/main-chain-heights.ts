@@ -33,7 +33,12 @@ export class MainChainHeights {
   /** Brought to the stored tip (in the caller's snapshot); then heightOf answers for any main-chain tx id. */
   *current(): Plan<MainChainHeights> {
     const row = yield* first(this.sql.tip, [this.net]);
-    const tip = row ? bytesToHex(row.hash as Uint8Array) : null;
+    return yield* this.at(row ? (row.hash as Uint8Array) : null);
+  }
+
+  /** As current, with the stored tip's hash read by the caller (in its snapshot; null: no tip). */
+  *at(tipHash: Uint8Array | null): Plan<MainChainHeights> {
+    const tip = tipHash ? bytesToHex(tipHash) : null;
     if (tip === this.tip) return this;
     let from = 0;
     if (this.count > 0) {

@@ -5,7 +5,7 @@
  * with a chain reset, and the network answers nothing during the initial load that follows).
  */
 import { ScriptHashIndexBuildingError } from '../../../core/domain/errors.js';
-import type { ScriptHashHistory, ScriptHashIndexState, ScriptHashMempoolTx, ScriptHashReader, ScriptHashUtxo } from '../../../core/store/script-hash-reads.js';
+import type { ScriptHashBalance, ScriptHashHistory, ScriptHashIndexState, ScriptHashMempoolTx, ScriptHashReader, ScriptHashUnspent } from '../../../core/store/script-hash-reads.js';
 import type { Plan } from '../sql/sql-plan.js';
 import type { ScriptHashPlans } from './script-hash-plans.js';
 
@@ -37,7 +37,11 @@ export class PlannedScriptHashReader implements ScriptHashReader {
     return this.read(this.plans.history(script, max));
   }
 
-  unspent(script: Uint8Array, max: number): Promise<ScriptHashUtxo[] | null> {
+  balance(script: Uint8Array): Promise<ScriptHashBalance> {
+    return this.read(this.plans.balance(script));
+  }
+
+  unspent(script: Uint8Array, max: number): Promise<ScriptHashUnspent | null> {
     return this.read(this.plans.unspent(script, max));
   }
 
