@@ -113,7 +113,7 @@ for (const engine of testEngines()) {
         await client.request('server.version', ['x', '1.6']);
         const to = await btc.newAddress('bech32');
         const raw = await btc.wallet.call<string>('createrawtransaction', [[], { [to]: '0.3' }]);
-        const signed = await btc.wallet.call<{ hex: string }>('signrawtransactionwithwallet', [(await btc.wallet.call<{ hex: string }>('fundrawtransaction', [raw])).hex]);
+        const signed = await btc.wallet.call<{ hex: string }>('signrawtransactionwithwallet', [(await btc.wallet.call<{ hex: string }>('fundrawtransaction', [raw, { lockUnspents: true }])).hex]);
         const txid = await client.request<string>('blockchain.transaction.broadcast', [signed.hex]);
         assert.ok(await btc.rpc.call('getmempoolentry', [txid]));
         assert.equal(await client.request('blockchain.transaction.broadcast', [signed.hex]), txid, 'again: the node has it');
@@ -121,7 +121,7 @@ for (const engine of testEngines()) {
         // A package: a parent paying the wallet and a child spending it, submitted together.
         const script = await scriptOf(btc, to);
         const parentRaw = await btc.wallet.call<string>('createrawtransaction', [[], { [await btc.newAddress('bech32')]: '0.2' }]);
-        const parent = await btc.wallet.call<{ hex: string }>('signrawtransactionwithwallet', [(await btc.wallet.call<{ hex: string }>('fundrawtransaction', [parentRaw, { changePosition: 1 }])).hex]);
+        const parent = await btc.wallet.call<{ hex: string }>('signrawtransactionwithwallet', [(await btc.wallet.call<{ hex: string }>('fundrawtransaction', [parentRaw, { changePosition: 1, lockUnspents: true }])).hex]);
         const parentTx = await btc.rpc.call<{ txid: string; vout: { value: number }[] }>('decoderawtransaction', [parent.hex]);
         const childRaw = await btc.wallet.call<string>('createrawtransaction', [[{ txid: parentTx.txid, vout: 0 }], { [to]: '0.199' }]);
         const child = await btc.wallet.call<{ hex: string; complete: boolean }>('signrawtransactionwithwallet', [childRaw, [{ txid: parentTx.txid, vout: 0, scriptPubKey: (await btc.rpc.call<{ vout: { scriptPubKey: { hex: string } }[] }>('decoderawtransaction', [parent.hex])).vout[0]!.scriptPubKey.hex, amount: 0.2 }]]);

@@ -118,6 +118,8 @@ describe('realtime catch-up with pusher-js', () => {
     assert.ok(signed.complete);
     const inBlock = (await node.rpc.call<{ txid: string }>('decoderawtransaction', [signed.hex])).txid;
     await node.rpc.call('generateblock', [address, [signed.hex]]);
+    // The wallet hears of the block through the node's queue: later sends must not pick the coin it spent.
+    await node.rpc.call('syncwithvalidationinterfacequeue', []);
     const blockEvents = [await live.next((e) => e.value.tx?.txid === inBlock, 20_000)];
     blockEvents.push(await live.next((e) => e.value.tx?.txid !== inBlock && e.value.tx?.txid !== viaMempool, 20_000));
     const sentLive = live.events.filter((e) => e.value.address === address);

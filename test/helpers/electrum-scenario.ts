@@ -42,7 +42,8 @@ export async function makeElectrumScenario(node: RegtestNode): Promise<ElectrumS
   for (const type of types) addresses.push(await node.newAddress(type));
   for (const [i, a] of addresses.entries()) await node.send(a, `${i + 1}.5`);
   const data = await node.wallet.call<string>('createrawtransaction', [[], { data: 'deadbeef' }]);
-  const funded = await node.wallet.call<{ hex: string }>('fundrawtransaction', [data]);
+  // Locked so that no wallet send picks its coin before the wallet hears of it (test/integration/regtest-parity.test.ts).
+  const funded = await node.wallet.call<{ hex: string }>('fundrawtransaction', [data, { lockUnspents: true }]);
   const signed = await node.wallet.call<{ hex: string }>('signrawtransactionwithwallet', [funded.hex]);
   const opReturnTx = await node.rpc.call<string>('sendrawtransaction', [signed.hex]);
   const [hash] = await node.mine(1);

@@ -26,7 +26,10 @@ async function receiveAndSpendEach(node: RegtestNode, types: readonly AddressTyp
 
 async function sendOpReturn(node: RegtestNode): Promise<string> {
   const raw = await node.rpc.call<string>('createrawtransaction', [[], [{ data: Buffer.from('outpoint parity').toString('hex') }]]);
-  const funded = await node.wallet.call<{ hex: string }>('fundrawtransaction', [raw]);
+  // Locked: the wallet learns of a tx sent with sendrawtransaction only through the node's notification queue, so a
+  // wallet send right after could pick the same coin, and the node would refuse that conflict while sendtoaddress
+  // still returns its txid (the multisig payment went missing so once in CI).
+  const funded = await node.wallet.call<{ hex: string }>('fundrawtransaction', [raw, { lockUnspents: true }]);
   const signed = await node.wallet.call<{ hex: string }>('signrawtransactionwithwallet', [funded.hex]);
   return node.rpc.call<string>('sendrawtransaction', [signed.hex]);
 }
