@@ -151,27 +151,41 @@ export interface MempoolSums {
 export const NO_MEMPOOL: MempoolSums = { received: 0n, sent: 0n, txCount: 0 };
 
 /**
- * The three figures of MempoolSums as select-list items, for the script whose key is the SQL expression `key`: its
- * mempool outputs' values summed in two halves (`m_received_hi` of each value's bits above 32, `m_received_lo` of the
- * 32 below; the same for `m_sent`), since SQLite's SUM fails past 2^63 and a Dogecoin address's sums may pass it
- * (each half's sum fits whatever the number of rows; PostgreSQL's SUM is exact anyway, and the halves cost nothing
- * there). `m_txs` counts the txids paying or spending (a tx doing both counts once, as the history groups it). Both
- * engines: SUM of no rows is NULL.
+ * How mempoolSumsSql adds values. 'whole': one SUM per table, one index range read each: exact on PostgreSQL (SUM of
+ * bigint is NUMERIC), and on SQLite until a sum passes 2^63, where SQLite fails the statement with "integer overflow"
+ * rather than answer wrong (isSumOverflow), and the reader asks again 'split'. 'split': each value's bits above 32
+ * and the 32 below summed apart (each half's sum fits whatever the number of rows), exact on both engines whatever the
+ * sum, at twice the reads: a Dogecoin address's mempool may pass 2^63 base units, a hot address's 1,500 mempool
+ * rows make the second read cost (bench:mempool-balance: 1.5x).
  */
-export function mempoolSumsSql(outputs: string, spends: string, key: string, txCount = true): string {
-  const halves = (table: string, name: string): string =>
-    `(SELECT COALESCE(SUM(value >> 32), 0) FROM ${table} WHERE script = ${key}) AS ${name}_hi,
+export type SumForm = 'whole' | 'split';
+
+/**
+ * The three figures of MempoolSums as select-list items, for the script whose key is the SQL expression `key`: its
+ * mempool outputs' values summed (`m_received`, or `m_received_hi`/`_lo` split; SumForm), the same for its mempool
+ * spends (`m_sent`), and `m_txs`, the txids paying or spending (a tx doing both counts once, as the history groups
+ * it). Both engines: SUM of no rows is NULL.
+ */
+export function mempoolSumsSql(outputs: string, spends: string, key: string, txCount = true, form: SumForm = 'split'): string {
+  const sums = (table: string, name: string): string => form === 'whole'
+    ? `(SELECT COALESCE(SUM(value), 0) FROM ${table} WHERE script = ${key}) AS ${name}`
+    : `(SELECT COALESCE(SUM(value >> 32), 0) FROM ${table} WHERE script = ${key}) AS ${name}_hi,
     (SELECT COALESCE(SUM(value & 4294967295), 0) FROM ${table} WHERE script = ${key}) AS ${name}_lo`;
   // Without the count (AddressTotalsOptions.mempoolTxCount false): the union of txids is the costly part.
   const count = txCount
     ? `(SELECT COUNT(*) FROM (SELECT txid FROM ${outputs} WHERE script = ${key} UNION SELECT txid FROM ${spends} WHERE script = ${key}) m)`
     : 'NULL';
-  return `${halves(outputs, 'm_received')}, ${halves(spends, 'm_sent')}, ${count} AS m_txs`;
+  return `${sums(outputs, 'm_received')}, ${sums(spends, 'm_sent')}, ${count} AS m_txs`;
 }
 
-/** A row's mempoolSumsSql columns (either engine's integers: SQLite integers, PostgreSQL NUMERIC and int8 text). */
+/** SQLite's answer to a 'whole' sum past 2^63 (SumForm): ask again 'split'. */
+export function isSumOverflow(err: unknown): boolean {
+  return err instanceof Error && err.message === 'integer overflow';
+}
+
+/** A row's mempoolSumsSql columns, either form (either engine's integers: SQLite integers, PostgreSQL NUMERIC and int8 text). */
 export function mempoolSumsOf(row: Record<string, unknown>): MempoolSums {
-  const sum = (name: string): bigint => (big(row[`${name}_hi`]) << 32n) + big(row[`${name}_lo`]);
+  const sum = (name: string): bigint => row[name] !== undefined ? big(row[name]) : (big(row[`${name}_hi`]) << 32n) + big(row[`${name}_lo`]);
   // NULL: not counted (mempoolSumsSql without the count).
   return { received: sum('m_received'), sent: sum('m_sent'), txCount: row.m_txs == null ? NaN : num(row.m_txs) };
 }

@@ -54,7 +54,7 @@ function parts(found: Row[], key: number): OneShot<{ page: Row[]; mempool: Row[]
 /** The script's row with its totals, and its mempool figures (summed by the server). */
 export async function totalsOneShot(db: Queryable, n: PgNet, key: number, script: Uint8Array, txCount = true): Promise<OneShot<{ mempool: MempoolSums }>> {
   const found = await preparedRows(db, `SELECT s.script = $2 AS same, s.received, s.sent, s.tx_count, s.received_count, s.sent_count,
-      ${mempoolSumsSql(n.t.mempoolOutputs, n.t.mempoolSpends, 's.key', txCount)}
+      ${mempoolSumsSql(n.t.mempoolOutputs, n.t.mempoolSpends, 's.key', txCount, 'whole')}
     FROM ${n.t.scripts} s WHERE s.key = $1`, [key, script]);
   if (found.length === 0) return { stored: false };
   if (found[0]!.same !== true) return null;

@@ -66,7 +66,7 @@ export class PostgresAddressReader {
         confirmed = withoutRecent(confirmed, recent);
       }
     }
-    return assembleTotals(confirmed, mempoolSumsOf((await one(this.db, `SELECT ${mempoolSumsSql(this.n.t.mempoolOutputs, this.n.t.mempoolSpends, '$1', txCount)}`, [key]))!));
+    return assembleTotals(confirmed, mempoolSumsOf((await one(this.db, `SELECT ${mempoolSumsSql(this.n.t.mempoolOutputs, this.n.t.mempoolSpends, '$1', txCount, 'whole')}`, [key]))!));
   }
 
   /** The id of a confirmed tx (the paging cursor); NotFoundError when it is not in the main chain. */

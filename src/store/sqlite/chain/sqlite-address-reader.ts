@@ -3,8 +3,8 @@ import { NotFoundError } from '../../../core/domain/errors.js';
 import type { AddressHistoryEntry, AddressTotals, AddressTotalsOptions, HistoryOptions, UnspentOptions, UnspentOutput } from '../../../core/store/chain-reads.js';
 import { bytesToHex } from '../../common/schema/codec.js';
 import {
-  assembleTotals, groupIoRows, matchesKind, mempoolSumsOf, mempoolSumsSql, NO_MEMPOOL, NO_TOTALS, pageConfirmedThenMempoolSync, sortMempoolEntries,
-  storedTotals, withoutRecent, type IoRow, type MempoolSums,
+  assembleTotals, groupIoRows, matchesKind, isSumOverflow, mempoolSumsOf, mempoolSumsSql, NO_MEMPOOL, NO_TOTALS, pageConfirmedThenMempoolSync, sortMempoolEntries,
+  storedTotals, withoutRecent, type IoRow, type MempoolSums, type SumForm,
 } from '../../common/chain-reads/history-assembly.js';
 import { readTip } from '../../common/schema/network-rows.js';
 import type { SqliteNet } from './sqlite-net.js';
@@ -31,9 +31,17 @@ export class SqliteAddressReader {
     return rows.map((r) => ({ txid: bytesToHex(r.txid as Buffer), height: null, position: null, time: num(r.time), io: num(r.io), n: num(r.n), value: big(r.value) }));
   }
 
+  /** Summed whole, and split only past 2^63 (SumForm). */
   private mempoolSums(key: number, txCount: boolean): MempoolSums {
     const { t } = this.n;
-    return mempoolSumsOf(this.n.st.get(`SELECT ${mempoolSumsSql(t.mempoolOutputs, t.mempoolSpends, '@key', txCount)}`).get({ key }) as Row);
+    const read = (form: SumForm): MempoolSums =>
+      mempoolSumsOf(this.n.st.get(`SELECT ${mempoolSumsSql(t.mempoolOutputs, t.mempoolSpends, '@key', txCount, form)}`).get({ key }) as Row);
+    try {
+      return read('whole');
+    } catch (err) {
+      if (!isSumOverflow(err)) throw err;
+      return read('split');
+    }
   }
 
   /**
