@@ -60,11 +60,12 @@ async function runWorker(): Promise<void> {
     else if (message.type === 'reload-tls') reloadTls();
     else void stop();
   });
-  // systemd's reload signals every process of the unit, a terminal's Ctrl-C the whole group: the serving process
-  // decides (it forwards reloads and says when to stop), so neither ends a worker by itself.
+  // systemd signals every process of the unit (SIGHUP on reload, SIGTERM on stop: KillMode=control-group), a
+  // terminal's Ctrl-C the whole group: the serving process decides (it forwards reloads, and says when to stop once
+  // its own parts before Electrum have stopped), so none ends a worker by itself, and none makes it replace one.
   process.on('SIGHUP', () => undefined);
   process.on('SIGINT', () => undefined);
-  process.on('SIGTERM', () => void stop());
+  process.on('SIGTERM', () => undefined);
   // The serving process is gone (killed): nothing feeds this one any more.
   process.on('disconnect', () => void stop());
   process.send?.({ type: 'ready', listeners: handle.listeners });

@@ -6,7 +6,7 @@
  * its /metrics. A worker that dies is replaced after a second; the workers stop with this process (and by
  * themselves when it is gone: their IPC channel closes).
  */
-import cluster, { type Worker } from 'node:cluster';
+import type { Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import type { Drivers } from '../drivers.js';
 import type { HttpServing } from '../http-part.js';
@@ -17,11 +17,10 @@ import { processCounters } from './http-counters.js';
 import { TurnBatch, type CallMessage, type CallsMessage, type ReplyMessage } from './ipc-calls.js';
 import { MetricsSink, type RelayMessage } from './metrics-relay.js';
 import type { ElectrumListeners, ToHttpWorker } from './http-worker.js';
+import { WorkerPool } from './worker-pool.js';
 
 type FromWorker = RelayMessage | CallsMessage | { readonly type: 'ready'; readonly address: AddressInfo };
 
-/** A worker that dies is replaced after this long (a crash loop does not spin). */
-const RESPAWN_MS = 1000;
 /** A worker still answering this long after it was told to stop is killed. */
 const STOP_KILL_MS = 15_000;
 /**
@@ -34,18 +33,28 @@ const STUCK_MS = Number(process.env['OUTPOINT_TEST_HTTP_WORKER_STUCK_MS'] ?? 30_
 export class HttpCluster implements HttpServing {
   readonly name = 'http workers';
   listeningUrl: string | null = null;
-  private readonly workers = new Set<Worker>();
+  private readonly pool: WorkerPool<AddressInfo, FromWorker>;
   /** When each worker (by id) last sent anything. */
   private readonly heard = new Map<number, number>();
   private readonly watchdog = setInterval(() => this.endStuck(), STUCK_MS / 6);
   private readonly sink: MetricsSink;
   private host: CounterHost | null = null;
   private unfollow: (() => void) | null = null;
-  private stopping = false;
 
   constructor(private readonly drivers: Drivers, private readonly electrumListeners: () => ElectrumListeners = () => []) {
     this.sink = new MetricsSink(drivers.observability.metrics);
     this.watchdog.unref();
+    this.pool = new WorkerPool<AddressInfo, FromWorker>({
+      label: 'HTTP', module: 'http-worker', base: import.meta.url, logger: drivers.logger, stopKillMs: STOP_KILL_MS,
+      env: () => ({ OUTPOINT_HTTP_WORKER_CONFIG: JSON.stringify(drivers.config) }),
+      stopMessage: { type: 'stop' } satisfies ToHttpWorker,
+      attach: (worker, ready) => this.attach(worker, ready),
+      detach: (worker) => {
+        this.heard.delete(worker.id);
+        this.sink.forget(worker.id);
+        this.host?.forget(worker.id);
+      },
+    });
   }
 
   async start(): Promise<void> {
@@ -58,7 +67,7 @@ export class HttpCluster implements HttpServing {
       keyFailure: (from, ip) => this.broadcast({ type: 'key-failure', ip }, from),
     });
     this.unfollow = forwardEvents(bus, (message) => this.broadcast(message), (error) => logger.error('http workers: events not forwarded', { error: error.message }));
-    const ready = await Promise.all(Array.from({ length: config.http.processes }, () => this.fork()));
+    const ready = await this.pool.start(config.http.processes);
     const address = ready[0]!;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const scheme = config.http.tls ? 'https' : 'http';
@@ -84,35 +93,25 @@ export class HttpCluster implements HttpServing {
 
   /** Process ids of the workers now (tests, the start line). */
   get pids(): number[] {
-    return [...this.workers].flatMap((w) => (w.process.pid === undefined ? [] : [w.process.pid]));
+    return this.pool.pids;
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     clearInterval(this.watchdog);
     this.unfollow?.();
     // Each worker stops taking connections, answers what is in flight, closes its websockets, then exits.
-    await Promise.all([...this.workers].map((worker) => new Promise<void>((resolve) => {
-      if (worker.isDead()) return resolve();
-      const timer = setTimeout(() => worker.process.kill('SIGKILL'), STOP_KILL_MS);
-      worker.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      // A worker whose channel closed is stopping by itself already.
-      if (worker.isConnected()) worker.send({ type: 'stop' } satisfies ToHttpWorker);
-    })));
+    await this.pool.stop();
     await this.host?.close();
   }
 
   /** To every worker (but the one `except` names). */
   private broadcast(message: ToHttpWorker, except?: number): void {
-    for (const worker of this.workers) if (worker.id !== except && worker.isConnected()) worker.send(message);
+    this.pool.send(message, except);
   }
 
   private endStuck(): void {
     const now = Date.now();
-    for (const worker of this.workers) {
+    for (const worker of this.pool.workers) {
       if (now - (this.heard.get(worker.id) ?? now) <= STUCK_MS || worker.isDead()) continue;
       this.drivers.logger.error('an HTTP worker process has said nothing for too long; ending it', { pid: worker.process.pid, seconds: STUCK_MS / 1000 });
       this.heard.delete(worker.id);
@@ -120,49 +119,20 @@ export class HttpCluster implements HttpServing {
     }
   }
 
-  /** A worker, once it listens (its bound address); rejects when it exits first. */
-  private fork(): Promise<AddressInfo> {
-    // cluster's settings are process-wide and the Electrum workers' cluster sets its own: ours for this fork only.
-    const previous = { ...cluster.settings };
-    const ts = import.meta.url.endsWith('.ts');
-    cluster.setupPrimary({
-      // Compiled: the module beside this one; from the sources (tests, a checkout): the TypeScript one through tsx.
-      exec: new URL(`./http-worker.${ts ? 'ts' : 'js'}`, import.meta.url).pathname,
-      execArgv: ts ? ['--import', 'tsx', ...process.execArgv] : process.execArgv,
-      serialization: 'advanced',
-    });
-    const worker = cluster.fork({ OUTPOINT_HTTP_WORKER_CONFIG: JSON.stringify(this.drivers.config) });
-    cluster.setupPrimary(previous);
-    this.workers.add(worker);
-    const { logger } = this.drivers;
+  /** A new worker's messages: metrics, counter calls, and `ready` once it listens (its bound address). */
+  private attach(worker: Worker, ready: (address: AddressInfo) => void): (message: FromWorker) => void {
     const replies = new TurnBatch<ReplyMessage>((batch) => {
       if (worker.isConnected()) worker.send({ type: 'replies', replies: batch } satisfies ToHttpWorker);
     });
-    return new Promise((resolve, reject) => {
-      let started = false;
-      worker.on('message', (message: FromWorker) => {
-        this.heard.set(worker.id, Date.now());
-        if (message.type === 'metrics') this.sink.accept(worker.id, message);
-        else if (message.type === 'calls') for (const call of message.calls) void this.answer(worker.id, call, replies);
-        else if (message.type === 'ready') {
-          started = true;
-          worker.send({ type: 'electrum', listeners: this.electrumListeners() } satisfies ToHttpWorker);
-          resolve(message.address);
-        }
-      });
-      worker.once('exit', (code, signal) => {
-        this.workers.delete(worker);
-        this.heard.delete(worker.id);
-        this.sink.forget(worker.id);
-        this.host?.forget(worker.id);
-        if (!started) return reject(new Error(`an HTTP worker process exited while starting (${signal ?? code})`));
-        if (this.stopping) return;
-        logger.error('an HTTP worker process ended; starting another', { code, signal });
-        setTimeout(() => {
-          if (!this.stopping) this.fork().catch((error: Error) => logger.error('an HTTP worker process did not start', { error: error.message }));
-        }, RESPAWN_MS).unref();
-      });
-    });
+    return (message) => {
+      this.heard.set(worker.id, Date.now());
+      if (message.type === 'metrics') this.sink.accept(worker.id, message);
+      else if (message.type === 'calls') for (const call of message.calls) void this.answer(worker.id, call, replies);
+      else if (message.type === 'ready') {
+        worker.send({ type: 'electrum', listeners: this.electrumListeners() } satisfies ToHttpWorker);
+        ready(message.address);
+      }
+    };
   }
 
   private async answer(worker: number, call: CallMessage, replies: TurnBatch<ReplyMessage>): Promise<void> {
