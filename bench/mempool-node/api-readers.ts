@@ -11,6 +11,8 @@ const nowMs = (): number => performance.timeOrigin + performance.now();
 export class BalanceReaders {
   /** [when it ended (ms since the epoch), how long it took (ms), HTTP status]. */
   readonly samples: [number, number, number][] = [];
+  /** The first answer of each status other than 200, what it said (a 503's reason: syncing, store down…). */
+  readonly firstFailure = new Map<number, string>();
   private running = true;
   private readonly loops: Promise<void>[];
 
@@ -19,7 +21,8 @@ export class BalanceReaders {
       for (let i = c; this.running; i += clients) {
         const started = performance.now();
         const res = await fetch(`${baseUrl}/api/v2/get_address_balance/${network}/${addresses[i % addresses.length]}`);
-        await res.arrayBuffer();
+        const body = await res.text();
+        if (res.status !== 200 && !this.firstFailure.has(res.status)) this.firstFailure.set(res.status, body.slice(0, 200));
         this.samples.push([nowMs(), performance.now() - started, res.status]);
       }
     });
@@ -29,7 +32,8 @@ export class BalanceReaders {
   between(from: number, to: number): { ms: number[]; failed: number; statuses: string } {
     const inside = this.samples.filter(([at]) => at >= from && at <= to);
     const failed = inside.filter(([, , status]) => status !== 200).map(([, , status]) => status);
-    const statuses = [...new Set(failed)].map((status) => `${failed.filter((x) => x === status).length} × ${status}`).join(', ');
+    const statuses = [...new Set(failed)]
+      .map((status) => `${failed.filter((x) => x === status).length} × ${status} (the first: ${this.firstFailure.get(status) ?? '?'})`).join(', ');
     return { ms: inside.map(([, ms]) => ms), failed: failed.length, statuses };
   }
 
