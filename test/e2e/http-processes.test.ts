@@ -271,8 +271,9 @@ describe('[http] processes = 2: worker processes serve the port like one process
       const agents = connections(4);
       const path = '/api/v3/network_info/BTCTEST';
       try {
-        // One after another, on connections dealt to both workers: a 401 is counted by the other worker one IPC hop
-        // after it was answered, so the request right after the limit may still pass there (docs/operations.md).
+        // One after another, on connections dealt to both workers: a 401 goes out once the serving process has passed
+        // it on to the other worker, which may still read the next request in the same turn as that message, so the
+        // request right after the limit may pass there (docs/operations.md).
         let unauthorized = 0;
         for (let i = 0; ; i++) {
           const status = await get(serve.port, path, agents[i % agents.length]!, { 'api-key': 'not-a-key' });

@@ -73,8 +73,12 @@ export function installApiKey(app: FastifyInstance, options: ApiKeyOptions): voi
   function refuse(request: FastifyRequest, error: Error, done: (error?: Error) => void): void {
     if (!(error instanceof UnauthorizedError)) return done(error);
     if (limitedOut(request, done)) return;
+    // Where other processes count with this one, the 401 goes out once they have it: a client's next request, on
+    // whichever worker it lands, is checked against a count that holds this one.
     options.failures.record(request.ip);
-    done(error);
+    const shared = options.failures.share?.(request.ip);
+    if (shared) shared.then(() => done(error), () => done(error));
+    else done(error);
   }
 
   function count(request: FastifyRequest, reply: FastifyReply, principal: Principal, done: (error?: Error) => void): void {

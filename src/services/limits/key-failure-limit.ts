@@ -43,6 +43,12 @@ export class KeyFailureLimit {
     return window.count >= this.rule.max ? new KeyFailuresLimitedError(Math.ceil(window.resetMs / 1000)) : null;
   }
 
+  /**
+   * Other processes counting with this one (HTTP workers, main/wiring/processes/http-worker.ts): told of each 401
+   * this one counts, resolving once they have it; the 401 waits for it. Null: this process counts alone.
+   */
+  share: ((ip: string) => Promise<void>) | null = null;
+
   /** Counts one 401 for the client's network. */
   record(ip: string): void {
     if (this.rule.max > 0) this.counts.add(ipSubject(ip), this.rule.windowSeconds * 1000);

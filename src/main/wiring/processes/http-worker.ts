@@ -114,20 +114,20 @@ function countRequests(metrics: RelayMetrics, server: Server): void {
 }
 
 /**
- * v3's 401s per client network (key-failure-limit.ts) are counted on the request path without a round trip, so each
- * worker counts them all: its own, told to the others, and theirs (the function returned). A 401 reaches the other
- * workers one IPC hop through the serving process after it was answered: a request landing on another worker within
- * that hop is checked against the count without it (docs/operations.md, "HTTP on several cores": the bound).
+ * v3's 401s per client network (key-failure-limit.ts) are checked on the request path without a round trip, so each
+ * worker counts them all: its own, told to the others, and theirs (the function returned). A worker's 401 goes out
+ * once the serving process has passed it on to the other workers (its reply follows its messages to them): a
+ * client's next request finds it counted wherever it lands, but for a request read in the same turn as that message
+ * (docs/operations.md, "HTTP on several cores": the bound). Telling it without waiting let a loaded machine's client
+ * pass the limit by two one after another.
  */
 function shareKeyFailures(services: Services, caller: IpcCaller): (ip: string) => void {
   const limit = services.accounts?.keyFailures;
   if (!limit) return () => undefined;
-  const record = limit.record.bind(limit);
-  limit.record = (ip: string) => {
-    record(ip);
-    caller.notify('keyFailure.record', [ip]);
+  limit.share = async (ip: string) => {
+    await caller.call('keyFailure.record', [ip]);
   };
-  return record;
+  return (ip) => limit.record(ip);
 }
 
 /**
