@@ -20,8 +20,10 @@ export interface ElectrumNode {
   readonly rawTxs: RawTxSource;
 }
 
-/** `processes` serve one network between them: a per-address or per-network count is each one's share. */
-/** `networks`: how many networks this process serves (they share its `answer_cache_mb` evenly). */
+/**
+ * `processes` serve one network between them: a per-address or per-network count is each one's share. `networks`: how
+ * many networks this process serves (they share its `answer_cache_mb` evenly).
+ */
 export function electrumLimits(e: ElectrumConfig, processes: number, networks = 1): ElectrumLimits {
   const share = (n: number): number => Math.max(1, Math.ceil(n / processes));
   return {

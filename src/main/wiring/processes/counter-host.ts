@@ -16,7 +16,8 @@ import type { SlotKind } from './ipc-counters.js';
 /**
  * What a worker may ask besides the counters: the merged /metrics text, that every worker forget cached key verdicts,
  * and that the others count a 401 of a client network (key-failure-limit.ts counts synchronously on the request path,
- * so each worker keeps a copy of the count and is told of every other worker's 401s).
+ * so each worker keeps a copy of the count and is told of every other worker's 401s; the asking worker's 401 waits
+ * for the reply, which goes out after those messages).
  */
 export interface HostExtras {
   readonly renderMetrics: () => Promise<string>;

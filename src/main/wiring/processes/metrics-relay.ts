@@ -28,6 +28,9 @@ export interface RelayMessage {
  */
 const MAX_OBSERVATIONS = 100_000;
 
+/** One series of a metric: its name and label set, as the key its pending figures are kept under. */
+const seriesKey = (name: string, labels: MetricLabels): string => `${name}${JSON.stringify(labels)}`;
+
 export class RelayMetrics implements Metrics {
   private readonly specs = new Map<string, Spec>();
   private counters = new Map<string, [string, MetricLabels, number]>();
@@ -49,10 +52,10 @@ export class RelayMetrics implements Metrics {
       if (entry) entry[2] += by;
       else this.counters.set(key, [spec.name, labels, by]);
     };
-    const inc = (labels: MetricLabels = {}, by = 1): void => add(`${spec.name}${JSON.stringify(labels)}`, labels, by);
+    const inc = (labels: MetricLabels = {}, by = 1): void => add(seriesKey(spec.name, labels), labels, by);
     // A bound counter (a route's, on every request) makes its key once.
     const bind = (labels: MetricLabels): { inc(by?: number): void } => {
-      const key = `${spec.name}${JSON.stringify(labels)}`;
+      const key = seriesKey(spec.name, labels);
       return { inc: (by = 1) => add(key, labels, by) };
     };
     return { inc, bind };
@@ -60,7 +63,7 @@ export class RelayMetrics implements Metrics {
 
   gauge(spec: MetricSpec): GaugeMetric {
     this.specs.set(spec.name, { kind: 'gauge', spec });
-    return { set: (labels, value) => void this.gauges.set(`${spec.name}${JSON.stringify(labels)}`, [spec.name, labels, value]) };
+    return { set: (labels, value) => void this.gauges.set(seriesKey(spec.name, labels), [spec.name, labels, value]) };
   }
 
   histogram(spec: HistogramSpec): HistogramMetric {
@@ -72,9 +75,9 @@ export class RelayMetrics implements Metrics {
       if (entry) entry[2].push(value);
       else this.observations.set(key, [spec.name, labels, [value]]);
     };
-    const observe = (labels: MetricLabels, value: number): void => add(`${spec.name}${JSON.stringify(labels)}`, labels, value);
+    const observe = (labels: MetricLabels, value: number): void => add(seriesKey(spec.name, labels), labels, value);
     const bind = (labels: MetricLabels): { observe(value: number): void } => {
-      const key = `${spec.name}${JSON.stringify(labels)}`;
+      const key = seriesKey(spec.name, labels);
       return { observe: (value: number) => add(key, labels, value) };
     };
     return { observe, bind };
